@@ -1,0 +1,25 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "canopy/diagnostic.hpp"
+#include "canopy/fwd.hpp"
+
+namespace canopy {
+
+/// A complete tree, or every problem that prevented one; never both, never neither.
+struct load_result {
+    std::shared_ptr<const canopy::tree> tree;
+    std::vector<diagnostic> diagnostics;
+
+    explicit operator bool() const noexcept { return tree != nullptr; }
+};
+
+/// Validates records against a registry and builds one tree from them: checks ids, parents,
+/// the single root, cycles, types, arity and parameters, reporting every problem found,
+/// located (diagnostics carry `path`), in file order. Creates each node's object.
+load_result build_tree(const record_set& records, const registry& reg, const std::string& path = "");
+
+}  // namespace canopy

@@ -1,0 +1,103 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "canopy/param.hpp"
+#include "canopy/source_location.hpp"
+
+namespace canopy {
+
+/// The flat records a tree file describes, in file order, before any validation: seed 000's
+/// `AINodeDescribe` array. Readers fill one from a file; a program may fill one by hand and
+/// pass it to build_tree(). Storage is compact (strings live in shared arenas) because a file
+/// may hold millions of records.
+class record_set {
+public:
+    /// A record's parameter as the file wrote it. Values read from XML attributes are text
+    /// that the builder converts to the declared type (`from_text`); JSON values are typed.
+    struct raw_param {
+        std::string name;
+        param_value value;
+        source_location where;
+        bool from_text = false;
+    };
+
+    /// What the reader could not read in a record. A problem it has already reported, so the
+    /// builder does not report what follows from it a second time.
+    enum problem : std::uint8_t {
+        bad_id = 1,      ///< id missing or unreadable
+        bad_parent = 2,  ///< parentId unreadable
+        bad_type = 4,    ///< type missing or unreadable
+    };
+
+    /// Appends a record naming its type by name and returns its index.
+    std::size_t add(std::int64_t id, std::int64_t parent_id, std::string_view type_name,
+                    std::string_view describe = {}, source_location where = {});
+    /// Appends a record naming its type by numeric id and returns its index.
+    std::size_t add_with_type_id(std::int64_t id, std::int64_t parent_id, std::int64_t type_id,
+                                 std::string_view describe = {}, source_location where = {});
+    /// Appends a parameter to the last record added.
+    void add_param(std::string name, param_value value, source_location where = {},
+                   bool from_text = false);
+    /// Marks what a reader failed to read in the last record added (a bitwise or of problem).
+    void mark_problem(std::uint8_t problems);
+
+    std::size_t size() const noexcept { return records_.size(); }
+    bool empty() const noexcept { return records_.empty(); }
+
+    std::int64_t id(std::size_t i) const { return records_[i].id; }
+    /// 0 for a root.
+    std::int64_t parent_id(std::size_t i) const { return records_[i].parent_id; }
+    /// Whether the record names its type by numeric id rather than by name.
+    bool has_type_id(std::size_t i) const { return records_[i].type_name == by_type_id; }
+    std::string_view type_name(std::size_t i) const;
+    std::int64_t type_id(std::size_t i) const { return records_[i].type_id; }
+    std::string_view describe(std::size_t i) const;
+    source_location where(std::size_t i) const { return records_[i].where; }
+    std::uint8_t problems(std::size_t i) const { return records_[i].problems; }
+    const raw_param* params_begin(std::size_t i) const;
+    const raw_param* params_end(std::size_t i) const;
+
+    /// The distinct type names records use; type_name_index() indexes into it.
+    const std::vector<std::string>& type_names() const noexcept { return type_names_; }
+    /// The index of a record's type name in type_names(); only when !has_type_id(i).
+    std::uint32_t type_name_index(std::size_t i) const { return records_[i].type_name; }
+
+    /// The tree's name, if the file gives one.
+    const std::string& name() const noexcept { return name_; }
+    void set_name(std::string name) { name_ = std::move(name); }
+
+private:
+    static constexpr std::uint32_t by_type_id = 0xFFFFFFFF;
+
+    struct record {
+        std::int64_t id;
+        std::int64_t parent_id;
+        std::int64_t type_id;
+        std::uint64_t describe_offset;
+        std::uint32_t describe_size;
+        std::uint32_t type_name;  // index into type_names_, or by_type_id
+        std::uint32_t first_param;
+        std::uint32_t param_count;
+        source_location where;
+        std::uint8_t problems;
+    };
+
+    std::size_t push(std::int64_t id, std::int64_t parent_id, std::uint32_t type_name,
+                     std::int64_t type_id, std::string_view describe, source_location where);
+    std::uint32_t intern_type_name(std::string_view name);
+
+    std::vector<record> records_;
+    std::string text_;  // every describe, back to back
+    std::vector<raw_param> params_;
+    std::vector<std::string> type_names_;
+    std::unordered_map<std::string, std::uint32_t> type_name_indexes_;
+    std::string lookup_key_;  // reused so that interning a known name allocates nothing
+    std::string name_;
+};
+
+}  // namespace canopy

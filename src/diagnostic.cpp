@@ -1,0 +1,71 @@
+#include "canopy/diagnostic.hpp"
+
+#include <ostream>
+
+#include "canopy/error.hpp"
+
+namespace canopy {
+
+std::string_view to_string(diagnostic_code code) noexcept {
+    switch (code) {
+        case diagnostic_code::io_error: return "io-error";
+        case diagnostic_code::unknown_format: return "unknown-format";
+        case diagnostic_code::empty_file: return "empty-file";
+        case diagnostic_code::syntax_error: return "syntax-error";
+        case diagnostic_code::invalid_utf8: return "invalid-utf8";
+        case diagnostic_code::unexpected_element: return "unexpected-element";
+        case diagnostic_code::unknown_field: return "unknown-field";
+        case diagnostic_code::duplicate_field: return "duplicate-field";
+        case diagnostic_code::missing_field: return "missing-field";
+        case diagnostic_code::wrong_field_type: return "wrong-field-type";
+        case diagnostic_code::invalid_id: return "invalid-id";
+        case diagnostic_code::duplicate_id: return "duplicate-id";
+        case diagnostic_code::unknown_parent: return "unknown-parent";
+        case diagnostic_code::self_parent: return "self-parent";
+        case diagnostic_code::parent_cycle: return "parent-cycle";
+        case diagnostic_code::no_root: return "no-root";
+        case diagnostic_code::multiple_roots: return "multiple-roots";
+        case diagnostic_code::unknown_type: return "unknown-type";
+        case diagnostic_code::leaf_with_children: return "leaf-with-children";
+        case diagnostic_code::decorator_child_count: return "decorator-child-count";
+        case diagnostic_code::composite_without_children: return "composite-without-children";
+        case diagnostic_code::unknown_param: return "unknown-param";
+        case diagnostic_code::missing_param: return "missing-param";
+        case diagnostic_code::wrong_param_type: return "wrong-param-type";
+        case diagnostic_code::invalid_param: return "invalid-param";
+        case diagnostic_code::too_many_nodes: return "too-many-nodes";
+    }
+    return "unknown";
+}
+
+std::string to_string(const diagnostic& d) {
+    std::string text = d.path;
+    if (d.where.line != 0) {
+        text += ':' + std::to_string(d.where.line);
+        if (d.where.column != 0) text += ':' + std::to_string(d.where.column);
+    }
+    text += ": error: ";
+    text += d.message;
+    return text;
+}
+
+std::ostream& operator<<(std::ostream& out, const diagnostic& d) { return out << to_string(d); }
+
+namespace {
+
+std::string render_all(const std::vector<diagnostic>& diagnostics) {
+    std::string text;
+    for (const diagnostic& d : diagnostics) {
+        if (!text.empty()) text += '\n';
+        text += to_string(d);
+    }
+    return text;
+}
+
+}  // namespace
+
+load_error::load_error(std::vector<diagnostic> diagnostics)
+    : error(render_all(diagnostics)),
+      diagnostics_(std::make_shared<const std::vector<diagnostic>>(std::move(diagnostics))) {}
+
+}  // namespace canopy

@@ -1,0 +1,463 @@
+// Reads flat JSON through nlohmann's SAX interface: no DOM is built, so reading costs less than
+// parsing the file into a json value, and each record is stored compactly as it ends.
+#include <nlohmann/json.hpp>
+
+#include <iterator>
+#include <limits>
+
+#include "readers.hpp"
+#include "suggest.hpp"
+#include "text_position.hpp"
+
+namespace canopy::detail {
+namespace {
+
+using json = nlohmann::json;
+
+// Walks the text like a const char* and records how far the parser has read, so that the
+// handler knows where each token ends.
+class tracking_iterator {
+public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    tracking_iterator(const char* at, const char** reached) : at_(at), reached_(reached) {}
+    reference operator*() const { return *at_; }
+    tracking_iterator& operator++() {
+        *reached_ = ++at_;
+        return *this;
+    }
+    tracking_iterator operator++(int) {
+        tracking_iterator old = *this;
+        ++*this;
+        return old;
+    }
+    friend bool operator==(const tracking_iterator& a, const tracking_iterator& b) {
+        return a.at_ == b.at_;
+    }
+    friend bool operator!=(const tracking_iterator& a, const tracking_iterator& b) {
+        return a.at_ != b.at_;
+    }
+
+private:
+    const char* at_;
+    const char** reached_;
+};
+
+enum class field : std::uint8_t { id, parent_id, type, describe, params, none };
+
+class flat_json_handler : public nlohmann::json_sax<json> {
+public:
+    flat_json_handler(std::string_view text, const std::string& path, read_result& result)
+        : text_(text), path_(path), result_(result), position_(text), reached_(text.data()) {}
+
+    const char** reached() { return &reached_; }
+
+    bool null() override {
+        std::size_t start = token_start();
+        if (skipping()) return true;
+        return scalar(start, "null", [&](record_state& r) {
+            if (pending_field_ == field::parent_id) {
+                r.parent_id = 0;
+                return true;
+            }
+            return false;
+        });
+    }
+    bool boolean(bool value) override {
+        std::size_t start = token_start();
+        if (skipping()) return true;
+        if (state_ == state::params) return add_param(start, value);
+        return scalar(start, "a boolean", [](record_state&) { return false; });
+    }
+    bool number_integer(std::int64_t value) override {
+        std::size_t start = token_start();
+        if (skipping()) return true;
+        if (state_ == state::params) return add_param(start, value);
+        return scalar(start, "a number", [&](record_state& r) { return take_integer(r, value); });
+    }
+    bool number_unsigned(std::uint64_t value) override {
+        std::size_t start = token_start();
+        if (skipping()) return true;
+        if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            return scalar(start, "an integer beyond 64 bits", [](record_state&) { return false; });
+        }
+        auto signed_value = static_cast<std::int64_t>(value);
+        if (state_ == state::params) return add_param(start, signed_value);
+        return scalar(start, "a number",
+                      [&](record_state& r) { return take_integer(r, signed_value); });
+    }
+    bool number_float(double value, const std::string&) override {
+        std::size_t start = token_start();
+        if (skipping()) return true;
+        if (state_ == state::params) return add_param(start, value);
+        return scalar(start, "a fractional number", [](record_state&) { return false; });
+    }
+    bool string(std::string& value) override {
+        std::size_t start = token_start();
+        if (skipping()) return true;
+        if (state_ == state::params) return add_param(start, std::move(value));
+        if (state_ == state::top_object && pending_top_key_ == top_key::name) {
+            result_.records.set_name(std::move(value));
+            pending_top_key_ = top_key::none;
+            return true;
+        }
+        return scalar(start, "a string", [&](record_state& r) {
+            if (pending_field_ == field::type) {
+                r.type_name = std::move(value);
+                r.type_by_id = false;
+                return true;
+            }
+            if (pending_field_ == field::describe) {
+                r.describe = std::move(value);
+                return true;
+            }
+            return false;
+        });
+    }
+    bool binary(binary_t&) override { return true; }  // JSON text has no binary values
+
+    bool start_object(std::size_t) override {
+        std::size_t start = token_start();
+        if (skipping()) return enter_skipped();
+        switch (state_) {
+            case state::top:
+                state_ = state::top_object;
+                return true;
+            case state::nodes:
+                begin_record(start);
+                return true;
+            case state::record:
+                if (pending_field_ == field::params) {
+                    pending_field_ = field::none;
+                    state_ = state::params;
+                    return true;
+                }
+                wrong_record_value(start, "an object");
+                return enter_skipped();
+            default:
+                unexpected_value(start, "an object");
+                return enter_skipped();
+        }
+    }
+    bool key(std::string& name) override {
+        std::size_t start = token_start();
+        if (skipping()) return true;
+        switch (state_) {
+            case state::top_object: return top_object_key(start, name);
+            case state::record: return record_key(start, name);
+            case state::params: return param_key(start, name);
+            default: return true;
+        }
+    }
+    bool end_object() override {
+        token_start();
+        if (skipping()) return leave_skipped();
+        switch (state_) {
+            case state::top_object:
+                if (!nodes_seen_) {
+                    report({}, diagnostic_code::missing_field,
+                           "the tree file has no 'nodes' array; give one: {\"nodes\": [...]}");
+                }
+                state_ = state::done;
+                return true;
+            case state::record:
+                end_record();
+                state_ = state::nodes;
+                return true;
+            case state::params:
+                state_ = state::record;
+                return true;
+            default: return true;
+        }
+    }
+    bool start_array(std::size_t) override {
+        std::size_t start = token_start();
+        if (skipping()) return enter_skipped();
+        if (state_ == state::top || (state_ == state::top_object &&
+                                     pending_top_key_ == top_key::nodes)) {
+            nodes_seen_ = true;
+            pending_top_key_ = top_key::none;
+            nodes_inside_object_ = state_ == state::top_object;
+            state_ = state::nodes;
+            return true;
+        }
+        if (state_ == state::record) {
+            wrong_record_value(start, "an array");
+        } else {
+            unexpected_value(start, "an array");
+        }
+        return enter_skipped();
+    }
+    bool end_array() override {
+        token_start();
+        if (skipping()) return leave_skipped();
+        if (state_ == state::nodes) state_ = nodes_inside_object_ ? state::top_object : state::done;
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& ex) override {
+        std::string_view what = ex.what();
+        // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 6:
+        // syntax error while parsing value - ..."; the location is ours to give.
+        std::size_t detail = what.find(": ", what.find("column"));
+        std::string message = detail == std::string_view::npos ? std::string(what)
+                                                               : std::string(what.substr(detail + 2));
+        diagnostic_code code = message.find("UTF-8") != std::string::npos
+                                   ? diagnostic_code::invalid_utf8
+                                   : diagnostic_code::syntax_error;
+        report(location(position == 0 ? 0 : position - 1), code, "JSON " + message);
+        result_.complete = false;
+        return false;
+    }
+
+private:
+    enum class state : std::uint8_t { top, top_object, nodes, record, params, done };
+    enum class top_key : std::uint8_t { name, nodes, none };
+
+    struct record_state {
+        std::size_t start = 0;
+        std::int64_t id = 0;
+        std::int64_t parent_id = 0;
+        std::int64_t type_id = 0;
+        std::string type_name;
+        std::string describe;
+        std::vector<record_set::raw_param> params;
+        std::uint8_t seen = 0;  // one bit per field
+        std::uint8_t problems = 0;
+        bool type_by_id = false;
+    };
+
+    // The offset where the token just read begins, from where the previous one ended: past
+    // white space and one separator. (After a number the parser has read one character more,
+    // which the next token's start skips over as well.)
+    std::size_t token_start() {
+        std::size_t at = previous_end_;
+        auto skip_space = [&] {
+            while (at < text_.size() &&
+                   (text_[at] == ' ' || text_[at] == '\t' || text_[at] == '\n' || text_[at] == '\r')) {
+                ++at;
+            }
+        };
+        skip_space();
+        if (at < text_.size() && (text_[at] == ',' || text_[at] == ':')) {
+            ++at;
+            skip_space();
+        }
+        previous_end_ = static_cast<std::size_t>(reached_ - text_.data());
+        return at;
+    }
+
+    source_location location(std::size_t offset) { return position_.at(offset); }
+
+    void report(source_location where, diagnostic_code code, std::string message,
+                std::optional<std::int64_t> record_id = std::nullopt) {
+        result_.diagnostics.push_back({path_, where, record_id, code, std::move(message)});
+    }
+    std::optional<std::int64_t> current_id() const {
+        if ((record_.seen & bit(field::id)) != 0 && (record_.problems & record_set::bad_id) == 0) {
+            return record_.id;
+        }
+        return std::nullopt;
+    }
+
+    static std::uint8_t bit(field f) { return static_cast<std::uint8_t>(1U << static_cast<unsigned>(f)); }
+
+    bool skipping() const { return skip_depth_ != 0; }
+    bool enter_skipped() {
+        ++skip_depth_;
+        return true;
+    }
+    bool leave_skipped() {
+        --skip_depth_;
+        return true;
+    }
+
+    // A scalar value: `take` stores it into the record if it suits the pending field.
+    template <typename Take>
+    bool scalar(std::size_t start, std::string_view kind, Take take) {
+        if (state_ == state::record) {
+            if (pending_field_ != field::none && !take(record_)) wrong_record_value(start, kind);
+            pending_field_ = field::none;
+            return true;
+        }
+        unexpected_value(start, kind);
+        return true;
+    }
+
+    bool take_integer(record_state& r, std::int64_t value) {
+        switch (pending_field_) {
+            case field::id: r.id = value; return true;
+            case field::parent_id: r.parent_id = value; return true;
+            case field::type:
+                r.type_id = value;
+                r.type_by_id = true;
+                return true;
+            default: return false;
+        }
+    }
+
+    void wrong_record_value(std::size_t start, std::string_view kind) {
+        static constexpr const char* expected[] = {
+            "an integer", "an integer or null", "a type name or numeric type id", "a string",
+            "an object of parameters"};
+        field f = pending_field_;
+        pending_field_ = field::none;
+        if (f == field::none) return;  // the value of an unknown or repeated key
+        auto index = static_cast<std::size_t>(f);
+        report(location(start), diagnostic_code::wrong_field_type,
+               "'" + std::string(record_fields[index]) + "' must be " + expected[index] + ", not " +
+                   std::string(kind),
+               current_id());
+        if (f == field::id) record_.problems |= record_set::bad_id;
+        if (f == field::parent_id) record_.problems |= record_set::bad_parent;
+        if (f == field::type) record_.problems |= record_set::bad_type;
+    }
+
+    void unexpected_value(std::size_t start, std::string_view kind) {
+        if (state_ == state::params) {
+            if (!pending_param_.empty()) {
+                report(location(start), diagnostic_code::wrong_param_type,
+                       "parameter '" + pending_param_ +
+                           "' must be a number, a string or a boolean, not " + std::string(kind),
+                       current_id());
+            }
+            pending_param_.clear();
+        } else if (state_ == state::top_object && pending_top_key_ != top_key::none) {
+            bool is_name = pending_top_key_ == top_key::name;
+            report(location(start), diagnostic_code::wrong_field_type,
+                   std::string(is_name ? "'name' must be a string" : "'nodes' must be an array of node records") +
+                       ", not " + std::string(kind));
+            pending_top_key_ = top_key::none;
+        } else if (state_ == state::nodes) {
+            report(location(start), diagnostic_code::unexpected_element,
+                   "a node record must be a JSON object, not " + std::string(kind));
+        } else if (state_ == state::top) {
+            report(location(start), diagnostic_code::unexpected_element,
+                   "a tree file must be a JSON object with a 'nodes' array or an array of node "
+                   "records, not " + std::string(kind));
+        }
+        // Values under a key already reported as unknown need no second word.
+    }
+
+    bool top_object_key(std::size_t start, const std::string& name) {
+        static const std::vector<std::string_view> keys = {"name", "nodes"};
+        top_key k = name == "name" ? top_key::name : name == "nodes" ? top_key::nodes : top_key::none;
+        if (k == top_key::none) {
+            report(location(start), diagnostic_code::unknown_field,
+                   "unknown key '" + name + "' in the tree object" + did_you_mean(name, keys));
+        } else if ((top_seen_ & (1U << static_cast<unsigned>(k))) != 0) {
+            report(location(start), diagnostic_code::duplicate_field,
+                   "key '" + name + "' appears twice in the tree object");
+            k = top_key::none;
+        } else {
+            top_seen_ |= 1U << static_cast<unsigned>(k);
+        }
+        pending_top_key_ = k;
+        return true;
+    }
+
+    void begin_record(std::size_t start) {
+        record_ = record_state{};
+        record_.start = start;
+        state_ = state::record;
+    }
+
+    bool record_key(std::size_t start, const std::string& name) {
+        pending_field_ = field::none;
+        for (std::size_t i = 0; i < std::size(record_fields); ++i) {
+            if (name != record_fields[i]) continue;
+            auto f = static_cast<field>(i);
+            if ((record_.seen & bit(f)) != 0) {
+                report(location(start), diagnostic_code::duplicate_field,
+                       "key '" + name + "' appears twice in one node record", current_id());
+                return true;
+            }
+            record_.seen |= bit(f);
+            pending_field_ = f;
+            return true;
+        }
+        std::vector<std::string_view> candidates(std::begin(record_fields), std::end(record_fields));
+        report(location(start), diagnostic_code::unknown_field,
+               "unknown key '" + name + "' in a node record" + did_you_mean(name, candidates),
+               current_id());
+        return true;
+    }
+
+    bool param_key(std::size_t start, std::string& name) {
+        for (const auto& p : record_.params) {
+            if (p.name == name) {
+                report(location(start), diagnostic_code::duplicate_field,
+                       "parameter '" + name + "' appears twice in one node record", current_id());
+                pending_param_.clear();
+                return true;
+            }
+        }
+        pending_param_ = std::move(name);
+        return true;
+    }
+
+    bool add_param(std::size_t start, param_value value) {
+        if (!pending_param_.empty()) {
+            record_.params.push_back({std::move(pending_param_), std::move(value), location(start), false});
+        }
+        pending_param_.clear();
+        return true;
+    }
+
+    void end_record() {
+        source_location where = location(record_.start);
+        std::optional<std::int64_t> id = current_id();
+        if ((record_.seen & bit(field::id)) == 0) {
+            report(where, diagnostic_code::missing_field, "node record has no 'id'");
+            record_.problems |= record_set::bad_id;
+        }
+        if ((record_.seen & bit(field::type)) == 0) {
+            report(where, diagnostic_code::missing_field, "node record has no 'type'", id);
+            record_.problems |= record_set::bad_type;
+        }
+        record_set& records = result_.records;
+        if (record_.type_by_id) {
+            records.add_with_type_id(record_.id, record_.parent_id, record_.type_id, record_.describe, where);
+        } else {
+            records.add(record_.id, record_.parent_id, record_.type_name, record_.describe, where);
+        }
+        records.mark_problem(record_.problems);
+        for (auto& p : record_.params) {
+            records.add_param(std::move(p.name), std::move(p.value), p.where, false);
+        }
+    }
+
+    std::string_view text_;
+    const std::string& path_;
+    read_result& result_;
+    text_position position_;
+    const char* reached_;
+    std::size_t previous_end_ = 0;
+    std::size_t skip_depth_ = 0;
+    state state_ = state::top;
+    top_key pending_top_key_ = top_key::none;
+    unsigned top_seen_ = 0;
+    bool nodes_seen_ = false;
+    bool nodes_inside_object_ = false;
+    field pending_field_ = field::none;
+    std::string pending_param_;
+    record_state record_;
+};
+
+}  // namespace
+
+read_result read_flat_json(std::string_view text, const std::string& path) {
+    read_result result;
+    flat_json_handler handler(text, path, result);
+    tracking_iterator first(text.data(), handler.reached());
+    tracking_iterator last(text.data() + text.size(), handler.reached());
+    json::sax_parse(first, last, &handler);
+    return result;
+}
+
+}  // namespace canopy::detail

@@ -1,0 +1,232 @@
+#include <tinyxml2.h>
+
+#include <charconv>
+#include <iterator>
+
+#include "readers.hpp"
+#include "suggest.hpp"
+#include "text_position.hpp"
+#include "utf8.hpp"
+
+namespace canopy::detail {
+namespace {
+
+std::optional<std::int64_t> parse_integer(std::string_view text) {
+    std::int64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    return value;
+}
+
+bool is_blank(std::string_view text) {
+    return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+class flat_xml_reader {
+public:
+    flat_xml_reader(const std::string& path, read_result& result) : path_(path), result_(result) {}
+
+    void read(std::string_view text) {
+        if (std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+            text_position position(text);
+            report(position.at(bad), diagnostic_code::invalid_utf8,
+                   "the file is not UTF-8: byte " + std::to_string(bad + 1) + " starts no character");
+            result_.complete = false;
+            return;
+        }
+        tinyxml2::XMLDocument document;
+        document.Parse(text.data(), text.size());
+        if (document.Error()) {
+            report({static_cast<std::uint32_t>(document.ErrorLineNum()), 0}, diagnostic_code::syntax_error,
+                   std::string("XML syntax error: ") + syntax_problem(document.ErrorID()) + " (" +
+                       document.ErrorName() + ")");
+            result_.complete = false;
+            return;
+        }
+        const tinyxml2::XMLElement* root = document.RootElement();
+        if (root == nullptr) {
+            report({}, diagnostic_code::unexpected_element, "the file has no root element; expected <tree>");
+            return;
+        }
+        if (std::string_view(root->Name()) != "tree") {
+            std::string hint = root->Attribute("BTCPP_format") != nullptr || std::string_view(root->Name()) == "root"
+                                   ? " (this looks like BehaviorTree.CPP XML, a different format)"
+                                   : "";
+            report(line_of(root), diagnostic_code::unexpected_element,
+                   "the root element must be <tree>, not <" + std::string(root->Name()) + ">" + hint);
+            return;
+        }
+        read_tree(*root);
+    }
+
+private:
+    static const char* syntax_problem(tinyxml2::XMLError error) {
+        switch (error) {
+            case tinyxml2::XML_ERROR_PARSING_ELEMENT: return "malformed or unclosed element";
+            case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: return "malformed attribute";
+            case tinyxml2::XML_ERROR_PARSING_TEXT: return "malformed text";
+            case tinyxml2::XML_ERROR_PARSING_CDATA: return "malformed CDATA section";
+            case tinyxml2::XML_ERROR_PARSING_COMMENT: return "malformed comment";
+            case tinyxml2::XML_ERROR_PARSING_DECLARATION: return "malformed declaration";
+            case tinyxml2::XML_ERROR_PARSING_UNKNOWN: return "malformed markup";
+            case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: return "closing tag does not match its opening tag";
+            case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: return "no element at all";
+            case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: return "elements nested too deeply";
+            default: return "not well-formed";
+        }
+    }
+
+    static source_location line_of(const tinyxml2::XMLNode* node) {
+        return {static_cast<std::uint32_t>(node->GetLineNum()), 0};
+    }
+
+    void report(source_location where, diagnostic_code code, std::string message,
+                std::optional<std::int64_t> record_id = std::nullopt) {
+        result_.diagnostics.push_back({path_, where, record_id, code, std::move(message)});
+    }
+
+    void read_tree(const tinyxml2::XMLElement& root) {
+        for (const tinyxml2::XMLAttribute* a = root.FirstAttribute(); a != nullptr; a = a->Next()) {
+            if (std::string_view(a->Name()) == "name") {
+                result_.records.set_name(a->Value());
+            } else {
+                report(line_of(&root), diagnostic_code::unknown_field,
+                       "unknown attribute '" + std::string(a->Name()) + "' on <tree>" +
+                           did_you_mean(a->Name(), {"name"}));
+            }
+        }
+        for (const tinyxml2::XMLNode* child = root.FirstChild(); child != nullptr; child = child->NextSibling()) {
+            if (const tinyxml2::XMLElement* element = child->ToElement()) {
+                if (std::string_view(element->Name()) == "node") {
+                    read_record(*element);
+                } else {
+                    report(line_of(element), diagnostic_code::unexpected_element,
+                           "unexpected element <" + std::string(element->Name()) + "> in <tree>" +
+                               did_you_mean(element->Name(), {"node"}) + "; a tree holds <node> elements");
+                }
+            } else if (const tinyxml2::XMLText* text = child->ToText(); text != nullptr && !is_blank(text->Value())) {
+                report(line_of(text), diagnostic_code::unexpected_element, "unexpected text in <tree>");
+            }
+        }
+    }
+
+    void read_record(const tinyxml2::XMLElement& element) {
+        const source_location where = line_of(&element);
+        std::uint8_t problems = 0;
+        std::optional<std::int64_t> id;
+        std::int64_t parent_id = 0;
+        std::optional<std::int64_t> type_id;
+        std::string_view type_name;
+        std::string_view describe;
+        bool has_id = false;
+        bool has_type = false;
+
+        // Attributes first, so that every later message can name the record's id.
+        if (const char* text = element.Attribute("id")) {
+            has_id = true;
+            id = parse_integer(text);
+        }
+        std::optional<std::int64_t> record_id = id;
+        for (const tinyxml2::XMLAttribute* a = element.FirstAttribute(); a != nullptr; a = a->Next()) {
+            std::string_view name = a->Name();
+            std::string_view value = a->Value();
+            if (name == "id") {
+                if (!id) {
+                    wrong_type(where, "id", "an integer", value, record_id);
+                    problems |= record_set::bad_id;
+                }
+            } else if (name == "parentId") {
+                if (auto parsed = parse_integer(value)) {
+                    parent_id = *parsed;
+                } else {
+                    wrong_type(where, "parentId", "an integer", value, record_id);
+                    problems |= record_set::bad_parent;
+                }
+            } else if (name == "type") {
+                has_type = true;
+                type_id = parse_integer(value);
+                type_name = value;
+            } else if (name == "describe") {
+                describe = value;
+            } else {
+                std::vector<std::string_view> candidates(std::begin(record_fields), std::end(record_fields) - 1);
+                report(where, diagnostic_code::unknown_field,
+                       "unknown attribute '" + std::string(name) + "' on <node>" + did_you_mean(name, candidates),
+                       record_id);
+            }
+        }
+        if (!has_id) {
+            report(where, diagnostic_code::missing_field, "<node> has no 'id' attribute");
+            problems |= record_set::bad_id;
+        }
+        if (!has_type) {
+            report(where, diagnostic_code::missing_field, "<node> has no 'type' attribute", record_id);
+            problems |= record_set::bad_type;
+        }
+
+        record_set& records = result_.records;
+        if (type_id) {
+            records.add_with_type_id(id.value_or(0), parent_id, *type_id, describe, where);
+        } else {
+            records.add(id.value_or(0), parent_id, type_name, describe, where);
+        }
+        records.mark_problem(problems);
+        read_params(element, record_id);
+    }
+
+    void wrong_type(source_location where, std::string_view field, std::string_view expected,
+                    std::string_view value, std::optional<std::int64_t> record_id) {
+        report(where, diagnostic_code::wrong_field_type,
+               "'" + std::string(field) + "' must be " + std::string(expected) + ", not \"" +
+                   std::string(value) + "\"",
+               record_id);
+    }
+
+    void read_params(const tinyxml2::XMLElement& element, std::optional<std::int64_t> record_id) {
+        bool seen_params = false;
+        for (const tinyxml2::XMLNode* child = element.FirstChild(); child != nullptr; child = child->NextSibling()) {
+            const tinyxml2::XMLElement* params = child->ToElement();
+            if (params == nullptr) {
+                const tinyxml2::XMLText* text = child->ToText();
+                if (text != nullptr && !is_blank(text->Value())) {
+                    report(line_of(text), diagnostic_code::unexpected_element, "unexpected text in <node>", record_id);
+                }
+                continue;
+            }
+            if (std::string_view(params->Name()) != "params") {
+                report(line_of(params), diagnostic_code::unexpected_element,
+                       "unexpected element <" + std::string(params->Name()) + "> in <node>" +
+                           did_you_mean(params->Name(), {"params"}) +
+                           (std::string_view(params->Name()) == "node" ? "; nodes are flat: give the child a parentId"
+                                                                       : "; a node holds at most one <params>"),
+                       record_id);
+                continue;
+            }
+            if (seen_params) {
+                report(line_of(params), diagnostic_code::duplicate_field, "<node> has two <params> elements", record_id);
+                continue;
+            }
+            seen_params = true;
+            for (const tinyxml2::XMLAttribute* a = params->FirstAttribute(); a != nullptr; a = a->Next()) {
+                result_.records.add_param(a->Name(), std::string(a->Value()), line_of(params), true);
+            }
+            if (params->FirstChildElement() != nullptr) {
+                report(line_of(params), diagnostic_code::unexpected_element,
+                       "<params> takes attributes only, e.g. <params seconds=\"1.5\"/>", record_id);
+            }
+        }
+    }
+
+    const std::string& path_;
+    read_result& result_;
+};
+
+}  // namespace
+
+read_result read_flat_xml(std::string_view text, const std::string& path) {
+    read_result result;
+    flat_xml_reader(path, result).read(text);
+    return result;
+}
+
+}  // namespace canopy::detail

@@ -1,0 +1,19 @@
+#pragma once
+// Each subcommand lives in its own file and registers itself on the CLI11 app with one of
+// these. A subcommand's callback stores its exit code: 0 success, 1 invalid input.
+
+#include <CLI/CLI.hpp>
+
+#include "canopy/registry.hpp"
+
+namespace canopy::cli {
+
+/// The registry the CLI loads with: the built-in nodes and every demo node pack, so that
+/// each tree in data/ loads.
+const registry& cli_registry();
+
+void add_print_command(CLI::App& app, int& exit_code);
+void add_validate_command(CLI::App& app, int& exit_code);
+void add_types_command(CLI::App& app, int& exit_code);
+
+}  // namespace canopy::cli

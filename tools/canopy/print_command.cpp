@@ -1,0 +1,28 @@
+#include <iostream>
+
+#include "canopy/load.hpp"
+#include "canopy/print.hpp"
+#include "canopy/tree.hpp"
+#include "commands.hpp"
+
+namespace canopy::cli {
+
+void add_print_command(CLI::App& app, int& exit_code) {
+    auto* command = app.add_subcommand("print", "Print a tree's structure, one node per line");
+    auto file = std::make_shared<std::string>();
+    command->add_option("FILE", *file, "Tree file (.json or .xml)")->required();
+    command->footer("Each line: Type \"describe\" #id, indented two spaces per level.");
+    command->callback([file, &exit_code] {
+        load_result loaded = try_load_file(*file, cli_registry());
+        for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+        if (!loaded) {
+            exit_code = 1;
+            return;
+        }
+        print(*loaded.tree, std::cout);
+        std::cout.flush();
+        exit_code = std::cout ? 0 : 1;
+    });
+}
+
+}  // namespace canopy::cli
