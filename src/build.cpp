@@ -17,7 +17,9 @@ namespace {
 
 constexpr std::uint32_t none = detail::id_index::none;
 
-std::string id_text(std::int64_t id) { return "node " + std::to_string(id); }
+std::string id_text(std::int64_t id) {
+    return "node " + std::to_string(id);
+}
 
 std::string at_line(source_location where) {
     if (where.line == 0) return {};
@@ -76,13 +78,14 @@ public:
 
     load_result run() {
         if (count_ == 0) {
-            report_file(diagnostic_code::no_root, "the file holds no node records; a tree needs at least a root");
+            report_file(diagnostic_code::no_root,
+                        "the file holds no node records; a tree needs at least a root");
             return finish();
         }
         if (count_ >= none) {
             report_file(diagnostic_code::too_many_nodes,
-                        "the file holds " + std::to_string(count_) + " records; a tree holds at most " +
-                            std::to_string(none - 1));
+                        "the file holds " + std::to_string(count_) +
+                            " records; a tree holds at most " + std::to_string(none - 1));
             return finish();
         }
         resolve_types();
@@ -104,7 +107,8 @@ private:
         if ((records_.problems(record) & record_set::bad_id) == 0) id = records_.id(record);
         diagnostics_.push_back({path_, records_.where(record), id, code, std::move(message)});
     }
-    void report_at(source_location where, std::size_t record, diagnostic_code code, std::string message) {
+    void report_at(source_location where, std::size_t record, diagnostic_code code,
+                   std::string message) {
         report(record, code, std::move(message));
         if (where.line != 0) diagnostics_.back().where = where;
     }
@@ -123,7 +127,8 @@ private:
     }
 
     std::string name_of(std::size_t record) const {
-        return (records_.problems(record) & record_set::bad_id) != 0 ? "the node" : id_text(records_.id(record));
+        return (records_.problems(record) & record_set::bad_id) != 0 ? "the node"
+                                                                     : id_text(records_.id(record));
     }
 
     // ---- passes ----------------------------------------------------------------------------
@@ -151,8 +156,9 @@ private:
                 std::string_view nearest = registry_.nearest_name(name);
                 report(i, diagnostic_code::unknown_type,
                        "unknown node type '" + std::string(name) + "'" +
-                           (nearest.empty() ? std::string(" (`canopy types` lists the registered types)")
-                                            : " (did you mean '" + std::string(nearest) + "'?)"));
+                           (nearest.empty()
+                                ? std::string(" (`canopy types` lists the registered types)")
+                                : " (did you mean '" + std::string(nearest) + "'?)"));
             }
         }
     }
@@ -169,7 +175,8 @@ private:
             std::int64_t id = records_.id(i);
             if (id == 0) {
                 report(i, diagnostic_code::invalid_id,
-                       "node id 0 is not allowed: parentId 0 means 'no parent'; give the node a non-zero id");
+                       "node id 0 is not allowed: parentId 0 means 'no parent'; give the node a "
+                       "non-zero id");
                 reliable_[i] = false;
                 continue;
             }
@@ -197,7 +204,8 @@ private:
                     first_root = i;
                 } else {
                     report(i, diagnostic_code::multiple_roots,
-                           name_of(i) + " has no parent, but " + name_of(first_root) + at_line(records_.where(first_root)) +
+                           name_of(i) + " has no parent, but " + name_of(first_root) +
+                               at_line(records_.where(first_root)) +
                                " is already the root; a tree has exactly one root");
                 }
                 continue;
@@ -213,7 +221,8 @@ private:
                 // With an id the reader could not read, that record may be the parent meant.
                 if (!ids_unreadable_) {
                     report(i, diagnostic_code::unknown_parent,
-                           "parent id " + std::to_string(parent_id) + " of " + name_of(i) + " names no node");
+                           "parent id " + std::to_string(parent_id) + " of " + name_of(i) +
+                               " names no node");
                 }
                 continue;
             }
@@ -222,7 +231,8 @@ private:
         root_ = static_cast<std::uint32_t>(first_root);
         if (first_root == none && !damaged_) {
             report_file(diagnostic_code::no_root,
-                        "no root: every record has a parent; exactly one must have parentId 0, null or none");
+                        "no root: every record has a parent; exactly one must have parentId 0, "
+                        "null or none");
         }
     }
 
@@ -267,7 +277,8 @@ private:
             const node_type* type = types_[i];
             if (type == nullptr || !reliable_[i]) continue;
             std::uint32_t children = child_count_[i];
-            const std::string kind = "'" + type->name + "' is a " + std::string(to_string(type->arity));
+            const std::string kind =
+                "'" + type->name + "' is a " + std::string(to_string(type->arity));
             switch (type->arity) {
                 case arity::leaf:
                     if (children != 0) {
@@ -286,7 +297,8 @@ private:
                 case arity::composite:
                     if (children == 0) {
                         report(i, diagnostic_code::composite_without_children,
-                               kind + " and needs at least one child, but " + name_of(i) + " has none");
+                               kind + " and needs at least one child, but " + name_of(i) +
+                                   " has none");
                     }
                     break;
             }
@@ -313,29 +325,33 @@ private:
                                      [&](const param_spec& s) { return s.name == raw->name; });
             if (spec != type.params.end()) continue;
             std::string accepted;
-            for (std::string_view name : declared) accepted += (accepted.empty() ? "" : ", ") + std::string(name);
+            for (std::string_view name : declared)
+                accepted += (accepted.empty() ? "" : ", ") + std::string(name);
             std::string hint = detail::did_you_mean(raw->name, declared);
-            if (hint.empty()) hint = accepted.empty() ? "; it takes none" : "; it takes: " + accepted;
+            if (hint.empty())
+                hint = accepted.empty() ? "; it takes none" : "; it takes: " + accepted;
             report_at(raw->where, i, diagnostic_code::unknown_param,
                       "'" + type.name + "' has no parameter '" + raw->name + "'" + hint);
         }
         for (const param_spec& spec : type.params) {
-            auto raw = std::find_if(first, last, [&](const record_set::raw_param& r) { return r.name == spec.name; });
+            auto raw = std::find_if(
+                first, last, [&](const record_set::raw_param& r) { return r.name == spec.name; });
             if (raw == last) {
                 if (spec.default_value) {
                     params_.push_back({spec.name, *spec.default_value});
                 } else {
                     report(i, diagnostic_code::missing_param,
-                           name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name + "' (" +
-                               std::string(to_string(spec.type)) + ")");
+                           name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name +
+                               "' (" + std::string(to_string(spec.type)) + ")");
                 }
                 continue;
             }
             std::optional<param_value> value = convert(*raw, spec.type);
             if (!value) {
-                std::string given = raw->from_text ? describe_value(raw->value)
-                                                   : "a " + std::string(to_string(type_of(raw->value))) +
-                                                         " (" + describe_value(raw->value) + ")";
+                std::string given = raw->from_text
+                                        ? describe_value(raw->value)
+                                        : "a " + std::string(to_string(type_of(raw->value))) +
+                                              " (" + describe_value(raw->value) + ")";
                 report_at(raw->where, i, diagnostic_code::wrong_param_type,
                           "parameter '" + spec.name + "' of '" + type.name + "' must be " +
                               (spec.type == param_type::integer ? "an " : "a ") +
@@ -351,12 +367,14 @@ private:
     void assemble() {
         // Children of each record in file order (counting sort), then preorder from the root.
         std::vector<std::uint32_t> child_begin(count_ + 1, 0);
-        for (std::size_t i = 0; i < count_; ++i) child_begin[i + 1] = child_begin[i] + child_count_[i];
+        for (std::size_t i = 0; i < count_; ++i)
+            child_begin[i + 1] = child_begin[i] + child_count_[i];
         std::vector<std::uint32_t> children(count_ == 0 ? 0 : count_ - 1);
         {
             std::vector<std::uint32_t> fill(child_begin.begin(), child_begin.end() - 1);
             for (std::size_t i = 0; i < count_; ++i) {
-                if (parent_[i] != none) children[fill[parent_[i]]++] = static_cast<std::uint32_t>(i);
+                if (parent_[i] != none)
+                    children[fill[parent_[i]]++] = static_cast<std::uint32_t>(i);
             }
         }
         std::vector<std::uint32_t> order;  // preorder position -> record
@@ -396,10 +414,12 @@ private:
         for (std::size_t k = 0; k < count_; ++k) {
             std::uint32_t record = order[k];
             const node_type* type = types_[record];
-            auto [entry, added] = type_index.emplace(type, static_cast<std::uint16_t>(t.types_.size()));
+            auto [entry, added] =
+                type_index.emplace(type, static_cast<std::uint16_t>(t.types_.size()));
             if (added) {
                 if (t.types_.size() == 0xFFFF) {
-                    report_file(diagnostic_code::too_many_nodes, "a tree uses at most 65535 distinct node types");
+                    report_file(diagnostic_code::too_many_nodes,
+                                "a tree uses at most 65535 distinct node types");
                     return;
                 }
                 t.types_.push_back({type->name, type->id, type->arity});
@@ -450,11 +470,11 @@ private:
     const std::size_t count_;
     std::vector<diagnostic> diagnostics_;
 
-    std::vector<const node_type*> types_;     // per record; null when unknown
+    std::vector<const node_type*> types_;  // per record; null when unknown
     std::unique_ptr<detail::id_index> ids_;
-    std::vector<bool> reliable_;              // false: id unreadable, 0 or a duplicate
+    std::vector<bool> reliable_;  // false: id unreadable, 0 or a duplicate
     bool ids_unreadable_ = false;
-    std::vector<std::uint32_t> parent_;       // per record: the parent record, or none
+    std::vector<std::uint32_t> parent_;  // per record: the parent record, or none
     std::uint32_t root_ = none;
     bool damaged_ = false;                    // some parent link is broken (and reported)
     std::vector<std::uint32_t> child_count_;  // per record

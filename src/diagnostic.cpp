@@ -49,7 +49,9 @@ std::string to_string(const diagnostic& d) {
     return text;
 }
 
-std::ostream& operator<<(std::ostream& out, const diagnostic& d) { return out << to_string(d); }
+std::ostream& operator<<(std::ostream& out, const diagnostic& d) {
+    return out << to_string(d);
+}
 
 namespace {
 

@@ -24,7 +24,8 @@ std::optional<std::string> read_file(const std::filesystem::path& path, std::str
         problem = "cannot read: it is a directory";
         return std::nullopt;
     }
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
     if (!file) {
         problem = std::string("cannot open: ") + std::strerror(errno);
         return std::nullopt;
@@ -46,10 +47,11 @@ std::optional<std::string> read_file(const std::filesystem::path& path, std::str
 }
 
 void sort_by_location(std::vector<diagnostic>& diagnostics) {
-    std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const diagnostic& a, const diagnostic& b) {
-        if (a.where.line != b.where.line) return a.where.line < b.where.line;
-        return a.where.column < b.where.column;
-    });
+    std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                     [](const diagnostic& a, const diagnostic& b) {
+                         if (a.where.line != b.where.line) return a.where.line < b.where.line;
+                         return a.where.column < b.where.column;
+                     });
 }
 
 load_result failure(const std::string& path, diagnostic_code code, std::string message) {
@@ -73,7 +75,10 @@ read_result read_records(std::string_view text, file_format format, const std::s
     if (is_blank(text)) {
         read_result result;
         result.complete = false;
-        result.diagnostics.push_back({path, {}, std::nullopt, diagnostic_code::empty_file,
+        result.diagnostics.push_back({path,
+                                      {},
+                                      std::nullopt,
+                                      diagnostic_code::empty_file,
                                       "the file is empty; a tree needs at least its root node"});
         return result;
     }
@@ -93,7 +98,8 @@ load_result build_from(read_result read, const registry& reg, const std::string&
     // A problem the reader found (a misspelled key, say) must not pass silently, so even a
     // tree the builder could make is refused.
     built.tree.reset();
-    read.diagnostics.insert(read.diagnostics.end(), std::make_move_iterator(built.diagnostics.begin()),
+    read.diagnostics.insert(read.diagnostics.end(),
+                            std::make_move_iterator(built.diagnostics.begin()),
                             std::make_move_iterator(built.diagnostics.end()));
     sort_by_location(read.diagnostics);
     return {nullptr, std::move(read.diagnostics)};

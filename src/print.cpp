@@ -61,7 +61,9 @@ void render(const tree& t, Sink sink) {
 }  // namespace
 
 void print(const tree& t, std::ostream& out) {
-    render(t, [&](const std::string& piece) { out.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
+    render(t, [&](const std::string& piece) {
+        out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    });
 }
 
 std::string to_text(const tree& t) {

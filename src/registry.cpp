@@ -23,7 +23,8 @@ void check_params(const node_type& type) {
     std::unordered_set<std::string_view> seen;
     for (const param_spec& spec : type.params) {
         if (spec.name.empty()) {
-            throw registry_error("node type '" + type.name + "' declares a parameter without a name");
+            throw registry_error("node type '" + type.name +
+                                 "' declares a parameter without a name");
         }
         if (!seen.insert(spec.name).second) {
             throw registry_error("node type '" + type.name + "' declares parameter '" + spec.name +
@@ -32,8 +33,8 @@ void check_params(const node_type& type) {
         if (spec.default_value && type_of(*spec.default_value) != spec.type) {
             throw registry_error("the default of parameter '" + spec.name + "' of node type '" +
                                  type.name + "' is a " +
-                                 std::string(to_string(type_of(*spec.default_value))) +
-                                 ", not a " + std::string(to_string(spec.type)));
+                                 std::string(to_string(type_of(*spec.default_value))) + ", not a " +
+                                 std::string(to_string(spec.type)));
         }
     }
 }
@@ -95,7 +96,8 @@ std::string_view registry::nearest_name(std::string_view name) const {
 
 std::vector<std::pair<std::string, std::string>> registry::aliases() const {
     std::vector<std::pair<std::string, std::string>> result;
-    for (const std::string& alias : alias_names_) result.emplace_back(alias, by_name_.at(alias)->name);
+    for (const std::string& alias : alias_names_)
+        result.emplace_back(alias, by_name_.at(alias)->name);
     std::sort(result.begin(), result.end());
     return result;
 }

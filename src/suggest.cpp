@@ -6,7 +6,9 @@
 namespace canopy::detail {
 namespace {
 
-char fold(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char fold(char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // Optimal string alignment distance (Levenshtein plus adjacent transpositions), case-folded.
 std::size_t edit_distance(std::string_view a, std::string_view b) {

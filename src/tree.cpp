@@ -20,6 +20,8 @@ param_list tree::params(index i) const {
     return {params_.data() + begin, params_end_[i] - begin};
 }
 
-const node* tree::object(index i) const { return objects_.empty() ? nullptr : objects_[i].get(); }
+const node* tree::object(index i) const {
+    return objects_.empty() ? nullptr : objects_[i].get();
+}
 
 }  // namespace canopy

@@ -20,6 +20,7 @@ struct load_result {
 /// Validates records against a registry and builds one tree from them: checks ids, parents,
 /// the single root, cycles, types, arity and parameters, reporting every problem found,
 /// located (diagnostics carry `path`), in file order. Creates each node's object.
-load_result build_tree(const record_set& records, const registry& reg, const std::string& path = "");
+load_result build_tree(const record_set& records, const registry& reg,
+                       const std::string& path = "");
 
 }  // namespace canopy

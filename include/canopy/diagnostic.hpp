@@ -46,8 +46,8 @@ std::string_view to_string(diagnostic_code code) noexcept;
 
 /// One problem found while loading a tree, located in its file.
 struct diagnostic {
-    std::string path;                      ///< the file as the caller named it
-    source_location where;                 ///< 1-based; 0 where unknown
+    std::string path;                       ///< the file as the caller named it
+    source_location where;                  ///< 1-based; 0 where unknown
     std::optional<std::int64_t> record_id;  ///< the record it concerns, if any
     diagnostic_code code = diagnostic_code::syntax_error;
     std::string message;  ///< says what is wrong and, where it can, how to fix it

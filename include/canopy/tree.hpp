@@ -126,9 +126,11 @@ private:
     // Cold: for printing, tracing and error messages.
     std::vector<std::int64_t> record_id_;
     std::vector<source_location> where_;
-    std::vector<std::uint64_t> describe_end_;  // describe(i) = text_[describe_end_[i-1], describe_end_[i])
+    std::vector<std::uint64_t>
+        describe_end_;  // describe(i) = text_[describe_end_[i-1], describe_end_[i])
     std::string text_;
-    std::vector<std::uint32_t> params_end_;  // params(i) = params_[params_end_[i-1], params_end_[i])
+    std::vector<std::uint32_t>
+        params_end_;  // params(i) = params_[params_end_[i-1], params_end_[i])
     std::vector<param> params_;
     std::vector<type_info> types_;
     std::string name_;

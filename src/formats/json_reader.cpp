@@ -1,9 +1,8 @@
 // Reads flat JSON through nlohmann's SAX interface: no DOM is built, so reading costs less than
 // parsing the file into a json value, and each record is stored compactly as it ends.
-#include <nlohmann/json.hpp>
-
 #include <iterator>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "readers.hpp"
 #include "suggest.hpp"
@@ -124,12 +123,8 @@ public:
         std::size_t start = token_start();
         if (skipping()) return enter_skipped();
         switch (state_) {
-            case state::top:
-                state_ = state::top_object;
-                return true;
-            case state::nodes:
-                begin_record(start);
-                return true;
+            case state::top: state_ = state::top_object; return true;
+            case state::nodes: begin_record(start); return true;
             case state::record:
                 if (pending_field_ == field::params) {
                     pending_field_ = field::none;
@@ -138,9 +133,7 @@ public:
                 }
                 wrong_record_value(start, "an object");
                 return enter_skipped();
-            default:
-                unexpected_value(start, "an object");
-                return enter_skipped();
+            default: unexpected_value(start, "an object"); return enter_skipped();
         }
     }
     bool key(std::string& name) override {
@@ -168,17 +161,15 @@ public:
                 end_record();
                 state_ = state::nodes;
                 return true;
-            case state::params:
-                state_ = state::record;
-                return true;
+            case state::params: state_ = state::record; return true;
             default: return true;
         }
     }
     bool start_array(std::size_t) override {
         std::size_t start = token_start();
         if (skipping()) return enter_skipped();
-        if (state_ == state::top || (state_ == state::top_object &&
-                                     pending_top_key_ == top_key::nodes)) {
+        if (state_ == state::top ||
+            (state_ == state::top_object && pending_top_key_ == top_key::nodes)) {
             nodes_seen_ = true;
             pending_top_key_ = top_key::none;
             nodes_inside_object_ = state_ == state::top_object;
@@ -205,8 +196,9 @@ public:
         // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 6:
         // syntax error while parsing value - ..."; the location is ours to give.
         std::size_t detail = what.find(": ", what.find("column"));
-        std::string message = detail == std::string_view::npos ? std::string(what)
-                                                               : std::string(what.substr(detail + 2));
+        std::string message = detail == std::string_view::npos
+                                  ? std::string(what)
+                                  : std::string(what.substr(detail + 2));
         diagnostic_code code = message.find("UTF-8") != std::string::npos
                                    ? diagnostic_code::invalid_utf8
                                    : diagnostic_code::syntax_error;
@@ -238,8 +230,8 @@ private:
     std::size_t token_start() {
         std::size_t at = previous_end_;
         auto skip_space = [&] {
-            while (at < text_.size() &&
-                   (text_[at] == ' ' || text_[at] == '\t' || text_[at] == '\n' || text_[at] == '\r')) {
+            while (at < text_.size() && (text_[at] == ' ' || text_[at] == '\t' ||
+                                         text_[at] == '\n' || text_[at] == '\r')) {
                 ++at;
             }
         };
@@ -265,7 +257,9 @@ private:
         return std::nullopt;
     }
 
-    static std::uint8_t bit(field f) { return static_cast<std::uint8_t>(1U << static_cast<unsigned>(f)); }
+    static std::uint8_t bit(field f) {
+        return static_cast<std::uint8_t>(1U << static_cast<unsigned>(f));
+    }
 
     bool skipping() const { return skip_depth_ != 0; }
     bool enter_skipped() {
@@ -302,9 +296,9 @@ private:
     }
 
     void wrong_record_value(std::size_t start, std::string_view kind) {
-        static constexpr const char* expected[] = {
-            "an integer", "an integer or null", "a type name or numeric type id", "a string",
-            "an object of parameters"};
+        static constexpr const char* expected[] = {"an integer", "an integer or null",
+                                                   "a type name or numeric type id", "a string",
+                                                   "an object of parameters"};
         field f = pending_field_;
         pending_field_ = field::none;
         if (f == field::none) return;  // the value of an unknown or repeated key
@@ -330,7 +324,8 @@ private:
         } else if (state_ == state::top_object && pending_top_key_ != top_key::none) {
             bool is_name = pending_top_key_ == top_key::name;
             report(location(start), diagnostic_code::wrong_field_type,
-                   std::string(is_name ? "'name' must be a string" : "'nodes' must be an array of node records") +
+                   std::string(is_name ? "'name' must be a string"
+                                       : "'nodes' must be an array of node records") +
                        ", not " + std::string(kind));
             pending_top_key_ = top_key::none;
         } else if (state_ == state::nodes) {
@@ -339,14 +334,17 @@ private:
         } else if (state_ == state::top) {
             report(location(start), diagnostic_code::unexpected_element,
                    "a tree file must be a JSON object with a 'nodes' array or an array of node "
-                   "records, not " + std::string(kind));
+                   "records, not " +
+                       std::string(kind));
         }
         // Values under a key already reported as unknown need no second word.
     }
 
     bool top_object_key(std::size_t start, const std::string& name) {
         static const std::vector<std::string_view> keys = {"name", "nodes"};
-        top_key k = name == "name" ? top_key::name : name == "nodes" ? top_key::nodes : top_key::none;
+        top_key k = name == "name"    ? top_key::name
+                    : name == "nodes" ? top_key::nodes
+                                      : top_key::none;
         if (k == top_key::none) {
             report(location(start), diagnostic_code::unknown_field,
                    "unknown key '" + name + "' in the tree object" + did_you_mean(name, keys));
@@ -381,7 +379,8 @@ private:
             pending_field_ = f;
             return true;
         }
-        std::vector<std::string_view> candidates(std::begin(record_fields), std::end(record_fields));
+        std::vector<std::string_view> candidates(std::begin(record_fields),
+                                                 std::end(record_fields));
         report(location(start), diagnostic_code::unknown_field,
                "unknown key '" + name + "' in a node record" + did_you_mean(name, candidates),
                current_id());
@@ -403,7 +402,8 @@ private:
 
     bool add_param(std::size_t start, param_value value) {
         if (!pending_param_.empty()) {
-            record_.params.push_back({std::move(pending_param_), std::move(value), location(start), false});
+            record_.params.push_back(
+                {std::move(pending_param_), std::move(value), location(start), false});
         }
         pending_param_.clear();
         return true;
@@ -422,7 +422,8 @@ private:
         }
         record_set& records = result_.records;
         if (record_.type_by_id) {
-            records.add_with_type_id(record_.id, record_.parent_id, record_.type_id, record_.describe, where);
+            records.add_with_type_id(record_.id, record_.parent_id, record_.type_id,
+                                     record_.describe, where);
         } else {
             records.add(record_.id, record_.parent_id, record_.type_name, record_.describe, where);
         }

@@ -14,7 +14,8 @@ namespace {
 std::optional<std::int64_t> parse_integer(std::string_view text) {
     std::int64_t value = 0;
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    if (error != std::errc() || end != text.data() + text.size() || text.empty())
+        return std::nullopt;
     return value;
 }
 
@@ -29,15 +30,17 @@ public:
     void read(std::string_view text) {
         if (std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
             text_position position(text);
-            report(position.at(bad), diagnostic_code::invalid_utf8,
-                   "the file is not UTF-8: byte " + std::to_string(bad + 1) + " starts no character");
+            report(
+                position.at(bad), diagnostic_code::invalid_utf8,
+                "the file is not UTF-8: byte " + std::to_string(bad + 1) + " starts no character");
             result_.complete = false;
             return;
         }
         tinyxml2::XMLDocument document;
         document.Parse(text.data(), text.size());
         if (document.Error()) {
-            report({static_cast<std::uint32_t>(document.ErrorLineNum()), 0}, diagnostic_code::syntax_error,
+            report({static_cast<std::uint32_t>(document.ErrorLineNum()), 0},
+                   diagnostic_code::syntax_error,
                    std::string("XML syntax error: ") + syntax_problem(document.ErrorID()) + " (" +
                        document.ErrorName() + ")");
             result_.complete = false;
@@ -45,15 +48,18 @@ public:
         }
         const tinyxml2::XMLElement* root = document.RootElement();
         if (root == nullptr) {
-            report({}, diagnostic_code::unexpected_element, "the file has no root element; expected <tree>");
+            report({}, diagnostic_code::unexpected_element,
+                   "the file has no root element; expected <tree>");
             return;
         }
         if (std::string_view(root->Name()) != "tree") {
-            std::string hint = root->Attribute("BTCPP_format") != nullptr || std::string_view(root->Name()) == "root"
+            std::string hint = root->Attribute("BTCPP_format") != nullptr ||
+                                       std::string_view(root->Name()) == "root"
                                    ? " (this looks like BehaviorTree.CPP XML, a different format)"
                                    : "";
-            report(line_of(root), diagnostic_code::unexpected_element,
-                   "the root element must be <tree>, not <" + std::string(root->Name()) + ">" + hint);
+            report(
+                line_of(root), diagnostic_code::unexpected_element,
+                "the root element must be <tree>, not <" + std::string(root->Name()) + ">" + hint);
             return;
         }
         read_tree(*root);
@@ -69,7 +75,8 @@ private:
             case tinyxml2::XML_ERROR_PARSING_COMMENT: return "malformed comment";
             case tinyxml2::XML_ERROR_PARSING_DECLARATION: return "malformed declaration";
             case tinyxml2::XML_ERROR_PARSING_UNKNOWN: return "malformed markup";
-            case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: return "closing tag does not match its opening tag";
+            case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
+                return "closing tag does not match its opening tag";
             case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: return "no element at all";
             case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: return "elements nested too deeply";
             default: return "not well-formed";
@@ -95,17 +102,21 @@ private:
                            did_you_mean(a->Name(), {"name"}));
             }
         }
-        for (const tinyxml2::XMLNode* child = root.FirstChild(); child != nullptr; child = child->NextSibling()) {
+        for (const tinyxml2::XMLNode* child = root.FirstChild(); child != nullptr;
+             child = child->NextSibling()) {
             if (const tinyxml2::XMLElement* element = child->ToElement()) {
                 if (std::string_view(element->Name()) == "node") {
                     read_record(*element);
                 } else {
                     report(line_of(element), diagnostic_code::unexpected_element,
                            "unexpected element <" + std::string(element->Name()) + "> in <tree>" +
-                               did_you_mean(element->Name(), {"node"}) + "; a tree holds <node> elements");
+                               did_you_mean(element->Name(), {"node"}) +
+                               "; a tree holds <node> elements");
                 }
-            } else if (const tinyxml2::XMLText* text = child->ToText(); text != nullptr && !is_blank(text->Value())) {
-                report(line_of(text), diagnostic_code::unexpected_element, "unexpected text in <tree>");
+            } else if (const tinyxml2::XMLText* text = child->ToText();
+                       text != nullptr && !is_blank(text->Value())) {
+                report(line_of(text), diagnostic_code::unexpected_element,
+                       "unexpected text in <tree>");
             }
         }
     }
@@ -127,7 +138,8 @@ private:
             id = parse_integer(text);
         }
         std::optional<std::int64_t> record_id = id;
-        for (const tinyxml2::XMLAttribute* a = element.FirstAttribute(); a != nullptr; a = a->Next()) {
+        for (const tinyxml2::XMLAttribute* a = element.FirstAttribute(); a != nullptr;
+             a = a->Next()) {
             std::string_view name = a->Name();
             std::string_view value = a->Value();
             if (name == "id") {
@@ -149,9 +161,11 @@ private:
             } else if (name == "describe") {
                 describe = value;
             } else {
-                std::vector<std::string_view> candidates(std::begin(record_fields), std::end(record_fields) - 1);
+                std::vector<std::string_view> candidates(std::begin(record_fields),
+                                                         std::end(record_fields) - 1);
                 report(where, diagnostic_code::unknown_field,
-                       "unknown attribute '" + std::string(name) + "' on <node>" + did_you_mean(name, candidates),
+                       "unknown attribute '" + std::string(name) + "' on <node>" +
+                           did_you_mean(name, candidates),
                        record_id);
             }
         }
@@ -160,7 +174,8 @@ private:
             problems |= record_set::bad_id;
         }
         if (!has_type) {
-            report(where, diagnostic_code::missing_field, "<node> has no 'type' attribute", record_id);
+            report(where, diagnostic_code::missing_field, "<node> has no 'type' attribute",
+                   record_id);
             problems |= record_set::bad_type;
         }
 
@@ -184,12 +199,14 @@ private:
 
     void read_params(const tinyxml2::XMLElement& element, std::optional<std::int64_t> record_id) {
         bool seen_params = false;
-        for (const tinyxml2::XMLNode* child = element.FirstChild(); child != nullptr; child = child->NextSibling()) {
+        for (const tinyxml2::XMLNode* child = element.FirstChild(); child != nullptr;
+             child = child->NextSibling()) {
             const tinyxml2::XMLElement* params = child->ToElement();
             if (params == nullptr) {
                 const tinyxml2::XMLText* text = child->ToText();
                 if (text != nullptr && !is_blank(text->Value())) {
-                    report(line_of(text), diagnostic_code::unexpected_element, "unexpected text in <node>", record_id);
+                    report(line_of(text), diagnostic_code::unexpected_element,
+                           "unexpected text in <node>", record_id);
                 }
                 continue;
             }
@@ -197,18 +214,22 @@ private:
                 report(line_of(params), diagnostic_code::unexpected_element,
                        "unexpected element <" + std::string(params->Name()) + "> in <node>" +
                            did_you_mean(params->Name(), {"params"}) +
-                           (std::string_view(params->Name()) == "node" ? "; nodes are flat: give the child a parentId"
-                                                                       : "; a node holds at most one <params>"),
+                           (std::string_view(params->Name()) == "node"
+                                ? "; nodes are flat: give the child a parentId"
+                                : "; a node holds at most one <params>"),
                        record_id);
                 continue;
             }
             if (seen_params) {
-                report(line_of(params), diagnostic_code::duplicate_field, "<node> has two <params> elements", record_id);
+                report(line_of(params), diagnostic_code::duplicate_field,
+                       "<node> has two <params> elements", record_id);
                 continue;
             }
             seen_params = true;
-            for (const tinyxml2::XMLAttribute* a = params->FirstAttribute(); a != nullptr; a = a->Next()) {
-                result_.records.add_param(a->Name(), std::string(a->Value()), line_of(params), true);
+            for (const tinyxml2::XMLAttribute* a = params->FirstAttribute(); a != nullptr;
+                 a = a->Next()) {
+                result_.records.add_param(a->Name(), std::string(a->Value()), line_of(params),
+                                          true);
             }
             if (params->FirstChildElement() != nullptr) {
                 report(line_of(params), diagnostic_code::unexpected_element,
