@@ -4,12 +4,15 @@
 #include "canopy/build.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <unordered_map>
 
 #include "canopy/records.hpp"
 #include "canopy/registry.hpp"
 #include "canopy/tree.hpp"
+#include "diagnostic_order.hpp"
 #include "id_index.hpp"
+#include "param_text.hpp"
 #include "suggest.hpp"
 
 namespace canopy {
@@ -30,7 +33,11 @@ std::string describe_value(const param_value& value) {
     switch (value.index()) {
         case 0: return std::get<bool>(value) ? "true" : "false";
         case 1: return std::to_string(std::get<std::int64_t>(value));
-        case 2: return std::to_string(std::get<double>(value));
+        case 2: {
+            char text[32];
+            auto end = std::to_chars(text, text + sizeof text, std::get<double>(value)).ptr;
+            return std::string(text, end);  // shortest form that reads back the same: "2.5"
+        }
         default: return '"' + std::get<std::string>(value) + '"';
     }
 }
@@ -62,7 +69,10 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
         case param_type::number: {
             double value = 0;
             auto [end, error] = std::from_chars(first, last, value);
-            if (text.empty() || error != std::errc() || end != last) return std::nullopt;
+            // JSON has no infinity or NaN, so neither does XML.
+            if (text.empty() || error != std::errc() || end != last || !std::isfinite(value)) {
+                return std::nullopt;
+            }
             return value;
         }
     }
@@ -94,7 +104,8 @@ public:
         find_cycles();
         check_arity();
         check_params();
-        if (!diagnostics_.empty()) return finish();
+        // Records a reader marked as unreadable never make a tree; the reader has reported them.
+        if (!diagnostics_.empty() || any_marked()) return finish();
         assemble();
         return finish();
     }
@@ -121,9 +132,17 @@ private:
         if (diagnostics_.empty()) {
             result.tree = std::move(tree_);
         } else {
+            detail::sort_by_location(diagnostics_);
             result.diagnostics = std::move(diagnostics_);
         }
         return result;
+    }
+
+    bool any_marked() const {
+        for (std::size_t i = 0; i < count_; ++i) {
+            if (records_.problems(i) != 0) return true;
+        }
+        return false;
     }
 
     std::string name_of(std::size_t record) const {
@@ -268,6 +287,8 @@ private:
         }
     }
 
+    // Too many children is always a problem; too few may only follow from a broken parent
+    // link reported already, so it is checked only when every link is sound.
     void check_arity() {
         child_count_.assign(count_, 0);
         for (std::size_t i = 0; i < count_; ++i) {
@@ -288,14 +309,14 @@ private:
                     }
                     break;
                 case arity::decorator:
-                    if (children != 1) {
+                    if (children > 1 || (children == 0 && !damaged_)) {
                         report(i, diagnostic_code::decorator_child_count,
                                kind + " and takes exactly one child, but " + name_of(i) + " has " +
                                    std::to_string(children));
                     }
                     break;
                 case arity::composite:
-                    if (children == 0) {
+                    if (children == 0 && !damaged_) {
                         report(i, diagnostic_code::composite_without_children,
                                kind + " and needs at least one child, but " + name_of(i) +
                                    " has none");
@@ -342,7 +363,7 @@ private:
                 } else {
                     report(i, diagnostic_code::missing_param,
                            name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name +
-                               "' (" + std::string(to_string(spec.type)) + ")");
+                               "' (" + detail::with_article(spec.type) + ")");
                 }
                 continue;
             }
@@ -350,12 +371,11 @@ private:
             if (!value) {
                 std::string given = raw->from_text
                                         ? describe_value(raw->value)
-                                        : "a " + std::string(to_string(type_of(raw->value))) +
-                                              " (" + describe_value(raw->value) + ")";
+                                        : detail::with_article(type_of(raw->value)) + " (" +
+                                              describe_value(raw->value) + ")";
                 report_at(raw->where, i, diagnostic_code::wrong_param_type,
                           "parameter '" + spec.name + "' of '" + type.name + "' must be " +
-                              (spec.type == param_type::integer ? "an " : "a ") +
-                              std::string(to_string(spec.type)) + ", not " + given);
+                              detail::with_article(spec.type) + ", not " + given);
                 continue;
             }
             params_.push_back({spec.name, std::move(*value)});
@@ -418,7 +438,7 @@ private:
                 type_index.emplace(type, static_cast<std::uint16_t>(t.types_.size()));
             if (added) {
                 if (t.types_.size() == 0xFFFF) {
-                    report_file(diagnostic_code::too_many_nodes,
+                    report_file(diagnostic_code::too_many_types,
                                 "a tree uses at most 65535 distinct node types");
                     return;
                 }

@@ -8,6 +8,7 @@
 
 #include "canopy/build.hpp"
 #include "canopy/error.hpp"
+#include "diagnostic_order.hpp"
 #include "formats/readers.hpp"
 
 namespace canopy {
@@ -46,14 +47,6 @@ std::optional<std::string> read_file(const std::filesystem::path& path, std::str
     return text;
 }
 
-void sort_by_location(std::vector<diagnostic>& diagnostics) {
-    std::stable_sort(diagnostics.begin(), diagnostics.end(),
-                     [](const diagnostic& a, const diagnostic& b) {
-                         if (a.where.line != b.where.line) return a.where.line < b.where.line;
-                         return a.where.column < b.where.column;
-                     });
-}
-
 load_result failure(const std::string& path, diagnostic_code code, std::string message) {
     load_result result;
     result.diagnostics.push_back({path, {}, std::nullopt, code, std::move(message)});
@@ -90,7 +83,7 @@ namespace {
 
 load_result build_from(read_result read, const registry& reg, const std::string& path) {
     if (!read.complete) {
-        sort_by_location(read.diagnostics);
+        detail::sort_by_location(read.diagnostics);
         return {nullptr, std::move(read.diagnostics)};
     }
     load_result built = build_tree(read.records, reg, path);
@@ -101,7 +94,7 @@ load_result build_from(read_result read, const registry& reg, const std::string&
     read.diagnostics.insert(read.diagnostics.end(),
                             std::make_move_iterator(built.diagnostics.begin()),
                             std::make_move_iterator(built.diagnostics.end()));
-    sort_by_location(read.diagnostics);
+    detail::sort_by_location(read.diagnostics);
     return {nullptr, std::move(read.diagnostics)};
 }
 

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "canopy/error.hpp"
+#include "param_text.hpp"
 #include "suggest.hpp"
 
 namespace canopy {
@@ -32,9 +33,9 @@ void check_params(const node_type& type) {
         }
         if (spec.default_value && type_of(*spec.default_value) != spec.type) {
             throw registry_error("the default of parameter '" + spec.name + "' of node type '" +
-                                 type.name + "' is a " +
-                                 std::string(to_string(type_of(*spec.default_value))) + ", not a " +
-                                 std::string(to_string(spec.type)));
+                                 type.name + "' is " +
+                                 detail::with_article(type_of(*spec.default_value)) + ", not " +
+                                 detail::with_article(spec.type));
         }
     }
 }

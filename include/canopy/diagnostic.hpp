@@ -39,6 +39,7 @@ enum class diagnostic_code : std::uint8_t {
     wrong_param_type,            ///< a parameter value of the wrong type
     invalid_param,               ///< the node type's creator rejected the parameters
     too_many_nodes,              ///< more nodes than a tree can index
+    too_many_types,              ///< more distinct node types than a tree can index
 };
 
 /// The stable spelling of a code, e.g. "unknown-parent".

@@ -1,5 +1,6 @@
 // Reads flat JSON through nlohmann's SAX interface: no DOM is built, so reading costs less than
 // parsing the file into a json value, and each record is stored compactly as it ends.
+#include <algorithm>
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -69,13 +70,13 @@ public:
     bool boolean(bool value) override {
         std::size_t start = token_start();
         if (skipping()) return true;
-        if (state_ == state::params) return add_param(start, value);
+        if (state_ == state::params) return add_param(value);
         return scalar(start, "a boolean", [](record_state&) { return false; });
     }
     bool number_integer(std::int64_t value) override {
         std::size_t start = token_start();
         if (skipping()) return true;
-        if (state_ == state::params) return add_param(start, value);
+        if (state_ == state::params) return add_param(value);
         return scalar(start, "a number", [&](record_state& r) { return take_integer(r, value); });
     }
     bool number_unsigned(std::uint64_t value) override {
@@ -85,20 +86,23 @@ public:
             return scalar(start, "an integer beyond 64 bits", [](record_state&) { return false; });
         }
         auto signed_value = static_cast<std::int64_t>(value);
-        if (state_ == state::params) return add_param(start, signed_value);
+        if (state_ == state::params) return add_param(signed_value);
         return scalar(start, "a number",
                       [&](record_state& r) { return take_integer(r, signed_value); });
     }
-    bool number_float(double value, const std::string&) override {
+    bool number_float(double value, const std::string& written) override {
         std::size_t start = token_start();
         if (skipping()) return true;
-        if (state_ == state::params) return add_param(start, value);
-        return scalar(start, "a fractional number", [](record_state&) { return false; });
+        if (state_ == state::params) return add_param(value);
+        // nlohmann reads an integer below the 64-bit range as a float.
+        bool integral = written.find_first_of(".eE") == std::string::npos;
+        return scalar(start, integral ? "an integer beyond 64 bits" : "a fractional number",
+                      [](record_state&) { return false; });
     }
     bool string(std::string& value) override {
         std::size_t start = token_start();
         if (skipping()) return true;
-        if (state_ == state::params) return add_param(start, std::move(value));
+        if (state_ == state::params) return add_param(std::move(value));
         if (state_ == state::top_object && pending_top_key_ == top_key::name) {
             result_.records.set_name(std::move(value));
             pending_top_key_ = top_key::none;
@@ -199,6 +203,10 @@ public:
         std::string message = detail == std::string_view::npos
                                   ? std::string(what)
                                   : std::string(what.substr(detail + 2));
+        // "; last read: '...'" echoes raw bytes, which may not even be UTF-8.
+        if (std::size_t echo = message.find("; last read:"); echo != std::string::npos) {
+            message.erase(echo);
+        }
         diagnostic_code code = message.find("UTF-8") != std::string::npos
                                    ? diagnostic_code::invalid_utf8
                                    : diagnostic_code::syntax_error;
@@ -220,6 +228,8 @@ private:
         std::string describe;
         std::vector<record_set::raw_param> params;
         std::uint8_t seen = 0;  // one bit per field
+        bool unknown_key = false;
+        std::vector<std::string> param_names;  // every one seen, to catch a repeat
         std::uint8_t problems = 0;
         bool type_by_id = false;
     };
@@ -384,26 +394,27 @@ private:
         report(location(start), diagnostic_code::unknown_field,
                "unknown key '" + name + "' in a node record" + did_you_mean(name, candidates),
                current_id());
+        record_.unknown_key = true;
         return true;
     }
 
     bool param_key(std::size_t start, std::string& name) {
-        for (const auto& p : record_.params) {
-            if (p.name == name) {
-                report(location(start), diagnostic_code::duplicate_field,
-                       "parameter '" + name + "' appears twice in one node record", current_id());
-                pending_param_.clear();
-                return true;
-            }
+        std::vector<std::string>& seen = record_.param_names;
+        if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+            report(location(start), diagnostic_code::duplicate_field,
+                   "parameter '" + name + "' appears twice in one node record", current_id());
+            pending_param_.clear();
+            return true;
         }
+        seen.push_back(name);
         pending_param_ = std::move(name);
+        pending_param_where_ = location(start);
         return true;
     }
 
-    bool add_param(std::size_t start, param_value value) {
+    bool add_param(param_value value) {
         if (!pending_param_.empty()) {
-            record_.params.push_back(
-                {std::move(pending_param_), std::move(value), location(start), false});
+            record_.params.push_back({std::move(pending_param_), std::move(value), pending_param_where_, false});
         }
         pending_param_.clear();
         return true;
@@ -419,6 +430,11 @@ private:
         if ((record_.seen & bit(field::type)) == 0) {
             report(where, diagnostic_code::missing_field, "node record has no 'type'", id);
             record_.problems |= record_set::bad_type;
+        }
+        // An unknown key may be a misspelled parentId: then the record is no root, whatever
+        // its missing parentId would otherwise say.
+        if (record_.unknown_key && (record_.seen & bit(field::parent_id)) == 0) {
+            record_.problems |= record_set::bad_parent;
         }
         record_set& records = result_.records;
         if (record_.type_by_id) {
@@ -447,6 +463,7 @@ private:
     bool nodes_inside_object_ = false;
     field pending_field_ = field::none;
     std::string pending_param_;
+    source_location pending_param_where_;  // where its key stands
     record_state record_;
 };
 

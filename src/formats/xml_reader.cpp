@@ -50,6 +50,7 @@ public:
         if (root == nullptr) {
             report({}, diagnostic_code::unexpected_element,
                    "the file has no root element; expected <tree>");
+            result_.complete = false;
             return;
         }
         if (std::string_view(root->Name()) != "tree") {
@@ -60,7 +61,14 @@ public:
             report(
                 line_of(root), diagnostic_code::unexpected_element,
                 "the root element must be <tree>, not <" + std::string(root->Name()) + ">" + hint);
+            result_.complete = false;
             return;
+        }
+        for (const tinyxml2::XMLElement* extra = root->NextSiblingElement(); extra != nullptr;
+             extra = extra->NextSiblingElement()) {
+            report(line_of(extra), diagnostic_code::unexpected_element,
+                   "a second root element <" + std::string(extra->Name()) +
+                       ">; a file holds one <tree>");
         }
         read_tree(*root);
     }
@@ -131,6 +139,8 @@ private:
         std::string_view describe;
         bool has_id = false;
         bool has_type = false;
+        bool has_parent = false;
+        bool unknown_attribute = false;
 
         // Attributes first, so that every later message can name the record's id.
         if (const char* text = element.Attribute("id")) {
@@ -148,6 +158,7 @@ private:
                     problems |= record_set::bad_id;
                 }
             } else if (name == "parentId") {
+                has_parent = true;
                 if (auto parsed = parse_integer(value)) {
                     parent_id = *parsed;
                 } else {
@@ -163,6 +174,7 @@ private:
             } else {
                 std::vector<std::string_view> candidates(std::begin(record_fields),
                                                          std::end(record_fields) - 1);
+                unknown_attribute = true;
                 report(where, diagnostic_code::unknown_field,
                        "unknown attribute '" + std::string(name) + "' on <node>" +
                            did_you_mean(name, candidates),
@@ -178,6 +190,9 @@ private:
                    record_id);
             problems |= record_set::bad_type;
         }
+
+        // An unknown attribute may be a misspelled parentId: then the record is no root.
+        if (unknown_attribute && !has_parent) problems |= record_set::bad_parent;
 
         record_set& records = result_.records;
         if (type_id) {
@@ -231,7 +246,8 @@ private:
                 result_.records.add_param(a->Name(), std::string(a->Value()), line_of(params),
                                           true);
             }
-            if (params->FirstChildElement() != nullptr) {
+            if (params->FirstChildElement() != nullptr ||
+                (params->GetText() != nullptr && !is_blank(params->GetText()))) {
                 report(line_of(params), diagnostic_code::unexpected_element,
                        "<params> takes attributes only, e.g. <params seconds=\"1.5\"/>", record_id);
             }

@@ -5,7 +5,8 @@
 namespace canopy {
 
 // Ticking semantics arrive with the runtime; what the builder needs (arity, ids, parameters)
-// is fixed here and documented in docs/nodes.md. Ids follow seed 000's enum order from 1.
+// is fixed here and documented in docs/nodes.md. Ids 1 to 5 are fixed: files written
+// with them must keep meaning the same types.
 void register_builtin_nodes(registry& reg) {
     reg.add({"Sequence", 1, arity::composite, {}, {}});
     reg.add({"Selector", 2, arity::composite, {}, {}});

@@ -20,7 +20,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
             load_result loaded = try_load_file(file, cli_registry());
             for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
             if (loaded) {
-                std::cout << file << ": ok (" << loaded.tree->size() << " nodes)\n";
+                std::size_t nodes = loaded.tree->size();
+                std::cout << file << ": ok (" << nodes << (nodes == 1 ? " node)\n" : " nodes)\n");
             } else {
                 exit_code = 1;
             }

@@ -1,0 +1,26 @@
+#include "test_support.hpp"
+
+using namespace canopy;
+
+TEST_SUITE("diagnostic") {
+    TEST_CASE("renders path:line:col: error: message, leaving out what is unknown") {
+        diagnostic d{"trees/pet.json", {12, 5}, 7, diagnostic_code::unknown_type, "unknown node type 'X'"};
+        CHECK(to_string(d) == "trees/pet.json:12:5: error: unknown node type 'X'");
+        d.where.column = 0;
+        CHECK(to_string(d) == "trees/pet.json:12: error: unknown node type 'X'");
+        d.where.line = 0;
+        CHECK(to_string(d) == "trees/pet.json: error: unknown node type 'X'");
+    }
+
+    TEST_CASE("every code has its own stable spelling") {
+        std::vector<std::string_view> spellings;
+        for (int c = 0; c <= static_cast<int>(diagnostic_code::too_many_types); ++c) {
+            spellings.push_back(to_string(static_cast<diagnostic_code>(c)));
+        }
+        CHECK(spellings.front() == "io-error");
+        CHECK(to_string(diagnostic_code::unknown_parent) == "unknown-parent");
+        std::sort(spellings.begin(), spellings.end());
+        CHECK(std::adjacent_find(spellings.begin(), spellings.end()) == spellings.end());
+        CHECK(std::find(spellings.begin(), spellings.end(), "unknown") == spellings.end());
+    }
+}

@@ -1,0 +1,89 @@
+#include "test_support.hpp"
+
+using namespace canopy;
+
+TEST_SUITE("registry") {
+    TEST_CASE("finds a type by name, by alias and by numeric id") {
+        registry reg;
+        register_builtin_nodes(reg);
+        const node_type& coin = reg.add_leaf("CoinNearby", 100);
+        CHECK(reg.find("CoinNearby") == &coin);
+        CHECK(reg.find(std::int64_t{100}) == &coin);
+        CHECK(reg.find("Fallback") == reg.find("Selector"));
+        CHECK(reg.find("Inverter")->name == "Not");
+        CHECK(reg.find("Selector")->arity == arity::composite);
+        CHECK(reg.find("Not")->arity == arity::decorator);
+        CHECK(reg.find(std::int64_t{1})->name == "Sequence");
+        CHECK(reg.find("sequence") == nullptr);  // names are case-sensitive
+        CHECK(reg.find(std::int64_t{999}) == nullptr);
+    }
+
+    TEST_CASE("refuses a duplicate name, alias or id") {
+        registry reg;
+        register_builtin_nodes(reg);
+        CHECK_THROWS_AS(reg.add_leaf("Sequence"), registry_error);
+        CHECK_THROWS_AS(reg.add_leaf("Fallback"), registry_error);
+        CHECK_THROWS_AS(reg.add_alias("Sequence", "Selector"), registry_error);
+        CHECK_THROWS_WITH_AS(reg.add_leaf("Fresh", 1),
+                             "node type id 1 of 'Fresh' is already used by 'Sequence'", registry_error);
+        CHECK(reg.find("Fresh") == nullptr);  // a refused type leaves no trace
+    }
+
+    TEST_CASE("refuses an empty name, an alias of nothing and bad parameter declarations") {
+        registry reg;
+        CHECK_THROWS_AS(reg.add_leaf(""), registry_error);
+        CHECK_THROWS_AS(reg.add_alias("Other", "Missing"), registry_error);
+        SUBCASE("a default of the wrong type") {
+            node_type type{"Bad", {}, arity::leaf, {{"count", param_type::integer, param_value{1.5}}}, {}};
+            CHECK_THROWS_WITH_AS(reg.add(type),
+                                 "the default of parameter 'count' of node type 'Bad' is a number, not an integer",
+                                 registry_error);
+        }
+        SUBCASE("a parameter declared twice") {
+            node_type type{"Bad", {}, arity::leaf,
+                           {param_spec::optional("x", true), param_spec::optional("x", false)}, {}};
+            CHECK_THROWS_AS(reg.add(type), registry_error);
+        }
+        CHECK(reg.types().empty());
+    }
+
+    TEST_CASE("lists types in registration order and aliases sorted") {
+        registry reg;
+        register_builtin_nodes(reg);
+        std::vector<std::string> names;
+        for (const node_type& type : reg.types()) names.push_back(type.name);
+        CHECK(names == std::vector<std::string>{"Sequence", "Selector", "Not", "AlwaysSuccess", "AlwaysFailure"});
+        auto aliases = reg.aliases();
+        REQUIRE(aliases.size() == 2);
+        CHECK(aliases[0] == std::pair<std::string, std::string>{"Fallback", "Selector"});
+        CHECK(aliases[1] == std::pair<std::string, std::string>{"Inverter", "Not"});
+    }
+
+    TEST_CASE("suggests the nearest registered name for a typo") {
+        registry reg;
+        register_builtin_nodes(reg);
+        CHECK(reg.nearest_name("Sequnce") == "Sequence");
+        CHECK(reg.nearest_name("sequence") == "Sequence");
+        CHECK(reg.nearest_name("Selectr") == "Selector");
+        CHECK(reg.nearest_name("Fallbak") == "Fallback");
+        CHECK(reg.nearest_name("Nto") == "Not");
+        CHECK(reg.nearest_name("Teleport").empty());
+    }
+
+    TEST_CASE("a tree outlives the registry it was built with") {
+        std::shared_ptr<const tree> t;
+        {
+            registry reg = testing::test_registry();
+            record_set records;
+            records.add(1, 0, "Repeat");
+            records.add_param("count", std::int64_t{3});
+            records.add(2, 1, "CoinNearby");
+            load_result built = build_tree(records, reg);
+            REQUIRE(built);
+            t = built.tree;
+        }
+        CHECK(t->type_name(0) == "Repeat");
+        CHECK(t->type(1).id == 100);
+        CHECK(dynamic_cast<const testing::counted_node*>(t->object(0))->count == 3);
+    }
+}

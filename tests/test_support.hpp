@@ -1,0 +1,94 @@
+#pragma once
+// Shared by the test files: a registry with types that take parameters, and loaders for text.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "canopy/canopy.hpp"
+#include "pet_nodes.hpp"
+
+namespace canopy {
+inline std::ostream& operator<<(std::ostream& out, source_location where) {
+    return out << where.line << ':' << where.column;
+}
+}  // namespace canopy
+
+namespace canopy::testing {
+
+/// A node object that remembers its parameter, to show creators receive checked values.
+struct counted_node : node {
+    explicit counted_node(std::int64_t n) : count(n) {}
+    std::int64_t count;
+};
+
+/// Built-ins, the pet pack, and types with parameters of every kind.
+inline registry test_registry() {
+    registry reg;
+    register_builtin_nodes(reg);
+    demo::register_pet_nodes(reg);
+    reg.add({"Repeat", 200, arity::decorator, {param_spec::required("count", param_type::integer)},
+             [](const param_list& params) -> std::unique_ptr<node> {
+                 std::int64_t count = params.get<std::int64_t>("count");
+                 if (count < 0) throw std::invalid_argument("'count' must not be negative");
+                 return std::make_unique<counted_node>(count);
+             }});
+    reg.add({"Wait",
+             201,
+             arity::leaf,
+             {param_spec::optional("seconds", 1.0), param_spec::optional("loud", false),
+              param_spec::optional("label", std::string("wait"))},
+             {}});
+    return reg;
+}
+
+inline load_result load_json(const std::string& text) {
+    return try_load_text(text, file_format::flat_json, test_registry(), "t.json");
+}
+
+inline load_result load_xml(const std::string& text) {
+    return try_load_text(text, file_format::flat_xml, test_registry(), "t.xml");
+}
+
+/// Wraps records in a flat JSON tree file, one record per line from line 2.
+inline std::string json_tree(const std::vector<std::string>& records) {
+    std::string text = "{\"nodes\": [\n";
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        text += records[i] + (i + 1 < records.size() ? ",\n" : "\n");
+    }
+    return text + "]}\n";
+}
+
+/// Wraps <node .../> lines in a flat XML tree, one per line from line 2.
+inline std::string xml_tree(const std::vector<std::string>& nodes) {
+    std::string text = "<tree>\n";
+    for (const std::string& n : nodes) text += n + "\n";
+    return text + "</tree>\n";
+}
+
+/// The one diagnostic with that code; fails the test when there is not exactly one.
+inline diagnostic only(const load_result& result, diagnostic_code code) {
+    std::vector<diagnostic> found;
+    for (const diagnostic& d : result.diagnostics) {
+        if (d.code == code) found.push_back(d);
+    }
+    INFO("diagnostics: " << [&] {
+        std::string all;
+        for (const diagnostic& d : result.diagnostics) all += "\n  " + to_string(d) + " [" + std::string(to_string(d.code)) + "]";
+        return all;
+    }());
+    REQUIRE(found.size() == 1);
+    return found.front();
+}
+
+inline std::vector<diagnostic_code> codes(const load_result& result) {
+    std::vector<diagnostic_code> all;
+    for (const diagnostic& d : result.diagnostics) all.push_back(d.code);
+    return all;
+}
+
+}  // namespace canopy::testing
