@@ -35,8 +35,8 @@ std::string describe_value(const param_value& value) {
         case 1: return std::to_string(std::get<std::int64_t>(value));
         case 2: {
             char text[32];
-            auto end = std::to_chars(text, text + sizeof text, std::get<double>(value)).ptr;
-            return std::string(text, end);  // shortest form that reads back the same: "2.5"
+            char* end = std::to_chars(text, text + sizeof text, std::get<double>(value)).ptr;
+            return {text, end};  // shortest form that reads back the same: "2.5"
         }
         default: return '"' + std::get<std::string>(value) + '"';
     }
@@ -51,7 +51,7 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
         }
         return std::nullopt;
     }
-    const std::string& text = std::get<std::string>(raw.value);
+    const auto& text = std::get<std::string>(raw.value);
     const char* first = text.data();
     const char* last = text.data() + text.size();
     switch (type) {
@@ -261,7 +261,7 @@ private:
         std::vector<std::uint32_t> walk(count_, none);
         std::vector<std::uint32_t> cycle;
         for (std::size_t start = 0; start < count_; ++start) {
-            std::uint32_t at = static_cast<std::uint32_t>(start);
+            auto at = static_cast<std::uint32_t>(start);
             while (at != none && walk[at] == none) {
                 walk[at] = static_cast<std::uint32_t>(start);
                 at = parent_[at];
@@ -355,7 +355,7 @@ private:
                       "'" + type.name + "' has no parameter '" + raw->name + "'" + hint);
         }
         for (const param_spec& spec : type.params) {
-            auto raw = std::find_if(
+            const auto* raw = std::find_if(
                 first, last, [&](const record_set::raw_param& r) { return r.name == spec.name; });
             if (raw == last) {
                 if (spec.default_value) {
@@ -369,10 +369,9 @@ private:
             }
             std::optional<param_value> value = convert(*raw, spec.type);
             if (!value) {
-                std::string given = raw->from_text
-                                        ? describe_value(raw->value)
-                                        : detail::with_article(type_of(raw->value)) + " (" +
-                                              describe_value(raw->value) + ")";
+                std::string given = raw->from_text ? describe_value(raw->value)
+                                                   : detail::with_article(type_of(raw->value)) +
+                                                         " (" + describe_value(raw->value) + ")";
                 report_at(raw->where, i, diagnostic_code::wrong_param_type,
                           "parameter '" + spec.name + "' of '" + type.name + "' must be " +
                               detail::with_article(spec.type) + ", not " + given);

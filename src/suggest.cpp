@@ -12,7 +12,9 @@ char fold(char c) {
 
 // Optimal string alignment distance (Levenshtein plus adjacent transpositions), case-folded.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+    std::vector<std::size_t> before(b.size() + 1);  // the row before the previous one
+    std::vector<std::size_t> previous(b.size() + 1);
+    std::vector<std::size_t> current(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
         current[0] = i;

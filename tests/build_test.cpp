@@ -106,7 +106,8 @@ TEST_SUITE("builder") {
         diagnostic cycle = only(r, diagnostic_code::parent_cycle);
         CHECK(cycle.where.line == 4);
         CHECK(cycle.message ==
-              "node 7 is its own ancestor: parents run 7 -> 9 -> 8 -> 7; one of these nodes must hang from the root");
+              "node 7 is its own ancestor: parents run 7 -> 9 -> 8 -> 7; one of these nodes must "
+              "hang from the root");
         CHECK(r.diagnostics.size() == 1);
     }
 
@@ -119,9 +120,10 @@ TEST_SUITE("builder") {
             CHECK(only(r, diagnostic_code::no_root).where.line == 0);
         }
         SUBCASE("several roots") {
-            load_result r = load_json(json_tree({R"({"id": 1, "type": "AlwaysSuccess"})",
-                                                 R"({"id": 2, "parentId": 0, "type": "AlwaysSuccess"})",
-                                                 R"({"id": 3, "parentId": null, "type": "AlwaysSuccess"})"}));
+            load_result r =
+                load_json(json_tree({R"({"id": 1, "type": "AlwaysSuccess"})",
+                                     R"({"id": 2, "parentId": 0, "type": "AlwaysSuccess"})",
+                                     R"({"id": 3, "parentId": null, "type": "AlwaysSuccess"})"}));
             std::vector<std::uint32_t> lines;
             for (const diagnostic& d : r.diagnostics) {
                 CHECK(d.code == diagnostic_code::multiple_roots);
@@ -129,7 +131,8 @@ TEST_SUITE("builder") {
             }
             CHECK(lines == std::vector<std::uint32_t>{3, 4});
             CHECK(r.diagnostics[0].message ==
-                  "node 2 has no parent, but node 1 (line 2) is already the root; a tree has exactly one root");
+                  "node 2 has no parent, but node 1 (line 2) is already the root; a tree has "
+                  "exactly one root");
         }
         SUBCASE("no records at all") {
             CHECK(only(load_json("[]"), diagnostic_code::no_root).message ==
@@ -137,76 +140,90 @@ TEST_SUITE("builder") {
         }
     }
 
-    TEST_CASE("reports an unknown type name with the nearest registered one, and an unknown type id") {
-        load_result r = load_json(json_tree({R"({"id": 1, "type": "Sequnce"})", R"({"id": 2, "parentId": 1, "type": 9999})",
+    TEST_CASE(
+        "reports an unknown type name with the nearest registered one, and an unknown type id") {
+        load_result r = load_json(json_tree({R"({"id": 1, "type": "Sequnce"})",
+                                             R"({"id": 2, "parentId": 1, "type": 9999})",
                                              R"({"id": 3, "parentId": 1, "type": "Teleport"})"}));
         std::vector<std::string> messages;
         for (const diagnostic& d : r.diagnostics) {
             CHECK(d.code == diagnostic_code::unknown_type);
             messages.push_back(d.message);
         }
-        CHECK(messages == std::vector<std::string>{
-                              "unknown node type 'Sequnce' (did you mean 'Sequence'?)",
-                              "unknown node type id 9999 (`canopy types` lists the registered ids)",
-                              "unknown node type 'Teleport' (`canopy types` lists the registered types)"});
+        CHECK(messages ==
+              std::vector<std::string>{
+                  "unknown node type 'Sequnce' (did you mean 'Sequence'?)",
+                  "unknown node type id 9999 (`canopy types` lists the registered ids)",
+                  "unknown node type 'Teleport' (`canopy types` lists the registered types)"});
     }
 
     TEST_CASE("enforces each arity") {
         SUBCASE("a leaf with children") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "CoinNearby"})",
-                                                     R"({"id": 2, "parentId": 1, "type": "Wander"})",
-                                                     R"({"id": 3, "parentId": 1, "type": "Wander"})"})),
-                                diagnostic_code::leaf_with_children);
+            diagnostic d =
+                only(load_json(json_tree({R"({"id": 1, "type": "CoinNearby"})",
+                                          R"({"id": 2, "parentId": 1, "type": "Wander"})",
+                                          R"({"id": 3, "parentId": 1, "type": "Wander"})"})),
+                     diagnostic_code::leaf_with_children);
             CHECK(d.message == "'CoinNearby' is a leaf and takes no children, but node 1 has 2");
             CHECK(d.where.line == 2);
         }
         SUBCASE("a decorator with two children") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Inverter"})",
-                                                     R"({"id": 2, "parentId": 1, "type": "Wander"})",
-                                                     R"({"id": 3, "parentId": 1, "type": "Wander"})"})),
-                                diagnostic_code::decorator_child_count);
-            CHECK(d.message == "'Not' is a decorator and takes exactly one child, but node 1 has 2");
+            diagnostic d =
+                only(load_json(json_tree({R"({"id": 1, "type": "Inverter"})",
+                                          R"({"id": 2, "parentId": 1, "type": "Wander"})",
+                                          R"({"id": 3, "parentId": 1, "type": "Wander"})"})),
+                     diagnostic_code::decorator_child_count);
+            CHECK(d.message ==
+                  "'Not' is a decorator and takes exactly one child, but node 1 has 2");
         }
         SUBCASE("a decorator without a child") {
             diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Not"})"})),
                                 diagnostic_code::decorator_child_count);
-            CHECK(d.message == "'Not' is a decorator and takes exactly one child, but node 1 has 0");
+            CHECK(d.message ==
+                  "'Not' is a decorator and takes exactly one child, but node 1 has 0");
         }
         SUBCASE("a composite without children") {
             diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Fallback"})"})),
                                 diagnostic_code::composite_without_children);
-            CHECK(d.message == "'Selector' is a composite and needs at least one child, but node 1 has none");
+            CHECK(d.message ==
+                  "'Selector' is a composite and needs at least one child, but node 1 has none");
         }
     }
 
     TEST_CASE("reports unknown, missing, mistyped and rejected parameters") {
         SUBCASE("unknown, with a suggestion") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Wait", "params": {"second": 2}})"})),
-                                diagnostic_code::unknown_param);
+            diagnostic d = only(
+                load_json(json_tree({R"({"id": 1, "type": "Wait", "params": {"second": 2}})"})),
+                diagnostic_code::unknown_param);
             CHECK(d.message == "'Wait' has no parameter 'second' (did you mean 'seconds'?)");
             CHECK(d.where == source_location{2, 38});  // at the parameter's key
         }
         SUBCASE("unknown, on a type that takes none") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Wander", "params": {"speed": 2}})"})),
-                                diagnostic_code::unknown_param);
+            diagnostic d = only(
+                load_json(json_tree({R"({"id": 1, "type": "Wander", "params": {"speed": 2}})"})),
+                diagnostic_code::unknown_param);
             CHECK(d.message == "'Wander' has no parameter 'speed'; it takes none");
         }
         SUBCASE("missing") {
-            load_result r = load_json(json_tree({R"({"id": 1, "type": "Repeat"})", R"({"id": 2, "parentId": 1, "type": "Wander"})"}));
+            load_result r = load_json(json_tree({R"({"id": 1, "type": "Repeat"})",
+                                                 R"({"id": 2, "parentId": 1, "type": "Wander"})"}));
             diagnostic d = only(r, diagnostic_code::missing_param);
             CHECK(d.message == "node 1 ('Repeat') needs parameter 'count' (an integer)");
             CHECK(d.where.line == 2);
         }
         SUBCASE("of the wrong type") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Repeat", "params": {"count": 2.5}})",
-                                                     R"({"id": 2, "parentId": 1, "type": "Wander"})"})),
-                                diagnostic_code::wrong_param_type);
-            CHECK(d.message == "parameter 'count' of 'Repeat' must be an integer, not a number (2.5)");
+            diagnostic d = only(
+                load_json(json_tree({R"({"id": 1, "type": "Repeat", "params": {"count": 2.5}})",
+                                     R"({"id": 2, "parentId": 1, "type": "Wander"})"})),
+                diagnostic_code::wrong_param_type);
+            CHECK(d.message ==
+                  "parameter 'count' of 'Repeat' must be an integer, not a number (2.5)");
         }
         SUBCASE("rejected by the creator") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Repeat", "params": {"count": -1}})",
-                                                     R"({"id": 2, "parentId": 1, "type": "Wander"})"})),
-                                diagnostic_code::invalid_param);
+            diagnostic d =
+                only(load_json(json_tree({R"({"id": 1, "type": "Repeat", "params": {"count": -1}})",
+                                          R"({"id": 2, "parentId": 1, "type": "Wander"})"})),
+                     diagnostic_code::invalid_param);
             CHECK(d.message == "node 1 ('Repeat'): 'count' must not be negative");
             CHECK(d.where.line == 2);
         }
@@ -237,14 +254,16 @@ TEST_SUITE("builder") {
             const int width = 1000000;
             std::string text = "[{\"id\": 1, \"type\": \"Sequence\"}";
             for (int i = 2; i <= width + 1; ++i) {
-                text += ",\n{\"id\": " + std::to_string(i) + ", \"parentId\": 1, \"type\": \"AlwaysSuccess\"}";
+                text += ",\n{\"id\": " + std::to_string(i) +
+                        ", \"parentId\": 1, \"type\": \"AlwaysSuccess\"}";
             }
             text += "]";
             load_result r = load_json(text);
             REQUIRE(r);
             CHECK(r.tree->size() == width + 1);
             CHECK(r.tree->child_count(0) == width);
-            CHECK(r.tree->where(width) == source_location{static_cast<std::uint32_t>(width + 1), 1});
+            CHECK(r.tree->where(width) ==
+                  source_location{static_cast<std::uint32_t>(width + 1), 1});
         }
     }
 }

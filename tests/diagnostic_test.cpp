@@ -4,7 +4,8 @@ using namespace canopy;
 
 TEST_SUITE("diagnostic") {
     TEST_CASE("renders path:line:col: error: message, leaving out what is unknown") {
-        diagnostic d{"trees/pet.json", {12, 5}, 7, diagnostic_code::unknown_type, "unknown node type 'X'"};
+        diagnostic d{
+            "trees/pet.json", {12, 5}, 7, diagnostic_code::unknown_type, "unknown node type 'X'"};
         CHECK(to_string(d) == "trees/pet.json:12:5: error: unknown node type 'X'");
         d.where.column = 0;
         CHECK(to_string(d) == "trees/pet.json:12: error: unknown node type 'X'");

@@ -7,7 +7,8 @@ using testing::only;
 
 TEST_SUITE("flat JSON reader") {
     TEST_CASE("reads the object form with a name and the bare array form alike") {
-        load_result object = load_json(R"({"name": "tiny", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]})");
+        load_result object =
+            load_json(R"({"name": "tiny", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]})");
         load_result array = load_json(R"([{"id": 1, "parentId": null, "type": "AlwaysSuccess"}])");
         REQUIRE(object);
         REQUIRE(array);
@@ -43,11 +44,15 @@ TEST_SUITE("flat JSON reader") {
             CHECK(only(load_json("hello, tree"), diagnostic_code::syntax_error).where.line == 1);
         }
         SUBCASE("binary bytes") {
-            CHECK(only(load_json(std::string("\x7f" "ELF\x02\x01\x01\0", 8)), diagnostic_code::syntax_error)
+            CHECK(only(load_json(std::string("\x7f"
+                                             "ELF\x02\x01\x01\0",
+                                             8)),
+                       diagnostic_code::syntax_error)
                       .where.line == 1);
         }
         SUBCASE("truncated") {
-            CHECK(only(load_json("{\"nodes\": [{\"id\": 1,"), diagnostic_code::syntax_error).where.line == 1);
+            CHECK(only(load_json("{\"nodes\": [{\"id\": 1,"), diagnostic_code::syntax_error)
+                      .where.line == 1);
         }
         SUBCASE("a scalar") {
             CHECK(only(load_json("42"), diagnostic_code::unexpected_element).where.line == 1);
@@ -55,7 +60,8 @@ TEST_SUITE("flat JSON reader") {
     }
 
     TEST_CASE("reports invalid UTF-8 in a string") {
-        load_result r = load_json("[{\"id\": 1, \"type\": \"AlwaysSuccess\", \"describe\": \"caf\xe9\"}]");
+        load_result r =
+            load_json("[{\"id\": 1, \"type\": \"AlwaysSuccess\", \"describe\": \"caf\xe9\"}]");
         CHECK(only(r, diagnostic_code::invalid_utf8).where.line == 1);
     }
 
@@ -77,7 +83,8 @@ TEST_SUITE("flat JSON reader") {
         }
         REQUIRE(unknown.size() == 2);
         CHECK(unknown[0].where == source_location{3, 11});
-        CHECK(unknown[0].message == "unknown key 'parentid' in a node record (did you mean 'parentId'?)");
+        CHECK(unknown[0].message ==
+              "unknown key 'parentid' in a node record (did you mean 'parentId'?)");
         CHECK(unknown[0].record_id == 2);
         CHECK(unknown[1].message == "unknown key 'typ' in a node record (did you mean 'type'?)");
         // Without its type, the third record is reported as lacking one.
@@ -86,14 +93,16 @@ TEST_SUITE("flat JSON reader") {
     }
 
     TEST_CASE("reports a misspelled key in the tree object") {
-        load_result r = load_json("{\"node\": [], \"nodes\": [{\"id\": 1, \"type\": \"AlwaysSuccess\"}]}");
+        load_result r =
+            load_json("{\"node\": [], \"nodes\": [{\"id\": 1, \"type\": \"AlwaysSuccess\"}]}");
         diagnostic d = only(r, diagnostic_code::unknown_field);
         CHECK(d.message == "unknown key 'node' in the tree object (did you mean 'nodes'?)");
         CHECK(d.where.column == 2);
     }
 
     TEST_CASE("reports a repeated key") {
-        load_result r = load_json(json_tree({R"({"id": 1, "type": "Sequence", "type": "Selector"})"}));
+        load_result r =
+            load_json(json_tree({R"({"id": 1, "type": "Sequence", "type": "Selector"})"}));
         diagnostic d = only(r, diagnostic_code::duplicate_field);
         CHECK(d.where.line == 2);
         CHECK(d.where.column == 31);
@@ -112,20 +121,24 @@ TEST_SUITE("flat JSON reader") {
             CHECK(d.message == "'id' must be an integer, not a fractional number");
         }
         SUBCASE("an id beyond 64 bits") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 18446744073709551615, "type": "AlwaysSuccess"})"})),
-                                diagnostic_code::wrong_field_type);
+            diagnostic d = only(
+                load_json(json_tree({R"({"id": 18446744073709551615, "type": "AlwaysSuccess"})"})),
+                diagnostic_code::wrong_field_type);
             CHECK(d.message == "'id' must be an integer, not an integer beyond 64 bits");
         }
         SUBCASE("a describe that is a number") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "AlwaysSuccess", "describe": 7})"})),
-                                diagnostic_code::wrong_field_type);
+            diagnostic d =
+                only(load_json(json_tree({R"({"id": 1, "type": "AlwaysSuccess", "describe": 7})"})),
+                     diagnostic_code::wrong_field_type);
             CHECK(d.message == "'describe' must be a string, not a number");
             CHECK(d.record_id == 1);
             CHECK(d.where == source_location{2, 48});
         }
         SUBCASE("a parentId that is an object") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "parentId": {"x": 1}, "type": "AlwaysSuccess"})"})),
-                                diagnostic_code::wrong_field_type);
+            diagnostic d = only(
+                load_json(
+                    json_tree({R"({"id": 1, "parentId": {"x": 1}, "type": "AlwaysSuccess"})"})),
+                diagnostic_code::wrong_field_type);
             CHECK(d.message == "'parentId' must be an integer or null, not an object");
         }
         SUBCASE("a type that is a boolean") {
@@ -134,18 +147,22 @@ TEST_SUITE("flat JSON reader") {
             CHECK(d.message == "'type' must be a type name or numeric type id, not a boolean");
         }
         SUBCASE("params that are an array") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Wait", "params": [1]})"})),
-                                diagnostic_code::wrong_field_type);
+            diagnostic d =
+                only(load_json(json_tree({R"({"id": 1, "type": "Wait", "params": [1]})"})),
+                     diagnostic_code::wrong_field_type);
             CHECK(d.message == "'params' must be an object of parameters, not an array");
         }
         SUBCASE("a parameter that is null") {
-            diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Wait", "params": {"seconds": null}})"})),
-                                diagnostic_code::wrong_param_type);
-            CHECK(d.message == "parameter 'seconds' must be a number, a string or a boolean, not null");
+            diagnostic d = only(
+                load_json(json_tree({R"({"id": 1, "type": "Wait", "params": {"seconds": null}})"})),
+                diagnostic_code::wrong_param_type);
+            CHECK(d.message ==
+                  "parameter 'seconds' must be a number, a string or a boolean, not null");
             CHECK(d.where == source_location{2, 49});  // at the value
         }
         SUBCASE("nodes that are not an array") {
-            diagnostic d = only(load_json(R"({"nodes": {"id": 1}})"), diagnostic_code::wrong_field_type);
+            diagnostic d =
+                only(load_json(R"({"nodes": {"id": 1}})"), diagnostic_code::wrong_field_type);
             CHECK(d.message == "'nodes' must be an array of node records, not an object");
         }
     }
@@ -173,7 +190,9 @@ TEST_SUITE("flat JSON reader") {
     }
 
     TEST_CASE("counts columns in characters, not bytes") {
-        load_result r = load_json("[{\"describe\": \"\xe9\xbe\x99\xe9\xbe\x99\", \"id\": 1, \"typo\": 1, \"type\": \"AlwaysSuccess\"}]");
+        load_result r = load_json(
+            "[{\"describe\": \"\xe9\xbe\x99\xe9\xbe\x99\", \"id\": 1, \"typo\": 1, \"type\": "
+            "\"AlwaysSuccess\"}]");
         // "typo" is the 30th character of the line but starts at its 34th byte.
         CHECK(only(r, diagnostic_code::unknown_field).where == source_location{1, 30});
     }
@@ -186,18 +205,21 @@ TEST_SUITE("flat JSON reader") {
             R"({"id": 4, "parentId": 1, "type": "Sequnce"})",
         }));
         CHECK(testing::codes(r) == std::vector<diagnostic_code>{diagnostic_code::wrong_field_type,
-                                                                 diagnostic_code::unknown_field,
-                                                                 diagnostic_code::unknown_type});
+                                                                diagnostic_code::unknown_field,
+                                                                diagnostic_code::unknown_type});
     }
 
     TEST_CASE("reports a repeated parameter even when its first value was refused") {
-        load_result r = load_json(json_tree({R"({"id": 1, "type": "Wait", "params": {"seconds": [1], "seconds": 2}})"}));
+        load_result r = load_json(
+            json_tree({R"({"id": 1, "type": "Wait", "params": {"seconds": [1], "seconds": 2}})"}));
         CHECK(only(r, diagnostic_code::wrong_param_type).where.column == 49);
-        CHECK(only(r, diagnostic_code::duplicate_field).message == "parameter 'seconds' appears twice in one node record");
+        CHECK(only(r, diagnostic_code::duplicate_field).message ==
+              "parameter 'seconds' appears twice in one node record");
     }
 
     TEST_CASE("keeps raw bytes out of syntax messages and names integers beyond 64 bits") {
-        diagnostic d = only(load_json("[{\"id\": 1, \"type\": \"A\xff\"}]"), diagnostic_code::invalid_utf8);
+        diagnostic d =
+            only(load_json("[{\"id\": 1, \"type\": \"A\xff\"}]"), diagnostic_code::invalid_utf8);
         CHECK(d.message.find("last read") == std::string::npos);
         CHECK(d.message.find('\xff') == std::string::npos);
         CHECK(only(load_json(json_tree({R"({"id": -99999999999999999999, "type": "Wander"})"})),
@@ -206,7 +228,8 @@ TEST_SUITE("flat JSON reader") {
     }
 
     TEST_CASE("a misspelled parentId does not make its record a second root") {
-        load_result r = load_json(json_tree({R"({"id": 1, "type": "Sequence"})", R"({"id": 2, "parent": 1, "type": "Wander"})"}));
+        load_result r = load_json(json_tree(
+            {R"({"id": 1, "type": "Sequence"})", R"({"id": 2, "parent": 1, "type": "Wander"})"}));
         CHECK(testing::codes(r) == std::vector<diagnostic_code>{diagnostic_code::unknown_field});
     }
 }

@@ -89,13 +89,16 @@ TEST_SUITE("loader") {
                 param_list a = json->params(i);
                 param_list b = xml->params(i);
                 REQUIRE(a.size() == b.size());
-                for (std::size_t k = 0; k < a.size(); ++k) CHECK(a.begin()[k].value == b.begin()[k].value);
+                for (std::size_t k = 0; k < a.size(); ++k)
+                    CHECK(a.begin()[k].value == b.begin()[k].value);
             }
         }
     }
 
     TEST_CASE("load_file throws a load_error holding every diagnostic") {
-        temp_file file("two_problems.json", "[{\"id\": 1, \"type\": \"Sequnce\"},\n{\"id\": 1, \"parentId\": 1, \"type\": \"Wander\"}]");
+        temp_file file("two_problems.json",
+                       "[{\"id\": 1, \"type\": \"Sequnce\"},\n{\"id\": 1, \"parentId\": 1, "
+                       "\"type\": \"Wander\"}]");
         try {
             load_file(file.path, testing::test_registry());
             FAIL("load_file returned");
@@ -115,7 +118,8 @@ TEST_SUITE("loader") {
         registry reg = testing::test_registry();
         SUBCASE("missing") {
             diagnostic d = only(try_load_file("no/such/tree.json", reg), diagnostic_code::io_error);
-            CHECK(to_string(d) == "no/such/tree.json: error: cannot open: No such file or directory");
+            CHECK(to_string(d) ==
+                  "no/such/tree.json: error: cannot open: No such file or directory");
         }
         SUBCASE("a directory") {
             fs::path dir = fs::temp_directory_path() / "canopy_test_dir.json";
@@ -135,7 +139,8 @@ TEST_SUITE("loader") {
         }
     }
 
-    TEST_CASE("survives thousands of corrupted files: a tree or diagnostics, never both, never a crash") {
+    TEST_CASE(
+        "survives thousands of corrupted files: a tree or diagnostics, never both, never a crash") {
         registry reg = testing::test_registry();
         std::uint64_t state = 42;
         auto next = [&state] {

@@ -19,7 +19,8 @@ TEST_SUITE("printer") {
     }
 
     TEST_CASE("prints the registered name whatever alias or id the file used") {
-        load_result r = testing::load_json(R"([{"id": 1, "type": "Fallback"}, {"id": 2, "parentId": 1, "type": 3},
+        load_result r = testing::load_json(
+            R"([{"id": 1, "type": "Fallback"}, {"id": 2, "parentId": 1, "type": 3},
             {"id": 3, "parentId": 2, "type": "Wander"}])");
         REQUIRE(r);
         CHECK(to_text(*r.tree) == "Selector #1\n  Not #2\n    Wander #3\n");
@@ -30,13 +31,15 @@ TEST_SUITE("printer") {
         records.add(-5, 0, "Wander", "say \"hi\"\\\n\ttab\x01 \xe9\xbe\x99 caf\xc3\xa9");
         load_result r = build_tree(records, testing::test_registry());
         REQUIRE(r);
-        CHECK(to_text(*r.tree) == "Wander \"say \\\"hi\\\"\\\\\\n\\ttab\\u0001 \xe9\xbe\x99 caf\xc3\xa9\" #-5\n");
+        CHECK(to_text(*r.tree) ==
+              "Wander \"say \\\"hi\\\"\\\\\\n\\ttab\\u0001 \xe9\xbe\x99 caf\xc3\xa9\" #-5\n");
     }
 
     TEST_CASE("writes to a stream exactly what to_text returns, however long") {
         record_set records;
         records.add(1, 0, "Sequence", "a long tree");
-        for (int i = 2; i < 20000; ++i) records.add(i, 1, "AlwaysSuccess", "leaf number " + std::to_string(i));
+        for (int i = 2; i < 20000; ++i)
+            records.add(i, 1, "AlwaysSuccess", "leaf number " + std::to_string(i));
         load_result r = build_tree(records, testing::test_registry());
         REQUIRE(r);
         std::ostringstream out;

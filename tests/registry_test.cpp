@@ -25,7 +25,8 @@ TEST_SUITE("registry") {
         CHECK_THROWS_AS(reg.add_leaf("Fallback"), registry_error);
         CHECK_THROWS_AS(reg.add_alias("Sequence", "Selector"), registry_error);
         CHECK_THROWS_WITH_AS(reg.add_leaf("Fresh", 1),
-                             "node type id 1 of 'Fresh' is already used by 'Sequence'", registry_error);
+                             "node type id 1 of 'Fresh' is already used by 'Sequence'",
+                             registry_error);
         CHECK(reg.find("Fresh") == nullptr);  // a refused type leaves no trace
     }
 
@@ -34,14 +35,19 @@ TEST_SUITE("registry") {
         CHECK_THROWS_AS(reg.add_leaf(""), registry_error);
         CHECK_THROWS_AS(reg.add_alias("Other", "Missing"), registry_error);
         SUBCASE("a default of the wrong type") {
-            node_type type{"Bad", {}, arity::leaf, {{"count", param_type::integer, param_value{1.5}}}, {}};
-            CHECK_THROWS_WITH_AS(reg.add(type),
-                                 "the default of parameter 'count' of node type 'Bad' is a number, not an integer",
-                                 registry_error);
+            node_type type{
+                "Bad", {}, arity::leaf, {{"count", param_type::integer, param_value{1.5}}}, {}};
+            CHECK_THROWS_WITH_AS(
+                reg.add(type),
+                "the default of parameter 'count' of node type 'Bad' is a number, not an integer",
+                registry_error);
         }
         SUBCASE("a parameter declared twice") {
-            node_type type{"Bad", {}, arity::leaf,
-                           {param_spec::optional("x", true), param_spec::optional("x", false)}, {}};
+            node_type type{"Bad",
+                           {},
+                           arity::leaf,
+                           {param_spec::optional("x", true), param_spec::optional("x", false)},
+                           {}};
             CHECK_THROWS_AS(reg.add(type), registry_error);
         }
         CHECK(reg.types().empty());
@@ -52,7 +58,8 @@ TEST_SUITE("registry") {
         register_builtin_nodes(reg);
         std::vector<std::string> names;
         for (const node_type& type : reg.types()) names.push_back(type.name);
-        CHECK(names == std::vector<std::string>{"Sequence", "Selector", "Not", "AlwaysSuccess", "AlwaysFailure"});
+        CHECK(names == std::vector<std::string>{"Sequence", "Selector", "Not", "AlwaysSuccess",
+                                                "AlwaysFailure"});
         auto aliases = reg.aliases();
         REQUIRE(aliases.size() == 2);
         CHECK(aliases[0] == std::pair<std::string, std::string>{"Fallback", "Selector"});

@@ -31,7 +31,10 @@ inline registry test_registry() {
     registry reg;
     register_builtin_nodes(reg);
     demo::register_pet_nodes(reg);
-    reg.add({"Repeat", 200, arity::decorator, {param_spec::required("count", param_type::integer)},
+    reg.add({"Repeat",
+             200,
+             arity::decorator,
+             {param_spec::required("count", param_type::integer)},
              [](const param_list& params) -> std::unique_ptr<node> {
                  std::int64_t count = params.get<std::int64_t>("count");
                  if (count < 0) throw std::invalid_argument("'count' must not be negative");
@@ -78,7 +81,8 @@ inline diagnostic only(const load_result& result, diagnostic_code code) {
     }
     INFO("diagnostics: " << [&] {
         std::string all;
-        for (const diagnostic& d : result.diagnostics) all += "\n  " + to_string(d) + " [" + std::string(to_string(d.code)) + "]";
+        for (const diagnostic& d : result.diagnostics)
+            all += "\n  " + to_string(d) + " [" + std::string(to_string(d.code)) + "]";
         return all;
     }());
     REQUIRE(found.size() == 1);

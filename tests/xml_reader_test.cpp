@@ -23,15 +23,16 @@ TEST_SUITE("flat XML reader") {
         CHECK(r.tree->params(1).get<double>("seconds") == 2.5);
         CHECK(r.tree->params(1).get<bool>("loud"));
         CHECK(r.tree->params(1).get<std::string>("label") == "hi");
-        CHECK(r.tree->type_name(2) == "Wait");  // type given by numeric id
+        CHECK(r.tree->type_name(2) == "Wait");                   // type given by numeric id
         CHECK(r.tree->params(2).get<double>("seconds") == 1.0);  // the default
         CHECK(r.tree->where(1) == source_location{5, 0});
     }
 
     TEST_CASE("gives the same tree as the same records in JSON") {
-        load_result xml = load_xml(xml_tree({R"(<node id="1" type="Selector" describe="root"/>)",
-                                             R"(<node id="3" parentId="1" type="CoinNearby"/>)",
-                                             R"(<node id="2" parentId="1" type="Wander" describe="é"/>)"}));
+        load_result xml =
+            load_xml(xml_tree({R"(<node id="1" type="Selector" describe="root"/>)",
+                               R"(<node id="3" parentId="1" type="CoinNearby"/>)",
+                               R"(<node id="2" parentId="1" type="Wander" describe="é"/>)"}));
         load_result json = load_json(R"([{"id": 1, "type": "Selector", "describe": "root"},
             {"id": 3, "parentId": 1, "type": "CoinNearby"},
             {"id": 2, "parentId": 1, "type": "Wander", "describe": "é"}])");
@@ -50,8 +51,10 @@ TEST_SUITE("flat XML reader") {
 
     TEST_CASE("reports text that is not XML, and bytes that are not UTF-8") {
         CHECK(only(load_xml("just words"), diagnostic_code::syntax_error).where.line == 1);
-        diagnostic d = only(load_xml("<tree>\n<node id=\"1\" type=\"AlwaysSuccess\" describe=\"caf\xe9\"/>\n</tree>"),
-                            diagnostic_code::invalid_utf8);
+        diagnostic d = only(
+            load_xml(
+                "<tree>\n<node id=\"1\" type=\"AlwaysSuccess\" describe=\"caf\xe9\"/>\n</tree>"),
+            diagnostic_code::invalid_utf8);
         CHECK(d.where == source_location{2, 48});
     }
 
@@ -59,7 +62,8 @@ TEST_SUITE("flat XML reader") {
         diagnostic d = only(load_xml("<root BTCPP_format=\"4\"><BehaviorTree ID=\"Main\"/></root>"),
                             diagnostic_code::unexpected_element);
         CHECK(d.message ==
-              "the root element must be <tree>, not <root> (this looks like BehaviorTree.CPP XML, a different format)");
+              "the root element must be <tree>, not <root> (this looks like BehaviorTree.CPP XML, "
+              "a different format)");
     }
 
     TEST_CASE("reports misspelled attributes and unexpected elements instead of ignoring them") {
@@ -74,7 +78,8 @@ TEST_SUITE("flat XML reader") {
             if (d.code == diagnostic_code::unknown_field) unknown.push_back(d);
         }
         REQUIRE(unknown.size() == 1);
-        CHECK(unknown[0].message == "unknown attribute 'parentid' on <node> (did you mean 'parentId'?)");
+        CHECK(unknown[0].message ==
+              "unknown attribute 'parentid' on <node> (did you mean 'parentId'?)");
         CHECK(unknown[0].where.line == 3);
         CHECK(unknown[0].record_id == 2);
         std::vector<diagnostic> unexpected;
@@ -82,8 +87,11 @@ TEST_SUITE("flat XML reader") {
             if (d.code == diagnostic_code::unexpected_element) unexpected.push_back(d);
         }
         REQUIRE(unexpected.size() == 2);
-        CHECK(unexpected[0].message == "unexpected element <nod> in <tree> (did you mean 'node'?); a tree holds <node> elements");
-        CHECK(unexpected[1].message == "unexpected element <node> in <node>; nodes are flat: give the child a parentId");
+        CHECK(unexpected[0].message ==
+              "unexpected element <nod> in <tree> (did you mean 'node'?); a tree holds <node> "
+              "elements");
+        CHECK(unexpected[1].message ==
+              "unexpected element <node> in <node>; nodes are flat: give the child a parentId");
         CHECK(unexpected[1].where.line == 5);
         CHECK_FALSE(r.tree);
     }
@@ -106,35 +114,43 @@ TEST_SUITE("flat XML reader") {
     }
 
     TEST_CASE("reports a parameter that does not convert to its declared type") {
-        load_result r = load_xml(xml_tree({R"(<node id="1" type="Wait"><params seconds="soon" loud="yes"/></node>)"}));
+        load_result r = load_xml(
+            xml_tree({R"(<node id="1" type="Wait"><params seconds="soon" loud="yes"/></node>)"}));
         std::vector<std::string> messages;
         for (const diagnostic& d : r.diagnostics) {
             CHECK(d.code == diagnostic_code::wrong_param_type);
             CHECK(d.where.line == 2);
             messages.push_back(d.message);
         }
-        CHECK(messages == std::vector<std::string>{"parameter 'seconds' of 'Wait' must be a number, not \"soon\"",
-                                                   "parameter 'loud' of 'Wait' must be a boolean, not \"yes\""});
+        CHECK(messages == std::vector<std::string>{
+                              "parameter 'seconds' of 'Wait' must be a number, not \"soon\"",
+                              "parameter 'loud' of 'Wait' must be a boolean, not \"yes\""});
     }
 
     TEST_CASE("reports a second <params> element and stray text") {
-        load_result r = load_xml(xml_tree({R"(<node id="1" type="Wait"><params/><params seconds="1"/>words</node>)"}));
-        CHECK(only(r, diagnostic_code::duplicate_field).message == "<node> has two <params> elements");
+        load_result r = load_xml(
+            xml_tree({R"(<node id="1" type="Wait"><params/><params seconds="1"/>words</node>)"}));
+        CHECK(only(r, diagnostic_code::duplicate_field).message ==
+              "<node> has two <params> elements");
         CHECK(only(r, diagnostic_code::unexpected_element).message == "unexpected text in <node>");
     }
 
     TEST_CASE("reports a second root element and text inside <params>") {
-        load_result r = load_xml("<tree><node id=\"1\" type=\"Wait\"><params>soon</params></node></tree>\n<tree/>");
+        load_result r = load_xml(
+            "<tree><node id=\"1\" type=\"Wait\"><params>soon</params></node></tree>\n<tree/>");
         std::vector<std::string> messages;
         for (const diagnostic& d : r.diagnostics) messages.push_back(d.message);
-        CHECK(messages == std::vector<std::string>{"<params> takes attributes only, e.g. <params seconds=\"1.5\"/>",
-                                                   "a second root element <tree>; a file holds one <tree>"});
+        CHECK(messages == std::vector<std::string>{
+                              "<params> takes attributes only, e.g. <params seconds=\"1.5\"/>",
+                              "a second root element <tree>; a file holds one <tree>"});
     }
 
     TEST_CASE("refuses infinity and NaN for a number parameter, as JSON cannot express them") {
         for (const char* value : {"inf", "nan", "-infinity"}) {
             CAPTURE(value);
-            load_result r = load_xml(xml_tree({std::string(R"(<node id="1" type="Wait"><params seconds=")") + value + R"("/></node>)"}));
+            load_result r =
+                load_xml(xml_tree({std::string(R"(<node id="1" type="Wait"><params seconds=")") +
+                                   value + R"("/></node>)"}));
             CHECK(only(r, diagnostic_code::wrong_param_type).where.line == 2);
         }
     }

@@ -35,9 +35,6 @@ public:
         ++*this;
         return old;
     }
-    friend bool operator==(const tracking_iterator& a, const tracking_iterator& b) {
-        return a.at_ == b.at_;
-    }
     friend bool operator!=(const tracking_iterator& a, const tracking_iterator& b) {
         return a.at_ != b.at_;
     }
@@ -121,9 +118,9 @@ public:
             return false;
         });
     }
-    bool binary(binary_t&) override { return true; }  // JSON text has no binary values
+    bool binary(binary_t& /*value*/) override { return true; }  // JSON text has no binary values
 
-    bool start_object(std::size_t) override {
+    bool start_object(std::size_t /*elements*/) override {
         std::size_t start = token_start();
         if (skipping()) return enter_skipped();
         switch (state_) {
@@ -169,7 +166,7 @@ public:
             default: return true;
         }
     }
-    bool start_array(std::size_t) override {
+    bool start_array(std::size_t /*elements*/) override {
         std::size_t start = token_start();
         if (skipping()) return enter_skipped();
         if (state_ == state::top ||
@@ -194,7 +191,7 @@ public:
         return true;
     }
 
-    bool parse_error(std::size_t position, const std::string&,
+    bool parse_error(std::size_t position, const std::string& /*last_token*/,
                      const nlohmann::detail::exception& ex) override {
         std::string_view what = ex.what();
         // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 6:
@@ -414,7 +411,8 @@ private:
 
     bool add_param(param_value value) {
         if (!pending_param_.empty()) {
-            record_.params.push_back({std::move(pending_param_), std::move(value), pending_param_where_, false});
+            record_.params.push_back(
+                {std::move(pending_param_), std::move(value), pending_param_where_, false});
         }
         pending_param_.clear();
         return true;

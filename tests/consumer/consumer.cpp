@@ -1,13 +1,13 @@
 // A program that uses Canopy as an outside project would: the README's example.
 #include <canopy/canopy.hpp>
-
 #include <iostream>
 
 int main(int argc, char** argv) {
     if (argc != 2) return 2;
     canopy::registry reg;
     canopy::register_builtin_nodes(reg);
-    for (const char* leaf : {"CoinNearby", "PickUpCoin", "LongTimeNoCoin", "LongAwayFromOwner", "GoToOwner", "Wander"}) {
+    for (const char* leaf : {"CoinNearby", "PickUpCoin", "LongTimeNoCoin", "LongAwayFromOwner",
+                             "GoToOwner", "Wander"}) {
         reg.add_leaf(leaf);
     }
     try {

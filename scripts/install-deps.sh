@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Canopy builds with, if any is missing. Needs root or sudo;
+# without either it names what is missing and stops.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ nlohmann-json3-dev libtinyxml2-dev doctest-dev libcli11-dev
+          libbenchmark-dev)
+if [[ "${1:-}" == "--lint" ]]; then
+  packages+=(clang-tidy clang-format)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -eq 0 ]]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "Canopy needs these Debian packages, and installing them needs root or sudo:" >&2
+  echo "  apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+echo "Installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

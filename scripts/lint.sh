@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Checks formatting (clang-format) and runs clang-tidy over the library, CLI and demo sources.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh --lint
+files=$(git ls-files '*.cpp' '*.hpp')
+echo "== clang-format"
+clang-format --dry-run -Werror $files
+echo "== clang-tidy"
+cmake --preset ci >/dev/null
+git ls-files 'src/*.cpp' 'tools/*.cpp' 'demo/*.cpp' |
+  xargs -P "$(nproc)" -n 2 clang-tidy -p build/ci --quiet --extra-arg=-std=c++17
+echo "lint: clean"
