@@ -3,7 +3,9 @@
 // wide costs no stack.
 #include "canopy/build.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <limits>
 #include <cmath>
 #include <unordered_map>
 
@@ -83,8 +85,10 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
 
 class tree_builder {
 public:
-    tree_builder(const record_set& records, const registry& reg, const std::string& path)
-        : records_(records), registry_(reg), path_(path), count_(records.size()) {}
+    /// `owned` is the same records when the builder may move them into the tree.
+    tree_builder(const record_set& records, record_set* owned, const registry& reg,
+                 const std::string& path)
+        : records_(records), owned_(owned), registry_(reg), path_(path), count_(records.size()) {}
 
     load_result run() {
         if (count_ == 0) {
@@ -98,14 +102,13 @@ public:
                             " records; a tree holds at most " + std::to_string(none - 1));
             return finish();
         }
-        resolve_types();
+        resolve_types_and_params();
         index_ids();
         link_parents();
         find_cycles();
         check_arity();
-        check_params();
         // Records a reader marked as unreadable never make a tree; the reader has reported them.
-        if (!diagnostics_.empty() || any_marked()) return finish();
+        if (!diagnostics_.empty() || records_.any_problems_) return finish();
         assemble();
         return finish();
     }
@@ -138,13 +141,6 @@ private:
         return result;
     }
 
-    bool any_marked() const {
-        for (std::size_t i = 0; i < count_; ++i) {
-            if (records_.problems(i) != 0) return true;
-        }
-        return false;
-    }
-
     std::string name_of(std::size_t record) const {
         return (records_.problems(record) & record_set::bad_id) != 0 ? "the node"
                                                                      : id_text(records_.id(record));
@@ -152,38 +148,70 @@ private:
 
     // ---- passes ----------------------------------------------------------------------------
 
-    void resolve_types() {
-        types_.assign(count_, nullptr);
-        std::vector<const node_type*> by_name(records_.type_names().size(), nullptr);
-        for (std::size_t i = 0; i < records_.type_names().size(); ++i) {
-            by_name[i] = registry_.find(records_.type_names()[i]);
-        }
+    // Each distinct type gets a slot, numbered in order of first use, which becomes its
+    // index in the tree's type table; a name is looked up once, not once per record. The
+    // parameters are checked in the same pass over the records.
+    void resolve_types_and_params() {
+        slot_.assign(count_, no_slot);
+        params_begin_.assign(count_ + 1, 0);
+        std::vector<std::uint32_t> slot_of_name(records_.type_names().size(), unresolved);
+        std::unordered_map<std::int64_t, std::uint32_t> slot_of_id;
         for (std::size_t i = 0; i < count_; ++i) {
+            params_begin_[i] = static_cast<std::uint32_t>(params_.size());
             if ((records_.problems(i) & record_set::bad_type) != 0) continue;
+            std::uint32_t* known = nullptr;
             if (records_.has_type_id(i)) {
-                types_[i] = registry_.find(records_.type_id(i));
-                if (types_[i] == nullptr) {
-                    report(i, diagnostic_code::unknown_type,
-                           "unknown node type id " + std::to_string(records_.type_id(i)) +
-                               " (`canopy types` lists the registered ids)");
-                }
+                known = &slot_of_id.try_emplace(records_.type_id(i), unresolved).first->second;
+            } else {
+                known = &slot_of_name[records_.type_name_index(i)];
+            }
+            if (*known == unresolved) {
+                const node_type* type = records_.has_type_id(i) ? registry_.find(records_.type_id(i))
+                                                                : registry_.find(records_.type_name(i));
+                *known = type == nullptr ? no_slot : slot_for(type);
+            }
+            slot_[i] = *known;
+            if (*known == no_slot) {
+                report_unknown_type(i);
                 continue;
             }
-            types_[i] = by_name[records_.type_name_index(i)];
-            if (types_[i] == nullptr) {
-                std::string_view name = records_.type_name(i);
-                std::string_view nearest = registry_.nearest_name(name);
-                report(i, diagnostic_code::unknown_type,
-                       "unknown node type '" + std::string(name) + "'" +
-                           (nearest.empty()
-                                ? std::string(" (`canopy types` lists the registered types)")
-                                : " (did you mean '" + std::string(nearest) + "'?)"));
+            const node_type& type = *slot_types_[*known];
+            if (!type.params.empty() || records_.params_begin(i) != records_.params_end(i)) {
+                check_params_of(i, type);
             }
         }
+        params_begin_[count_] = static_cast<std::uint32_t>(params_.size());
+    }
+
+    std::uint32_t slot_for(const node_type* type) {
+        // Aliases and ids lead to the same type: one slot each.
+        auto found = std::find(slot_types_.begin(), slot_types_.end(), type);
+        if (found != slot_types_.end()) return static_cast<std::uint32_t>(found - slot_types_.begin());
+        slot_types_.push_back(type);
+        return static_cast<std::uint32_t>(slot_types_.size() - 1);
+    }
+
+    const node_type* type_of_record(std::size_t record) const {
+        return slot_[record] == no_slot ? nullptr : slot_types_[slot_[record]];
+    }
+
+    void report_unknown_type(std::size_t i) {
+        if (records_.has_type_id(i)) {
+            report(i, diagnostic_code::unknown_type,
+                   "unknown node type id " + std::to_string(records_.type_id(i)) +
+                       " (`canopy types` lists the registered ids)");
+            return;
+        }
+        std::string_view name = records_.type_name(i);
+        std::string_view nearest = registry_.nearest_name(name);
+        report(i, diagnostic_code::unknown_type,
+               "unknown node type '" + std::string(name) + "'" +
+                   (nearest.empty() ? std::string(" (`canopy types` lists the registered types)")
+                                    : " (did you mean '" + std::string(nearest) + "'?)"));
     }
 
     void index_ids() {
-        ids_ = std::make_unique<detail::id_index>(count_);
+        ids_ = std::make_unique<detail::id_index>(records_.min_id_, records_.max_id_, count_);
         reliable_.assign(count_, true);
         for (std::size_t i = 0; i < count_; ++i) {
             if ((records_.problems(i) & record_set::bad_id) != 0) {
@@ -295,45 +323,36 @@ private:
             if (parent_[i] != none) ++child_count_[parent_[i]];
         }
         for (std::size_t i = 0; i < count_; ++i) {
-            const node_type* type = types_[i];
+            const node_type* type = type_of_record(i);
             if (type == nullptr || !reliable_[i]) continue;
             std::uint32_t children = child_count_[i];
-            const std::string kind =
-                "'" + type->name + "' is a " + std::string(to_string(type->arity));
+            auto kind = [type] {
+                return "'" + type->name + "' is a " + std::string(to_string(type->arity));
+            };
             switch (type->arity) {
                 case arity::leaf:
                     if (children != 0) {
                         report(i, diagnostic_code::leaf_with_children,
-                               kind + " and takes no children, but " + name_of(i) + " has " +
+                               kind() + " and takes no children, but " + name_of(i) + " has " +
                                    std::to_string(children));
                     }
                     break;
                 case arity::decorator:
                     if (children > 1 || (children == 0 && !damaged_)) {
                         report(i, diagnostic_code::decorator_child_count,
-                               kind + " and takes exactly one child, but " + name_of(i) + " has " +
+                               kind() + " and takes exactly one child, but " + name_of(i) + " has " +
                                    std::to_string(children));
                     }
                     break;
                 case arity::composite:
                     if (children == 0 && !damaged_) {
                         report(i, diagnostic_code::composite_without_children,
-                               kind + " and needs at least one child, but " + name_of(i) +
+                               kind() + " and needs at least one child, but " + name_of(i) +
                                    " has none");
                     }
                     break;
             }
         }
-    }
-
-    void check_params() {
-        params_begin_.assign(count_ + 1, 0);
-        for (std::size_t i = 0; i < count_; ++i) {
-            params_begin_[i] = static_cast<std::uint32_t>(params_.size());
-            const node_type* type = types_[i];
-            if (type != nullptr) check_params_of(i, *type);
-        }
-        params_begin_[count_] = static_cast<std::uint32_t>(params_.size());
     }
 
     void check_params_of(std::size_t i, const node_type& type) {
@@ -383,113 +402,112 @@ private:
 
     // ---- assembly --------------------------------------------------------------------------
 
+    // Lays the nodes out in preorder with one depth-first walk that writes each tree array
+    // front to back; only the reads of per-record data jump about.
     void assemble() {
-        // Children of each record in file order (counting sort), then preorder from the root.
+        if (slot_types_.size() > 0xFFFF) {
+            report_file(diagnostic_code::too_many_types, "a tree uses at most 65535 distinct node types");
+            return;
+        }
+        // The children of each record in file order, by counting sort.
         std::vector<std::uint32_t> child_begin(count_ + 1, 0);
-        for (std::size_t i = 0; i < count_; ++i)
-            child_begin[i + 1] = child_begin[i] + child_count_[i];
-        std::vector<std::uint32_t> children(count_ == 0 ? 0 : count_ - 1);
+        for (std::size_t i = 0; i < count_; ++i) child_begin[i + 1] = child_begin[i] + child_count_[i];
+        std::vector<std::uint32_t> children(count_ - 1);
         {
             std::vector<std::uint32_t> fill(child_begin.begin(), child_begin.end() - 1);
             for (std::size_t i = 0; i < count_; ++i) {
-                if (parent_[i] != none)
-                    children[fill[parent_[i]]++] = static_cast<std::uint32_t>(i);
+                if (parent_[i] != none) children[fill[parent_[i]]++] = static_cast<std::uint32_t>(i);
             }
         }
-        std::vector<std::uint32_t> order;  // preorder position -> record
-        order.reserve(count_);
-        std::vector<std::uint32_t> stack{root_};
-        while (!stack.empty()) {
-            std::uint32_t record = stack.back();
-            stack.pop_back();
-            order.push_back(record);
-            for (std::uint32_t k = child_begin[record + 1]; k > child_begin[record]; --k) {
-                stack.push_back(children[k - 1]);
-            }
-        }
-        // Every record with a sound parent chain reaches the root; the passes above report
-        // every other case, so this only guards against a mistake in them.
-        if (order.size() != count_) {
-            report_file(diagnostic_code::parent_cycle, "some records do not hang from the root");
-            return;
-        }
-        std::vector<std::uint32_t> position(count_);
-        for (std::size_t k = 0; k < count_; ++k) position[order[k]] = static_cast<std::uint32_t>(k);
 
         auto built = std::shared_ptr<tree>(new tree());
         tree& t = *built;
-        t.name_ = records_.name();
         t.subtree_end_.resize(count_);
         t.parent_.resize(count_);
         t.child_count_.resize(count_);
         t.type_.resize(count_);
-        t.record_id_.resize(count_);
-        t.where_.resize(count_);
-        t.describe_end_.resize(count_);
-        t.params_end_.resize(count_);
-
-        std::unordered_map<const node_type*, std::uint16_t> type_index;
-        bool any_creator = false;
-        for (std::size_t k = 0; k < count_; ++k) {
-            std::uint32_t record = order[k];
-            const node_type* type = types_[record];
-            auto [entry, added] =
-                type_index.emplace(type, static_cast<std::uint16_t>(t.types_.size()));
-            if (added) {
-                if (t.types_.size() == 0xFFFF) {
-                    report_file(diagnostic_code::too_many_types,
-                                "a tree uses at most 65535 distinct node types");
-                    return;
-                }
-                t.types_.push_back({type->name, type->id, type->arity});
-                any_creator = any_creator || static_cast<bool>(type->create);
-            }
-            t.type_[k] = entry->second;
-            t.parent_[k] = parent_[record] == none ? tree::no_parent : position[parent_[record]];
+        t.record_of_.resize(count_);
+        struct pending {
+            std::uint32_t record;
+            tree::index parent;
+        };
+        std::vector<pending> stack{{root_, tree::no_parent}};
+        tree::index k = 0;
+        while (!stack.empty()) {
+            const pending next = stack.back();
+            stack.pop_back();
+            const std::uint32_t record = next.record;
+            t.record_of_[k] = record;
+            t.parent_[k] = next.parent;
+            t.type_[k] = static_cast<std::uint16_t>(slot_[record]);
             t.child_count_[k] = child_count_[record];
-            t.record_id_[k] = records_.id(record);
-            t.where_[k] = records_.where(record);
-            t.text_.append(records_.describe(record));
-            t.describe_end_[k] = t.text_.size();
-            for (std::uint32_t p = params_begin_[record]; p < params_begin_[record + 1]; ++p) {
-                t.params_.push_back(std::move(params_[p]));
+            for (std::uint32_t c = child_begin[record + 1]; c > child_begin[record]; --c) {
+                stack.push_back({children[c - 1], k});
             }
-            t.params_end_[k] = static_cast<std::uint32_t>(t.params_.size());
-            t.subtree_end_[k] = static_cast<tree::index>(k + 1);
+            ++k;
         }
-        // Subtree sizes, children before parents: in preorder a parent precedes its children.
-        for (std::size_t k = count_; k-- > 1;) {
-            tree::index parent = t.parent_[k];
-            t.subtree_end_[parent] = std::max(t.subtree_end_[parent], t.subtree_end_[k]);
+        // Every record with a sound parent chain reaches the root, and the checks before
+        // report every other case; this only guards against a mistake in them.
+        if (k != count_) {
+            report_file(diagnostic_code::parent_cycle, "some records do not hang from the root");
+            return;
         }
-        if (any_creator) create_objects(t, order);
+        // Subtree ends, children before parents: in preorder a parent precedes its children.
+        for (std::size_t i = 0; i < count_; ++i) t.subtree_end_[i] = static_cast<tree::index>(i + 1);
+        for (std::size_t i = count_; i-- > 1;) {
+            tree::index parent = t.parent_[i];
+            t.subtree_end_[parent] = std::max(t.subtree_end_[parent], t.subtree_end_[i]);
+        }
+
+        bool any_creator = false;
+        for (const node_type* type : slot_types_) {
+            t.types_.push_back({type->name, type->id, type->arity});
+            any_creator = any_creator || static_cast<bool>(type->create);
+        }
+        if (owned_ != nullptr) {
+            t.records_ = std::move(*owned_);
+        } else {
+            t.records_ = records_;
+        }
+        t.records_.params_.clear();  // as written; the checked ones follow
+        t.records_.params_.shrink_to_fit();
+        t.param_values_ = std::move(params_);
+        t.params_begin_ = std::move(params_begin_);
+        if (any_creator) create_objects(t);
         tree_ = std::move(built);
     }
 
-    void create_objects(tree& t, const std::vector<std::uint32_t>& order) {
+    void create_objects(tree& t) {
         t.objects_.resize(count_);
-        for (std::size_t k = 0; k < count_; ++k) {
-            const node_type* type = types_[order[k]];
+        for (tree::index k = 0; k < count_; ++k) {
+            const node_type* type = slot_types_[t.type_[k]];
             if (!type->create) continue;
             try {
-                t.objects_[k] = type->create(t.params(static_cast<tree::index>(k)));
+                t.objects_[k] = type->create(t.params(k));
             } catch (const std::exception& e) {
-                report(order[k], diagnostic_code::invalid_param,
-                       name_of(order[k]) + " ('" + type->name + "'): " + e.what());
+                report_node(t, k, type, e.what());
             } catch (...) {
-                report(order[k], diagnostic_code::invalid_param,
-                       name_of(order[k]) + " ('" + type->name + "'): its creator failed");
+                report_node(t, k, type, "its creator failed");
             }
         }
     }
 
+    void report_node(const tree& t, tree::index k, const node_type* type, const std::string& what) {
+        diagnostics_.push_back({path_, t.where(k), t.record_id(k), diagnostic_code::invalid_param,
+                                id_text(t.record_id(k)) + " ('" + type->name + "'): " + what});
+    }
+
     const record_set& records_;
+    record_set* owned_;
     const registry& registry_;
     const std::string& path_;
     const std::size_t count_;
     std::vector<diagnostic> diagnostics_;
 
-    std::vector<const node_type*> types_;  // per record; null when unknown
+    static constexpr std::uint32_t no_slot = 0xFFFFFFFF;     // an unknown or unreadable type
+    static constexpr std::uint32_t unresolved = 0xFFFFFFFE;  // not looked up yet
+    std::vector<std::uint32_t> slot_;                       // per record: its type's slot
+    std::vector<const node_type*> slot_types_;              // per slot
     std::unique_ptr<detail::id_index> ids_;
     std::vector<bool> reliable_;  // false: id unreadable, 0 or a duplicate
     bool ids_unreadable_ = false;
@@ -503,7 +521,11 @@ private:
 };
 
 load_result build_tree(const record_set& records, const registry& reg, const std::string& path) {
-    return tree_builder(records, reg, path).run();
+    return tree_builder(records, nullptr, reg, path).run();
+}
+
+load_result build_tree(record_set&& records, const registry& reg, const std::string& path) {
+    return tree_builder(records, &records, reg, path).run();
 }
 
 }  // namespace canopy

@@ -18,7 +18,8 @@ bool is_blank(std::string_view text) {
     return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-// Reads a whole file. std::fopen rather than iostreams: one read of a known size.
+// Reads a whole file straight into the string that will hold it: one copy from the page
+// cache. The size is a hint only; a file that grows or shrinks meanwhile is read as it is.
 std::optional<std::string> read_file(const std::filesystem::path& path, std::string& problem) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
@@ -32,18 +33,20 @@ std::optional<std::string> read_file(const std::filesystem::path& path, std::str
         return std::nullopt;
     }
     std::string text;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    if (std::fseek(file.get(), 0, SEEK_END) == 0) {
-        long size = std::ftell(file.get());
-        if (size > 0) text.reserve(static_cast<std::size_t>(size));
-        std::fseek(file.get(), 0, SEEK_SET);
+    std::uintmax_t expected = std::filesystem::file_size(path, ec);
+    text.resize(ec ? 0 : static_cast<std::size_t>(expected) + 1);  // +1 to see the end
+    std::size_t size = 0;
+    for (;;) {
+        if (size == text.size()) text.resize(std::max<std::size_t>(2 * size, 1 << 16));
+        std::size_t got = std::fread(text.data() + size, 1, text.size() - size, file.get());
+        size += got;
+        if (got == 0) break;
     }
-    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, got);
     if (std::ferror(file.get()) != 0) {
         problem = std::string("cannot read: ") + std::strerror(errno);
         return std::nullopt;
     }
+    text.resize(size);
     return text;
 }
 
@@ -86,7 +89,7 @@ load_result build_from(read_result read, const registry& reg, const std::string&
         detail::sort_by_location(read.diagnostics);
         return {nullptr, std::move(read.diagnostics)};
     }
-    load_result built = build_tree(read.records, reg, path);
+    load_result built = build_tree(std::move(read.records), reg, path);
     if (read.diagnostics.empty()) return built;
     // A problem the reader found (a misspelled key, say) must not pass silently, so even a
     // tree the builder could make is refused.

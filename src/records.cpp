@@ -1,5 +1,6 @@
 #include "canopy/records.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "canopy/error.hpp"
@@ -7,13 +8,17 @@
 namespace canopy {
 
 std::uint32_t record_set::intern_type_name(std::string_view name) {
+    // Files repeat a few names many times; the last one is checked before the map.
+    if (last_type_name_ < type_names_.size() && type_names_[last_type_name_] == name) {
+        return last_type_name_;
+    }
     lookup_key_.assign(name);
     auto found = type_name_indexes_.find(lookup_key_);
-    if (found != type_name_indexes_.end()) return found->second;
+    if (found != type_name_indexes_.end()) return last_type_name_ = found->second;
     auto index = static_cast<std::uint32_t>(type_names_.size());
     type_names_.push_back(lookup_key_);
     type_name_indexes_.emplace(lookup_key_, index);
-    return index;
+    return last_type_name_ = index;
 }
 
 std::size_t record_set::push(std::int64_t id, std::int64_t parent_id, std::uint32_t type_name,
@@ -31,6 +36,8 @@ std::size_t record_set::push(std::int64_t id, std::int64_t parent_id, std::uint3
     r.describe_size = static_cast<std::uint32_t>(describe.size());
     r.first_param = static_cast<std::uint32_t>(params_.size());
     r.where = where;
+    min_id_ = records_.empty() ? id : std::min(min_id_, id);
+    max_id_ = records_.empty() ? id : std::max(max_id_, id);
     text_.append(describe);
     records_.push_back(r);
     return records_.size() - 1;
@@ -57,6 +64,7 @@ void record_set::add_param(std::string name, param_value value, source_location 
 void record_set::mark_problem(std::uint8_t problems) {
     if (records_.empty()) throw error("mark_problem before any record was added");
     records_.back().problems |= problems;
+    any_problems_ = any_problems_ || problems != 0;
 }
 
 std::string_view record_set::type_name(std::size_t i) const {

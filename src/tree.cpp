@@ -4,11 +4,6 @@ namespace canopy {
 
 tree::~tree() = default;
 
-std::string_view tree::describe(index i) const {
-    std::uint64_t begin = i == 0 ? 0 : describe_end_[i - 1];
-    return std::string_view(text_).substr(begin, describe_end_[i] - begin);
-}
-
 std::size_t tree::depth(index i) const {
     std::size_t depth = 0;
     for (index at = parent_[i]; at != no_parent; at = parent_[at]) ++depth;
@@ -16,8 +11,9 @@ std::size_t tree::depth(index i) const {
 }
 
 param_list tree::params(index i) const {
-    std::uint32_t begin = i == 0 ? 0 : params_end_[i - 1];
-    return {params_.data() + begin, params_end_[i] - begin};
+    const std::uint32_t record = record_of_[i];
+    return {param_values_.data() + params_begin_[record],
+            params_begin_[record + 1] - params_begin_[record]};
 }
 
 const node* tree::object(index i) const {

@@ -43,6 +43,11 @@ public:
     /// Appends a parameter to the last record added.
     void add_param(std::string name, param_value value, source_location where = {},
                    bool from_text = false);
+    /// Makes room for `records` records and `text_bytes` of describe text.
+    void reserve(std::size_t records, std::size_t text_bytes) {
+        records_.reserve(records);
+        text_.reserve(text_bytes);
+    }
     /// Marks what a reader failed to read in the last record added (a bitwise or of problem).
     void mark_problem(std::uint8_t problems);
 
@@ -72,6 +77,7 @@ public:
     void set_name(std::string name) { name_ = std::move(name); }
 
 private:
+    friend class tree_builder;  // reads the id range and drops raw parameters once checked
     static constexpr std::uint32_t by_type_id = 0xFFFFFFFF;
 
     struct record {
@@ -97,6 +103,11 @@ private:
     std::vector<std::string> type_names_;
     std::unordered_map<std::string, std::uint32_t> type_name_indexes_;
     std::string lookup_key_;  // reused so that interning a known name allocates nothing
+    std::uint32_t last_type_name_ = 0;
+    // Kept as records arrive, so that the builder need not pass over them to learn these.
+    std::int64_t min_id_ = 0;
+    std::int64_t max_id_ = 0;
+    bool any_problems_ = false;
     std::string name_;
 };
 

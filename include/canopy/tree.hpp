@@ -10,6 +10,7 @@
 
 #include "canopy/node.hpp"
 #include "canopy/param.hpp"
+#include "canopy/records.hpp"
 #include "canopy/registry.hpp"
 #include "canopy/source_location.hpp"
 
@@ -84,16 +85,16 @@ public:
     /// The number of nodes (at least 1).
     std::size_t size() const noexcept { return subtree_end_.size(); }
     /// The tree's name from its file ("name" in JSON, the root element's name in XML), or "".
-    const std::string& name() const noexcept { return name_; }
+    const std::string& name() const noexcept { return records_.name(); }
 
     const type_info& type(index i) const { return types_[type_[i]]; }
     std::string_view type_name(index i) const { return type(i).name; }
     /// The record's describe text; empty when it had none.
-    std::string_view describe(index i) const;
+    std::string_view describe(index i) const { return records_.describe(record_of_[i]); }
     /// The id the node's record had in the file.
-    std::int64_t record_id(index i) const { return record_id_[i]; }
+    std::int64_t record_id(index i) const { return records_.id(record_of_[i]); }
     /// Where the node's record stands in its file.
-    source_location where(index i) const { return where_[i]; }
+    source_location where(index i) const { return records_.where(record_of_[i]); }
 
     /// The parent's index, or no_parent for the root.
     index parent(index i) const { return parent_[i]; }
@@ -123,17 +124,14 @@ private:
     std::vector<std::uint16_t> type_;
     std::vector<std::unique_ptr<node>> objects_;  // empty when no type has a creator
 
-    // Cold: for printing, tracing and error messages.
-    std::vector<std::int64_t> record_id_;
-    std::vector<source_location> where_;
-    std::vector<std::uint64_t>
-        describe_end_;  // describe(i) = text_[describe_end_[i-1], describe_end_[i])
-    std::string text_;
-    std::vector<std::uint32_t>
-        params_end_;  // params(i) = params_[params_end_[i-1], params_end_[i])
-    std::vector<param> params_;
+    // Cold, in file order, reached through record_of_: the records as read (ids, describe
+    // texts, locations) and the checked parameters. Kept in file order so that building
+    // never copies them into preorder.
+    std::vector<std::uint32_t> record_of_;  // preorder index -> record index
+    record_set records_;
+    std::vector<param> param_values_;        // record by record
+    std::vector<std::uint32_t> params_begin_;  // per record, and one past the last
     std::vector<type_info> types_;
-    std::string name_;
 };
 
 }  // namespace canopy

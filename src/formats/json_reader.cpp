@@ -1,6 +1,7 @@
 // Reads flat JSON through nlohmann's SAX interface: no DOM is built, so reading costs less than
 // parsing the file into a json value, and each record is stored compactly as it ends.
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -107,12 +108,12 @@ public:
         }
         return scalar(start, "a string", [&](record_state& r) {
             if (pending_field_ == field::type) {
-                r.type_name = std::move(value);
+                r.type_name.assign(value);  // a copy keeps both buffers' capacity
                 r.type_by_id = false;
                 return true;
             }
             if (pending_field_ == field::describe) {
-                r.describe = std::move(value);
+                r.describe.assign(value);
                 return true;
             }
             return false;
@@ -366,17 +367,42 @@ private:
         return true;
     }
 
+    // Resets the record in place: its strings keep their capacity from one record to the next.
     void begin_record(std::size_t start) {
-        record_ = record_state{};
-        record_.start = start;
+        record_state& r = record_;
+        r.start = start;
+        r.id = 0;
+        r.parent_id = 0;
+        r.type_id = 0;
+        r.type_name.clear();
+        r.describe.clear();
+        r.params.clear();
+        r.param_names.clear();
+        r.seen = 0;
+        r.problems = 0;
+        r.unknown_key = false;
+        r.type_by_id = false;
         state_ = state::record;
+    }
+
+    static field field_named(const std::string& name) {
+        // By length, then a compare of a known byte count, which the compiler turns into a
+        // load and a compare: this runs for every key of every record.
+        const char* text = name.data();
+        switch (name.size()) {
+            case 2: return std::memcmp(text, "id", 2) == 0 ? field::id : field::none;
+            case 4: return std::memcmp(text, "type", 4) == 0 ? field::type : field::none;
+            case 6: return std::memcmp(text, "params", 6) == 0 ? field::params : field::none;
+            case 8:
+                if (std::memcmp(text, "parentId", 8) == 0) return field::parent_id;
+                return std::memcmp(text, "describe", 8) == 0 ? field::describe : field::none;
+            default: return field::none;
+        }
     }
 
     bool record_key(std::size_t start, const std::string& name) {
         pending_field_ = field::none;
-        for (std::size_t i = 0; i < std::size(record_fields); ++i) {
-            if (name != record_fields[i]) continue;
-            auto f = static_cast<field>(i);
+        if (field f = field_named(name); f != field::none) {
             if ((record_.seen & bit(f)) != 0) {
                 report(location(start), diagnostic_code::duplicate_field,
                        "key '" + name + "' appears twice in one node record", current_id());
@@ -469,6 +495,9 @@ private:
 
 read_result read_flat_json(std::string_view text, const std::string& path) {
     read_result result;
+    // No record is shorter than {"id":1,"type":"A"}: this never reserves too little by much,
+    // and what it reserves too much stays untouched address space, not memory.
+    result.records.reserve(text.size() / 24, text.size() / 2);
     flat_json_handler handler(text, path, result);
     tracking_iterator first(text.data(), handler.reached());
     tracking_iterator last(text.data() + text.size(), handler.reached());
