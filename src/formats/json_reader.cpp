@@ -208,7 +208,7 @@ public:
         diagnostic_code code = message.find("UTF-8") != std::string::npos
                                    ? diagnostic_code::invalid_utf8
                                    : diagnostic_code::syntax_error;
-        report(location(position == 0 ? 0 : position - 1), code, "JSON " + message);
+        report(position_.at(position == 0 ? 0 : position - 1), code, "JSON " + message);
         result_.complete = false;
         return false;
     }
@@ -232,11 +232,18 @@ private:
         bool type_by_id = false;
     };
 
-    // The offset where the token just read begins, from where the previous one ended: past
-    // white space and one separator. (After a number the parser has read one character more,
-    // which the next token's start skips over as well.)
+    // Called at every token: returns where the previous token ended, from which location()
+    // finds this token's start when a record or a message needs it. (After a number the
+    // parser has read one character more, which that search skips over as well.)
     std::size_t token_start() {
-        std::size_t at = previous_end_;
+        std::size_t previous = previous_end_;
+        previous_end_ = static_cast<std::size_t>(reached_ - text_.data());
+        return previous;
+    }
+
+    // Where the token that follows `previous_end` starts: past white space and at most one
+    // separator.
+    std::size_t skip_separators(std::size_t at) const {
         auto skip_space = [&] {
             while (at < text_.size() && (text_[at] == ' ' || text_[at] == '\t' ||
                                          text_[at] == '\n' || text_[at] == '\r')) {
@@ -248,11 +255,12 @@ private:
             ++at;
             skip_space();
         }
-        previous_end_ = static_cast<std::size_t>(reached_ - text_.data());
         return at;
     }
 
-    source_location location(std::size_t offset) { return position_.at(offset); }
+    source_location location(std::size_t previous_end) {
+        return position_.at(skip_separators(previous_end));
+    }
 
     void report(source_location where, diagnostic_code code, std::string message,
                 std::optional<std::int64_t> record_id = std::nullopt) {
