@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "canopy/records.hpp"
@@ -166,8 +166,9 @@ private:
                 known = &slot_of_name[records_.type_name_index(i)];
             }
             if (*known == unresolved) {
-                const node_type* type = records_.has_type_id(i) ? registry_.find(records_.type_id(i))
-                                                                : registry_.find(records_.type_name(i));
+                const node_type* type = records_.has_type_id(i)
+                                            ? registry_.find(records_.type_id(i))
+                                            : registry_.find(records_.type_name(i));
                 *known = type == nullptr ? no_slot : slot_for(type);
             }
             slot_[i] = *known;
@@ -186,7 +187,8 @@ private:
     std::uint32_t slot_for(const node_type* type) {
         // Aliases and ids lead to the same type: one slot each.
         auto found = std::find(slot_types_.begin(), slot_types_.end(), type);
-        if (found != slot_types_.end()) return static_cast<std::uint32_t>(found - slot_types_.begin());
+        if (found != slot_types_.end())
+            return static_cast<std::uint32_t>(found - slot_types_.begin());
         slot_types_.push_back(type);
         return static_cast<std::uint32_t>(slot_types_.size() - 1);
     }
@@ -287,7 +289,6 @@ private:
     // walk closes a cycle, which is reported once, at its first record in the file.
     void find_cycles() {
         std::vector<std::uint32_t> walk(count_, none);
-        std::vector<std::uint32_t> cycle;
         for (std::size_t start = 0; start < count_; ++start) {
             auto at = static_cast<std::uint32_t>(start);
             while (at != none && walk[at] == none) {
@@ -295,19 +296,17 @@ private:
                 at = parent_[at];
             }
             if (at == none || walk[at] != start) continue;
-            cycle.clear();
+            // The cycle, told from its first record in the file.
             std::uint32_t first = at;
-            std::uint32_t member = at;
-            do {
-                cycle.push_back(member);
+            for (std::uint32_t member = parent_[at]; member != at; member = parent_[member]) {
                 first = std::min(first, member);
-                member = parent_[member];
-            } while (member != at);
-            std::string chain;
-            for (std::size_t k = 0; k < cycle.size() && k < 8; ++k) {
-                chain += std::to_string(records_.id(cycle[k])) + " -> ";
             }
-            chain += cycle.size() > 8 ? "..." : std::to_string(records_.id(cycle[0]));
+            std::string chain = std::to_string(records_.id(first));
+            std::size_t length = 1;
+            for (std::uint32_t member = parent_[first]; member != first; member = parent_[member]) {
+                if (length++ < 8) chain += " -> " + std::to_string(records_.id(member));
+            }
+            chain += length > 8 ? " -> ..." : " -> " + std::to_string(records_.id(first));
             report(first, diagnostic_code::parent_cycle,
                    name_of(first) + " is its own ancestor: parents run " + chain +
                        "; one of these nodes must hang from the root");
@@ -340,8 +339,8 @@ private:
                 case arity::decorator:
                     if (children > 1 || (children == 0 && !damaged_)) {
                         report(i, diagnostic_code::decorator_child_count,
-                               kind() + " and takes exactly one child, but " + name_of(i) + " has " +
-                                   std::to_string(children));
+                               kind() + " and takes exactly one child, but " + name_of(i) +
+                                   " has " + std::to_string(children));
                     }
                     break;
                 case arity::composite:
@@ -406,17 +405,20 @@ private:
     // front to back; only the reads of per-record data jump about.
     void assemble() {
         if (slot_types_.size() > 0xFFFF) {
-            report_file(diagnostic_code::too_many_types, "a tree uses at most 65535 distinct node types");
+            report_file(diagnostic_code::too_many_types,
+                        "a tree uses at most 65535 distinct node types");
             return;
         }
         // The children of each record in file order, by counting sort.
         std::vector<std::uint32_t> child_begin(count_ + 1, 0);
-        for (std::size_t i = 0; i < count_; ++i) child_begin[i + 1] = child_begin[i] + child_count_[i];
+        for (std::size_t i = 0; i < count_; ++i)
+            child_begin[i + 1] = child_begin[i] + child_count_[i];
         std::vector<std::uint32_t> children(count_ - 1);
         {
             std::vector<std::uint32_t> fill(child_begin.begin(), child_begin.end() - 1);
             for (std::size_t i = 0; i < count_; ++i) {
-                if (parent_[i] != none) children[fill[parent_[i]]++] = static_cast<std::uint32_t>(i);
+                if (parent_[i] != none)
+                    children[fill[parent_[i]]++] = static_cast<std::uint32_t>(i);
             }
         }
 
@@ -453,7 +455,8 @@ private:
             return;
         }
         // Subtree ends, children before parents: in preorder a parent precedes its children.
-        for (std::size_t i = 0; i < count_; ++i) t.subtree_end_[i] = static_cast<tree::index>(i + 1);
+        for (std::size_t i = 0; i < count_; ++i)
+            t.subtree_end_[i] = static_cast<tree::index>(i + 1);
         for (std::size_t i = count_; i-- > 1;) {
             tree::index parent = t.parent_[i];
             t.subtree_end_[parent] = std::max(t.subtree_end_[parent], t.subtree_end_[i]);
@@ -506,8 +509,8 @@ private:
 
     static constexpr std::uint32_t no_slot = 0xFFFFFFFF;     // an unknown or unreadable type
     static constexpr std::uint32_t unresolved = 0xFFFFFFFE;  // not looked up yet
-    std::vector<std::uint32_t> slot_;                       // per record: its type's slot
-    std::vector<const node_type*> slot_types_;              // per slot
+    std::vector<std::uint32_t> slot_;                        // per record: its type's slot
+    std::vector<const node_type*> slot_types_;               // per slot
     std::unique_ptr<detail::id_index> ids_;
     std::vector<bool> reliable_;  // false: id unreadable, 0 or a duplicate
     bool ids_unreadable_ = false;

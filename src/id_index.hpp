@@ -59,7 +59,8 @@ public:
 
 private:
     std::size_t offset(std::int64_t id) const {
-        return static_cast<std::size_t>(static_cast<std::uint64_t>(id) - static_cast<std::uint64_t>(base_));
+        return static_cast<std::size_t>(static_cast<std::uint64_t>(id) -
+                                        static_cast<std::uint64_t>(base_));
     }
 
     std::size_t hash(std::int64_t id) const {

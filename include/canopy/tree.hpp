@@ -129,7 +129,7 @@ private:
     // never copies them into preorder.
     std::vector<std::uint32_t> record_of_;  // preorder index -> record index
     record_set records_;
-    std::vector<param> param_values_;        // record by record
+    std::vector<param> param_values_;          // record by record
     std::vector<std::uint32_t> params_begin_;  // per record, and one past the last
     std::vector<type_info> types_;
 };
