@@ -9,6 +9,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "canopy/node.hpp"
 #include "canopy/records.hpp"
 #include "canopy/registry.hpp"
 #include "canopy/tree.hpp"
@@ -57,6 +58,8 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
     const char* first = text.data();
     const char* last = text.data() + text.size();
     switch (type) {
+        case param_type::key:
+        case param_type::key_value: return std::nullopt;  // resolved by the builder
         case param_type::string: return raw.value;
         case param_type::boolean:
             if (text == "true") return true;
@@ -364,39 +367,87 @@ private:
                                      [&](const param_spec& s) { return s.name == raw->name; });
             if (spec != type.params.end()) continue;
             std::string accepted;
-            for (std::string_view name : declared)
+            for (std::string_view name : declared) {
                 accepted += (accepted.empty() ? "" : ", ") + std::string(name);
+            }
             std::string hint = detail::did_you_mean(raw->name, declared);
             if (hint.empty())
                 hint = accepted.empty() ? "; it takes none" : "; it takes: " + accepted;
             report_at(raw->where, i, diagnostic_code::unknown_param,
                       "'" + type.name + "' has no parameter '" + raw->name + "'" + hint);
         }
-        for (const param_spec& spec : type.params) {
-            const auto* raw = std::find_if(
-                first, last, [&](const record_set::raw_param& r) { return r.name == spec.name; });
-            if (raw == last) {
-                if (spec.default_value) {
-                    params_.push_back({spec.name, *spec.default_value});
-                } else {
-                    report(i, diagnostic_code::missing_param,
-                           name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name +
-                               "' (" + detail::with_article(spec.type) + ")");
-                }
-                continue;
+        // A key parameter is resolved first: a key-value parameter takes its key's type.
+        std::optional<param_type> key_type;
+        std::vector<std::optional<param_value>> values(type.params.size());
+        for (int pass = 0; pass < 2; ++pass) {
+            for (std::size_t s = 0; s < type.params.size(); ++s) {
+                const param_spec& spec = type.params[s];
+                if ((spec.type == param_type::key) != (pass == 0)) continue;
+                values[s] = checked_value(i, type, spec, first, last, key_type);
             }
-            std::optional<param_value> value = convert(*raw, spec.type);
-            if (!value) {
-                std::string given = raw->from_text ? describe_value(raw->value)
-                                                   : detail::with_article(type_of(raw->value)) +
-                                                         " (" + describe_value(raw->value) + ")";
-                report_at(raw->where, i, diagnostic_code::wrong_param_type,
-                          "parameter '" + spec.name + "' of '" + type.name + "' must be " +
-                              detail::with_article(spec.type) + ", not " + given);
-                continue;
-            }
-            params_.push_back({spec.name, std::move(*value)});
         }
+        for (std::size_t s = 0; s < type.params.size(); ++s) {
+            if (values[s]) params_.push_back({type.params[s].name, std::move(*values[s])});
+        }
+    }
+
+    // The value of one declared parameter, converted to its type, or nothing after a report.
+    std::optional<param_value> checked_value(std::size_t i, const node_type& type,
+                                             const param_spec& spec,
+                                             const record_set::raw_param* first,
+                                             const record_set::raw_param* last,
+                                             std::optional<param_type>& key_type) {
+        const auto* raw = std::find_if(
+            first, last, [&](const record_set::raw_param& r) { return r.name == spec.name; });
+        if (raw == last && !spec.default_value) {
+            report(i, diagnostic_code::missing_param,
+                   name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name + "' (" +
+                       detail::with_article(spec.type) + ")");
+            return std::nullopt;
+        }
+        const record_set::raw_param given =
+            raw != last ? *raw : record_set::raw_param{spec.name, *spec.default_value, {}, false};
+        const source_location where = raw != last ? raw->where : source_location{};
+        if (spec.type == param_type::key) return key_slot(i, given, where, key_type);
+        if (spec.type == param_type::key_value && !key_type) return std::nullopt;  // reported
+        const param_type wanted = spec.type == param_type::key_value ? *key_type : spec.type;
+        std::optional<param_value> value = convert(given, wanted);
+        if (!value) {
+            std::string shown = given.from_text ? describe_value(given.value)
+                                                : detail::with_article(type_of(given.value)) +
+                                                      " (" + describe_value(given.value) + ")";
+            report_at(where, i, diagnostic_code::wrong_param_type,
+                      "parameter '" + spec.name + "' of '" + type.name + "' must be " +
+                          detail::with_article(wanted) + ", not " + shown);
+        }
+        return value;
+    }
+
+    std::optional<param_value> key_slot(std::size_t i, const record_set::raw_param& given,
+                                        source_location where,
+                                        std::optional<param_type>& key_type) {
+        const std::vector<blackboard_key>& keys = registry_.keys();
+        if (given.value.index() != 3) {
+            report_at(where, i, diagnostic_code::wrong_param_type,
+                      "parameter '" + given.name + "' must name a blackboard key, not " +
+                          detail::with_article(type_of(given.value)));
+            return std::nullopt;
+        }
+        const auto& name = std::get<std::string>(given.value);
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+            if (keys[k].name == name) {
+                key_type = keys[k].type;
+                return static_cast<std::int64_t>(k);
+            }
+        }
+        std::vector<std::string_view> names;
+        for (const blackboard_key& key : keys) names.emplace_back(key.name);
+        std::string hint = detail::did_you_mean(name, names);
+        report_at(
+            where, i, diagnostic_code::unknown_key,
+            "unknown blackboard key '" + name + "'" +
+                (hint.empty() ? " (the program declares keys with registry::add_key)" : hint));
+        return std::nullopt;
     }
 
     // ---- assembly --------------------------------------------------------------------------
@@ -476,8 +527,39 @@ private:
         t.records_.params_.shrink_to_fit();
         t.param_values_ = std::move(params_);
         t.params_begin_ = std::move(params_begin_);
+        t.keys_ = registry_.keys();
         if (any_creator) create_objects(t);
+        lay_out_state(t);
         tree_ = std::move(built);
+    }
+
+    // Places each node's per-agent state after the status bytes, then the blackboard.
+    static void lay_out_state(tree& t) {
+        const std::size_t count = t.size();
+        auto align_up = [](std::size_t offset, std::size_t align) {
+            return (offset + align - 1) / align * align;
+        };
+        std::size_t offset = count;  // one status byte per node
+        std::size_t align = alignof(blackboard::cell);
+        t.state_offset_.assign(count, 0);
+        t.runnable_ = !t.objects_.empty();
+        for (tree::index k = 0; k < count && t.runnable_; ++k) {
+            const node* object = t.objects_[k].get();
+            if (object == nullptr) {
+                t.runnable_ = false;
+                break;
+            }
+            const state_layout layout = object->state();
+            if (layout.size == 0) continue;
+            offset = align_up(offset, layout.align);
+            t.state_offset_[k] = static_cast<std::uint32_t>(offset);
+            t.stateful_.push_back(k);
+            offset += layout.size;
+            align = std::max(align, layout.align);
+        }
+        t.blackboard_offset_ = align_up(offset, alignof(blackboard::cell));
+        t.block_size_ = t.blackboard_offset_ + t.keys_.size() * sizeof(blackboard::cell);
+        t.block_align_ = align;
     }
 
     void create_objects(tree& t) {

@@ -35,6 +35,7 @@ std::string_view to_string(diagnostic_code code) noexcept {
         case diagnostic_code::invalid_param: return "invalid-param";
         case diagnostic_code::too_many_nodes: return "too-many-nodes";
         case diagnostic_code::too_many_types: return "too-many-types";
+        case diagnostic_code::unknown_key: return "unknown-key";
     }
     return "unknown";
 }

@@ -8,6 +8,8 @@ std::string_view to_string(param_type type) noexcept {
         case param_type::number: return "number";
         case param_type::boolean: return "boolean";
         case param_type::string: return "string";
+        case param_type::key: return "key";
+        case param_type::key_value: return "key-value";
     }
     return "unknown";
 }

@@ -8,7 +8,12 @@ namespace canopy::detail {
 
 /// "an integer", "a number", "a boolean" or "a string": for messages.
 inline std::string with_article(param_type type) {
-    return (type == param_type::integer ? "an " : "a ") + std::string(to_string(type));
+    switch (type) {
+        case param_type::integer: return "an integer";
+        case param_type::key: return "the name of a blackboard key";
+        case param_type::key_value: return "a value for its key";
+        default: return "a " + std::string(to_string(type));
+    }
 }
 
 }  // namespace canopy::detail

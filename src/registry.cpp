@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "canopy/error.hpp"
+#include "nodes/function_nodes.hpp"
 #include "param_text.hpp"
 #include "suggest.hpp"
 
@@ -31,11 +32,20 @@ void check_params(const node_type& type) {
             throw registry_error("node type '" + type.name + "' declares parameter '" + spec.name +
                                  "' twice");
         }
-        if (spec.default_value && type_of(*spec.default_value) != spec.type) {
+        if (spec.type == param_type::key_value &&
+            std::count_if(type.params.begin(), type.params.end(),
+                          [](const param_spec& p) { return p.type == param_type::key; }) != 1) {
+            throw registry_error("node type '" + type.name + "' has a key-value parameter '" +
+                                 spec.name + "', so it needs exactly one key parameter");
+        }
+        const param_type default_type =
+            spec.type == param_type::key ? param_type::string : spec.type;
+        if (spec.default_value && spec.type != param_type::key_value &&
+            type_of(*spec.default_value) != default_type) {
             throw registry_error("the default of parameter '" + spec.name + "' of node type '" +
                                  type.name + "' is " +
                                  detail::with_article(type_of(*spec.default_value)) + ", not " +
-                                 detail::with_article(spec.type));
+                                 detail::with_article(default_type));
         }
     }
 }
@@ -64,6 +74,40 @@ const node_type& registry::add(node_type type) {
 
 const node_type& registry::add_leaf(std::string name, std::optional<std::int64_t> id) {
     return add(node_type{std::move(name), id, arity::leaf, {}, {}});
+}
+
+const node_type& registry::add_action(std::string name, std::function<status(context&)> action,
+                                      std::optional<std::int64_t> id,
+                                      std::vector<param_spec> params) {
+    if (!action) throw registry_error("action '" + name + "' has no function");
+    return add(node_type{std::move(name), id, arity::leaf, std::move(params),
+                         [action = std::move(action)](const param_list&) -> std::unique_ptr<node> {
+                             return std::make_unique<detail::action_node>(action);
+                         }});
+}
+
+const node_type& registry::add_condition(std::string name, std::function<bool(context&)> condition,
+                                         std::optional<std::int64_t> id,
+                                         std::vector<param_spec> params) {
+    if (!condition) throw registry_error("condition '" + name + "' has no function");
+    return add(
+        node_type{std::move(name), id, arity::leaf, std::move(params),
+                  [condition = std::move(condition)](const param_list&) -> std::unique_ptr<node> {
+                      return std::make_unique<detail::condition_node>(condition);
+                  }});
+}
+
+void registry::add_key(std::string name, param_type type) {
+    if (type != param_type::integer && type != param_type::number && type != param_type::boolean) {
+        throw registry_error("blackboard key '" + name +
+                             "' must be an integer, a number or a boolean");
+    }
+    if (name.empty()) throw registry_error("a blackboard key name must not be empty");
+    for (const blackboard_key& key : keys_) {
+        if (key.name == name)
+            throw registry_error("blackboard key '" + name + "' is already declared");
+    }
+    keys_.push_back({std::move(name), type});
 }
 
 void registry::add_alias(std::string alias, std::string_view target) {

@@ -51,8 +51,8 @@ TEST_SUITE("builder") {
 
     TEST_CASE("fills in defaults and hands checked parameters to the type's creator") {
         load_result r = load_json(json_tree({
-            R"({"id": 1, "type": "Repeat", "params": {"count": 4}})",
-            R"({"id": 2, "parentId": 1, "type": "Wait", "params": {"loud": true}})",
+            R"({"id": 1, "type": "Counted", "params": {"count": 4}})",
+            R"({"id": 2, "parentId": 1, "type": "Pause", "params": {"loud": true}})",
         }));
         REQUIRE(r);
         CHECK(dynamic_cast<const testing::counted_node*>(r.tree->object(0))->count == 4);
@@ -193,10 +193,10 @@ TEST_SUITE("builder") {
     TEST_CASE("reports unknown, missing, mistyped and rejected parameters") {
         SUBCASE("unknown, with a suggestion") {
             diagnostic d = only(
-                load_json(json_tree({R"({"id": 1, "type": "Wait", "params": {"second": 2}})"})),
+                load_json(json_tree({R"({"id": 1, "type": "Pause", "params": {"second": 2}})"})),
                 diagnostic_code::unknown_param);
-            CHECK(d.message == "'Wait' has no parameter 'second' (did you mean 'seconds'?)");
-            CHECK(d.where == source_location{2, 38});  // at the parameter's key
+            CHECK(d.message == "'Pause' has no parameter 'second' (did you mean 'seconds'?)");
+            CHECK(d.where == source_location{2, 39});  // at the parameter's key
         }
         SUBCASE("unknown, on a type that takes none") {
             diagnostic d = only(
@@ -205,26 +205,26 @@ TEST_SUITE("builder") {
             CHECK(d.message == "'Wander' has no parameter 'speed'; it takes none");
         }
         SUBCASE("missing") {
-            load_result r = load_json(json_tree({R"({"id": 1, "type": "Repeat"})",
+            load_result r = load_json(json_tree({R"({"id": 1, "type": "Counted"})",
                                                  R"({"id": 2, "parentId": 1, "type": "Wander"})"}));
             diagnostic d = only(r, diagnostic_code::missing_param);
-            CHECK(d.message == "node 1 ('Repeat') needs parameter 'count' (an integer)");
+            CHECK(d.message == "node 1 ('Counted') needs parameter 'count' (an integer)");
             CHECK(d.where.line == 2);
         }
         SUBCASE("of the wrong type") {
             diagnostic d = only(
-                load_json(json_tree({R"({"id": 1, "type": "Repeat", "params": {"count": 2.5}})",
+                load_json(json_tree({R"({"id": 1, "type": "Counted", "params": {"count": 2.5}})",
                                      R"({"id": 2, "parentId": 1, "type": "Wander"})"})),
                 diagnostic_code::wrong_param_type);
             CHECK(d.message ==
-                  "parameter 'count' of 'Repeat' must be an integer, not a number (2.5)");
+                  "parameter 'count' of 'Counted' must be an integer, not a number (2.5)");
         }
         SUBCASE("rejected by the creator") {
-            diagnostic d =
-                only(load_json(json_tree({R"({"id": 1, "type": "Repeat", "params": {"count": -1}})",
-                                          R"({"id": 2, "parentId": 1, "type": "Wander"})"})),
-                     diagnostic_code::invalid_param);
-            CHECK(d.message == "node 1 ('Repeat'): 'count' must not be negative");
+            diagnostic d = only(
+                load_json(json_tree({R"({"id": 1, "type": "Counted", "params": {"count": -1}})",
+                                     R"({"id": 2, "parentId": 1, "type": "Wander"})"})),
+                diagnostic_code::invalid_param);
+            CHECK(d.message == "node 1 ('Counted'): 'count' must not be negative");
             CHECK(d.where.line == 2);
         }
     }

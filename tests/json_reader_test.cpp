@@ -20,7 +20,7 @@ TEST_SUITE("flat JSON reader") {
     TEST_CASE("accepts a type given by numeric id and parameters of every JSON scalar type") {
         load_result r = load_json(json_tree({
             R"({"id": 1, "type": 1})",
-            R"({"id": 2, "parentId": 1, "type": "Wait", "params": {"seconds": 2, "loud": true, "label": "hi"}})",
+            R"({"id": 2, "parentId": 1, "type": "Pause", "params": {"seconds": 2, "loud": true, "label": "hi"}})",
         }));
         REQUIRE(r);
         CHECK(r.tree->type_name(0) == "Sequence");
@@ -148,17 +148,18 @@ TEST_SUITE("flat JSON reader") {
         }
         SUBCASE("params that are an array") {
             diagnostic d =
-                only(load_json(json_tree({R"({"id": 1, "type": "Wait", "params": [1]})"})),
+                only(load_json(json_tree({R"({"id": 1, "type": "Pause", "params": [1]})"})),
                      diagnostic_code::wrong_field_type);
             CHECK(d.message == "'params' must be an object of parameters, not an array");
         }
         SUBCASE("a parameter that is null") {
-            diagnostic d = only(
-                load_json(json_tree({R"({"id": 1, "type": "Wait", "params": {"seconds": null}})"})),
-                diagnostic_code::wrong_param_type);
+            diagnostic d =
+                only(load_json(
+                         json_tree({R"({"id": 1, "type": "Pause", "params": {"seconds": null}})"})),
+                     diagnostic_code::wrong_param_type);
             CHECK(d.message ==
                   "parameter 'seconds' must be a number, a string or a boolean, not null");
-            CHECK(d.where == source_location{2, 49});  // at the value
+            CHECK(d.where == source_location{2, 50});  // at the value
         }
         SUBCASE("nodes that are not an array") {
             diagnostic d =
@@ -211,8 +212,8 @@ TEST_SUITE("flat JSON reader") {
 
     TEST_CASE("reports a repeated parameter even when its first value was refused") {
         load_result r = load_json(
-            json_tree({R"({"id": 1, "type": "Wait", "params": {"seconds": [1], "seconds": 2}})"}));
-        CHECK(only(r, diagnostic_code::wrong_param_type).where.column == 49);
+            json_tree({R"({"id": 1, "type": "Pause", "params": {"seconds": [1], "seconds": 2}})"}));
+        CHECK(only(r, diagnostic_code::wrong_param_type).where.column == 50);
         CHECK(only(r, diagnostic_code::duplicate_field).message ==
               "parameter 'seconds' appears twice in one node record");
     }

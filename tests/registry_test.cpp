@@ -58,12 +58,31 @@ TEST_SUITE("registry") {
         register_builtin_nodes(reg);
         std::vector<std::string> names;
         for (const node_type& type : reg.types()) names.push_back(type.name);
-        CHECK(names == std::vector<std::string>{"Sequence", "Selector", "Not", "AlwaysSuccess",
-                                                "AlwaysFailure"});
-        auto aliases = reg.aliases();
-        REQUIRE(aliases.size() == 2);
-        CHECK(aliases[0] == std::pair<std::string, std::string>{"Fallback", "Selector"});
-        CHECK(aliases[1] == std::pair<std::string, std::string>{"Inverter", "Not"});
+        CHECK(names == std::vector<std::string>{"Sequence",
+                                                "Selector",
+                                                "ReactiveSequence",
+                                                "ReactiveSelector",
+                                                "Parallel",
+                                                "RandomSelector",
+                                                "Not",
+                                                "Repeat",
+                                                "RepeatUntilSuccess",
+                                                "RepeatUntilFailure",
+                                                "Retry",
+                                                "ForceSuccess",
+                                                "ForceFailure",
+                                                "Timeout",
+                                                "Cooldown",
+                                                "AlwaysSuccess",
+                                                "AlwaysFailure",
+                                                "Wait",
+                                                "Log",
+                                                "CheckBlackboard",
+                                                "SetBlackboard"});
+        using alias = std::pair<std::string, std::string>;
+        CHECK(reg.aliases() == std::vector<alias>{{"Fallback", "Selector"},
+                                                  {"Inverter", "Not"},
+                                                  {"ReactiveFallback", "ReactiveSelector"}});
     }
 
     TEST_CASE("suggests the nearest registered name for a typo") {
@@ -82,14 +101,14 @@ TEST_SUITE("registry") {
         {
             registry reg = testing::test_registry();
             record_set records;
-            records.add(1, 0, "Repeat");
+            records.add(1, 0, "Counted");
             records.add_param("count", std::int64_t{3});
             records.add(2, 1, "CoinNearby");
             load_result built = build_tree(records, reg);
             REQUIRE(built);
             t = built.tree;
         }
-        CHECK(t->type_name(0) == "Repeat");
+        CHECK(t->type_name(0) == "Counted");
         CHECK(t->type(1).id == 100);
         CHECK(dynamic_cast<const testing::counted_node*>(t->object(0))->count == 3);
     }

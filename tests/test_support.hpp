@@ -23,6 +23,7 @@ namespace canopy::testing {
 /// A node object that remembers its parameter, to show creators receive checked values.
 struct counted_node : node {
     explicit counted_node(std::int64_t n) : count(n) {}
+    status tick(context& ctx) const override { return ctx.tick(ctx.node() + 1); }
     std::int64_t count;
 };
 
@@ -31,7 +32,7 @@ inline registry test_registry() {
     registry reg;
     register_builtin_nodes(reg);
     demo::register_pet_nodes(reg);
-    reg.add({"Repeat",
+    reg.add({"Counted",
              200,
              arity::decorator,
              {param_spec::required("count", param_type::integer)},
@@ -40,7 +41,7 @@ inline registry test_registry() {
                  if (count < 0) throw std::invalid_argument("'count' must not be negative");
                  return std::make_unique<counted_node>(count);
              }});
-    reg.add({"Wait",
+    reg.add({"Pause",
              201,
              arity::leaf,
              {param_spec::optional("seconds", 1.0), param_spec::optional("loud", false),

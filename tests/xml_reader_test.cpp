@@ -12,7 +12,7 @@ TEST_SUITE("flat XML reader") {
 <tree name="waiting">
   <!-- a comment is fine -->
   <node id="1" type="Sequence"/>
-  <node id="2" parentId="1" type="Wait" describe="a &quot;pause&quot;">
+  <node id="2" parentId="1" type="Pause" describe="a &quot;pause&quot;">
     <params seconds="2.5" loud="true" label="hi"/>
   </node>
   <node id="3" parentId="1" type="201"/>
@@ -23,7 +23,7 @@ TEST_SUITE("flat XML reader") {
         CHECK(r.tree->params(1).get<double>("seconds") == 2.5);
         CHECK(r.tree->params(1).get<bool>("loud"));
         CHECK(r.tree->params(1).get<std::string>("label") == "hi");
-        CHECK(r.tree->type_name(2) == "Wait");                   // type given by numeric id
+        CHECK(r.tree->type_name(2) == "Pause");                  // type given by numeric id
         CHECK(r.tree->params(2).get<double>("seconds") == 1.0);  // the default
         CHECK(r.tree->where(1) == source_location{5, 0});
     }
@@ -115,7 +115,7 @@ TEST_SUITE("flat XML reader") {
 
     TEST_CASE("reports a parameter that does not convert to its declared type") {
         load_result r = load_xml(
-            xml_tree({R"(<node id="1" type="Wait"><params seconds="soon" loud="yes"/></node>)"}));
+            xml_tree({R"(<node id="1" type="Pause"><params seconds="soon" loud="yes"/></node>)"}));
         std::vector<std::string> messages;
         for (const diagnostic& d : r.diagnostics) {
             CHECK(d.code == diagnostic_code::wrong_param_type);
@@ -123,13 +123,13 @@ TEST_SUITE("flat XML reader") {
             messages.push_back(d.message);
         }
         CHECK(messages == std::vector<std::string>{
-                              "parameter 'seconds' of 'Wait' must be a number, not \"soon\"",
-                              "parameter 'loud' of 'Wait' must be a boolean, not \"yes\""});
+                              "parameter 'seconds' of 'Pause' must be a number, not \"soon\"",
+                              "parameter 'loud' of 'Pause' must be a boolean, not \"yes\""});
     }
 
     TEST_CASE("reports a second <params> element and stray text") {
         load_result r = load_xml(
-            xml_tree({R"(<node id="1" type="Wait"><params/><params seconds="1"/>words</node>)"}));
+            xml_tree({R"(<node id="1" type="Pause"><params/><params seconds="1"/>words</node>)"}));
         CHECK(only(r, diagnostic_code::duplicate_field).message ==
               "<node> has two <params> elements");
         CHECK(only(r, diagnostic_code::unexpected_element).message == "unexpected text in <node>");
@@ -137,7 +137,7 @@ TEST_SUITE("flat XML reader") {
 
     TEST_CASE("reports a second root element and text inside <params>") {
         load_result r = load_xml(
-            "<tree><node id=\"1\" type=\"Wait\"><params>soon</params></node></tree>\n<tree/>");
+            "<tree><node id=\"1\" type=\"Pause\"><params>soon</params></node></tree>\n<tree/>");
         std::vector<std::string> messages;
         for (const diagnostic& d : r.diagnostics) messages.push_back(d.message);
         CHECK(messages == std::vector<std::string>{
@@ -149,7 +149,7 @@ TEST_SUITE("flat XML reader") {
         for (const char* value : {"inf", "nan", "-infinity"}) {
             CAPTURE(value);
             load_result r =
-                load_xml(xml_tree({std::string(R"(<node id="1" type="Wait"><params seconds=")") +
+                load_xml(xml_tree({std::string(R"(<node id="1" type="Pause"><params seconds=")") +
                                    value + R"("/></node>)"}));
             CHECK(only(r, diagnostic_code::wrong_param_type).where.line == 2);
         }

@@ -1,15 +1,20 @@
 #pragma once
 /// Everything public in Canopy.
 
+#include "canopy/agent.hpp"
+#include "canopy/blackboard.hpp"
 #include "canopy/build.hpp"
 #include "canopy/builtin_nodes.hpp"
+#include "canopy/context.hpp"
 #include "canopy/diagnostic.hpp"
 #include "canopy/error.hpp"
 #include "canopy/load.hpp"
 #include "canopy/node.hpp"
+#include "canopy/observer.hpp"
 #include "canopy/param.hpp"
 #include "canopy/print.hpp"
 #include "canopy/records.hpp"
 #include "canopy/registry.hpp"
 #include "canopy/source_location.hpp"
+#include "canopy/status.hpp"
 #include "canopy/tree.hpp"

@@ -40,6 +40,7 @@ enum class diagnostic_code : std::uint8_t {
     invalid_param,               ///< the node type's creator rejected the parameters
     too_many_nodes,              ///< more nodes than a tree can index
     too_many_types,              ///< more distinct node types than a tree can index
+    unknown_key,                 ///< a key parameter naming no declared blackboard key
 };
 
 /// The stable spelling of a code, e.g. "unknown-parent".

@@ -13,6 +13,12 @@ class param_list;
 struct node_type;
 class node;
 class registry;
+class context;
+class agent;
+class blackboard;
+class observer;
+struct blackboard_key;
+struct state_layout;
 class record_set;
 class tree;
 class error;
@@ -23,5 +29,6 @@ enum class arity : std::uint8_t;
 enum class param_type : std::uint8_t;
 enum class diagnostic_code : std::uint8_t;
 enum class file_format : std::uint8_t;
+enum class status : std::uint8_t;
 
 }  // namespace canopy

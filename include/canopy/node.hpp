@@ -1,17 +1,59 @@
 #pragma once
 
+#include <cstddef>
+#include <new>
+#include <type_traits>
+
+#include "canopy/fwd.hpp"
+#include "canopy/status.hpp"
+
 namespace canopy {
 
-/// The object a node type's creator makes for one tree node, from that node's parameters.
-/// A tree owns one per node whose type has a creator and never changes it after building;
-/// the runtime gives it behaviour (enter, tick, exit, halt) through virtual functions that
-/// derived classes override.
+/// How much per-agent state a node object needs.
+struct state_layout {
+    std::size_t size = 0;
+    std::size_t align = 1;
+};
+
+/// The behaviour of one tree node, made by its type's creator from the node's parameters.
+///
+/// A tree owns one per node and shares it, const, between every agent that runs the tree:
+/// anything that changes while an agent runs lives in that agent's state block (see state()
+/// and stateful_node). The runtime calls, for each agent:
+///   - enter() on the first tick after the node was idle,
+///   - tick() on every tick, until it returns success or failure,
+///   - exit() right after the tick that finished it, with that result,
+///   - halt() instead, when a parent abandons it while it is running.
+/// Every enter() is matched by exactly one exit() or halt().
 class node {
 public:
     node() = default;
     node(const node&) = delete;
     node& operator=(const node&) = delete;
     virtual ~node() = default;
+
+    virtual void enter(context& ctx) const;
+    virtual status tick(context& ctx) const = 0;
+    virtual void exit(context& ctx, status result) const;
+    virtual void halt(context& ctx) const;
+
+    /// The per-agent state this node needs; none by default.
+    virtual state_layout state() const { return {}; }
+    /// Constructs that state in fresh storage of state().size bytes, when an agent is made.
+    virtual void construct_state(void* storage) const;
+};
+
+/// A node whose per-agent state is a State, constructed as State{} for each agent. State
+/// must be trivially destructible: agents free their blocks without running destructors.
+template <typename State>
+class stateful_node : public node {
+    static_assert(std::is_trivially_destructible_v<State>,
+                  "a node's per-agent State must be trivially destructible: keep handles, not "
+                  "owners (an index, not a std::string or std::vector)");
+
+public:
+    state_layout state() const override { return {sizeof(State), alignof(State)}; }
+    void construct_state(void* storage) const override { ::new (storage) State{}; }
 };
 
 }  // namespace canopy

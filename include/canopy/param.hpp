@@ -10,9 +10,19 @@
 namespace canopy {
 
 /// The value types a node parameter may have.
-enum class param_type : std::uint8_t { integer, number, boolean, string };
+enum class param_type : std::uint8_t {
+    integer,
+    number,
+    boolean,
+    string,
+    /// The name of a blackboard key the registry declares (registry::add_key). The file gives
+    /// the name; the node reads the key's slot as an integer: params.get<std::int64_t>(...).
+    key,
+    /// A value of the type of the node's one `key` parameter, converted to it at load.
+    key_value,
+};
 
-/// "integer", "number", "boolean" or "string".
+/// "integer", "number", "boolean", "string", "key" or "key-value".
 std::string_view to_string(param_type type) noexcept;
 
 /// A parameter value. An integer is accepted where a number is expected.

@@ -7,11 +7,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
+#include "canopy/blackboard.hpp"
 #include "canopy/node.hpp"
 #include "canopy/param.hpp"
+#include "canopy/status.hpp"
 
 namespace canopy {
 
@@ -49,8 +52,39 @@ public:
     /// params share a name, or a default value does not have its param's type.
     const node_type& add(node_type type);
 
-    /// Adds a leaf type without parameters or node object, e.g. a demo's condition.
+    /// Adds a leaf type without parameters or behaviour: trees using it load and print, but
+    /// agents refuse to run them.
     const node_type& add_leaf(std::string name, std::optional<std::int64_t> id = std::nullopt);
+
+    /// Adds a leaf that runs `action` on each tick (seed 004's action node).
+    const node_type& add_action(std::string name, std::function<status(context&)> action,
+                                std::optional<std::int64_t> id = std::nullopt,
+                                std::vector<param_spec> params = {});
+    /// Adds a leaf that succeeds when `condition` holds and fails otherwise.
+    const node_type& add_condition(std::string name, std::function<bool(context&)> condition,
+                                   std::optional<std::int64_t> id = std::nullopt,
+                                   std::vector<param_spec> params = {});
+    /// Adds a type whose nodes are Node objects, made from each node's parameters when Node
+    /// has a constructor taking `const param_list&`, else default-constructed.
+    template <typename Node>
+    const node_type& add(std::string name, std::optional<std::int64_t> id = std::nullopt,
+                         canopy::arity arity = arity::leaf, std::vector<param_spec> params = {}) {
+        static_assert(std::is_base_of_v<node, Node>, "Node must derive from canopy::node");
+        return add(node_type{std::move(name), id, arity, std::move(params),
+                             [](const param_list& p) -> std::unique_ptr<node> {
+                                 if constexpr (std::is_constructible_v<Node, const param_list&>) {
+                                     return std::make_unique<Node>(p);
+                                 } else {
+                                     return std::make_unique<Node>();
+                                 }
+                             }});
+    }
+
+    /// Declares a blackboard key, of type integer, number or boolean, that trees built with
+    /// this registry give every agent, and that `key` parameters may name.
+    /// @warning throws registry_error for a taken name or another type.
+    void add_key(std::string name, param_type type);
+    const std::vector<blackboard_key>& keys() const noexcept { return keys_; }
 
     /// Makes `alias` another name for the registered type `target` (e.g. "Fallback" for
     /// "Selector"). Trees print a node by its type's registered name, whatever the file said.
@@ -77,6 +111,7 @@ private:
     std::unordered_map<std::string, const node_type*> by_name_;
     std::unordered_map<std::int64_t, const node_type*> by_id_;
     std::vector<std::string> alias_names_;
+    std::vector<blackboard_key> keys_;
 };
 
 }  // namespace canopy

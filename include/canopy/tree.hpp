@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "canopy/blackboard.hpp"
 #include "canopy/node.hpp"
 #include "canopy/param.hpp"
 #include "canopy/records.hpp"
@@ -112,9 +113,15 @@ public:
 
     /// The distinct node types the tree uses.
     const std::vector<type_info>& types() const noexcept { return types_; }
+    /// The blackboard keys every agent of the tree has, in slot order.
+    const std::vector<blackboard_key>& keys() const noexcept { return keys_; }
+    /// The bytes of state each agent of this tree holds (see agent).
+    std::size_t state_bytes() const noexcept { return block_size_; }
 
 private:
     friend class tree_builder;  // the one place that makes trees; see src/build.cpp
+    friend class agent;         // the runtime reads the state layout
+    friend class context;
     tree() = default;
 
     // Read while traversing.
@@ -123,6 +130,16 @@ private:
     std::vector<std::uint32_t> child_count_;
     std::vector<std::uint16_t> type_;
     std::vector<std::unique_ptr<node>> objects_;  // empty when no type has a creator
+
+    // Each agent's state block: a status byte per node, then node states at their offsets,
+    // then the blackboard's cells.
+    std::vector<std::uint32_t> state_offset_;  // per node; only meaningful where it has state
+    std::vector<std::uint32_t> stateful_;      // the nodes with state, to construct it
+    std::size_t blackboard_offset_ = 0;
+    std::size_t block_size_ = 0;
+    std::size_t block_align_ = 1;
+    bool runnable_ = false;  // every node has an object
+    std::vector<blackboard_key> keys_;
 
     // Cold, in file order, reached through record_of_: the records as read (ids, describe
     // texts, locations) and the checked parameters. Kept in file order so that building

@@ -1,20 +1,14 @@
 #include "canopy/builtin_nodes.hpp"
 
-#include "canopy/registry.hpp"
+#include "builtin.hpp"
 
 namespace canopy {
 
-// Ticking semantics arrive with the runtime; what the builder needs (arity, ids, parameters)
-// is fixed here and documented in docs/nodes.md. Ids 1 to 5 are fixed: files written
-// with them must keep meaning the same types.
+// Ids are fixed once given: files written with them must keep meaning the same types.
 void register_builtin_nodes(registry& reg) {
-    reg.add({"Sequence", 1, arity::composite, {}, {}});
-    reg.add({"Selector", 2, arity::composite, {}, {}});
-    reg.add({"Not", 3, arity::decorator, {}, {}});
-    reg.add({"AlwaysSuccess", 4, arity::leaf, {}, {}});
-    reg.add({"AlwaysFailure", 5, arity::leaf, {}, {}});
-    reg.add_alias("Fallback", "Selector");
-    reg.add_alias("Inverter", "Not");
+    detail::register_composites(reg);  // ids 1, 2, 6-9
+    detail::register_decorators(reg);  // ids 3, 10-17
+    detail::register_leaves(reg);      // ids 4, 5, 18-21
 }
 
 }  // namespace canopy

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "canopy/blackboard.hpp"
+#include "canopy/context.hpp"
+#include "canopy/observer.hpp"
+#include "canopy/status.hpp"
+#include "canopy/tree.hpp"
+
+namespace canopy {
+
+/// One runner of a shared tree (seed 001's structure/runtime split): the tree, immutable and
+/// shared by any number of agents, plus one block of this agent's own state: a status byte
+/// per node, each node's state (stateful_node), and the blackboard. Making an agent is one
+/// allocation; ticking the built-in nodes allocates nothing and reads no clock.
+///
+/// An agent may be ticked from any thread, but from one at a time; different agents of one
+/// tree may be ticked from different threads at once.
+class agent {
+public:
+    /// @param host what nodes reach through context::host (not owned)
+    /// @param seed seeds the agent's generator (context::random)
+    /// @warning throws canopy::error if a node of the tree has no behaviour (a type added
+    /// with add_leaf, which loads and prints but cannot tick).
+    explicit agent(std::shared_ptr<const canopy::tree> tree, void* host = nullptr,
+                   std::uint64_t seed = 0);
+    agent(agent&& other) noexcept;
+    agent& operator=(agent&& other) noexcept;
+    agent(const agent&) = delete;
+    agent& operator=(const agent&) = delete;
+    /// Frees the state without halting running nodes: call reset() first if they must know.
+    ~agent();
+
+    /// Ticks the root once with time step dt (seconds) and returns its status.
+    status tick(double dt = 0.0);
+    /// Halts every running node, children before parents, and zeroes the clock.
+    void reset();
+    /// Halts every running node, then runs `tree` from scratch (a new state block).
+    void replace_tree(std::shared_ptr<const canopy::tree> tree);
+
+    const canopy::tree& tree() const noexcept { return *tree_; }
+    const std::shared_ptr<const canopy::tree>& shared_tree() const noexcept { return tree_; }
+    canopy::blackboard blackboard() noexcept;
+    void* host() const noexcept { return host_; }
+    void set_host(void* host) noexcept { host_ = host; }
+    double time() const noexcept { return time_; }
+    /// Attaches an observer (not owned), or detaches with nullptr.
+    void set_observer(observer* o) noexcept { observer_ = o; }
+
+    /// The status a node's last tick returned, or idle if it has not been ticked since the
+    /// agent was made, reset, or the node was halted.
+    status last_status(canopy::tree::index node) const noexcept;
+    bool is_running(canopy::tree::index node) const noexcept;
+    /// The size of this agent's state block in bytes.
+    std::size_t state_bytes() const noexcept;
+
+private:
+    friend class context;
+    status tick_node(context& ctx, canopy::tree::index node);
+    void halt_node(context& ctx, canopy::tree::index node);
+    std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
+    void allocate();
+    void release() noexcept;
+
+    std::shared_ptr<const canopy::tree> tree_;
+    std::byte* block_ = nullptr;
+    void* host_ = nullptr;
+    observer* observer_ = nullptr;
+    double time_ = 0.0;
+    std::uint64_t random_;
+};
+
+}  // namespace canopy

@@ -1,0 +1,228 @@
+// The tick engine: one agent's walk over its shared tree, keeping all it changes in the
+// agent's state block.
+#include "canopy/agent.hpp"
+
+#include <cstring>
+#include <new>
+
+#include "canopy/error.hpp"
+
+namespace canopy {
+namespace {
+
+constexpr auto idle_code = static_cast<std::uint8_t>(status::idle);
+
+std::uint64_t mix(std::uint64_t seed) {
+    // splitmix64: a well-spread first state from any seed, 0 included.
+    std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+agent::agent(std::shared_ptr<const canopy::tree> tree, void* host, std::uint64_t seed)
+    : tree_(std::move(tree)),
+      host_(host),
+      random_(mix(seed) | 1) {  // xorshift needs a non-zero state
+    if (!tree_) throw error("an agent needs a tree");
+    allocate();
+}
+
+agent::agent(agent&& other) noexcept
+    : tree_(std::move(other.tree_)),
+      block_(other.block_),
+      host_(other.host_),
+      observer_(other.observer_),
+      time_(other.time_),
+      random_(other.random_) {
+    other.block_ = nullptr;
+}
+
+agent& agent::operator=(agent&& other) noexcept {
+    if (this != &other) {
+        release();
+        tree_ = std::move(other.tree_);
+        block_ = other.block_;
+        host_ = other.host_;
+        observer_ = other.observer_;
+        time_ = other.time_;
+        random_ = other.random_;
+        other.block_ = nullptr;
+    }
+    return *this;
+}
+
+agent::~agent() {
+    release();
+}
+
+void agent::allocate() {
+    const canopy::tree& t = *tree_;
+    if (!t.runnable_) {
+        for (tree::index i = 0; i < t.size(); ++i) {
+            if (t.object(i) == nullptr) {
+                throw error("node type '" + std::string(t.type_name(i)) +
+                            "' has no behaviour, so its trees cannot run; register it with "
+                            "add_action, add_condition or add<YourNode>, not add_leaf");
+            }
+        }
+    }
+    block_ =
+        static_cast<std::byte*>(::operator new(t.block_size_, std::align_val_t(t.block_align_)));
+    std::memset(block_, 0, t.block_size_);  // idle statuses, zeroed blackboard
+    for (tree::index k : t.stateful_) {
+        t.objects_[k]->construct_state(block_ + t.state_offset_[k]);
+    }
+}
+
+void agent::release() noexcept {
+    if (block_ != nullptr) {
+        ::operator delete(block_, std::align_val_t(tree_->block_align_));
+        block_ = nullptr;
+    }
+}
+
+status agent::tick(double dt) {
+    time_ += dt;
+    context ctx(*this, dt);
+    return tick_node(ctx, tree::root);
+}
+
+void agent::reset() {
+    context ctx(*this, 0.0);
+    halt_node(ctx, tree::root);
+    time_ = 0.0;
+    const canopy::tree& t = *tree_;
+    for (tree::index k : t.stateful_) t.objects_[k]->construct_state(block_ + t.state_offset_[k]);
+}
+
+void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {
+    if (!tree) throw error("an agent needs a tree");
+    reset();
+    std::shared_ptr<const canopy::tree> old = std::move(tree_);
+    std::byte* old_block = block_;
+    tree_ = std::move(tree);
+    try {
+        allocate();
+    } catch (...) {
+        tree_ = std::move(old);
+        block_ = old_block;
+        throw;
+    }
+    ::operator delete(old_block, std::align_val_t(old->block_align_));
+}
+
+status agent::tick_node(context& ctx, tree::index node) {
+    std::uint8_t& code = codes()[node];
+    const canopy::node& behaviour = *tree_->objects_[node];
+    const tree::index outer = ctx.node_;
+    ctx.node_ = node;
+    const std::uint8_t before = code;
+    if (before != static_cast<std::uint8_t>(status::running)) behaviour.enter(ctx);
+    status result = behaviour.tick(ctx);
+    if (result == status::idle) result = status::failure;  // a tick must not say idle
+    if (result != status::running) behaviour.exit(ctx, result);
+    code = static_cast<std::uint8_t>(result);
+    if (observer_ != nullptr) {
+        observer_->on_tick(*this, node, static_cast<status>(before), result);
+    }
+    ctx.node_ = outer;
+    return result;
+}
+
+// In reverse preorder every descendant comes before its ancestors, so children are halted
+// before their parents.
+void agent::halt_node(context& ctx, tree::index node) {
+    const tree::index outer = ctx.node_;
+    std::uint8_t* code = codes();
+    for (tree::index k = tree_->subtree_end(node); k-- > node;) {
+        if (code[k] != static_cast<std::uint8_t>(status::running)) {
+            code[k] = idle_code;
+            continue;
+        }
+        ctx.node_ = k;
+        tree_->objects_[k]->halt(ctx);
+        code[k] = idle_code;
+        if (observer_ != nullptr) observer_->on_halt(*this, k);
+    }
+    ctx.node_ = outer;
+}
+
+canopy::blackboard agent::blackboard() noexcept {
+    return {reinterpret_cast<blackboard::cell*>(block_ + tree_->blackboard_offset_), &tree_->keys_};
+}
+
+status agent::last_status(tree::index node) const noexcept {
+    return static_cast<status>(codes()[node]);
+}
+
+bool agent::is_running(tree::index node) const noexcept {
+    return codes()[node] == static_cast<std::uint8_t>(status::running);
+}
+
+std::size_t agent::state_bytes() const noexcept {
+    return tree_->block_size_;
+}
+
+// ---- context ---------------------------------------------------------------------------
+
+const canopy::tree& context::tree() const noexcept {
+    return *agent_->tree_;
+}
+double context::time() const noexcept {
+    return agent_->time_;
+}
+void* context::host() const noexcept {
+    return agent_->host_;
+}
+canopy::blackboard context::blackboard() const noexcept {
+    return agent_->blackboard();
+}
+
+std::uint64_t context::random() const noexcept {
+    // xorshift64*: one multiply per number, no allocation, plenty for picking children.
+    std::uint64_t& x = agent_->random_;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    return x * 0x2545f4914f6cdd1dULL;
+}
+
+void* context::state_pointer() const noexcept {
+    return agent_->block_ + agent_->tree_->state_offset_[node_];
+}
+
+status context::tick(tree::index child) {
+    return agent_->tick_node(*this, child);
+}
+
+void context::halt(tree::index child) {
+    if (agent_->is_running(child)) agent_->halt_node(*this, child);
+}
+
+void context::halt_children() {
+    for (tree::index child : children()) halt(child);
+}
+
+bool context::is_running(tree::index child) const noexcept {
+    return agent_->is_running(child);
+}
+
+status context::last_status(tree::index child) const noexcept {
+    return agent_->last_status(child);
+}
+
+void context::clear(tree::index child) {
+    agent_->halt_node(*this, child);
+}
+
+tree::index context::running_child() const noexcept {
+    for (tree::index child : children()) {
+        if (agent_->is_running(child)) return child;
+    }
+    return tree::no_parent;
+}
+
+}  // namespace canopy

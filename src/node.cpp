@@ -1,0 +1,22 @@
+#include "canopy/node.hpp"
+
+#include "canopy/status.hpp"
+
+namespace canopy {
+
+std::string_view to_string(status s) noexcept {
+    switch (s) {
+        case status::idle: return "idle";
+        case status::success: return "success";
+        case status::failure: return "failure";
+        case status::running: return "running";
+    }
+    return "invalid";
+}
+
+void node::enter(context& /*ctx*/) const {}
+void node::exit(context& /*ctx*/, status /*result*/) const {}
+void node::halt(context& /*ctx*/) const {}
+void node::construct_state(void* /*storage*/) const {}
+
+}  // namespace canopy
