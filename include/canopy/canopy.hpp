@@ -11,6 +11,7 @@
 #include "canopy/load.hpp"
 #include "canopy/node.hpp"
 #include "canopy/observer.hpp"
+#include "canopy/parallel_ticker.hpp"
 #include "canopy/param.hpp"
 #include "canopy/print.hpp"
 #include "canopy/records.hpp"

@@ -1,0 +1,238 @@
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "runtime_support.hpp"
+
+using namespace canopy;
+using testing::run;
+using testing::runtime_tree;
+using testing::script_log;
+
+namespace {
+
+// A random tree of every built-in composite and decorator over scripted leaves.
+record_set random_records(std::mt19937& random, int size) {
+    static const char* composites[] = {"Sequence",         "Selector", "ReactiveSequence",
+                                       "ReactiveSelector", "Parallel", "RandomSelector"};
+    static const char* decorators[] = {
+        "Not",     "Repeat",       "RepeatUntilSuccess", "RepeatUntilFailure",
+        "Retry",   "ForceSuccess", "ForceFailure",       "Timeout",
+        "Cooldown"};
+    auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+    // Shape first: each node hangs from a random earlier one; then types fit child counts.
+    std::vector<int> parent(size + 1, 0);
+    std::vector<int> children(size + 1, 0);
+    for (int id = 2; id <= size; ++id) {
+        parent[id] = 1 + pick(id - 1);
+        ++children[parent[id]];
+    }
+    record_set records;
+    for (int id = 1; id <= size; ++id) {
+        if (children[id] == 0) {
+            std::string results;
+            for (int k = 1 + pick(4); k > 0; --k) results += "sfrr"[pick(4)];
+            records.add(id, parent[id], "Script");
+            records.add_param("results", results);
+        } else if (children[id] == 1 && pick(2) == 0) {
+            const std::string type = decorators[pick(9)];
+            records.add(id, parent[id], type);
+            if (type == "Repeat") records.add_param("count", std::int64_t{1 + pick(3)});
+            if (type == "Retry") records.add_param("attempts", std::int64_t{1 + pick(3)});
+            if (type == "Timeout" || type == "Cooldown")
+                records.add_param("seconds", 0.1 * pick(5));
+        } else {
+            const std::string type = composites[pick(6)];
+            records.add(id, parent[id], type);
+            if (type == "Parallel") {
+                records.add_param("success_threshold",
+                                  std::int64_t{pick(2) == 0 ? -1 : 1 + pick(children[id])});
+                records.add_param("failure_threshold",
+                                  std::int64_t{pick(2) == 0 ? -1 : 1 + pick(children[id])});
+            }
+        }
+    }
+    return records;
+}
+
+// Counts what an observer sees, to compare with what the nodes themselves saw.
+struct counting_observer : observer {
+    void on_tick(const agent&, tree::index, status before, status result) override {
+        enters += before != status::running ? 1 : 0;
+        exits += result != status::running ? 1 : 0;
+    }
+    void on_halt(const agent&, tree::index) override { ++halts; }
+    long enters = 0;
+    long exits = 0;
+    long halts = 0;
+};
+
+}  // namespace
+
+TEST_SUITE("agent") {
+    TEST_CASE(
+        "every enter is matched by exactly one exit or halt, over thousands of random trees") {
+        std::mt19937 random(2024);
+        registry reg = testing::runtime_registry();
+        long leaf_enters = 0;
+        for (int round = 0; round < 2000; ++round) {
+            load_result built =
+                build_tree(random_records(random, 2 + static_cast<int>(random() % 40)), reg);
+            REQUIRE(built);
+            script_log log;
+            log.keep_calls = false;
+            counting_observer seen;
+            agent a(built.tree, &log, static_cast<std::uint64_t>(round));
+            a.set_observer(&seen);
+            for (int tick = 0; tick < 25; ++tick) {
+                a.tick(0.1);
+                if (random() % 10 == 0) a.reset();
+            }
+            a.reset();
+            CHECK(log.violations == 0);
+            CHECK(log.enters == log.finishes);
+            CHECK(seen.enters == seen.exits + seen.halts);
+            for (tree::index i = 0; i < built.tree->size(); ++i) CHECK_FALSE(a.is_running(i));
+            leaf_enters += log.enters;
+        }
+        CHECK(leaf_enters > 10000);  // the trees did run
+    }
+
+    TEST_CASE("agents share one tree and keep their own state") {
+        auto t = runtime_tree(R"([{"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "Wait", "params": {"ticks": 1}},
+            {"id": 3, "parentId": 1, "type": "SetBlackboard", "params": {"key": "count", "value": 7}}])");
+        agent first(t);
+        agent second(t);
+        CHECK(first.tick() == status::running);
+        CHECK(first.tick() == status::success);
+        CHECK(second.tick() == status::running);  // its Wait has its own counter
+        CHECK(first.blackboard().get<std::int64_t>("count") == 7);
+        CHECK(second.blackboard().get<std::int64_t>("count") == 0);
+        CHECK(t.use_count() == 3);
+        CHECK(&first.tree() == &second.tree());
+    }
+
+    TEST_CASE("reset halts running nodes, children before parents, and restarts") {
+        script_log log;
+        auto t =
+            runtime_tree(R"([{"id": 1, "type": "Sequence"}, {"id": 2, "parentId": 1, "type": "Not"},
+            {"id": 3, "parentId": 2, "type": "Script", "params": {"results": "r"}}])");
+        agent a(t, &log);
+        std::ostringstream trace;
+        trace_printer printer(trace);
+        a.set_observer(&printer);
+        CHECK(run(a, 1) == "r");
+        a.reset();
+        CHECK(trace.str() ==
+              "    Script #3: idle -> running\n"
+              "  Not #2: idle -> running\n"
+              "Sequence #1: idle -> running\n"
+              "    Script #3: halted\n"
+              "  Not #2: halted\n"
+              "Sequence #1: halted\n");
+        CHECK(log.calls == std::vector<std::string>{"enter #3", "halt #3"});
+        CHECK(a.time() == 0.0);
+        CHECK(a.last_status(0) == status::idle);
+    }
+
+    TEST_CASE("replace_tree halts the old tree's running nodes and runs the new one") {
+        script_log log;
+        agent a(runtime_tree(R"([{"id": 1, "type": "Script", "params": {"results": "r"}}])"), &log);
+        a.tick();
+        a.replace_tree(runtime_tree(R"([{"id": 9, "type": "AlwaysFailure"}])"));
+        CHECK(log.calls == std::vector<std::string>{"enter #1", "halt #1"});
+        CHECK(a.tick() == status::failure);
+        CHECK(a.tree().record_id(0) == 9);
+    }
+
+    TEST_CASE("an agent is one block of about a byte per node, and moves without copying it") {
+        auto t = runtime_tree(
+            R"([{"id": 1, "type": "Sequence"}, {"id": 2, "parentId": 1, "type": "AlwaysSuccess"},
+            {"id": 3, "parentId": 1, "type": "Wait", "params": {"ticks": 3}}])");
+        agent a(t);
+        // 3 status bytes, the Wait's 8-byte state at offset 8, then 3 blackboard cells.
+        CHECK(a.state_bytes() == 8 + 8 + 3 * 8);
+        CHECK(t->state_bytes() == a.state_bytes());
+        a.tick();
+        agent moved(std::move(a));
+        CHECK(run(moved, 3) == "rrs");
+    }
+
+    TEST_CASE("leaves from functions see the host, the time step and their parameters") {
+        struct pet {
+            int coins = 0;
+        } host;
+        registry reg;
+        register_builtin_nodes(reg);
+        reg.add_condition("CoinNearby", [](context& ctx) { return ctx.host<pet>().coins < 2; });
+        reg.add_action("PickUpCoin",
+                       [](context& ctx) {
+                           ctx.host<pet>().coins +=
+                               static_cast<int>(ctx.params().get<std::int64_t>("per_pick"));
+                           return ctx.dt() > 0 ? status::success : status::failure;
+                       },
+                       std::nullopt, {param_spec::optional("per_pick", std::int64_t{1})});
+        load_result r = try_load_text(
+            R"([{"id": 1, "type": "Sequence"}, {"id": 2, "parentId": 1, "type": "CoinNearby"},
+            {"id": 3, "parentId": 1, "type": "PickUpCoin"}])",
+            file_format::flat_json, reg);
+        REQUIRE(r);
+        agent a(r.tree, &host);
+        CHECK(a.tick(0.5) == status::success);
+        CHECK(a.tick(0.0) == status::failure);
+        CHECK(host.coins == 2);
+        CHECK(a.tick(0.5) == status::failure);  // no coin nearby any more
+    }
+
+    TEST_CASE("a tree whose leaves have no behaviour loads but cannot make an agent") {
+        load_result r = testing::load_json(R"([{"id": 1, "type": "Wander"}])");
+        REQUIRE(r);
+        CHECK_THROWS_WITH_AS(
+            agent(r.tree),
+            "node type 'Wander' has no behaviour, so its trees cannot run; register it with "
+            "add_action, add_condition or add<YourNode>, not add_leaf",
+            error);
+    }
+
+    TEST_CASE("the blackboard refuses a value of the wrong type and an unknown key") {
+        agent a(runtime_tree(R"([{"id": 1, "type": "AlwaysSuccess"}])"));
+        blackboard board = a.blackboard();
+        board.set("health", 3);  // an integer into a number key is fine
+        CHECK(board.get<double>("health") == 3.0);
+        CHECK_THROWS_WITH_AS(board.set("alarm", 1.5),
+                             "blackboard key 'alarm' holds a boolean value, not a number", error);
+        CHECK_THROWS_WITH_AS(board.get<bool>("count"),
+                             "blackboard key 'count' holds an integer value, not a boolean", error);
+        CHECK_THROWS_WITH_AS(board.slot("mana"), "no blackboard key 'mana'", error);
+        CHECK(board.find("alarm") == 2);
+    }
+
+    TEST_CASE("a parallel ticker ticks every agent once, on several threads") {
+        auto t = runtime_tree(R"([{"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "Wait", "params": {"ticks": 2}},
+            {"id": 3, "parentId": 1, "type": "SetBlackboard", "params": {"key": "count", "value": 5}}])");
+        std::vector<agent> agents;
+        for (int i = 0; i < 1001; ++i) agents.emplace_back(t);
+        parallel_ticker ticker(3);
+        CHECK(ticker.threads() == 3);
+        for (int tick = 0; tick < 3; ++tick) ticker.tick(agents, 0.1);
+        for (agent& a : agents) {
+            CHECK(a.last_status(0) == status::success);
+            CHECK(a.time() == doctest::Approx(0.3));
+            CHECK(a.blackboard().get<std::int64_t>("count") == 5);
+        }
+    }
+
+    TEST_CASE("a parallel ticker passes a node's exception on to its caller") {
+        registry reg;
+        reg.add_action("Throw", [](context&) -> status { throw std::runtime_error("boom"); });
+        load_result r =
+            try_load_text(R"([{"id": 1, "type": "Throw"}])", file_format::flat_json, reg);
+        REQUIRE(r);
+        std::vector<agent> agents;
+        for (int i = 0; i < 10; ++i) agents.emplace_back(r.tree);
+        parallel_ticker ticker(2);
+        CHECK_THROWS_WITH(ticker.tick(agents, 0.1), "boom");
+    }
+}

@@ -1,0 +1,91 @@
+#pragma once
+// For the runtime tests: a scripted leaf that logs its calls, and trees from JSON text.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace canopy::testing {
+
+/// What scripted leaves record: their calls, and every broken enter/exit/halt rule.
+struct script_log {
+    std::vector<std::string> calls;
+    std::map<tree::index, bool> open;  // entered and neither exited nor halted
+    int violations = 0;
+    int enters = 0;
+    int finishes = 0;  // exits and halts
+    bool keep_calls = true;
+};
+
+/// A leaf whose tick results follow its `results` param, one letter a tick (s, f, r), round
+/// and round; it logs to the script_log the agent's host points at.
+class script_node final : public stateful_node<std::uint32_t> {
+public:
+    explicit script_node(const param_list& params) : results_(params.get<std::string>("results")) {}
+
+    void enter(context& ctx) const override {
+        script_log& log = ctx.host<script_log>();
+        if (log.open[ctx.node()]) ++log.violations;
+        log.open[ctx.node()] = true;
+        ++log.enters;
+        record(ctx, "enter");
+    }
+    status tick(context& ctx) const override {
+        std::uint32_t& ticks = ctx.state<std::uint32_t>();
+        const char letter = results_[ticks++ % results_.size()];
+        return letter == 's' ? status::success : letter == 'f' ? status::failure : status::running;
+    }
+    void exit(context& ctx, status result) const override {
+        close(ctx);
+        record(ctx, "exit " + std::string(to_string(result)));
+    }
+    void halt(context& ctx) const override {
+        close(ctx);
+        record(ctx, "halt");
+    }
+
+private:
+    static void close(context& ctx) {
+        script_log& log = ctx.host<script_log>();
+        if (!log.open[ctx.node()]) ++log.violations;
+        log.open[ctx.node()] = false;
+        ++log.finishes;
+    }
+    static void record(context& ctx, const std::string& what) {
+        script_log& log = ctx.host<script_log>();
+        if (log.keep_calls)
+            log.calls.push_back(what + " #" + std::to_string(ctx.tree().record_id(ctx.node())));
+    }
+    std::string results_;
+};
+
+/// Built-ins, the scripted leaf (as "Script", id 300) and blackboard keys of each type.
+inline registry runtime_registry() {
+    registry reg;
+    register_builtin_nodes(reg);
+    reg.add<script_node>("Script", 300, arity::leaf,
+                         {param_spec::required("results", param_type::string)});
+    reg.add_key("health", param_type::number);
+    reg.add_key("count", param_type::integer);
+    reg.add_key("alarm", param_type::boolean);
+    return reg;
+}
+
+/// A tree from flat JSON records; fails the test on any diagnostic.
+inline std::shared_ptr<const tree> runtime_tree(const std::string& json) {
+    load_result r = try_load_text(json, file_format::flat_json, runtime_registry(), "t.json");
+    for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(r);
+    return r.tree;
+}
+
+/// Ticks an agent n times and spells its statuses: "rrs" for running, running, success.
+inline std::string run(agent& a, int n, double dt = 0.1) {
+    std::string out;
+    for (int k = 0; k < n; ++k) out += to_string(a.tick(dt))[0];
+    return out;
+}
+
+}  // namespace canopy::testing
