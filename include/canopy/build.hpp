@@ -26,4 +26,8 @@ struct load_result {
 load_result build_tree(const record_set& records, const registry& reg,
                        const std::string& path = "");
 
+/// The same, moving the records into the tree (which keeps them as its cold data) rather
+/// than copying them.
+load_result build_tree(record_set&& records, const registry& reg, const std::string& path = "");
+
 }  // namespace canopy
