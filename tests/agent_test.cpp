@@ -98,6 +98,17 @@ TEST_SUITE("agent") {
         CHECK(leaf_enters > 10000);  // the trees did run
     }
 
+    TEST_CASE("ticks a tree 10,000 levels deep") {
+        const int depth = 10000;
+        record_set records;
+        for (int i = 1; i < depth; ++i) records.add(i, i - 1, "Not");
+        records.add(depth, depth - 1, "AlwaysSuccess");
+        load_result r = build_tree(records, testing::runtime_registry());
+        REQUIRE(r);
+        agent a(r.tree);
+        CHECK(a.tick() == ((depth - 1) % 2 == 1 ? status::failure : status::success));  // 9,999 inversions
+    }
+
     TEST_CASE("agents share one tree and keep their own state") {
         auto t = runtime_tree(R"([{"id": 1, "type": "Sequence"},
             {"id": 2, "parentId": 1, "type": "Wait", "params": {"ticks": 1}},
