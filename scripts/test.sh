@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds with warnings as errors and runs every test, then
-# builds again under AddressSanitizer + UndefinedBehaviorSanitizer and runs them all again.
+# builds again under AddressSanitizer + UndefinedBehaviorSanitizer and runs them all again,
+# then runs the threaded tests under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,3 +17,8 @@ echo "== build and test under ASan + UBSan"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j "$jobs"
+
+echo "== build and test the threaded tests under TSan"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$jobs"
+ctest --preset tsan

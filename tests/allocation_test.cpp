@@ -1,0 +1,85 @@
+// Counts heap allocations while agents tick: ticking built-in nodes must allocate nothing.
+// A test program of its own, because it replaces the global operator new.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "runtime_support.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+    const auto alignment = static_cast<std::size_t>(align);
+    if (void* p = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment))
+        return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+    std::free(p);
+}
+
+using namespace canopy;
+
+TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates once") {
+    // Every built-in but Log (which writes to std::cout), with running branches and halts.
+    auto t = testing::runtime_tree(R"([
+        {"id": 1, "type": "Parallel", "params": {"success_threshold": -1, "failure_threshold": -1}},
+        {"id": 2, "parentId": 1, "type": "ReactiveSequence"},
+        {"id": 3, "parentId": 2, "type": "CheckBlackboard", "params": {"key": "count", "op": "<", "value": 1000}},
+        {"id": 4, "parentId": 2, "type": "Sequence"},
+        {"id": 5, "parentId": 4, "type": "Wait", "params": {"ticks": 2}},
+        {"id": 6, "parentId": 4, "type": "SetBlackboard", "params": {"key": "alarm", "value": true}},
+        {"id": 7, "parentId": 1, "type": "ReactiveSelector"},
+        {"id": 8, "parentId": 7, "type": "Cooldown", "params": {"seconds": 0.3}},
+        {"id": 9, "parentId": 8, "type": "AlwaysFailure"},
+        {"id": 10, "parentId": 7, "type": "Timeout", "params": {"seconds": 0.5}},
+        {"id": 11, "parentId": 10, "type": "Wait", "params": {"seconds": 1}},
+        {"id": 12, "parentId": 1, "type": "RandomSelector"},
+        {"id": 13, "parentId": 12, "type": "Repeat", "params": {"count": 3}},
+        {"id": 14, "parentId": 13, "type": "AlwaysSuccess"},
+        {"id": 15, "parentId": 12, "type": "Retry", "params": {"attempts": 2}},
+        {"id": 16, "parentId": 15, "type": "Not"},
+        {"id": 17, "parentId": 16, "type": "AlwaysSuccess"},
+        {"id": 18, "parentId": 1, "type": "Selector"},
+        {"id": 19, "parentId": 18, "type": "ForceFailure"},
+        {"id": 20, "parentId": 19, "type": "RepeatUntilSuccess"},
+        {"id": 21, "parentId": 20, "type": "AlwaysSuccess"},
+        {"id": 22, "parentId": 18, "type": "ForceSuccess"},
+        {"id": 23, "parentId": 22, "type": "RepeatUntilFailure"},
+        {"id": 24, "parentId": 23, "type": "AlwaysFailure"}
+    ])");
+    std::vector<agent> agents;
+    agents.reserve(1000);
+    const long before_making = allocations.load();
+    for (std::uint64_t seed = 0; seed < 1000; ++seed) agents.emplace_back(t, nullptr, seed);
+    CHECK(allocations.load() - before_making == 1000);  // one block per agent
+
+    const long before_ticking = allocations.load();
+    int running = 0;
+    for (int tick = 0; tick < 100; ++tick) {
+        for (agent& a : agents) running += a.tick(0.1) == status::running ? 1 : 0;
+        if (tick == 50) {
+            for (agent& a : agents) a.reset();
+        }
+    }
+    CHECK(allocations.load() - before_ticking == 0);
+    CHECK(running > 0);  // the tree did run, not just finish at once
+}
