@@ -120,7 +120,11 @@ status agent::tick_node(context& ctx, tree::index node) {
     const tree::index outer = ctx.node_;
     ctx.node_ = node;
     const std::uint8_t before = code;
-    if (before != static_cast<std::uint8_t>(status::running)) behaviour.enter(ctx);
+    if (before != static_cast<std::uint8_t>(status::running)) {
+        behaviour.enter(ctx);
+        // Entered, so running until it finishes: if its tick throws, reset() still halts it.
+        code = static_cast<std::uint8_t>(status::running);
+    }
     status result = behaviour.tick(ctx);
     if (result == status::idle) result = status::failure;  // a tick must not say idle
     if (result != status::running) behaviour.exit(ctx, result);

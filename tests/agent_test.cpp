@@ -196,6 +196,23 @@ TEST_SUITE("agent") {
         CHECK(a.tick(0.5) == status::failure);  // no coin nearby any more
     }
 
+    TEST_CASE("after a node throws, reset halts every node the tick had entered") {
+        registry reg = testing::runtime_registry();
+        reg.add_action("Throw", [](context&) -> status { throw std::runtime_error("boom"); });
+        load_result r = try_load_text(R"([{"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "Script", "params": {"results": "s"}},
+            {"id": 3, "parentId": 1, "type": "Throw"}])",
+                                      file_format::flat_json, reg);
+        REQUIRE(r);
+        script_log log;
+        agent a(r.tree, &log);
+        CHECK_THROWS_WITH(a.tick(), "boom");
+        CHECK(a.is_running(0));
+        a.reset();
+        for (tree::index i = 0; i < r.tree->size(); ++i) CHECK_FALSE(a.is_running(i));
+        CHECK(log.violations == 0);
+    }
+
     TEST_CASE("a tree whose leaves have no behaviour loads but cannot make an agent") {
         load_result r = testing::load_json(R"([{"id": 1, "type": "Wander"}])");
         REQUIRE(r);

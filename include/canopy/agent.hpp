@@ -35,7 +35,8 @@ public:
     /// Frees the state without halting running nodes: call reset() first if they must know.
     ~agent();
 
-    /// Ticks the root once with time step dt (seconds) and returns its status.
+    /// Ticks the root once with time step dt (seconds) and returns its status. An exception
+    /// from a node passes through; reset() then halts every node it left entered.
     status tick(double dt = 0.0);
     /// Halts every running node, children before parents, and zeroes the clock.
     void reset();
