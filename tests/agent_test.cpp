@@ -214,11 +214,13 @@ TEST_SUITE("agent") {
     }
 
     TEST_CASE("a tree whose leaves have no behaviour loads but cannot make an agent") {
-        load_result r = testing::load_json(R"([{"id": 1, "type": "Wander"}])");
+        registry reg;
+        reg.add_leaf("Daydream");
+        load_result r = try_load_text(R"([{"id": 1, "type": "Daydream"}])", file_format::flat_json, reg);
         REQUIRE(r);
         CHECK_THROWS_WITH_AS(
             agent(r.tree),
-            "node type 'Wander' has no behaviour, so its trees cannot run; register it with "
+            "node type 'Daydream' has no behaviour, so its trees cannot run; register it with "
             "add_action, add_condition or add<YourNode>, not add_leaf",
             error);
     }
