@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "canopy/canopy.hpp"
-#include "pet_nodes.hpp"
+#include "demo.hpp"
 
 namespace canopy {
 inline std::ostream& operator<<(std::ostream& out, source_location where) {
@@ -27,11 +27,12 @@ struct counted_node : node {
     std::int64_t count;
 };
 
-/// Built-ins, the pet pack, and types with parameters of every kind.
+/// Built-ins, every demo pack (so that each tree in data/ loads), and types with parameters
+/// of every kind.
 inline registry test_registry() {
     registry reg;
     register_builtin_nodes(reg);
-    demo::register_pet_nodes(reg);
+    demo::register_demo_nodes(reg);
     reg.add({"Counted",
              200,
              arity::decorator,

@@ -1,6 +1,6 @@
 #include "canopy/builtin_nodes.hpp"
 #include "commands.hpp"
-#include "pet_nodes.hpp"
+#include "demo.hpp"
 
 namespace canopy::cli {
 
@@ -8,7 +8,7 @@ const registry& cli_registry() {
     static const registry reg = [] {
         registry r;
         register_builtin_nodes(r);
-        demo::register_pet_nodes(r);
+        demo::register_demo_nodes(r);
         return r;
     }();
     return reg;

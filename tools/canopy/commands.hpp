@@ -9,11 +9,12 @@
 namespace canopy::cli {
 
 /// The registry the CLI loads with: the built-in nodes and every demo node pack, so that
-/// each tree in data/ loads.
+/// each tree in data/ loads and runs.
 const registry& cli_registry();
 
 void add_print_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_types_command(CLI::App& app, int& exit_code);
+void add_run_command(CLI::App& app, int& exit_code);
 
 }  // namespace canopy::cli

@@ -1,4 +1,4 @@
-// canopy: load, check and print behavior tree files.
+// canopy: load, check, print and run behavior tree files.
 // Exit codes: 0 success, 1 invalid input, 2 wrong usage.
 #include <csignal>
 #include <exception>
@@ -10,13 +10,14 @@ int main(int argc, char** argv) {
     // A closed pipe (`canopy print big.json | head`) must end in an error code, not a signal.
     std::signal(SIGPIPE, SIG_IGN);
     try {
-        CLI::App app{"Load, check and print data-driven behavior trees.", "canopy"};
+        CLI::App app{"Load, check, print and run data-driven behavior trees.", "canopy"};
         app.require_subcommand(1);
         app.set_version_flag("--version", "canopy 0.1.0");
         int exit_code = 0;
         canopy::cli::add_print_command(app, exit_code);
         canopy::cli::add_validate_command(app, exit_code);
         canopy::cli::add_types_command(app, exit_code);
+        canopy::cli::add_run_command(app, exit_code);
         try {
             app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {
