@@ -130,7 +130,9 @@ status agent::tick_node(context& ctx, tree::index node) {
     if (result != status::running) behaviour.exit(ctx, result);
     code = static_cast<std::uint8_t>(result);
     if (observer_ != nullptr) {
-        observer_->on_tick(*this, node, static_cast<status>(before), result);
+        // A node that was not running was entered: it comes from idle, whatever it last said.
+        const bool was_running = before == static_cast<std::uint8_t>(status::running);
+        observer_->on_tick(*this, node, was_running ? status::running : status::idle, result);
     }
     ctx.node_ = outer;
     return result;

@@ -28,6 +28,7 @@ public:
     double time() const noexcept;
     /// The host object the agent was made for (seed 000's m_host).
     void* host() const noexcept;
+    /// The host as a Host. @warning the agent must have been given one, of that type.
     template <typename Host>
     Host& host() const noexcept {
         return *static_cast<Host*>(host());

@@ -14,7 +14,8 @@ class agent;
 class observer {
 public:
     virtual ~observer() = default;
-    /// A node's tick returned `result`; it was `before` (idle: it was entered first).
+    /// A node's tick returned `result`. `before` is running when the node was running, and
+    /// idle when this tick entered it.
     virtual void on_tick(const agent& a, tree::index node, status before, status result) = 0;
     /// A running node was halted by a parent that left it, or by a reset.
     virtual void on_halt(const agent& a, tree::index node) = 0;

@@ -47,6 +47,13 @@ struct node_type {
 /// Trees copy what they need, so a registry may be destroyed before the trees built with it.
 class registry {
 public:
+    registry() = default;
+    // Its lookup tables point into its own storage: moving keeps them valid, copying would not.
+    registry(registry&&) noexcept = default;
+    registry& operator=(registry&&) noexcept = default;
+    registry(const registry&) = delete;
+    registry& operator=(const registry&) = delete;
+
     /// Adds a node type and returns it.
     /// @warning throws registry_error if the name is empty, the name or id is taken, two
     /// params share a name, or a default value does not have its param's type.

@@ -85,7 +85,7 @@ public:
     }
     void enter(context& ctx) const override { ctx.state<double>() = ctx.time(); }
     status tick(context& ctx) const override {
-        if (ctx.time() - ctx.state<double>() > seconds_) {
+        if (ctx.time() - ctx.state<double>() > seconds_ + time_tolerance) {
             ctx.halt(only_child(ctx));
             return status::failure;
         }
@@ -108,7 +108,9 @@ public:
     }
     status tick(context& ctx) const override {
         double& ready_at = ctx.state<double>();
-        if (!ctx.is_running(only_child(ctx)) && ctx.time() < ready_at) return status::failure;
+        if (!ctx.is_running(only_child(ctx)) && ctx.time() + time_tolerance < ready_at) {
+            return status::failure;
+        }
         const status result = ctx.tick(only_child(ctx));
         if (result != status::running) ready_at = ctx.time() + seconds_;
         return result;
