@@ -10,5 +10,6 @@ clang-format --dry-run -Werror $files
 echo "== clang-tidy"
 cmake --preset ci >/dev/null
 git ls-files 'src/*.cpp' 'tools/*.cpp' 'demo/*.cpp' |
-  xargs -P "$(nproc)" -n 2 clang-tidy -p build/ci --quiet --extra-arg=-std=c++17
+  xargs -P "$(nproc)" -n 2 clang-tidy -p build/ci --quiet --extra-arg=-std=c++17 2>&1 |
+  { grep -v "warnings generated" || true; }  # clang-tidy's counts of suppressed warnings
 echo "lint: clean"

@@ -441,6 +441,7 @@ private:
             }
         }
         std::vector<std::string_view> names;
+        names.reserve(keys.size());
         for (const blackboard_key& key : keys) names.emplace_back(key.name);
         std::string hint = detail::did_you_mean(name, names);
         report_at(

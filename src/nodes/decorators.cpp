@@ -53,7 +53,7 @@ public:
     void enter(context& ctx) const override { ctx.state<std::int64_t>() = 0; }
 
     status tick(context& ctx) const override {
-        std::int64_t& done = ctx.state<std::int64_t>();
+        auto& done = ctx.state<std::int64_t>();
         for (;;) {
             const status result = ctx.tick(only_child(ctx));
             if (result != again) return result;
@@ -107,7 +107,7 @@ public:
         ::new (storage) double(-std::numeric_limits<double>::infinity());
     }
     status tick(context& ctx) const override {
-        double& ready_at = ctx.state<double>();
+        auto& ready_at = ctx.state<double>();
         if (!ctx.is_running(only_child(ctx)) && ctx.time() + time_tolerance < ready_at) {
             return status::failure;
         }

@@ -35,7 +35,7 @@ public:
         }
     }
     status tick(context& ctx) const override {
-        union_state& s = ctx.state<union_state>();
+        auto& s = ctx.state<union_state>();
         if (ticks_ >= 0) return s.ticks_left-- > 0 ? status::running : status::success;
         return ctx.time() - s.started + time_tolerance >= seconds_ ? status::success
                                                                    : status::running;
