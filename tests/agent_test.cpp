@@ -106,7 +106,8 @@ TEST_SUITE("agent") {
         load_result r = build_tree(records, testing::runtime_registry());
         REQUIRE(r);
         agent a(r.tree);
-        CHECK(a.tick() == ((depth - 1) % 2 == 1 ? status::failure : status::success));  // 9,999 inversions
+        CHECK(a.tick() ==
+              ((depth - 1) % 2 == 1 ? status::failure : status::success));  // 9,999 inversions
     }
 
     TEST_CASE("agents share one tree and keep their own state") {
@@ -216,7 +217,8 @@ TEST_SUITE("agent") {
     TEST_CASE("a tree whose leaves have no behaviour loads but cannot make an agent") {
         registry reg;
         reg.add_leaf("Daydream");
-        load_result r = try_load_text(R"([{"id": 1, "type": "Daydream"}])", file_format::flat_json, reg);
+        load_result r =
+            try_load_text(R"([{"id": 1, "type": "Daydream"}])", file_format::flat_json, reg);
         REQUIRE(r);
         CHECK_THROWS_WITH_AS(
             agent(r.tree),

@@ -1,6 +1,5 @@
 // A program that uses Canopy as an outside project would: the README's example.
 #include <canopy/canopy.hpp>
-
 #include <iostream>
 
 int main(int argc, char** argv) {
@@ -18,7 +17,8 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 1000; ++i) pets.emplace_back(tree, nullptr, i);
         int succeeded = 0;
         for (canopy::agent& pet : pets) succeeded += pet.tick(0.1) == canopy::status::success;
-        std::cout << "loaded " << tree->size() << " nodes; " << succeeded << " of 1000 pets succeeded\n";
+        std::cout << "loaded " << tree->size() << " nodes; " << succeeded
+                  << " of 1000 pets succeeded\n";
     } catch (const canopy::load_error& e) {
         std::cerr << e.what() << '\n';
         return 1;
