@@ -87,12 +87,12 @@ void agent::release() noexcept {
 status agent::tick(double dt) {
     time_ += dt;
     context ctx(*this, dt);
-    return tick_node(ctx, tree::root);
+    return ctx.tick(tree::root);
 }
 
 void agent::reset() {
     context ctx(*this, 0.0);
-    halt_node(ctx, tree::root);
+    ctx.halt_subtree(tree::root);
     time_ = 0.0;
     const canopy::tree& t = *tree_;
     for (tree::index k : t.stateful_) t.objects_[k]->construct_state(block_ + t.state_offset_[k]);
@@ -114,48 +114,6 @@ void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {
     ::operator delete(old_block, std::align_val_t(old->block_align_));
 }
 
-status agent::tick_node(context& ctx, tree::index node) {
-    std::uint8_t& code = codes()[node];
-    const canopy::node& behaviour = *tree_->objects_[node];
-    const tree::index outer = ctx.node_;
-    ctx.node_ = node;
-    const std::uint8_t before = code;
-    if (before != static_cast<std::uint8_t>(status::running)) {
-        behaviour.enter(ctx);
-        // Entered, so running until it finishes: if its tick throws, reset() still halts it.
-        code = static_cast<std::uint8_t>(status::running);
-    }
-    status result = behaviour.tick(ctx);
-    if (result == status::idle) result = status::failure;  // a tick must not say idle
-    if (result != status::running) behaviour.exit(ctx, result);
-    code = static_cast<std::uint8_t>(result);
-    if (observer_ != nullptr) {
-        // A node that was not running was entered: it comes from idle, whatever it last said.
-        const bool was_running = before == static_cast<std::uint8_t>(status::running);
-        observer_->on_tick(*this, node, was_running ? status::running : status::idle, result);
-    }
-    ctx.node_ = outer;
-    return result;
-}
-
-// In reverse preorder every descendant comes before its ancestors, so children are halted
-// before their parents.
-void agent::halt_node(context& ctx, tree::index node) {
-    const tree::index outer = ctx.node_;
-    std::uint8_t* code = codes();
-    for (tree::index k = tree_->subtree_end(node); k-- > node;) {
-        if (code[k] != static_cast<std::uint8_t>(status::running)) {
-            code[k] = idle_code;
-            continue;
-        }
-        ctx.node_ = k;
-        tree_->objects_[k]->halt(ctx);
-        code[k] = idle_code;
-        if (observer_ != nullptr) observer_->on_halt(*this, k);
-    }
-    ctx.node_ = outer;
-}
-
 canopy::blackboard agent::blackboard() noexcept {
     return {reinterpret_cast<blackboard::cell*>(block_ + tree_->blackboard_offset_), &tree_->keys_};
 }
@@ -174,9 +132,14 @@ std::size_t agent::state_bytes() const noexcept {
 
 // ---- context ---------------------------------------------------------------------------
 
-const canopy::tree& context::tree() const noexcept {
-    return *agent_->tree_;
-}
+context::context(agent& a, double dt) noexcept
+    : agent_(&a),
+      tree_(a.tree_.get()),
+      nodes_(a.tree_->objects_.data()),
+      block_(a.block_),
+      observer_(a.observer_),
+      dt_(dt) {}
+
 double context::time() const noexcept {
     return agent_->time_;
 }
@@ -196,39 +159,30 @@ std::uint64_t context::random() const noexcept {
     return x * 0x2545f4914f6cdd1dULL;
 }
 
-void* context::state_pointer() const noexcept {
-    return agent_->block_ + agent_->tree_->state_offset_[node_];
-}
-
-status context::tick(tree::index child) {
-    return agent_->tick_node(*this, child);
-}
-
-void context::halt(tree::index child) {
-    if (agent_->is_running(child)) agent_->halt_node(*this, child);
-}
-
-void context::halt_children() {
-    for (tree::index child : children()) halt(child);
-}
-
-bool context::is_running(tree::index child) const noexcept {
-    return agent_->is_running(child);
-}
-
-status context::last_status(tree::index child) const noexcept {
-    return agent_->last_status(child);
-}
-
-void context::clear(tree::index child) {
-    agent_->halt_node(*this, child);
-}
-
-tree::index context::running_child() const noexcept {
-    for (tree::index child : children()) {
-        if (agent_->is_running(child)) return child;
+// In reverse preorder every descendant comes before its ancestors, so children are halted
+// before their parents. Finished nodes in the subtree become idle too.
+void context::halt_subtree(tree::index node) {
+    const tree::index outer = node_;
+    std::uint8_t* code = codes();
+    for (tree::index k = tree_->subtree_end(node); k-- > node;) {
+        if (code[k] != static_cast<std::uint8_t>(status::running)) {
+            code[k] = idle_code;
+            continue;
+        }
+        node_ = k;
+        const canopy::node& behaviour = *nodes_[k];
+        if (behaviour.uses(node::hook::halt)) behaviour.halt(*this);
+        code[k] = idle_code;
+        if (observer_ != nullptr) observer_->on_halt(*agent_, k);
     }
-    return tree::no_parent;
+    node_ = outer;
+}
+
+// Out of line and rarely taken: tracing costs nothing when no observer is attached.
+void context::notify_tick(tree::index node, std::uint8_t before, status result) {
+    // A node that was not running was entered: it comes from idle, whatever it last said.
+    const bool was_running = before == static_cast<std::uint8_t>(status::running);
+    observer_->on_tick(*agent_, node, was_running ? status::running : status::idle, result);
 }
 
 }  // namespace canopy

@@ -541,7 +541,7 @@ private:
             return (offset + align - 1) / align * align;
         };
         std::size_t offset = count;  // one status byte per node
-        std::size_t align = alignof(blackboard::cell);
+        std::size_t align = 1;
         t.state_offset_.assign(count, 0);
         t.runnable_ = !t.objects_.empty();
         for (tree::index k = 0; k < count && t.runnable_; ++k) {
@@ -558,8 +558,12 @@ private:
             offset += layout.size;
             align = std::max(align, layout.align);
         }
-        t.blackboard_offset_ = align_up(offset, alignof(blackboard::cell));
-        t.block_size_ = t.blackboard_offset_ + t.keys_.size() * sizeof(blackboard::cell);
+        if (!t.keys_.empty()) {
+            offset = align_up(offset, alignof(blackboard::cell));
+            align = std::max(align, alignof(blackboard::cell));
+        }
+        t.blackboard_offset_ = offset;
+        t.block_size_ = offset + t.keys_.size() * sizeof(blackboard::cell);
         t.block_align_ = align;
     }
 

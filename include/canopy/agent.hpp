@@ -61,8 +61,6 @@ public:
 
 private:
     friend class context;
-    status tick_node(context& ctx, canopy::tree::index node);
-    void halt_node(context& ctx, canopy::tree::index node);
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
     void allocate();
     void release() noexcept;

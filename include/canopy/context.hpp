@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <new>
 
 #include "canopy/blackboard.hpp"
+#include "canopy/node.hpp"
 #include "canopy/param.hpp"
 #include "canopy/status.hpp"
 #include "canopy/tree.hpp"
@@ -11,6 +13,7 @@
 namespace canopy {
 
 class agent;
+class observer;
 
 /// What a node sees while an agent ticks it: the agent's host, time step, blackboard and
 /// state, its own parameters, and its children. Made once per agent tick, never by users.
@@ -18,9 +21,9 @@ class context {
 public:
     /// The node being ticked.
     canopy::tree::index node() const noexcept { return node_; }
-    const canopy::tree& tree() const noexcept;
+    const canopy::tree& tree() const noexcept { return *tree_; }
     /// The node's parameters, checked at load.
-    param_list params() const { return tree().params(node_); }
+    param_list params() const { return tree_->params(node_); }
 
     /// The time step of this tick, in seconds (what agent::tick was given).
     double dt() const noexcept { return dt_; }
@@ -40,35 +43,80 @@ public:
     /// This node's per-agent state (see stateful_node).
     template <typename State>
     State& state() const noexcept {
-        return *std::launder(static_cast<State*>(state_pointer()));
+        return *std::launder(reinterpret_cast<State*>(block_ + tree_->state_offset_[node_]));
     }
 
     // ---- for composites and decorators ----
 
-    canopy::tree::child_range children() const { return tree().children(node_); }
+    canopy::tree::child_range children() const { return tree_->children(node_); }
     /// Ticks a child: enters it if it is idle, ticks it, exits it if it finishes.
     status tick(canopy::tree::index child);
     /// Halts a child and everything running below it; no-op if the child is idle.
-    void halt(canopy::tree::index child);
+    void halt(canopy::tree::index child) {
+        if (is_running(child)) halt_subtree(child);
+    }
     /// Halts every running child of this node.
-    void halt_children();
+    void halt_children() {
+        for (canopy::tree::index child : children()) halt(child);
+    }
     /// Whether the child is running (entered and not yet finished).
-    bool is_running(canopy::tree::index child) const noexcept;
+    bool is_running(canopy::tree::index child) const noexcept {
+        return codes()[child] == static_cast<std::uint8_t>(status::running);
+    }
     /// The status the child's last tick returned (idle if not ticked since it was cleared).
-    status last_status(canopy::tree::index child) const noexcept;
+    status last_status(canopy::tree::index child) const noexcept {
+        return static_cast<status>(codes()[child]);
+    }
     /// Forgets a finished child's last status (it becomes idle); a running child is halted.
-    void clear(canopy::tree::index child);
-    /// The running child, or canopy::tree::no_parent if none is running.
-    canopy::tree::index running_child() const noexcept;
+    void clear(canopy::tree::index child) { halt_subtree(child); }
+    /// The running child, or tree::no_parent if none is running.
+    canopy::tree::index running_child() const noexcept {
+        const canopy::tree::index end = tree_->subtree_end_[node_];
+        for (canopy::tree::index c = node_ + 1; c < end; c = tree_->subtree_end_[c]) {
+            if (is_running(c)) return c;
+        }
+        return canopy::tree::no_parent;
+    }
 
 private:
     friend class agent;
-    context(agent& a, double dt) : agent_(&a), dt_(dt) {}
-    void* state_pointer() const noexcept;
+    context(agent& a, double dt) noexcept;
+    std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
+    void halt_subtree(canopy::tree::index node);
+    void notify_tick(canopy::tree::index node, std::uint8_t before, status result);
 
     agent* agent_;
+    const canopy::tree* tree_;
+    const std::unique_ptr<canopy::node>* nodes_;
+    std::byte* block_;
+    observer* observer_;
     double dt_;
     canopy::tree::index node_ = 0;
 };
+
+// The engine's inner step, inline so that each composite's loop over its children compiles
+// into the walk itself: enter only a node that was not running, exit only one that finished,
+// and call neither hook for a node that does not use it.
+inline status context::tick(canopy::tree::index child) {
+    std::uint8_t& code = codes()[child];
+    const canopy::node& behaviour = *nodes_[child];
+    const canopy::tree::index outer = node_;
+    node_ = child;
+    const std::uint8_t before = code;
+    if (before != static_cast<std::uint8_t>(status::running)) {
+        if (behaviour.uses(node::hook::enter)) behaviour.enter(*this);
+        // Entered, so running until it finishes: if its tick throws, a reset still halts it.
+        code = static_cast<std::uint8_t>(status::running);
+    }
+    status result = behaviour.tick(*this);
+    if (result != status::running) {
+        if (result == status::idle) result = status::failure;  // a tick must not say idle
+        if (behaviour.uses(node::hook::exit)) behaviour.exit(*this, result);
+    }
+    code = static_cast<std::uint8_t>(result);
+    if (observer_ != nullptr) notify_tick(child, before, result);
+    node_ = outer;
+    return result;
+}
 
 }  // namespace canopy

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <new>
 #include <type_traits>
 
@@ -27,6 +29,10 @@ struct state_layout {
 /// Every enter() is matched by exactly one exit() or halt().
 class node {
 public:
+    /// The calls around tick() a class may override.
+    enum class hook : std::uint8_t { enter = 1, exit = 2, halt = 4 };
+
+    /// A node whose class may override all of enter, exit and halt.
     node() = default;
     node(const node&) = delete;
     node& operator=(const node&) = delete;
@@ -41,6 +47,20 @@ public:
     virtual state_layout state() const { return {}; }
     /// Constructs that state in fresh storage of state().size bytes, when an agent is made.
     virtual void construct_state(void* storage) const;
+
+    /// Whether the runtime calls this hook: true unless the class said it does not use it.
+    bool uses(hook h) const noexcept { return (used_hooks_ & static_cast<std::uint8_t>(h)) != 0; }
+
+protected:
+    /// For a class that overrides only some of enter, exit and halt, or none: lists those it
+    /// does, and the runtime skips the calls to the others (a virtual call saved per visit).
+    explicit node(std::initializer_list<hook> used) noexcept : used_hooks_(0) {
+        for (hook h : used)
+            used_hooks_ = static_cast<std::uint8_t>(used_hooks_ | static_cast<std::uint8_t>(h));
+    }
+
+private:
+    std::uint8_t used_hooks_ = 0x7;
 };
 
 /// A node whose per-agent state is a State, constructed as State{} for each agent. State
@@ -52,8 +72,12 @@ class stateful_node : public node {
                   "owners (an index, not a std::string or std::vector)");
 
 public:
+    stateful_node() = default;
     state_layout state() const override { return {sizeof(State), alignof(State)}; }
     void construct_state(void* storage) const override { ::new (storage) State{}; }
+
+protected:
+    explicit stateful_node(std::initializer_list<hook> used) noexcept : node(used) {}
 };
 
 }  // namespace canopy

@@ -15,6 +15,7 @@ namespace {
 template <status give_up_on>
 class ordered final : public node {
 public:
+    ordered() : node({}) {}
     status tick(context& ctx) const override {
         tree::index running = ctx.running_child();
         for (tree::index child : ctx.children()) {
@@ -37,6 +38,7 @@ private:
 template <status give_up_on>
 class reactive final : public node {
 public:
+    reactive() : node({}) {}
     status tick(context& ctx) const override {
         const tree::index was_running = ctx.running_child();
         for (tree::index child : ctx.children()) {
@@ -60,7 +62,8 @@ private:
 class parallel final : public node {
 public:
     explicit parallel(const param_list& params)
-        : success_threshold_(params.get<std::int64_t>("success_threshold")),
+        : node({hook::enter}),
+          success_threshold_(params.get<std::int64_t>("success_threshold")),
           failure_threshold_(params.get<std::int64_t>("failure_threshold")) {
         if (success_threshold_ == 0 || success_threshold_ < -1 || failure_threshold_ == 0 ||
             failure_threshold_ < -1) {
@@ -108,6 +111,7 @@ private:
 // from there: each child is equally likely to be tried first.
 class random_selector final : public stateful_node<std::uint32_t> {
 public:
+    random_selector() : stateful_node({hook::enter}) {}
     void enter(context& ctx) const override {
         const auto count = static_cast<std::uint32_t>(ctx.tree().child_count(ctx.node()));
         ctx.state<std::uint32_t>() = static_cast<std::uint32_t>(ctx.random() % count);

@@ -8,12 +8,14 @@
 namespace canopy::detail {
 namespace {
 
+// In preorder a decorator's one child comes right after it.
 tree::index only_child(const context& ctx) {
     return ctx.node() + 1;
-}  // preorder
+}
 
 class invert final : public node {
 public:
+    invert() : node({}) {}
     status tick(context& ctx) const override {
         switch (ctx.tick(only_child(ctx))) {
             case status::success: return status::failure;
@@ -27,6 +29,7 @@ public:
 template <status forced>
 class force final : public node {
 public:
+    force() : node({}) {}
     status tick(context& ctx) const override {
         return ctx.tick(only_child(ctx)) == status::running ? status::running : forced;
     }
@@ -34,9 +37,9 @@ public:
 
 std::int64_t positive_or_forever(const param_list& params, const char* name) {
     const std::int64_t value = params.get<std::int64_t>(name);
-    if (value == 0 || value < -1) {
+    if (value == 0 || value < -1 || value > std::numeric_limits<std::uint32_t>::max()) {
         throw std::invalid_argument(std::string("'") + name +
-                                    "' must be at least 1, or -1 for ever");
+                                    "' must be from 1 to 4294967295, or -1 for ever");
     }
     return value;
 }
@@ -45,15 +48,16 @@ std::int64_t positive_or_forever(const param_list& params, const char* name) {
 // within the same tick, until it has finished `count` times with `again`; any other finish
 // ends the node with that result. -1 repeats for ever.
 template <status again>
-class repeat final : public stateful_node<std::int64_t> {
+class repeat final : public stateful_node<std::uint32_t> {
 public:
     explicit repeat(const param_list& params)
-        : count_(positive_or_forever(params, again == status::success ? "count" : "attempts")) {}
+        : stateful_node({hook::enter}),
+          count_(positive_or_forever(params, again == status::success ? "count" : "attempts")) {}
 
-    void enter(context& ctx) const override { ctx.state<std::int64_t>() = 0; }
+    void enter(context& ctx) const override { ctx.state<std::uint32_t>() = 0; }
 
     status tick(context& ctx) const override {
-        auto& done = ctx.state<std::int64_t>();
+        auto& done = ctx.state<std::uint32_t>();
         for (;;) {
             const status result = ctx.tick(only_child(ctx));
             if (result != again) return result;
@@ -72,6 +76,7 @@ private:
 template <status until>
 class repeat_until final : public node {
 public:
+    repeat_until() : node({}) {}
     status tick(context& ctx) const override {
         return ctx.tick(only_child(ctx)) == until ? status::success : status::running;
     }
@@ -80,7 +85,8 @@ public:
 // Fails, halting the child, once the child has run longer than `seconds` of agent time.
 class timeout final : public stateful_node<double> {
 public:
-    explicit timeout(const param_list& params) : seconds_(params.get<double>("seconds")) {
+    explicit timeout(const param_list& params)
+        : stateful_node({hook::enter}), seconds_(params.get<double>("seconds")) {
         if (seconds_ < 0) throw std::invalid_argument("'seconds' must not be negative");
     }
     void enter(context& ctx) const override { ctx.state<double>() = ctx.time(); }
@@ -100,7 +106,8 @@ private:
 // time have passed.
 class cooldown final : public stateful_node<double> {
 public:
-    explicit cooldown(const param_list& params) : seconds_(params.get<double>("seconds")) {
+    explicit cooldown(const param_list& params)
+        : stateful_node({}), seconds_(params.get<double>("seconds")) {
         if (seconds_ < 0) throw std::invalid_argument("'seconds' must not be negative");
     }
     void construct_state(void* storage) const override {

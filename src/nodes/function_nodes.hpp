@@ -11,7 +11,8 @@ namespace canopy::detail {
 
 class action_node final : public node {
 public:
-    explicit action_node(std::function<status(context&)> action) : action_(std::move(action)) {}
+    explicit action_node(std::function<status(context&)> action)
+        : node({}), action_(std::move(action)) {}
     status tick(context& ctx) const override { return action_(ctx); }
 
 private:
@@ -21,7 +22,7 @@ private:
 class condition_node final : public node {
 public:
     explicit condition_node(std::function<bool(context&)> condition)
-        : condition_(std::move(condition)) {}
+        : node({}), condition_(std::move(condition)) {}
     status tick(context& ctx) const override {
         return condition_(ctx) ? status::success : status::failure;
     }

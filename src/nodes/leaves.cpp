@@ -12,6 +12,7 @@ namespace {
 template <status result>
 class constant final : public node {
 public:
+    constant() : node({}) {}
     status tick(context& /*ctx*/) const override { return result; }
 };
 
@@ -21,7 +22,9 @@ public:
 class wait final : public node {
 public:
     explicit wait(const param_list& params)
-        : seconds_(params.get<double>("seconds")), ticks_(params.get<std::int64_t>("ticks")) {
+        : node({hook::enter}),
+          seconds_(params.get<double>("seconds")),
+          ticks_(params.get<std::int64_t>("ticks")) {
         if ((seconds_ >= 0) == (ticks_ >= 0)) {
             throw std::invalid_argument("give 'seconds' or 'ticks', one of them");
         }
@@ -53,7 +56,8 @@ private:
 // Writes its message, or else its describe, as one line on standard output, and succeeds.
 class log final : public node {
 public:
-    explicit log(const param_list& params) : message_(params.get<std::string>("message")) {}
+    explicit log(const param_list& params)
+        : node({}), message_(params.get<std::string>("message")) {}
     status tick(context& ctx) const override {
         const std::string_view text = message_.empty() ? ctx.tree().describe(ctx.node()) : message_;
         std::cout << text << '\n';
@@ -99,7 +103,8 @@ bool compare(T a, comparison op, T b) {
 class check_blackboard final : public node {
 public:
     explicit check_blackboard(const param_list& params)
-        : slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
+        : node({}),
+          slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
           value_(*params.find("value")),
           op_(parse_comparison(params.get<std::string>("op"), value_.index() == 0)) {}
 
@@ -128,7 +133,8 @@ private:
 class set_blackboard final : public node {
 public:
     explicit set_blackboard(const param_list& params)
-        : slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
+        : node({}),
+          slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
           value_(*params.find("value")) {}
 
     status tick(context& ctx) const override {
