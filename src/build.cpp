@@ -545,7 +545,7 @@ private:
         t.state_offset_.assign(count, 0);
         t.runnable_ = !t.objects_.empty();
         for (tree::index k = 0; k < count && t.runnable_; ++k) {
-            const node* object = t.objects_[k].get();
+            const node* object = t.objects_[k];
             if (object == nullptr) {
                 t.runnable_ = false;
                 break;
@@ -567,13 +567,25 @@ private:
         t.block_align_ = align;
     }
 
+    // A type without parameters makes one object per tree, which all its nodes share: the
+    // object is const and per-agent state lives in the agents, so nothing tells the nodes
+    // apart, and a tree of a million Sequences costs one allocation, not a million.
     void create_objects(tree& t) {
-        t.objects_.resize(count_);
+        t.objects_.assign(count_, nullptr);
+        std::vector<const node*> shared(slot_types_.size(), nullptr);
         for (tree::index k = 0; k < count_; ++k) {
             const node_type* type = slot_types_[t.type_[k]];
             if (!type->create) continue;
+            const bool shareable = type->params.empty();
+            if (shareable && shared[t.type_[k]] != nullptr) {
+                t.objects_[k] = shared[t.type_[k]];
+                continue;
+            }
             try {
-                t.objects_[k] = type->create(t.params(k));
+                std::unique_ptr<node> made = type->create(t.params(k));
+                t.objects_[k] = made.get();
+                if (shareable) shared[t.type_[k]] = made.get();
+                if (made) t.owned_objects_.push_back(std::move(made));
             } catch (const std::exception& e) {
                 report_node(t, k, type, e.what());
             } catch (...) {

@@ -17,7 +17,7 @@ param_list tree::params(index i) const {
 }
 
 const node* tree::object(index i) const {
-    return objects_.empty() ? nullptr : objects_[i].get();
+    return objects_.empty() ? nullptr : objects_[i];
 }
 
 }  // namespace canopy

@@ -87,7 +87,7 @@ private:
 
     agent* agent_;
     const canopy::tree* tree_;
-    const std::unique_ptr<canopy::node>* nodes_;
+    const canopy::node* const* nodes_;
     std::byte* block_;
     observer* observer_;
     double dt_;

@@ -39,7 +39,9 @@ struct node_type {
     std::optional<std::int64_t> id;     ///< the numeric type id files may use instead
     canopy::arity arity = arity::leaf;  ///< how many children its nodes take
     std::vector<param_spec> params;     ///< the parameters it accepts
-    node_creator create;                ///< may be empty: its nodes then have no object
+    /// May be empty: its nodes then have no object. For a type without parameters, a tree
+    /// calls it once and shares the object between all the type's nodes.
+    node_creator create;
 };
 
 /// Maps node type names and numeric type ids to node types. Registration is explicit: an

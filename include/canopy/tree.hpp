@@ -129,7 +129,8 @@ private:
     std::vector<index> parent_;
     std::vector<std::uint32_t> child_count_;
     std::vector<std::uint16_t> type_;
-    std::vector<std::unique_ptr<node>> objects_;  // empty when no type has a creator
+    std::vector<const node*> objects_;  // per node; empty when no type has a creator
+    std::vector<std::unique_ptr<node>> owned_objects_;
 
     // Each agent's state block: a status byte per node, then node states at their offsets,
     // then the blackboard's cells.
