@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "generated_tree.hpp"
+#include "null_sax.hpp"
 
 namespace {
 
@@ -27,23 +28,7 @@ struct input {
     std::string bytes;  // the file's contents, for the benchmarks that start from memory
 };
 
-// Accepts every event and keeps nothing: what nlohmann's parser costs by itself, a lower bound
-// for any reader built on it. Not derived from json_sax, so the calls need no virtual dispatch.
-struct null_sax {
-    bool null() { return true; }
-    bool boolean(bool) { return true; }
-    bool number_integer(json::number_integer_t) { return true; }
-    bool number_unsigned(json::number_unsigned_t) { return true; }
-    bool number_float(json::number_float_t, const json::string_t&) { return true; }
-    bool string(json::string_t&) { return true; }
-    bool binary(json::binary_t&) { return true; }
-    bool start_object(std::size_t) { return true; }
-    bool key(json::string_t&) { return true; }
-    bool end_object() { return true; }
-    bool start_array(std::size_t) { return true; }
-    bool end_array() { return true; }
-    bool parse_error(std::size_t, const std::string&, const json::exception&) { return false; }
-};
+using canopy::bench::null_sax;
 
 void set_counters(benchmark::State& state, const input& in) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.bytes.size()));

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "generated_tree.hpp"
+#include "null_sax.hpp"
 
 namespace {
 
@@ -44,21 +45,7 @@ long long current_rss() {
     return 0;
 }
 
-struct null_sax {
-    bool null() { return true; }
-    bool boolean(bool) { return true; }
-    bool number_integer(json::number_integer_t) { return true; }
-    bool number_unsigned(json::number_unsigned_t) { return true; }
-    bool number_float(json::number_float_t, const json::string_t&) { return true; }
-    bool string(json::string_t&) { return true; }
-    bool binary(json::binary_t&) { return true; }
-    bool start_object(std::size_t) { return true; }
-    bool key(json::string_t&) { return true; }
-    bool end_object() { return true; }
-    bool start_array(std::size_t) { return true; }
-    bool end_array() { return true; }
-    bool parse_error(std::size_t, const std::string&, const json::exception&) { return false; }
-};
+using canopy::bench::null_sax;
 
 double mib(long long bytes) {
     return static_cast<double>(bytes) / (1024.0 * 1024.0);

@@ -100,10 +100,7 @@ TEST_SUITE("agent") {
 
     TEST_CASE("ticks a tree 10,000 levels deep") {
         const int depth = 10000;
-        record_set records;
-        for (int i = 1; i < depth; ++i) records.add(i, i - 1, "Not");
-        records.add(depth, depth - 1, "AlwaysSuccess");
-        load_result r = build_tree(records, testing::runtime_registry());
+        load_result r = build_tree(testing::not_chain(depth), testing::runtime_registry());
         REQUIRE(r);
         agent a(r.tree);
         CHECK(a.tick() ==

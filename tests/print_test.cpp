@@ -51,10 +51,7 @@ TEST_SUITE("printer") {
 
     TEST_CASE("prints a tree 10,000 levels deep without recursion") {
         const int depth = 10000;
-        record_set records;
-        for (int i = 1; i < depth; ++i) records.add(i, i - 1, "Not");
-        records.add(depth, depth - 1, "AlwaysSuccess");
-        load_result r = build_tree(records, testing::test_registry());
+        load_result r = build_tree(testing::not_chain(depth), testing::test_registry());
         REQUIRE(r);
         std::string text = to_text(*r.tree);
         std::string last_line = text.substr(text.rfind('\n', text.size() - 2) + 1);

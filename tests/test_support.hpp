@@ -91,6 +91,14 @@ inline diagnostic only(const load_result& result, diagnostic_code code) {
     return found.front();
 }
 
+/// A chain `depth` levels deep: Not over Not ... over AlwaysSuccess, records 1 to depth.
+inline record_set not_chain(int depth) {
+    record_set records;
+    for (int i = 1; i < depth; ++i) records.add(i, i - 1, "Not");
+    records.add(depth, depth - 1, "AlwaysSuccess");
+    return records;
+}
+
 inline std::vector<diagnostic_code> codes(const load_result& result) {
     std::vector<diagnostic_code> all;
     for (const diagnostic& d : result.diagnostics) all.push_back(d.code);

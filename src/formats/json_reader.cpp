@@ -47,7 +47,8 @@ private:
 
 enum class field : std::uint8_t { id, parent_id, type, describe, params, none };
 
-class flat_json_handler : public nlohmann::json_sax<json> {
+// final: sax_parse is a template over the handler type, so the calls are not virtual.
+class flat_json_handler final : public nlohmann::json_sax<json> {
 public:
     flat_json_handler(std::string_view text, const std::string& path, read_result& result)
         : text_(text), path_(path), result_(result), position_(text), reached_(text.data()) {}
