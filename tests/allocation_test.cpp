@@ -11,6 +11,12 @@ namespace {
 std::atomic<long> allocations{0};
 }  // namespace
 
+// The replacements below pair malloc with free themselves; GCC's check that a pointer from
+// operator new never reaches free cannot see that they are the replacements.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 void* operator new(std::size_t size) {
     allocations.fetch_add(1, std::memory_order_relaxed);
     if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
