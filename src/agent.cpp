@@ -72,9 +72,12 @@ void agent::allocate() {
     block_ =
         static_cast<std::byte*>(::operator new(t.block_size_, std::align_val_t(t.block_align_)));
     std::memset(block_, 0, t.block_size_);  // idle statuses, zeroed blackboard
-    for (tree::index k : t.stateful_) {
-        t.objects_[k]->construct_state(block_ + t.state_offset_[k]);
-    }
+    construct_states();
+}
+
+void agent::construct_states() {
+    const canopy::tree& t = *tree_;
+    for (tree::index k : t.stateful_) t.objects_[k]->construct_state(block_ + t.state_offset_[k]);
 }
 
 void agent::release() noexcept {
@@ -94,8 +97,7 @@ void agent::reset() {
     context ctx(*this, 0.0);
     ctx.halt_subtree(tree::root);
     time_ = 0.0;
-    const canopy::tree& t = *tree_;
-    for (tree::index k : t.stateful_) t.objects_[k]->construct_state(block_ + t.state_offset_[k]);
+    construct_states();
 }
 
 void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {

@@ -63,6 +63,7 @@ private:
     friend class context;
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
     void allocate();
+    void construct_states();
     void release() noexcept;
 
     std::shared_ptr<const canopy::tree> tree_;

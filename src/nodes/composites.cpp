@@ -117,26 +117,25 @@ public:
         ctx.state<std::uint32_t>() = static_cast<std::uint32_t>(ctx.random() % count);
     }
 
+    // One pass round the children, from the drawn one, wrapping at the last.
     status tick(context& ctx) const override {
-        const std::uint32_t first = ctx.state<std::uint32_t>();
+        const tree& t = ctx.tree();
+        const tree::index first_child = ctx.node() + 1;
+        const tree::index end = t.subtree_end(ctx.node());
+        tree::index child = first_child;
+        for (std::uint32_t k = ctx.state<std::uint32_t>(); k > 0; --k) child = t.subtree_end(child);
         const tree::index running = ctx.running_child();
         bool resumed = running == tree::no_parent;
-        const std::size_t count = ctx.tree().child_count(ctx.node());
-        for (std::size_t k = 0; k < count; ++k) {
-            const tree::index child = nth_child(ctx, (first + k) % count);
-            if (!resumed && child != running) continue;
-            resumed = true;
-            const status result = ctx.tick(child);
-            if (result != status::failure) return result;
+        for (std::size_t k = t.child_count(ctx.node()); k > 0; --k) {
+            if (resumed || child == running) {
+                resumed = true;
+                const status result = ctx.tick(child);
+                if (result != status::failure) return result;
+            }
+            child = t.subtree_end(child);
+            if (child == end) child = first_child;
         }
         return status::failure;
-    }
-
-private:
-    static tree::index nth_child(context& ctx, std::size_t n) {
-        auto child = ctx.children().begin();
-        for (std::size_t k = 0; k < n; ++k) ++child;
-        return *child;
     }
 };
 
