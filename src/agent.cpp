@@ -2,8 +2,10 @@
 // agent's state block.
 #include "canopy/agent.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "canopy/error.hpp"
 
@@ -35,7 +37,7 @@ agent::agent(agent&& other) noexcept
       block_(other.block_),
       host_(other.host_),
       observer_(other.observer_),
-      time_(other.time_),
+      time_ns_(other.time_ns_),
       random_(other.random_) {
     other.block_ = nullptr;
 }
@@ -47,7 +49,7 @@ agent& agent::operator=(agent&& other) noexcept {
         block_ = other.block_;
         host_ = other.host_;
         observer_ = other.observer_;
-        time_ = other.time_;
+        time_ns_ = other.time_ns_;
         random_ = other.random_;
         other.block_ = nullptr;
     }
@@ -71,8 +73,9 @@ void agent::allocate() {
     }
     block_ =
         static_cast<std::byte*>(::operator new(t.block_size_, std::align_val_t(t.block_align_)));
-    std::memset(block_, 0, t.block_size_);  // idle statuses, zeroed blackboard
+    std::memset(block_, 0, t.block_size_);  // idle statuses
     construct_states();
+    blackboard().initialize();
 }
 
 void agent::construct_states() {
@@ -88,15 +91,21 @@ void agent::release() noexcept {
 }
 
 status agent::tick(double dt) {
-    time_ += dt;
-    context ctx(*this, dt);
+    constexpr double longest_step = 365.0 * 24 * 3600;  // keeps the clock far from overflow
+    if (!(dt >= 0.0 && dt <= longest_step)) {           // NaN fails both
+        throw error("agent::tick: dt must be a number of seconds from 0 to a year, not " +
+                    std::to_string(dt));
+    }
+    const auto dt_ns = static_cast<std::int64_t>(std::llround(dt * 1e9));
+    time_ns_ += dt_ns;
+    context ctx(*this, dt_ns);
     return ctx.tick(tree::root);
 }
 
 void agent::reset() {
-    context ctx(*this, 0.0);
+    context ctx(*this, 0);
     ctx.halt_subtree(tree::root);
-    time_ = 0.0;
+    time_ns_ = 0;
     construct_states();
 }
 
@@ -117,7 +126,7 @@ void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {
 }
 
 canopy::blackboard agent::blackboard() noexcept {
-    return {reinterpret_cast<blackboard::cell*>(block_ + tree_->blackboard_offset_), &tree_->keys_};
+    return {block_ + tree_->blackboard_offset_, &tree_->board_};
 }
 
 status agent::last_status(tree::index node) const noexcept {
@@ -134,24 +143,20 @@ std::size_t agent::state_bytes() const noexcept {
 
 // ---- context ---------------------------------------------------------------------------
 
-context::context(agent& a, double dt) noexcept
+context::context(agent& a, std::int64_t dt_ns) noexcept
     : agent_(&a),
       tree_(a.tree_.get()),
       nodes_(a.tree_->objects_.data()),
       block_(a.block_),
       observer_(a.observer_),
-      dt_(dt) {}
+      dt_ns_(dt_ns) {}
 
-double context::time() const noexcept {
-    return agent_->time_;
+std::int64_t context::time_ns() const noexcept {
+    return agent_->time_ns_;
 }
 void* context::host() const noexcept {
     return agent_->host_;
 }
-canopy::blackboard context::blackboard() const noexcept {
-    return agent_->blackboard();
-}
-
 std::uint64_t context::random() const noexcept {
     // xorshift64*: one multiply per number, no allocation, plenty for picking children.
     std::uint64_t& x = agent_->random_;
@@ -181,6 +186,10 @@ void context::halt_subtree(tree::index node) {
 }
 
 // Out of line and rarely taken: tracing costs nothing when no observer is attached.
+void context::notify_visit(tree::index node) {
+    observer_->on_visit(*agent_, node);
+}
+
 void context::notify_tick(tree::index node, std::uint8_t before, status result) {
     // A node that was not running was entered: it comes from idle, whatever it last said.
     const bool was_running = before == static_cast<std::uint8_t>(status::running);

@@ -84,6 +84,37 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
     return std::nullopt;
 }
 
+// `{name}` names a blackboard key; anything else is a literal.
+std::optional<std::string_view> key_reference(const param_value& value) {
+    if (value.index() != 3) return std::nullopt;
+    const std::string_view text = std::get<std::string>(value);
+    if (text.size() < 3 || text.front() != '{' || text.back() != '}') return std::nullopt;
+    return text.substr(1, text.size() - 2);
+}
+
+param_value zero_of(param_type type) {
+    switch (type) {
+        case param_type::boolean: return false;
+        case param_type::number: return 0.0;
+        case param_type::string: return std::string();
+        default: return std::int64_t{0};
+    }
+}
+
+std::optional<param_type> value_type_named(std::string_view name) {
+    for (param_type type :
+         {param_type::integer, param_type::number, param_type::boolean, param_type::string}) {
+        if (name == to_string(type)) return type;
+    }
+    return std::nullopt;
+}
+
+// Whether a value of type `from` may be used where `to` is wanted: the same type, or an
+// integer where a number is wanted.
+bool fits(param_type from, param_type to) {
+    return from == to || (from == param_type::integer && to == param_type::number);
+}
+
 }  // namespace
 
 class tree_builder {
@@ -105,6 +136,7 @@ public:
                             " records; a tree holds at most " + std::to_string(none - 1));
             return finish();
         }
+        resolve_keys();
         resolve_types_and_params();
         index_ids();
         link_parents();
@@ -129,8 +161,8 @@ private:
         report(record, code, std::move(message));
         if (where.line != 0) diagnostics_.back().where = where;
     }
-    void report_file(diagnostic_code code, std::string message) {
-        diagnostics_.push_back({path_, {}, std::nullopt, code, std::move(message)});
+    void report_file(diagnostic_code code, std::string message, source_location where = {}) {
+        diagnostics_.push_back({path_, where, std::nullopt, code, std::move(message)});
     }
 
     load_result finish() {
@@ -150,6 +182,58 @@ private:
     }
 
     // ---- passes ----------------------------------------------------------------------------
+
+    // The tree's blackboard keys: the program's, then the file's. A file may give a program
+    // key of the same type an initial value; any other clash is reported where it stands.
+    void resolve_keys() {
+        keys_ = registry_.keys();
+        const std::size_t program_keys = keys_.size();
+        for (const record_set::key_declaration& declared : records_.declared_keys()) {
+            auto report_key = [&](const std::string& problem) {
+                report_file(diagnostic_code::invalid_key,
+                            "blackboard key '" + declared.name + "' " + problem, declared.where);
+            };
+            if (declared.name.empty() || declared.name.find_first_of("{}") != std::string::npos) {
+                report_key("is not a usable key name (give a non-empty name without braces)");
+                continue;
+            }
+            const std::optional<param_type> type = value_type_named(declared.type);
+            if (!type) {
+                report_key("has type '" + declared.type +
+                           "'; a key is an integer, number, boolean or string");
+                continue;
+            }
+            std::optional<param_value> initial;
+            if (declared.initial) {
+                initial = convert(*declared.initial, *type);
+                if (!initial) {
+                    report_key("is " + detail::with_article(*type) + ", so its default cannot be " +
+                               describe_value(declared.initial->value));
+                    continue;
+                }
+                if (*type == param_type::string &&
+                    std::get<std::string>(*initial).size() > blackboard::max_string_bytes) {
+                    report_key("holds at most " + std::to_string(blackboard::max_string_bytes) +
+                               " bytes of text; its default is longer");
+                    continue;
+                }
+            }
+            auto same = std::find_if(keys_.begin(), keys_.end(), [&](const blackboard_key& k) {
+                return k.name == declared.name;
+            });
+            if (same == keys_.end()) {
+                keys_.push_back({declared.name, *type, std::move(initial)});
+            } else if (static_cast<std::size_t>(same - keys_.begin()) >= program_keys) {
+                report_key("is declared twice in the file");
+            } else if (same->type != *type) {
+                report_key("is " + detail::with_article(*type) +
+                           " here, but the program declares it " +
+                           detail::with_article(same->type));
+            } else {
+                same->initial = std::move(initial);
+            }
+        }
+    }
 
     // Each distinct type gets a slot, numbered in order of first use, which becomes its
     // index in the tree's type table; a name is looked up once, not once per record. The
@@ -378,7 +462,7 @@ private:
         }
         // A key parameter is resolved first: a key-value parameter takes its key's type.
         std::optional<param_type> key_type;
-        std::vector<std::optional<param_value>> values(type.params.size());
+        std::vector<std::optional<param>> values(type.params.size());
         for (int pass = 0; pass < 2; ++pass) {
             for (std::size_t s = 0; s < type.params.size(); ++s) {
                 const param_spec& spec = type.params[s];
@@ -387,18 +471,19 @@ private:
             }
         }
         for (std::size_t s = 0; s < type.params.size(); ++s) {
-            if (values[s]) params_.push_back({type.params[s].name, std::move(*values[s])});
+            if (values[s]) params_.push_back(std::move(*values[s]));
         }
     }
 
-    // The value of one declared parameter, converted to its type, or nothing after a report.
-    std::optional<param_value> checked_value(std::size_t i, const node_type& type,
-                                             const param_spec& spec,
-                                             const record_set::raw_param* first,
-                                             const record_set::raw_param* last,
-                                             std::optional<param_type>& key_type) {
+    // The value of one declared parameter, converted to its type or bound to a blackboard
+    // key, or nothing after a report.
+    std::optional<param> checked_value(std::size_t i, const node_type& type, const param_spec& spec,
+                                       const record_set::raw_param* first,
+                                       const record_set::raw_param* last,
+                                       std::optional<param_type>& key_type) {
         const auto* raw = std::find_if(
             first, last, [&](const record_set::raw_param& r) { return r.name == spec.name; });
+        if (raw == last && spec.output) return param{spec.name, zero_of(spec.type)};  // unwired
         if (raw == last && !spec.default_value) {
             report(i, diagnostic_code::missing_param,
                    name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name + "' (" +
@@ -411,6 +496,9 @@ private:
         if (spec.type == param_type::key) return key_slot(i, given, where, key_type);
         if (spec.type == param_type::key_value && !key_type) return std::nullopt;  // reported
         const param_type wanted = spec.type == param_type::key_value ? *key_type : spec.type;
+        if (spec.output || key_reference(given.value)) {
+            return bound_param(i, type, spec, given, where, wanted);
+        }
         std::optional<param_value> value = convert(given, wanted);
         if (!value) {
             std::string shown = given.from_text ? describe_value(given.value)
@@ -419,36 +507,72 @@ private:
             report_at(where, i, diagnostic_code::wrong_param_type,
                       "parameter '" + spec.name + "' of '" + type.name + "' must be " +
                           detail::with_article(wanted) + ", not " + shown);
+            return std::nullopt;
         }
-        return value;
+        return param{spec.name, std::move(*value)};
     }
 
-    std::optional<param_value> key_slot(std::size_t i, const record_set::raw_param& given,
-                                        source_location where,
-                                        std::optional<param_type>& key_type) {
-        const std::vector<blackboard_key>& keys = registry_.keys();
+    // A parameter the file wired to a key: `"{key}"` for an input, `"{key}"` or the bare key
+    // name for an output. The key's type must fit: an input reads it as the parameter's type,
+    // an output writes the parameter's type into it.
+    std::optional<param> bound_param(std::size_t i, const node_type& type, const param_spec& spec,
+                                     const record_set::raw_param& given, source_location where,
+                                     param_type wanted) {
+        std::optional<std::string_view> name = key_reference(given.value);
+        if (!name && spec.output && given.value.index() == 3)
+            name = std::get<std::string>(given.value);
+        if (!name || name->empty()) {
+            report_at(where, i, diagnostic_code::wrong_param_type,
+                      "parameter '" + spec.name + "' of '" + type.name +
+                          "' is an output: give the blackboard key it writes, as \"{key}\"");
+            return std::nullopt;
+        }
+        const std::uint32_t slot = find_key(i, *name, where);
+        if (slot == param::no_key) return std::nullopt;
+        const param_type held = keys_[slot].type;
+        if (spec.output ? !fits(wanted, held) : !fits(held, wanted)) {
+            report_at(where, i, diagnostic_code::key_type_mismatch,
+                      "parameter '" + spec.name + "' of '" + type.name + "' " +
+                          (spec.output ? "writes " : "reads ") + detail::with_article(wanted) +
+                          ", but blackboard key '" + std::string(*name) + "' holds " +
+                          detail::with_article(held));
+            return std::nullopt;
+        }
+        return param{spec.name, zero_of(wanted), slot};
+    }
+
+    // The slot of a key the tree has, or no_key after reporting it.
+    std::uint32_t find_key(std::size_t i, std::string_view name, source_location where) {
+        for (std::size_t k = 0; k < keys_.size(); ++k) {
+            if (keys_[k].name == name) return static_cast<std::uint32_t>(k);
+        }
+        std::vector<std::string_view> names;
+        names.reserve(keys_.size());
+        for (const blackboard_key& key : keys_) names.emplace_back(key.name);
+        std::string hint = detail::did_you_mean(name, names);
+        report_at(where, i, diagnostic_code::unknown_key,
+                  "unknown blackboard key '" + std::string(name) + "'" +
+                      (hint.empty() ? " (declare it in the file's blackboard, or in the program "
+                                      "with registry::add_key)"
+                                    : hint));
+        return param::no_key;
+    }
+
+    // A `key` parameter: the key's name, bare or as "{key}"; the node gets its slot.
+    std::optional<param> key_slot(std::size_t i, const record_set::raw_param& given,
+                                  source_location where, std::optional<param_type>& key_type) {
         if (given.value.index() != 3) {
             report_at(where, i, diagnostic_code::wrong_param_type,
                       "parameter '" + given.name + "' must name a blackboard key, not " +
                           detail::with_article(type_of(given.value)));
             return std::nullopt;
         }
-        const auto& name = std::get<std::string>(given.value);
-        for (std::size_t k = 0; k < keys.size(); ++k) {
-            if (keys[k].name == name) {
-                key_type = keys[k].type;
-                return static_cast<std::int64_t>(k);
-            }
-        }
-        std::vector<std::string_view> names;
-        names.reserve(keys.size());
-        for (const blackboard_key& key : keys) names.emplace_back(key.name);
-        std::string hint = detail::did_you_mean(name, names);
-        report_at(
-            where, i, diagnostic_code::unknown_key,
-            "unknown blackboard key '" + name + "'" +
-                (hint.empty() ? " (the program declares keys with registry::add_key)" : hint));
-        return std::nullopt;
+        const std::string_view name =
+            key_reference(given.value).value_or(std::get<std::string>(given.value));
+        const std::uint32_t slot = find_key(i, name, where);
+        if (slot == param::no_key) return std::nullopt;
+        key_type = keys_[slot].type;
+        return param{given.name, static_cast<std::int64_t>(slot)};
     }
 
     // ---- assembly --------------------------------------------------------------------------
@@ -528,7 +652,7 @@ private:
         t.records_.params_.shrink_to_fit();
         t.param_values_ = std::move(params_);
         t.params_begin_ = std::move(params_begin_);
-        t.keys_ = registry_.keys();
+        t.board_.keys = std::move(keys_);
         if (any_creator) create_objects(t);
         lay_out_state(t);
         tree_ = std::move(built);
@@ -558,12 +682,18 @@ private:
             offset += layout.size;
             align = std::max(align, layout.align);
         }
-        if (!t.keys_.empty()) {
-            offset = align_up(offset, alignof(blackboard::cell));
-            align = std::max(align, alignof(blackboard::cell));
+        blackboard::layout& board = t.board_;
+        if (!board.keys.empty()) {
+            offset = align_up(offset, blackboard::layout::align);
+            align = std::max(align, blackboard::layout::align);
         }
         t.blackboard_offset_ = offset;
-        t.block_size_ = offset + t.keys_.size() * sizeof(blackboard::cell);
+        for (const blackboard_key& key : board.keys) {
+            board.offsets.push_back(static_cast<std::uint32_t>(board.bytes));
+            board.bytes +=
+                align_up(blackboard::layout::size_of(key.type), blackboard::layout::align);
+        }
+        t.block_size_ = offset + board.bytes;
         t.block_align_ = align;
     }
 
@@ -577,15 +707,18 @@ private:
             const node_type* type = slot_types_[t.type_[k]];
             if (!type->create) continue;
             const bool shareable = type->params.empty();
-            if (shareable && shared[t.type_[k]] != nullptr) {
-                t.objects_[k] = shared[t.type_[k]];
-                continue;
-            }
             try {
-                std::unique_ptr<node> made = type->create(t.params(k));
-                t.objects_[k] = made.get();
-                if (shareable) shared[t.type_[k]] = made.get();
-                if (made) t.owned_objects_.push_back(std::move(made));
+                if (shareable && shared[t.type_[k]] != nullptr) {
+                    t.objects_[k] = shared[t.type_[k]];
+                } else {
+                    std::unique_ptr<node> made = type->create(t.params(k));
+                    t.objects_[k] = made.get();
+                    if (shareable) shared[t.type_[k]] = made.get();
+                    if (made) t.owned_objects_.push_back(std::move(made));
+                }
+                if (type->arity != arity::leaf && t.objects_[k] != nullptr) {
+                    t.objects_[k]->check_children(t.child_count(k));
+                }
             } catch (const std::exception& e) {
                 report_node(t, k, type, e.what());
             } catch (...) {
@@ -618,6 +751,7 @@ private:
     bool damaged_ = false;                    // some parent link is broken (and reported)
     std::vector<std::uint32_t> child_count_;  // per record
     std::vector<param> params_;               // checked params, record by record
+    std::vector<blackboard_key> keys_;        // the program's, then the file's
     std::vector<std::uint32_t> params_begin_;
     std::shared_ptr<tree> tree_;
 };

@@ -36,6 +36,8 @@ std::string_view to_string(diagnostic_code code) noexcept {
         case diagnostic_code::too_many_nodes: return "too-many-nodes";
         case diagnostic_code::too_many_types: return "too-many-types";
         case diagnostic_code::unknown_key: return "unknown-key";
+        case diagnostic_code::invalid_key: return "invalid-key";
+        case diagnostic_code::key_type_mismatch: return "key-type-mismatch";
     }
     return "unknown";
 }

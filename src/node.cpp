@@ -18,5 +18,6 @@ void node::enter(context& /*ctx*/) const {}
 void node::exit(context& /*ctx*/, status /*result*/) const {}
 void node::halt(context& /*ctx*/) const {}
 void node::construct_state(void* /*storage*/) const {}
+void node::check_children(std::size_t /*count*/) const {}
 
 }  // namespace canopy

@@ -97,17 +97,30 @@ const node_type& registry::add_condition(std::string name, std::function<bool(co
                   }});
 }
 
-void registry::add_key(std::string name, param_type type) {
-    if (type != param_type::integer && type != param_type::number && type != param_type::boolean) {
+void registry::add_key(std::string name, param_type type, std::optional<param_value> initial) {
+    if (type == param_type::key || type == param_type::key_value) {
         throw registry_error("blackboard key '" + name +
-                             "' must be an integer, a number or a boolean");
+                             "' must be an integer, a number, a boolean or a string");
+    }
+    if (initial && !(type_of(*initial) == type ||
+                     (type == param_type::number && type_of(*initial) == param_type::integer))) {
+        throw registry_error("the initial value of blackboard key '" + name + "' is not " +
+                             detail::with_article(type));
+    }
+    if (initial && type == param_type::number && initial->index() == 1) {
+        initial = static_cast<double>(std::get<std::int64_t>(*initial));
+    }
+    if (initial && type == param_type::string &&
+        std::get<std::string>(*initial).size() > blackboard::max_string_bytes) {
+        throw registry_error("the initial value of blackboard key '" + name + "' is longer than " +
+                             std::to_string(blackboard::max_string_bytes) + " bytes");
     }
     if (name.empty()) throw registry_error("a blackboard key name must not be empty");
     for (const blackboard_key& key : keys_) {
         if (key.name == name)
             throw registry_error("blackboard key '" + name + "' is already declared");
     }
-    keys_.push_back({std::move(name), type});
+    keys_.push_back({std::move(name), type, std::move(initial)});
 }
 
 void registry::add_alias(std::string alias, std::string_view target) {

@@ -103,7 +103,7 @@ TEST_SUITE("agent") {
         load_result r = build_tree(testing::not_chain(depth), testing::runtime_registry());
         REQUIRE(r);
         agent a(r.tree);
-        CHECK(a.tick() ==
+        CHECK(a.tick(0.1) ==
               ((depth - 1) % 2 == 1 ? status::failure : status::success));  // 9,999 inversions
     }
 
@@ -113,9 +113,9 @@ TEST_SUITE("agent") {
             {"id": 3, "parentId": 1, "type": "SetBlackboard", "params": {"key": "count", "value": 7}}])");
         agent first(t);
         agent second(t);
-        CHECK(first.tick() == status::running);
-        CHECK(first.tick() == status::success);
-        CHECK(second.tick() == status::running);  // its Wait has its own counter
+        CHECK(first.tick(0.1) == status::running);
+        CHECK(first.tick(0.1) == status::success);
+        CHECK(second.tick(0.1) == status::running);  // its Wait has its own counter
         CHECK(first.blackboard().get<std::int64_t>("count") == 7);
         CHECK(second.blackboard().get<std::int64_t>("count") == 0);
         CHECK(t.use_count() == 3);
@@ -134,6 +134,8 @@ TEST_SUITE("agent") {
         CHECK(run(a, 1) == "r");
         a.reset();
         CHECK(trace.str() ==
+              "Sequence #1\n"
+              "  Not #2\n"
               "    Script #3: idle -> running\n"
               "  Not #2: idle -> running\n"
               "Sequence #1: idle -> running\n"
@@ -148,10 +150,10 @@ TEST_SUITE("agent") {
     TEST_CASE("replace_tree halts the old tree's running nodes and runs the new one") {
         script_log log;
         agent a(runtime_tree(R"([{"id": 1, "type": "Script", "params": {"results": "r"}}])"), &log);
-        a.tick();
+        a.tick(0.1);
         a.replace_tree(runtime_tree(R"([{"id": 9, "type": "AlwaysFailure"}])"));
         CHECK(log.calls == std::vector<std::string>{"enter #1", "halt #1"});
-        CHECK(a.tick() == status::failure);
+        CHECK(a.tick(0.1) == status::failure);
         CHECK(a.tree().record_id(0) == 9);
     }
 
@@ -163,7 +165,7 @@ TEST_SUITE("agent") {
         // 3 status bytes, the Wait's 8-byte state at offset 8, then 3 blackboard cells.
         CHECK(a.state_bytes() == 8 + 8 + 3 * 8);
         CHECK(t->state_bytes() == a.state_bytes());
-        a.tick();
+        a.tick(0.1);
         agent moved(std::move(a));
         CHECK(run(moved, 3) == "rrs");
     }
@@ -204,7 +206,7 @@ TEST_SUITE("agent") {
         REQUIRE(r);
         script_log log;
         agent a(r.tree, &log);
-        CHECK_THROWS_WITH(a.tick(), "boom");
+        CHECK_THROWS_WITH(a.tick(0.1), "boom");
         CHECK(a.is_running(0));
         a.reset();
         for (tree::index i = 0; i < r.tree->size(); ++i) CHECK_FALSE(a.is_running(i));

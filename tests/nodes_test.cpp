@@ -233,7 +233,7 @@ TEST_SUITE("nodes") {
             make({record(1, 0, "Sequence"),
                   R"({"id": 2, "parentId": 1, "type": "Log", "describe": "hello from the tree"})",
                   record(3, 1, "Log", R"({"message": "bye"})")}));
-        const status result = a.tick();
+        const status result = a.tick(0.1);
         std::cout.rdbuf(old);
         CHECK(result == status::success);
         CHECK(captured.str() == "hello from the tree\nbye\n");
@@ -246,11 +246,11 @@ TEST_SUITE("nodes") {
                   record(3, 1, "CheckBlackboard", R"({"key": "health", "op": "<", "value": 50})"),
                   record(4, 1, "SetBlackboard", R"({"key": "alarm", "value": true})"),
                   record(5, 1, "CheckBlackboard", R"({"key": "count", "value": 0})")}));
-        CHECK(a.tick() == status::success);
+        CHECK(a.tick(0.1) == status::success);
         CHECK(a.blackboard().get<double>("health") == 40.0);
         CHECK(a.blackboard().get<bool>("alarm"));
         a.blackboard().set("count", 3);
-        CHECK(a.tick() == status::failure);  // count == 0 no longer holds
+        CHECK(a.tick(0.1) == status::failure);  // count == 0 no longer holds
     }
 
     TEST_CASE("blackboard parameters are checked at load, located") {

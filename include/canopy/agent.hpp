@@ -13,10 +13,10 @@
 
 namespace canopy {
 
-/// One runner of a shared tree (seed 001's structure/runtime split): the tree, immutable and
-/// shared by any number of agents, plus one block of this agent's own state: a status byte
-/// per node, each node's state (stateful_node), and the blackboard. Making an agent is one
-/// allocation; ticking the built-in nodes allocates nothing and reads no clock.
+/// One runner of a shared tree (the structure/runtime split of the articles Canopy grew from): the
+/// tree, immutable and shared by any number of agents, plus one block of this agent's own state: a
+/// status byte per node, each node's state (stateful_node), and the blackboard. Making an agent is
+/// one allocation; ticking the built-in nodes allocates nothing and reads no clock.
 ///
 /// An agent may be ticked from any thread, but from one at a time; different agents of one
 /// tree may be ticked from different threads at once.
@@ -35,9 +35,13 @@ public:
     /// Frees the state without halting running nodes: call reset() first if they must know.
     ~agent();
 
-    /// Ticks the root once with time step dt (seconds) and returns its status. An exception
-    /// from a node passes through; reset() then halts every node it left entered.
-    status tick(double dt = 0.0);
+    /// Ticks the root once, `dt` seconds after the previous tick, and returns its status.
+    /// The agent's clock counts whole nanoseconds, so dt is rounded to the nearest one. A
+    /// program without time passes 0: then Wait, Timeout, Cooldown and the other timed nodes
+    /// never end, which is why there is no default. An exception from a node passes through;
+    /// reset() then halts every node it left entered.
+    /// @warning throws canopy::error for a dt that is negative, not finite, or over a year.
+    status tick(double dt);
     /// Halts every running node, children before parents, and zeroes the clock.
     void reset();
     /// Halts every running node, then runs `tree` from scratch (a new state block).
@@ -48,7 +52,10 @@ public:
     canopy::blackboard blackboard() noexcept;
     void* host() const noexcept { return host_; }
     void set_host(void* host) noexcept { host_ = host; }
-    double time() const noexcept { return time_; }
+    /// The sum of the time steps ticked since the agent was made or reset, in seconds.
+    double time() const noexcept { return static_cast<double>(time_ns_) * 1e-9; }
+    /// The same in whole nanoseconds.
+    std::int64_t time_ns() const noexcept { return time_ns_; }
     /// Attaches an observer (not owned), or detaches with nullptr.
     void set_observer(observer* o) noexcept { observer_ = o; }
 
@@ -70,7 +77,7 @@ private:
     std::byte* block_ = nullptr;
     void* host_ = nullptr;
     observer* observer_ = nullptr;
-    double time_ = 0.0;
+    std::int64_t time_ns_ = 0;
     std::uint64_t random_;
 };
 

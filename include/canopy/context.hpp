@@ -26,9 +26,14 @@ public:
     param_list params() const { return tree_->params(node_); }
 
     /// The time step of this tick, in seconds (what agent::tick was given).
-    double dt() const noexcept { return dt_; }
-    /// The sum of all time steps the agent has ticked.
-    double time() const noexcept;
+    double dt() const noexcept { return static_cast<double>(dt_ns_) * 1e-9; }
+    /// The time step in whole nanoseconds, the unit the agent's clock counts in.
+    std::int64_t dt_ns() const noexcept { return dt_ns_; }
+    /// The sum of all time steps the agent has ticked, in seconds.
+    double time() const noexcept { return static_cast<double>(time_ns()) * 1e-9; }
+    /// The same in whole nanoseconds: exact however long the agent lives (292 years), so
+    /// nodes compare elapsed time in it.
+    std::int64_t time_ns() const noexcept;
     /// The host object the agent was made for (seed 000's m_host).
     void* host() const noexcept;
     /// The host as a Host. @warning the agent must have been given one, of that type.
@@ -36,7 +41,9 @@ public:
     Host& host() const noexcept {
         return *static_cast<Host*>(host());
     }
-    canopy::blackboard blackboard() const noexcept;
+    canopy::blackboard blackboard() const noexcept {
+        return {block_ + tree_->blackboard_offset_, &tree_->board_};
+    }
     /// The next number from the agent's own generator (seeded when the agent was made).
     std::uint64_t random() const noexcept;
 
@@ -80,9 +87,10 @@ public:
 
 private:
     friend class agent;
-    context(agent& a, double dt) noexcept;
+    context(agent& a, std::int64_t dt_ns) noexcept;
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
     void halt_subtree(canopy::tree::index node);
+    void notify_visit(canopy::tree::index node);
     void notify_tick(canopy::tree::index node, std::uint8_t before, status result);
 
     agent* agent_;
@@ -90,7 +98,7 @@ private:
     const canopy::node* const* nodes_;
     std::byte* block_;
     observer* observer_;
-    double dt_;
+    std::int64_t dt_ns_;
     canopy::tree::index node_ = 0;
 };
 
@@ -103,6 +111,7 @@ inline status context::tick(canopy::tree::index child) {
     const canopy::tree::index outer = node_;
     node_ = child;
     const std::uint8_t before = code;
+    if (observer_ != nullptr) notify_visit(child);
     if (before != static_cast<std::uint8_t>(status::running)) {
         if (behaviour.uses(node::hook::enter)) behaviour.enter(*this);
         // Entered, so running until it finishes: if its tick throws, a reset still halts it.

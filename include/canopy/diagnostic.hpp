@@ -41,6 +41,8 @@ enum class diagnostic_code : std::uint8_t {
     too_many_nodes,              ///< more nodes than a tree can index
     too_many_types,              ///< more distinct node types than a tree can index
     unknown_key,                 ///< a key parameter naming no declared blackboard key
+    invalid_key,                 ///< a blackboard key declaration the tree cannot have
+    key_type_mismatch,           ///< a parameter bound to a key of another type
 };
 
 /// The stable spelling of a code, e.g. "unknown-parent".

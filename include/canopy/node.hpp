@@ -48,6 +48,11 @@ public:
     /// Constructs that state in fresh storage of state().size bytes, when an agent is made.
     virtual void construct_state(void* storage) const;
 
+    /// Refuses, by throwing an exception derived from std::exception, a child count this node
+    /// cannot work with (beyond what its type's arity says: IfThenElse takes two or three).
+    /// The loader calls it once per node and reports the message at the node's record.
+    virtual void check_children(std::size_t count) const;
+
     /// Whether the runtime calls this hook: true unless the class said it does not use it.
     bool uses(hook h) const noexcept { return (used_hooks_ & static_cast<std::uint8_t>(h)) != 0; }
 

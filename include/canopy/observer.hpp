@@ -9,11 +9,14 @@ namespace canopy {
 
 class agent;
 
-/// Sees every status change of every node of the agents it is attached to
-/// (agent::set_observer). With none attached, ticking costs one untaken branch per node.
+/// Sees every visit and status change of every node of the agents it is attached to
+/// (agent::set_observer). With none attached, ticking costs two untaken branches per node.
 class observer {
 public:
     virtual ~observer() = default;
+    /// A node is about to be ticked (and entered first if it was not running): the parent's
+    /// visit comes before its children's.
+    virtual void on_visit(const agent& /*a*/, tree::index /*node*/) {}
     /// A node's tick returned `result`. `before` is running when the node was running, and
     /// idle when this tick entered it.
     virtual void on_tick(const agent& a, tree::index node, status before, status result) = 0;
@@ -21,17 +24,31 @@ public:
     virtual void on_halt(const agent& a, tree::index node) = 0;
 };
 
-/// Prints each event as one line, indented two spaces per depth, in the order they happen
-/// (a child's line before its parent's, since a parent finishes after its child):
-/// `    Wait "a breath" #7: idle -> running`, `  Sequence #2: halted`.
+/// Prints a tick top-down, indented two spaces per depth: a node's line when it is visited,
+/// before its children's, ending in its result. A node that ticked children gets its result
+/// on a line of its own after theirs:
+///
+///     Selector "root" #1
+///       Sequence "a coin?" #2
+///         CoinNearby #5: idle -> failure
+///       Sequence #2: idle -> failure
+///       Wander #4: idle -> running
+///     Selector #1: idle -> running
+///
+/// A halt is a line `  Sequence #2: halted`.
 class trace_printer : public observer {
 public:
     explicit trace_printer(std::ostream& out) : out_(&out) {}
+    void on_visit(const agent& a, tree::index node) override;
     void on_tick(const agent& a, tree::index node, status before, status result) override;
     void on_halt(const agent& a, tree::index node) override;
 
 private:
+    void end_open_line();
+
     std::ostream* out_;
+    bool line_open_ = false;  // the last visit's line still waits for its result
+    tree::index open_node_ = 0;
 };
 
 }  // namespace canopy

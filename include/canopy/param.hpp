@@ -32,24 +32,39 @@ using param_value = std::variant<bool, std::int64_t, double, std::string>;
 param_type type_of(const param_value& value) noexcept;
 
 /// One parameter a node type accepts: its name, type and, unless it is required, a default.
+///
+/// A file may give any parameter as `"{key}"`: the node then reads the blackboard key's value
+/// at each tick (see input in canopy/port.hpp). An output parameter is always a key, which the
+/// node writes (see output).
 struct param_spec {
     std::string name;
     param_type type = param_type::string;
     std::optional<param_value> default_value;  ///< absent: the file must give the parameter
+    bool output = false;  ///< the node writes the key the file names; never a literal
 
     static param_spec required(std::string name, param_type type) {
-        return {std::move(name), type, std::nullopt};
+        return {std::move(name), type, std::nullopt, false};
     }
     static param_spec optional(std::string name, param_value default_value) {
         param_type type = type_of(default_value);
-        return {std::move(name), type, std::move(default_value)};
+        return {std::move(name), type, std::move(default_value), false};
+    }
+    /// An output port of a value type (integer, number, boolean or string); optional: a node
+    /// whose file leaves it out writes nowhere.
+    static param_spec output_port(std::string name, param_type type) {
+        return {std::move(name), type, std::nullopt, true};
     }
 };
 
 /// A parameter of one tree node, already checked against its type's spec.
 struct param {
+    static constexpr std::uint32_t no_key = 0xFFFFFFFF;
+
     std::string name;
-    param_value value;
+    param_value value;  ///< the literal; for a parameter bound to a key, its type's zero
+    /// The blackboard slot the parameter reads (`"{key}"`) or, for an output, writes; no_key
+    /// for a literal, and for an output the file left out.
+    std::uint32_t key = no_key;
 };
 
 /// The parameters of one tree node: every parameter its type declares, in declaration order,
@@ -72,14 +87,29 @@ public:
         return nullptr;
     }
 
-    /// The value of a declared parameter as T (bool, std::int64_t, double or std::string).
-    /// @warning throws std::out_of_range for an undeclared name and std::bad_variant_access
-    /// for the wrong T; a declared parameter always has a value of its declared type.
+    /// The parameter of that name, or null if the node type declares none.
+    const param* find_param(std::string_view name) const noexcept {
+        for (const param& p : *this) {
+            if (p.name == name) return &p;
+        }
+        return nullptr;
+    }
+
+    /// The literal value of a declared parameter as T (bool, std::int64_t, double or
+    /// std::string), for values a node fixes when the tree is built.
+    /// @warning throws std::out_of_range for an undeclared name, std::invalid_argument for a
+    /// parameter the file bound to a blackboard key (read those with canopy::input, which a
+    /// creator that calls get() does not support: the loader reports the message, located),
+    /// and std::bad_variant_access for the wrong T.
     template <typename T>
     const T& get(std::string_view name) const {
-        const param_value* value = find(name);
-        if (value == nullptr) throw std::out_of_range("no parameter '" + std::string(name) + "'");
-        return std::get<T>(*value);
+        const param* found = find_param(name);
+        if (found == nullptr) throw std::out_of_range("no parameter '" + std::string(name) + "'");
+        if (found->key != param::no_key) {
+            throw std::invalid_argument("parameter '" + std::string(name) +
+                                        "' takes a literal value here, not a blackboard key");
+        }
+        return std::get<T>(found->value);
     }
 
 private:

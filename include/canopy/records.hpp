@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,6 +25,15 @@ public:
         param_value value;
         source_location where;
         bool from_text = false;
+    };
+
+    /// A blackboard key the file declares, as written; the builder checks the type's name
+    /// (integer, number, boolean or string) and converts the initial value to it.
+    struct key_declaration {
+        std::string name;
+        std::string type;
+        std::optional<raw_param> initial;  ///< its name is the key's
+        source_location where;
     };
 
     /// What the reader could not read in a record. A problem it has already reported, so the
@@ -72,6 +82,10 @@ public:
     /// The index of a record's type name in type_names(); only when !has_type_id(i).
     std::uint32_t type_name_index(std::size_t i) const { return records_[i].type_name; }
 
+    /// Adds a blackboard key the file declares.
+    void declare_key(key_declaration key) { keys_.push_back(std::move(key)); }
+    const std::vector<key_declaration>& declared_keys() const noexcept { return keys_; }
+
     /// The tree's name, if the file gives one.
     const std::string& name() const noexcept { return name_; }
     void set_name(std::string name) { name_ = std::move(name); }
@@ -109,6 +123,7 @@ private:
     std::int64_t max_id_ = 0;
     bool any_problems_ = false;
     std::string name_;
+    std::vector<key_declaration> keys_;
 };
 
 }  // namespace canopy

@@ -89,10 +89,12 @@ public:
                              }});
     }
 
-    /// Declares a blackboard key, of type integer, number or boolean, that trees built with
-    /// this registry give every agent, and that `key` parameters may name.
-    /// @warning throws registry_error for a taken name or another type.
-    void add_key(std::string name, param_type type);
+    /// Declares a blackboard key, of type integer, number, boolean or string, that trees
+    /// built with this registry give every agent, and that parameters may name. Each agent's
+    /// value starts as `initial`, or else 0, 0.0, false or "".
+    /// @warning throws registry_error for a taken name, another type, or an initial value
+    /// not of the key's type.
+    void add_key(std::string name, param_type type, std::optional<param_value> initial = {});
     const std::vector<blackboard_key>& keys() const noexcept { return keys_; }
 
     /// Makes `alias` another name for the registered type `target` (e.g. "Fallback" for

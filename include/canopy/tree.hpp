@@ -113,8 +113,9 @@ public:
 
     /// The distinct node types the tree uses.
     const std::vector<type_info>& types() const noexcept { return types_; }
-    /// The blackboard keys every agent of the tree has, in slot order.
-    const std::vector<blackboard_key>& keys() const noexcept { return keys_; }
+    /// The blackboard keys every agent of the tree has, in slot order: the program's
+    /// (registry::add_key), then those the file declared.
+    const std::vector<blackboard_key>& keys() const noexcept { return board_.keys; }
     /// The bytes of state each agent of this tree holds (see agent).
     std::size_t state_bytes() const noexcept { return block_size_; }
 
@@ -133,14 +134,14 @@ private:
     std::vector<std::unique_ptr<node>> owned_objects_;
 
     // Each agent's state block: a status byte per node, then node states at their offsets,
-    // then the blackboard's cells.
+    // then the blackboard's values.
     std::vector<std::uint32_t> state_offset_;  // per node; only meaningful where it has state
     std::vector<std::uint32_t> stateful_;      // the nodes with state, to construct it
     std::size_t blackboard_offset_ = 0;
     std::size_t block_size_ = 0;
     std::size_t block_align_ = 1;
     bool runnable_ = false;  // every node has an object
-    std::vector<blackboard_key> keys_;
+    blackboard::layout board_;
 
     // Cold, in file order, reached through record_of_: the records as read (ids, describe
     // texts, locations) and the checked parameters. Kept in file order so that building

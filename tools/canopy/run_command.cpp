@@ -39,6 +39,9 @@ struct run_options {
 class visit_counter final : public observer {
 public:
     explicit visit_counter(observer* next) : next_(next) {}
+    void on_visit(const agent& a, tree::index node) override {
+        if (next_ != nullptr) next_->on_visit(a, node);
+    }
     void on_tick(const agent& a, tree::index node, status before, status result) override {
         ++visits_;
         if (next_ != nullptr) next_->on_tick(a, node, before, result);
