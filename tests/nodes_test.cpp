@@ -9,24 +9,9 @@ using testing::run;
 using testing::runtime_tree;
 using testing::script_log;
 
-namespace {
-
-std::string leaf(int id, int parent, const std::string& results) {
-    return R"({"id": )" + std::to_string(id) + R"(, "parentId": )" + std::to_string(parent) +
-           R"(, "type": "Script", "params": {"results": ")" + results + R"("}})";
-}
-
-std::string record(int id, int parent, const std::string& type, const std::string& params = "") {
-    return R"({"id": )" + std::to_string(id) + R"(, "parentId": )" + std::to_string(parent) +
-           R"(, "type": ")" + type + R"(")" + (params.empty() ? "" : R"(, "params": )" + params) +
-           "}";
-}
-
-std::shared_ptr<const tree> make(const std::vector<std::string>& records) {
-    return runtime_tree(testing::json_tree(records));
-}
-
-}  // namespace
+using testing::leaf;
+using testing::make;
+using testing::record;
 
 TEST_SUITE("nodes") {
     TEST_CASE("Sequence ticks children in order and resumes at the running one") {

@@ -81,11 +81,78 @@ inline std::shared_ptr<const tree> runtime_tree(const std::string& json) {
     return r.tree;
 }
 
+/// A scripted leaf's record (see script_node): `results` one letter a tick.
+inline std::string leaf(int id, int parent, const std::string& results) {
+    return R"({"id": )" + std::to_string(id) + R"(, "parentId": )" + std::to_string(parent) +
+           R"(, "type": "Script", "params": {"results": ")" + results + R"("}})";
+}
+
+/// A node record in flat JSON; `params` is a JSON object or empty.
+inline std::string record(int id, int parent, const std::string& type,
+                          const std::string& params = "") {
+    return R"({"id": )" + std::to_string(id) + R"(, "parentId": )" + std::to_string(parent) +
+           R"(, "type": ")" + type + R"(")" + (params.empty() ? "" : R"(, "params": )" + params) +
+           "}";
+}
+
+/// A runtime tree (built-ins and Script) from records.
+inline std::shared_ptr<const tree> make(const std::vector<std::string>& records) {
+    return runtime_tree(testing::json_tree(records));
+}
+
 /// Ticks an agent n times and spells its statuses: "rrs" for running, running, success.
 inline std::string run(agent& a, int n, double dt = 0.1) {
     std::string out;
     for (int k = 0; k < n; ++k) out += to_string(a.tick(dt))[0];
     return out;
+}
+
+}  // namespace canopy::testing
+
+namespace canopy::testing {
+
+/// Records what every node of an agent goes through, tick by tick: "enter #2",
+/// "exit success #2", "halt #3", in the order it happens, record ids after the '#'.
+struct call_recorder : observer {
+    void on_tick(const agent& a, tree::index node, status before, status result) override {
+        const std::string id = " #" + std::to_string(a.tree().record_id(node));
+        if (before != status::running) events.push_back("enter" + id);
+        if (result != status::running)
+            events.push_back("exit " + std::string(to_string(result)) + id);
+    }
+    void on_halt(const agent& a, tree::index node) override {
+        events.push_back("halt #" + std::to_string(a.tree().record_id(node)));
+    }
+    std::vector<std::string> events;
+};
+
+/// One tick of a table-driven node test: the root's status and every node's calls in it.
+struct tick_result {
+    status root;
+    std::vector<std::string> events;
+    friend bool operator==(const tick_result& a, const tick_result& b) {
+        return a.root == b.root && a.events == b.events;
+    }
+};
+
+inline std::ostream& operator<<(std::ostream& out, const tick_result& t) {
+    out << to_string(t.root) << ":";
+    for (const std::string& e : t.events) out << " [" << e << "]";
+    return out;
+}
+
+/// Ticks an agent n times with time step dt and records each tick's result and calls.
+inline std::vector<tick_result> record_ticks(agent& a, int n, double dt = 0.1) {
+    call_recorder recorder;
+    a.set_observer(&recorder);
+    std::vector<tick_result> ticks;
+    for (int k = 0; k < n; ++k) {
+        recorder.events.clear();
+        const status root = a.tick(dt);
+        ticks.push_back({root, recorder.events});
+    }
+    a.set_observer(nullptr);
+    return ticks;
 }
 
 }  // namespace canopy::testing

@@ -2,13 +2,23 @@
 // The built-in node library, registered in parts by register_builtin_nodes(). The semantics
 // of every node are in docs/nodes.md, one row each.
 
+#include <cmath>
+#include <cstdint>
+
 #include "canopy/registry.hpp"
 
 namespace canopy::detail {
 
-/// Agent time is a sum of time steps, so 0.1 ten times is not quite 1.0: comparisons of
-/// elapsed time allow this much, so that a Wait of 1 s at dt 0.1 ends on the tenth tick.
-inline constexpr double time_tolerance = 1e-9;
+/// A duration in seconds as whole nanoseconds, the unit of the agent's clock, so that elapsed
+/// time compares exactly however long the agent has lived. NaN and negative values give 0,
+/// and values past a century give a century: a value read from the blackboard at tick time
+/// must not overflow.
+inline std::int64_t seconds_to_ns(double seconds) noexcept {
+    constexpr double century = 100.0 * 365 * 24 * 3600;
+    if (!(seconds > 0.0)) return 0;
+    if (seconds > century) return static_cast<std::int64_t>(century * 1e9);
+    return std::llround(seconds * 1e9);
+}
 
 void register_composites(registry& reg);
 void register_decorators(registry& reg);

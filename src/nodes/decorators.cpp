@@ -83,15 +83,15 @@ public:
 };
 
 // Fails, halting the child, once the child has run longer than `seconds` of agent time.
-class timeout final : public stateful_node<double> {
+class timeout final : public stateful_node<std::int64_t> {
 public:
     explicit timeout(const param_list& params)
         : stateful_node({hook::enter}), seconds_(params.get<double>("seconds")) {
         if (seconds_ < 0) throw std::invalid_argument("'seconds' must not be negative");
     }
-    void enter(context& ctx) const override { ctx.state<double>() = ctx.time(); }
+    void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
     status tick(context& ctx) const override {
-        if (ctx.time() - ctx.state<double>() > seconds_ + time_tolerance) {
+        if (ctx.time_ns() - ctx.state<std::int64_t>() > seconds_to_ns(seconds_)) {
             ctx.halt(only_child(ctx));
             return status::failure;
         }
@@ -104,22 +104,22 @@ private:
 
 // After its child finishes, either way, fails without ticking it until `seconds` of agent
 // time have passed.
-class cooldown final : public stateful_node<double> {
+class cooldown final : public stateful_node<std::int64_t> {
 public:
     explicit cooldown(const param_list& params)
         : stateful_node({}), seconds_(params.get<double>("seconds")) {
         if (seconds_ < 0) throw std::invalid_argument("'seconds' must not be negative");
     }
     void construct_state(void* storage) const override {
-        ::new (storage) double(-std::numeric_limits<double>::infinity());
+        ::new (storage) std::int64_t(std::numeric_limits<std::int64_t>::min());
     }
     status tick(context& ctx) const override {
-        auto& ready_at = ctx.state<double>();
-        if (!ctx.is_running(only_child(ctx)) && ctx.time() + time_tolerance < ready_at) {
+        auto& ready_at = ctx.state<std::int64_t>();
+        if (!ctx.is_running(only_child(ctx)) && ctx.time_ns() < ready_at) {
             return status::failure;
         }
         const status result = ctx.tick(only_child(ctx));
-        if (result != status::running) ready_at = ctx.time() + seconds_;
+        if (result != status::running) ready_at = ctx.time_ns() + seconds_to_ns(seconds_);
         return result;
     }
 

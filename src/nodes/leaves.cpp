@@ -34,19 +34,19 @@ public:
         if (ticks_ >= 0) {
             ctx.state<union_state>().ticks_left = ticks_;
         } else {
-            ctx.state<union_state>().started = ctx.time();
+            ctx.state<union_state>().started = ctx.time_ns();
         }
     }
     status tick(context& ctx) const override {
         auto& s = ctx.state<union_state>();
         if (ticks_ >= 0) return s.ticks_left-- > 0 ? status::running : status::success;
-        return ctx.time() - s.started + time_tolerance >= seconds_ ? status::success
-                                                                   : status::running;
+        return ctx.time_ns() - s.started >= seconds_to_ns(seconds_) ? status::success
+                                                                    : status::running;
     }
 
 private:
     union union_state {
-        double started;
+        std::int64_t started;
         std::int64_t ticks_left;
     };
     double seconds_;
