@@ -109,7 +109,7 @@ TEST_SUITE("agent") {
 
     TEST_CASE("agents share one tree and keep their own state") {
         auto t = runtime_tree(R"([{"id": 1, "type": "Sequence"},
-            {"id": 2, "parentId": 1, "type": "Wait", "params": {"ticks": 1}},
+            {"id": 2, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 1}},
             {"id": 3, "parentId": 1, "type": "SetBlackboard", "params": {"key": "count", "value": 7}}])");
         agent first(t);
         agent second(t);
@@ -160,7 +160,7 @@ TEST_SUITE("agent") {
     TEST_CASE("an agent is one block of about a byte per node, and moves without copying it") {
         auto t = runtime_tree(
             R"([{"id": 1, "type": "Sequence"}, {"id": 2, "parentId": 1, "type": "AlwaysSuccess"},
-            {"id": 3, "parentId": 1, "type": "Wait", "params": {"ticks": 3}}])");
+            {"id": 3, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 3}}])");
         agent a(t);
         // 3 status bytes, the Wait's 8-byte state at offset 8, then 3 blackboard cells.
         CHECK(a.state_bytes() == 8 + 8 + 3 * 8);
@@ -241,7 +241,7 @@ TEST_SUITE("agent") {
 
     TEST_CASE("a parallel ticker ticks every agent once, on several threads") {
         auto t = runtime_tree(R"([{"id": 1, "type": "Sequence"},
-            {"id": 2, "parentId": 1, "type": "Wait", "params": {"ticks": 2}},
+            {"id": 2, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 2}},
             {"id": 3, "parentId": 1, "type": "SetBlackboard", "params": {"key": "count", "value": 5}}])");
         std::vector<agent> agents;
         for (int i = 0; i < 1001; ++i) agents.emplace_back(t);

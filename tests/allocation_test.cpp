@@ -51,7 +51,7 @@ TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates o
         {"id": 2, "parentId": 1, "type": "ReactiveSequence"},
         {"id": 3, "parentId": 2, "type": "CheckBlackboard", "params": {"key": "count", "op": "<", "value": 1000}},
         {"id": 4, "parentId": 2, "type": "Sequence"},
-        {"id": 5, "parentId": 4, "type": "Wait", "params": {"ticks": 2}},
+        {"id": 5, "parentId": 4, "type": "WaitTicks", "params": {"ticks": 2}},
         {"id": 6, "parentId": 4, "type": "SetBlackboard", "params": {"key": "alarm", "value": true}},
         {"id": 7, "parentId": 1, "type": "ReactiveSelector"},
         {"id": 8, "parentId": 7, "type": "Cooldown", "params": {"seconds": 0.3}},

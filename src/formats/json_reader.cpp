@@ -58,6 +58,7 @@ public:
     bool null() override {
         std::size_t start = token_start();
         if (skipping()) return true;
+        if (in_blackboard()) return blackboard_value(start, std::nullopt, "null");
         return scalar(start, "null", [&](record_state& r) {
             if (pending_field_ == field::parent_id) {
                 r.parent_id = 0;
@@ -70,12 +71,14 @@ public:
         std::size_t start = token_start();
         if (skipping()) return true;
         if (state_ == state::params) return add_param(value);
+        if (in_blackboard()) return blackboard_value(start, value, "a boolean");
         return scalar(start, "a boolean", [](record_state&) { return false; });
     }
     bool number_integer(std::int64_t value) override {
         std::size_t start = token_start();
         if (skipping()) return true;
         if (state_ == state::params) return add_param(value);
+        if (in_blackboard()) return blackboard_value(start, value, "a number");
         return scalar(start, "a number", [&](record_state& r) { return take_integer(r, value); });
     }
     bool number_unsigned(std::uint64_t value) override {
@@ -86,6 +89,7 @@ public:
         }
         auto signed_value = static_cast<std::int64_t>(value);
         if (state_ == state::params) return add_param(signed_value);
+        if (in_blackboard()) return blackboard_value(start, signed_value, "a number");
         return scalar(start, "a number",
                       [&](record_state& r) { return take_integer(r, signed_value); });
     }
@@ -93,6 +97,7 @@ public:
         std::size_t start = token_start();
         if (skipping()) return true;
         if (state_ == state::params) return add_param(value);
+        if (in_blackboard()) return blackboard_value(start, value, "a number");
         // nlohmann reads an integer below the 64-bit range as a float.
         bool integral = written.find_first_of(".eE") == std::string::npos;
         return scalar(start, integral ? "an integer beyond 64 bits" : "a fractional number",
@@ -102,6 +107,7 @@ public:
         std::size_t start = token_start();
         if (skipping()) return true;
         if (state_ == state::params) return add_param(std::move(value));
+        if (in_blackboard()) return blackboard_value(start, std::move(value), "a string");
         if (state_ == state::top_object && pending_top_key_ == top_key::name) {
             result_.records.set_name(std::move(value));
             pending_top_key_ = top_key::none;
@@ -127,6 +133,16 @@ public:
         if (skipping()) return enter_skipped();
         switch (state_) {
             case state::top: state_ = state::top_object; return true;
+            case state::top_object:
+                if (pending_top_key_ != top_key::blackboard) break;
+                pending_top_key_ = top_key::none;
+                state_ = state::blackboard;
+                return true;
+            case state::blackboard:
+                if (pending_key_.name.empty() && !key_named_) break;
+                state_ = state::key_declaration;
+                key_field_ = key_field::none;
+                return true;
             case state::nodes: begin_record(start); return true;
             case state::record:
                 if (pending_field_ == field::params) {
@@ -136,8 +152,10 @@ public:
                 }
                 wrong_record_value(start, "an object");
                 return enter_skipped();
-            default: unexpected_value(start, "an object"); return enter_skipped();
+            default: break;
         }
+        unexpected_value(start, "an object");
+        return enter_skipped();
     }
     bool key(std::string& name) override {
         std::size_t start = token_start();
@@ -146,6 +164,8 @@ public:
             case state::top_object: return top_object_key(start, name);
             case state::record: return record_key(start, name);
             case state::params: return param_key(start, name);
+            case state::blackboard: return blackboard_key_name(start, name);
+            case state::key_declaration: return declaration_key(start, name);
             default: return true;
         }
     }
@@ -165,6 +185,11 @@ public:
                 state_ = state::nodes;
                 return true;
             case state::params: state_ = state::record; return true;
+            case state::blackboard: state_ = state::top_object; return true;
+            case state::key_declaration:
+                end_declaration();
+                state_ = state::blackboard;
+                return true;
             default: return true;
         }
     }
@@ -215,8 +240,18 @@ public:
     }
 
 private:
-    enum class state : std::uint8_t { top, top_object, nodes, record, params, done };
-    enum class top_key : std::uint8_t { name, nodes, none };
+    enum class state : std::uint8_t {
+        top,
+        top_object,
+        nodes,
+        record,
+        params,
+        blackboard,       // {"key": declaration, ...}
+        key_declaration,  // {"type": ..., "default": ...}
+        done
+    };
+    enum class top_key : std::uint8_t { name, nodes, blackboard, none };
+    enum class key_field : std::uint8_t { type, initial, none };
 
     struct record_state {
         std::size_t start = 0;
@@ -339,11 +374,12 @@ private:
             }
             pending_param_.clear();
         } else if (state_ == state::top_object && pending_top_key_ != top_key::none) {
-            bool is_name = pending_top_key_ == top_key::name;
+            static constexpr const char* expected[] = {
+                "'name' must be a string", "'nodes' must be an array of node records",
+                "'blackboard' must be an object of key declarations"};
             report(location(start), diagnostic_code::wrong_field_type,
-                   std::string(is_name ? "'name' must be a string"
-                                       : "'nodes' must be an array of node records") +
-                       ", not " + std::string(kind));
+                   std::string(expected[static_cast<std::size_t>(pending_top_key_)]) + ", not " +
+                       std::string(kind));
             pending_top_key_ = top_key::none;
         } else if (state_ == state::nodes) {
             report(location(start), diagnostic_code::unexpected_element,
@@ -358,10 +394,11 @@ private:
     }
 
     bool top_object_key(std::size_t start, const std::string& name) {
-        static const std::vector<std::string_view> keys = {"name", "nodes"};
-        top_key k = name == "name"    ? top_key::name
-                    : name == "nodes" ? top_key::nodes
-                                      : top_key::none;
+        static const std::vector<std::string_view> keys = {"name", "nodes", "blackboard"};
+        top_key k = name == "name"         ? top_key::name
+                    : name == "nodes"      ? top_key::nodes
+                    : name == "blackboard" ? top_key::blackboard
+                                           : top_key::none;
         if (k == top_key::none) {
             report(location(start), diagnostic_code::unknown_field,
                    "unknown key '" + name + "' in the tree object" + did_you_mean(name, keys));
@@ -374,6 +411,88 @@ private:
         }
         pending_top_key_ = k;
         return true;
+    }
+
+    // ---- the blackboard object: {"name": {"type": "number", "default": 2.5}} or, without a
+    // default, {"name": "number"} ------------------------------------------------------------
+
+    bool in_blackboard() const {
+        return state_ == state::blackboard || state_ == state::key_declaration;
+    }
+
+    bool blackboard_key_name(std::size_t start, std::string& name) {
+        pending_key_ = {std::move(name), {}, std::nullopt, location(start)};
+        key_named_ = true;
+        key_seen_ = 0;
+        return true;
+    }
+
+    bool declaration_key(std::size_t start, const std::string& name) {
+        static const std::vector<std::string_view> fields = {"type", "default"};
+        key_field_ = name == "type"      ? key_field::type
+                     : name == "default" ? key_field::initial
+                                         : key_field::none;
+        if (key_field_ == key_field::none) {
+            report(location(start), diagnostic_code::unknown_field,
+                   "unknown key '" + name + "' in blackboard key '" + pending_key_.name + "'" +
+                       did_you_mean(name, fields));
+        } else if ((key_seen_ & (1U << static_cast<unsigned>(key_field_))) != 0) {
+            report(
+                location(start), diagnostic_code::duplicate_field,
+                "key '" + name + "' appears twice in blackboard key '" + pending_key_.name + "'");
+            key_field_ = key_field::none;
+        } else {
+            key_seen_ |= 1U << static_cast<unsigned>(key_field_);
+        }
+        return true;
+    }
+
+    // A scalar in the blackboard object: a key's type given alone, or a field of its object.
+    bool blackboard_value(std::size_t start, std::optional<param_value> value,
+                          std::string_view kind) {
+        if (state_ == state::blackboard) {
+            if (!key_named_) return true;
+            key_named_ = false;
+            if (value && value->index() == 3) {
+                pending_key_.type = std::get<std::string>(*value);
+                result_.records.declare_key(std::move(pending_key_));
+            } else {
+                report(location(start), diagnostic_code::wrong_field_type,
+                       "blackboard key '" + pending_key_.name +
+                           "' must be declared as {\"type\": ..., \"default\": ...} or by its "
+                           "type's name, not " +
+                           std::string(kind));
+            }
+            return true;
+        }
+        const key_field f = key_field_;
+        key_field_ = key_field::none;
+        if (f == key_field::type && value && value->index() == 3) {
+            pending_key_.type = std::get<std::string>(*value);
+        } else if (f == key_field::initial && value) {
+            pending_key_.initial =
+                record_set::raw_param{pending_key_.name, std::move(*value), location(start), false};
+        } else if (f != key_field::none) {
+            report(location(start), diagnostic_code::wrong_field_type,
+                   std::string(f == key_field::type
+                                   ? "'type' must be \"integer\", \"number\", \"boolean\" or "
+                                     "\"string\""
+                                   : "'default' must be a number, a string or a boolean") +
+                       ", not " + std::string(kind));
+        }
+        return true;
+    }
+
+    void end_declaration() {
+        key_named_ = false;
+        if ((key_seen_ & (1U << static_cast<unsigned>(key_field::type))) == 0) {
+            report(pending_key_.where, diagnostic_code::missing_field,
+                   "blackboard key '" + pending_key_.name +
+                       "' has no 'type' (integer, number, boolean or string)");
+            return;
+        }
+        if (pending_key_.type.empty()) return;  // a wrong type, reported
+        result_.records.declare_key(std::move(pending_key_));
     }
 
     // Resets the record in place: its strings keep their capacity from one record to the next.
@@ -497,6 +616,10 @@ private:
     field pending_field_ = field::none;
     std::string pending_param_;
     source_location pending_param_where_;  // where its key stands
+    record_set::key_declaration pending_key_;
+    bool key_named_ = false;  // a blackboard key's name was read, its declaration not yet
+    unsigned key_seen_ = 0;   // one bit per key_field
+    key_field key_field_ = key_field::none;
     record_state record_;
 };
 

@@ -113,13 +113,16 @@ private:
         for (const tinyxml2::XMLNode* child = root.FirstChild(); child != nullptr;
              child = child->NextSibling()) {
             if (const tinyxml2::XMLElement* element = child->ToElement()) {
-                if (std::string_view(element->Name()) == "node") {
+                const std::string_view name = element->Name();
+                if (name == "node") {
                     read_record(*element);
+                } else if (name == "blackboard") {
+                    read_blackboard(*element);
                 } else {
                     report(line_of(element), diagnostic_code::unexpected_element,
-                           "unexpected element <" + std::string(element->Name()) + "> in <tree>" +
-                               did_you_mean(element->Name(), {"node"}) +
-                               "; a tree holds <node> elements");
+                           "unexpected element <" + std::string(name) + "> in <tree>" +
+                               did_you_mean(name, {"node", "blackboard"}) +
+                               "; a tree holds <node> elements and a <blackboard>");
                 }
             } else if (const tinyxml2::XMLText* text = child->ToText();
                        text != nullptr && !is_blank(text->Value())) {
@@ -127,6 +130,67 @@ private:
                        "unexpected text in <tree>");
             }
         }
+    }
+
+    // <blackboard><key name="patrol_wait" type="number" default="2.5"/></blackboard>
+    void read_blackboard(const tinyxml2::XMLElement& board) {
+        if (seen_blackboard_) {
+            report(line_of(&board), diagnostic_code::duplicate_field,
+                   "<tree> has two <blackboard> elements");
+            return;
+        }
+        seen_blackboard_ = true;
+        for (const tinyxml2::XMLNode* child = board.FirstChild(); child != nullptr;
+             child = child->NextSibling()) {
+            const tinyxml2::XMLElement* key = child->ToElement();
+            if (key == nullptr) {
+                const tinyxml2::XMLText* text = child->ToText();
+                if (text != nullptr && !is_blank(text->Value())) {
+                    report(line_of(text), diagnostic_code::unexpected_element,
+                           "unexpected text in <blackboard>");
+                }
+                continue;
+            }
+            if (std::string_view(key->Name()) != "key") {
+                report(line_of(key), diagnostic_code::unexpected_element,
+                       "unexpected element <" + std::string(key->Name()) + "> in <blackboard>" +
+                           did_you_mean(key->Name(), {"key"}) + "; it holds <key> elements");
+                continue;
+            }
+            read_key(*key);
+        }
+    }
+
+    void read_key(const tinyxml2::XMLElement& key) {
+        record_set::key_declaration declared;
+        declared.where = line_of(&key);
+        bool named = false;
+        bool typed = false;
+        for (const tinyxml2::XMLAttribute* a = key.FirstAttribute(); a != nullptr; a = a->Next()) {
+            const std::string_view name = a->Name();
+            if (name == "name") {
+                declared.name = a->Value();
+                named = true;
+            } else if (name == "type") {
+                declared.type = a->Value();
+                typed = true;
+            } else if (name == "default") {
+                declared.initial = record_set::raw_param{declared.name, std::string(a->Value()),
+                                                         declared.where, true};
+            } else {
+                report(declared.where, diagnostic_code::unknown_field,
+                       "unknown attribute '" + std::string(name) + "' on <key>" +
+                           did_you_mean(name, {"name", "type", "default"}));
+            }
+        }
+        if (!named || !typed) {
+            report(declared.where, diagnostic_code::missing_field,
+                   std::string("<key> has no '") + (named ? "type" : "name") +
+                       "' attribute; declare <key name=\"...\" type=\"number\"/>");
+            return;
+        }
+        if (declared.initial) declared.initial->name = declared.name;
+        result_.records.declare_key(std::move(declared));
     }
 
     void read_record(const tinyxml2::XMLElement& element) {
@@ -256,6 +320,7 @@ private:
 
     const std::string& path_;
     read_result& result_;
+    bool seen_blackboard_ = false;
 };
 
 }  // namespace

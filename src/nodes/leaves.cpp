@@ -1,10 +1,14 @@
-// AlwaysSuccess, AlwaysFailure, Wait, Log, CheckBlackboard and SetBlackboard.
+// AlwaysSuccess, AlwaysFailure, AlwaysRunning, Wait, WaitTicks, Log, CheckBlackboard and
+// SetBlackboard.
 #include <iostream>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
+#include "blackboard_condition.hpp"
 #include "builtin.hpp"
 #include "canopy/context.hpp"
+#include "canopy/port.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -16,140 +20,119 @@ public:
     status tick(context& /*ctx*/) const override { return result; }
 };
 
-// With `ticks` N: running on its first N ticks, success on the next. With `seconds` S:
-// running until S seconds of agent time have passed since its first tick (seed 003's idle
-// timer), then success.
-class wait final : public node {
+// Running until `seconds` of agent time have passed since the tick that entered it, then
+// success: with S seconds at steps of dt, the first tick at which elapsed >= S, i.e. tick
+// ceil(S/dt) + 1 of the run.
+class wait final : public stateful_node<std::int64_t> {
 public:
     explicit wait(const param_list& params)
-        : node({hook::enter}),
-          seconds_(params.get<double>("seconds")),
-          ticks_(params.get<std::int64_t>("ticks")) {
-        if ((seconds_ >= 0) == (ticks_ >= 0)) {
-            throw std::invalid_argument("give 'seconds' or 'ticks', one of them");
+        : stateful_node({hook::enter}), seconds_(params, "seconds") {
+        if (!seconds_.from_blackboard() && seconds_.literal() < 0) {
+            throw std::invalid_argument("'seconds' must not be negative");
         }
     }
-    state_layout state() const override { return {sizeof(union_state), alignof(union_state)}; }
-    void enter(context& ctx) const override {
-        if (ticks_ >= 0) {
-            ctx.state<union_state>().ticks_left = ticks_;
-        } else {
-            ctx.state<union_state>().started = ctx.time_ns();
-        }
-    }
+    void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
     status tick(context& ctx) const override {
-        auto& s = ctx.state<union_state>();
-        if (ticks_ >= 0) return s.ticks_left-- > 0 ? status::running : status::success;
-        return ctx.time_ns() - s.started >= seconds_to_ns(seconds_) ? status::success
-                                                                    : status::running;
+        const std::int64_t elapsed = ctx.time_ns() - ctx.state<std::int64_t>();
+        return elapsed >= seconds_to_ns(seconds_.get(ctx)) ? status::success : status::running;
     }
 
 private:
-    union union_state {
-        std::int64_t started;
-        std::int64_t ticks_left;
-    };
-    double seconds_;
+    input<double> seconds_;
+};
+
+// Running on its first `ticks` ticks, success on the next.
+class wait_ticks final : public stateful_node<std::int64_t> {
+public:
+    explicit wait_ticks(const param_list& params)
+        : stateful_node({hook::enter}), ticks_(params.get<std::int64_t>("ticks")) {
+        if (ticks_ < 0) throw std::invalid_argument("'ticks' must be 0 or more");
+    }
+    void enter(context& ctx) const override { ctx.state<std::int64_t>() = ticks_; }
+    status tick(context& ctx) const override {
+        return ctx.state<std::int64_t>()-- > 0 ? status::running : status::success;
+    }
+
+private:
     std::int64_t ticks_;
 };
+
+// Every Log line goes out whole, even when several threads tick agents that log.
+std::mutex log_mutex;
 
 // Writes its message, or else its describe, as one line on standard output, and succeeds.
 class log final : public node {
 public:
-    explicit log(const param_list& params)
-        : node({}), message_(params.get<std::string>("message")) {}
+    explicit log(const param_list& params) : node({}), message_(params, "message") {}
     status tick(context& ctx) const override {
-        const std::string_view text = message_.empty() ? ctx.tree().describe(ctx.node()) : message_;
+        std::string_view text = message_.get(ctx);
+        if (text.empty()) text = ctx.tree().describe(ctx.node());
+        const std::lock_guard<std::mutex> lock(log_mutex);
         std::cout << text << '\n';
         return status::success;
     }
 
 private:
-    std::string message_;
+    input<std::string_view> message_;
 };
 
-enum class comparison : std::uint8_t { equal, not_equal, less, less_equal, greater, greater_equal };
-
-comparison parse_comparison(const std::string& op, bool boolean) {
-    static const std::pair<const char*, comparison> ops[] = {
-        {"==", comparison::equal},  {"!=", comparison::not_equal},
-        {"<", comparison::less},    {"<=", comparison::less_equal},
-        {">", comparison::greater}, {">=", comparison::greater_equal}};
-    for (const auto& [text, value] : ops) {
-        if (op != text) continue;
-        if (boolean && value != comparison::equal && value != comparison::not_equal) {
-            throw std::invalid_argument("a boolean key compares with == or != only, not '" + op +
-                                        "'");
-        }
-        return value;
-    }
-    throw std::invalid_argument("'op' must be one of == != < <= > >=, not '" + op + "'");
-}
-
-template <typename T>
-bool compare(T a, comparison op, T b) {
-    switch (op) {
-        case comparison::equal: return a == b;
-        case comparison::not_equal: return a != b;
-        case comparison::less: return a < b;
-        case comparison::less_equal: return a <= b;
-        case comparison::greater: return a > b;
-        case comparison::greater_equal: return a >= b;
-    }
-    return false;
-}
-
-// Succeeds when the key's value compares as asked with `value` (given in the key's type).
+// Succeeds when the key's value compares as asked with `value` (a literal or another key).
 class check_blackboard final : public node {
 public:
-    explicit check_blackboard(const param_list& params)
-        : node({}),
-          slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
-          value_(*params.find("value")),
-          op_(parse_comparison(params.get<std::string>("op"), value_.index() == 0)) {}
-
+    explicit check_blackboard(const param_list& params) : node({}), condition_(params) {}
     status tick(context& ctx) const override {
-        const blackboard board = ctx.blackboard();
-        bool holds = false;
-        switch (value_.index()) {
-            case 0: holds = compare(board.get<bool>(slot_), op_, std::get<bool>(value_)); break;
-            case 1:
-                holds =
-                    compare(board.get<std::int64_t>(slot_), op_, std::get<std::int64_t>(value_));
-                break;
-            default:
-                holds = compare(board.get<double>(slot_), op_, std::get<double>(value_));
-                break;
-        }
-        return holds ? status::success : status::failure;
+        return condition_.holds(ctx) ? status::success : status::failure;
     }
 
 private:
-    std::uint32_t slot_;
-    param_value value_;
-    comparison op_;
+    blackboard_condition condition_;
 };
 
+// Writes `value`, a literal or another key's value, to the key.
 class set_blackboard final : public node {
 public:
     explicit set_blackboard(const param_list& params)
         : node({}),
-          slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
-          value_(*params.find("value")) {}
+          key_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
+          value_(*params.find_param("value")) {
+        if (value_.key == param::no_key && value_.value.index() == 3 &&
+            std::get<std::string>(value_.value).size() > blackboard::max_string_bytes) {
+            throw std::invalid_argument("'value' is longer than the " +
+                                        std::to_string(blackboard::max_string_bytes) +
+                                        " bytes a blackboard string holds");
+        }
+    }
 
     status tick(context& ctx) const override {
         blackboard board = ctx.blackboard();
-        switch (value_.index()) {
-            case 0: board.set(slot_, std::get<bool>(value_)); break;
-            case 1: board.set(slot_, std::get<std::int64_t>(value_)); break;
-            default: board.set(slot_, std::get<double>(value_)); break;
+        if (value_.key != param::no_key) {
+            copy(board);
+            return status::success;
+        }
+        switch (value_.value.index()) {
+            case 0: board.set(key_, std::get<bool>(value_.value)); break;
+            case 1: board.set(key_, std::get<std::int64_t>(value_.value)); break;
+            case 2: board.set(key_, std::get<double>(value_.value)); break;
+            default: board.set(key_, std::get<std::string>(value_.value)); break;
         }
         return status::success;
     }
 
 private:
-    std::uint32_t slot_;
-    param_value value_;
+    // The loader checked that the source key's type fits the target's.
+    void copy(blackboard& board) const {
+        switch (board.type(key_)) {
+            case param_type::boolean: board.set(key_, board.get<bool>(value_.key)); break;
+            case param_type::integer: board.set(key_, board.get<std::int64_t>(value_.key)); break;
+            case param_type::string:
+                board.set(key_, board.get<std::string_view>(value_.key));
+                break;
+            default: board.set(key_, board.get<double>(value_.key)); break;
+        }
+    }
+
+    std::uint32_t key_;
+    param value_;
 };
 
 }  // namespace
@@ -157,9 +140,10 @@ private:
 void register_leaves(registry& reg) {
     reg.add<constant<status::success>>("AlwaysSuccess", 4);
     reg.add<constant<status::failure>>("AlwaysFailure", 5);
-    reg.add<wait>(
-        "Wait", 18, arity::leaf,
-        {param_spec::optional("seconds", -1.0), param_spec::optional("ticks", std::int64_t{-1})});
+    reg.add<constant<status::running>>("AlwaysRunning", 61);
+    reg.add<wait>("Wait", 18, arity::leaf, {param_spec::required("seconds", param_type::number)});
+    reg.add<wait_ticks>("WaitTicks", 60, arity::leaf,
+                        {param_spec::required("ticks", param_type::integer)});
     reg.add<log>("Log", 19, arity::leaf, {param_spec::optional("message", std::string())});
     reg.add<check_blackboard>("CheckBlackboard", 20, arity::leaf,
                               {param_spec::required("key", param_type::key),
@@ -168,6 +152,10 @@ void register_leaves(registry& reg) {
     reg.add<set_blackboard>("SetBlackboard", 21, arity::leaf,
                             {param_spec::required("key", param_type::key),
                              param_spec::required("value", param_type::key_value)});
+    reg.add_alias("Sleep", "Wait");
+    reg.add_alias("Succeeder", "AlwaysSuccess");
+    reg.add_alias("Failer", "AlwaysFailure");
+    reg.add_alias("Runner", "AlwaysRunning");
 }
 
 }  // namespace canopy::detail
