@@ -4,7 +4,6 @@
 #include <unordered_set>
 
 #include "canopy/error.hpp"
-#include "nodes/function_nodes.hpp"
 #include "param_text.hpp"
 #include "suggest.hpp"
 
@@ -74,27 +73,6 @@ const node_type& registry::add(node_type type) {
 
 const node_type& registry::add_leaf(std::string name, std::optional<std::int64_t> id) {
     return add(node_type{std::move(name), id, arity::leaf, {}, {}});
-}
-
-const node_type& registry::add_action(std::string name, std::function<status(context&)> action,
-                                      std::optional<std::int64_t> id,
-                                      std::vector<param_spec> params) {
-    if (!action) throw registry_error("action '" + name + "' has no function");
-    return add(node_type{std::move(name), id, arity::leaf, std::move(params),
-                         [action = std::move(action)](const param_list&) -> std::unique_ptr<node> {
-                             return std::make_unique<detail::action_node>(action);
-                         }});
-}
-
-const node_type& registry::add_condition(std::string name, std::function<bool(context&)> condition,
-                                         std::optional<std::int64_t> id,
-                                         std::vector<param_spec> params) {
-    if (!condition) throw registry_error("condition '" + name + "' has no function");
-    return add(
-        node_type{std::move(name), id, arity::leaf, std::move(params),
-                  [condition = std::move(condition)](const param_list&) -> std::unique_ptr<node> {
-                      return std::make_unique<detail::condition_node>(condition);
-                  }});
 }
 
 void registry::add_key(std::string name, param_type type, std::optional<param_value> initial) {

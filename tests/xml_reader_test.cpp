@@ -89,7 +89,7 @@ TEST_SUITE("flat XML reader") {
         REQUIRE(unexpected.size() == 2);
         CHECK(unexpected[0].message ==
               "unexpected element <nod> in <tree> (did you mean 'node'?); a tree holds <node> "
-              "elements");
+              "elements and a <blackboard>");
         CHECK(unexpected[1].message ==
               "unexpected element <node> in <node>; nodes are flat: give the child a parentId");
         CHECK(unexpected[1].where.line == 5);
