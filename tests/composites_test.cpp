@@ -1,3 +1,566 @@
 // Table-driven tests of the built-in composites: each tick's root status and every node's
-// enter, exit and halt, written from the documented semantics (docs/nodes.md).
+// enter, exit and halt, written from the documented semantics (docs/nodes.md), which follow
+// BehaviorTree.CPP 4 and, for PipelineSequence, RoundRobin and RecoveryNode, Nav2.
+//
+// The recorder logs a node's enter and exit when its tick returns, so in each tick a parent's
+// events come after its children's, and a halt when it happens.
+#include <string_view>
+
 #include "runtime_support.hpp"
+
+using namespace canopy;
+using testing::leaf;
+using testing::make;
+using testing::record;
+using testing::record_ticks;
+using testing::run;
+using testing::script_log;
+using testing::tick_result;
+
+namespace {
+
+constexpr status success = status::success;
+constexpr status failure = status::failure;
+constexpr status running = status::running;
+
+// Compares tick by tick, so that a mismatch names its tick.
+void check_ticks(const std::vector<tick_result>& actual, const std::vector<tick_result>& expected) {
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        INFO("tick " << k + 1);
+        CHECK(actual[k] == expected[k]);
+    }
+}
+
+// Runs a tree of runtime records for as many ticks as `expected` has and compares.
+void expect_ticks(const std::vector<std::string>& records,
+                  const std::vector<tick_result>& expected) {
+    script_log log;
+    agent a(testing::make(records), &log);
+    check_ticks(record_ticks(a, static_cast<int>(expected.size())), expected);
+    CHECK(log.violations == 0);
+}
+
+// The only diagnostic of a tree that must not load.
+std::string refusal(const std::vector<std::string>& records) {
+    const load_result r = try_load_text(testing::json_tree(records), file_format::flat_json,
+                                        testing::runtime_registry(), "t.json");
+    return testing::only(r, diagnostic_code::invalid_param).message;
+}
+
+// The runtime registry with a string key "mode" as well.
+registry registry_with_mode() {
+    registry reg = testing::runtime_registry();
+    reg.add_key("mode", param_type::string);
+    return reg;
+}
+
+std::shared_ptr<const tree> make_with_mode(const std::vector<std::string>& records) {
+    load_result r = try_load_text(testing::json_tree(records), file_format::flat_json,
+                                  registry_with_mode(), "t.json");
+    for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(r);
+    return r.tree;
+}
+
+}  // namespace
+
+TEST_SUITE("composites") {
+    // ---- Sequence, Selector and their reactive forms ------------------------------------
+
+    TEST_CASE("Sequence resumes at the running child and starts afresh after it finishes") {
+        expect_ticks({record(1, 0, "Sequence"), leaf(2, 1, "s"), leaf(3, 1, "rf"), leaf(4, 1, "s")},
+                     {{running, {"enter #2", "exit success #2", "enter #3", "enter #1"}},
+                      {failure, {"exit failure #3", "exit failure #1"}},
+                      {running, {"enter #2", "exit success #2", "enter #3", "enter #1"}}});
+    }
+
+    TEST_CASE("Selector resumes at the running child and succeeds with the first success") {
+        expect_ticks({record(1, 0, "Selector"), leaf(2, 1, "f"), leaf(3, 1, "rs"), leaf(4, 1, "s")},
+                     {{running, {"enter #2", "exit failure #2", "enter #3", "enter #1"}},
+                      {success, {"exit success #3", "exit success #1"}}});
+    }
+
+    TEST_CASE("ReactiveSelector halts the running child when an earlier child succeeds") {
+        expect_ticks({record(1, 0, "ReactiveSelector"), leaf(2, 1, "fs"), leaf(3, 1, "r")},
+                     {{running, {"enter #2", "exit failure #2", "enter #3", "enter #1"}},
+                      {success, {"enter #2", "exit success #2", "halt #3", "exit success #1"}}});
+    }
+
+    TEST_CASE("ReactiveSequence halts the running child when an earlier child fails") {
+        expect_ticks({record(1, 0, "ReactiveSequence"), leaf(2, 1, "sf"), leaf(3, 1, "r")},
+                     {{running, {"enter #2", "exit success #2", "enter #3", "enter #1"}},
+                      {failure, {"enter #2", "exit failure #2", "halt #3", "exit failure #1"}}});
+    }
+
+    TEST_CASE("behavior3's MemSequence, MemPriority and Priority load as their Canopy equals") {
+        const std::pair<const char*, const char*> aliases[] = {
+            {"MemSequence", "Sequence"},
+            {"MemPriority", "Selector"},
+            {"Priority", "ReactiveSelector"},
+            {"Fallback", "Selector"},
+            {"ReactiveFallback", "ReactiveSelector"}};
+        for (const auto& [alias, name] : aliases) {
+            INFO(alias);
+            auto t = testing::make({record(1, 0, alias), leaf(2, 1, "s")});
+            CHECK(t->type_name(0) == name);
+        }
+    }
+
+    // ---- Parallel -------------------------------------------------------------------------
+
+    TEST_CASE("Parallel does not tick finished children again and starts afresh when entered") {
+        // Defaults: every child must succeed (-1), one failure fails it.
+        expect_ticks(
+            {record(1, 0, "Parallel"), leaf(2, 1, "rs"), leaf(3, 1, "rrf"), leaf(4, 1, "r")},
+            {{running, {"enter #2", "enter #3", "enter #4", "enter #1"}},
+             {running, {"exit success #2"}},
+             {failure, {"exit failure #3", "halt #4", "exit failure #1"}},
+             {running, {"enter #2", "enter #3", "enter #4", "enter #1"}}});
+    }
+
+    TEST_CASE("Parallel stops at the child that reaches a threshold and leaves the rest unticked") {
+        SUBCASE("the success threshold") {
+            expect_ticks(
+                {record(1, 0, "Parallel", R"({"success_threshold": 1})"), leaf(2, 1, "s"),
+                 leaf(3, 1, "r")},
+                {{success, {"enter #2", "exit success #2", "enter #1", "exit success #1"}}});
+        }
+        SUBCASE("the failure threshold halts the children still running") {
+            expect_ticks(
+                {record(1, 0, "Parallel"), leaf(2, 1, "r"), leaf(3, 1, "rf"), leaf(4, 1, "r")},
+                {{running, {"enter #2", "enter #3", "enter #4", "enter #1"}},
+                 {failure, {"exit failure #3", "halt #2", "halt #4", "exit failure #1"}}});
+        }
+    }
+
+    TEST_CASE("Parallel with both thresholds reachable in one tick ends on the first child") {
+        const std::string thresholds = R"({"success_threshold": 1, "failure_threshold": 1})";
+        SUBCASE("a failure before a success fails it") {
+            expect_ticks({record(1, 0, "Parallel", thresholds), leaf(2, 1, "rf"), leaf(3, 1, "rs")},
+                         {{running, {"enter #2", "enter #3", "enter #1"}},
+                          {failure, {"exit failure #2", "halt #3", "exit failure #1"}}});
+        }
+        SUBCASE("a success before a failure succeeds") {
+            expect_ticks({record(1, 0, "Parallel", thresholds), leaf(2, 1, "rs"), leaf(3, 1, "rf")},
+                         {{running, {"enter #2", "enter #3", "enter #1"}},
+                          {success, {"exit success #2", "halt #3", "exit success #1"}}});
+        }
+    }
+
+    TEST_CASE("Parallel counts negative thresholds back from the number of children") {
+        // Three children: -2 is two of them.
+        expect_ticks(
+            {record(1, 0, "Parallel", R"({"success_threshold": -2, "failure_threshold": -2})"),
+             leaf(2, 1, "s"), leaf(3, 1, "f"), leaf(4, 1, "rs")},
+            {{running,
+              {"enter #2", "exit success #2", "enter #3", "exit failure #3", "enter #4",
+               "enter #1"}},
+             {success, {"exit success #4", "exit success #1"}}});
+    }
+
+    TEST_CASE("Parallel fails as soon as too few children are left to reach success") {
+        expect_ticks(
+            {record(1, 0, "Parallel", R"({"success_threshold": 2, "failure_threshold": 3})"),
+             leaf(2, 1, "f"), leaf(3, 1, "f"), leaf(4, 1, "r")},
+            {{failure,
+              {"enter #2", "exit failure #2", "enter #3", "exit failure #3", "enter #1",
+               "exit failure #1"}}});
+    }
+
+    TEST_CASE("Parallel refuses at load a threshold its children can never reach") {
+        CHECK(refusal({record(1, 0, "Parallel", R"({"success_threshold": 3})"), leaf(2, 1, "s"),
+                       leaf(3, 1, "s")}) ==
+              "node 1 ('Parallel'): 'success_threshold' is 3, but the node has 2 children: give 1 "
+              "to 2, or -1 (all) to -2 counting back from the end");
+        CHECK(refusal({record(1, 0, "Parallel", R"({"success_threshold": -3})"), leaf(2, 1, "s"),
+                       leaf(3, 1, "s")}) ==
+              "node 1 ('Parallel'): 'success_threshold' is -3, but the node has 2 children: give "
+              "1 to 2, or -1 (all) to -2 counting back from the end");
+        CHECK(refusal({record(1, 0, "Parallel", R"({"failure_threshold": 0})"), leaf(2, 1, "s")}) ==
+              "node 1 ('Parallel'): 'failure_threshold' is 0, but the node has 1 child: give 1, "
+              "or -1 for all");
+    }
+
+    // ---- ParallelAll ----------------------------------------------------------------------
+
+    TEST_CASE("ParallelAll waits for every child, then fails on max_failures failures") {
+        SUBCASE("one failure is enough by default") {
+            expect_ticks(
+                {record(1, 0, "ParallelAll"), leaf(2, 1, "s"), leaf(3, 1, "rf"), leaf(4, 1, "rrs")},
+                {{running, {"enter #2", "exit success #2", "enter #3", "enter #4", "enter #1"}},
+                 {running, {"exit failure #3"}},
+                 {failure, {"exit success #4", "exit failure #1"}}});
+        }
+        SUBCASE("fewer failures than max_failures succeed") {
+            expect_ticks({record(1, 0, "ParallelAll", R"({"max_failures": 2})"), leaf(2, 1, "f"),
+                          leaf(3, 1, "rs")},
+                         {{running, {"enter #2", "exit failure #2", "enter #3", "enter #1"}},
+                          {success, {"exit success #3", "exit success #1"}}});
+        }
+        SUBCASE("-1 means every child must fail") {
+            expect_ticks({record(1, 0, "ParallelAll", R"({"max_failures": -1})"), leaf(2, 1, "f"),
+                          leaf(3, 1, "s")},
+                         {{success,
+                           {"enter #2", "exit failure #2", "enter #3", "exit success #3",
+                            "enter #1", "exit success #1"}}});
+            expect_ticks({record(1, 0, "ParallelAll", R"({"max_failures": -1})"), leaf(2, 1, "f"),
+                          leaf(3, 1, "f")},
+                         {{failure,
+                           {"enter #2", "exit failure #2", "enter #3", "exit failure #3",
+                            "enter #1", "exit failure #1"}}});
+        }
+    }
+
+    TEST_CASE("ParallelAll refuses at load a max_failures of 0 or beyond its children") {
+        CHECK(refusal({record(1, 0, "ParallelAll", R"({"max_failures": 0})"), leaf(2, 1, "s"),
+                       leaf(3, 1, "s")}) ==
+              "node 1 ('ParallelAll'): 'max_failures' is 0, but the node has 2 children: give 1 "
+              "to 2, or -1 (all) to -2 counting back from the end");
+        CHECK(refusal({record(1, 0, "ParallelAll", R"({"max_failures": 3})"), leaf(2, 1, "s"),
+                       leaf(3, 1, "s")}) ==
+              "node 1 ('ParallelAll'): 'max_failures' is 3, but the node has 2 children: give 1 "
+              "to 2, or -1 (all) to -2 counting back from the end");
+    }
+
+    // ---- SequenceWithMemory ---------------------------------------------------------------
+
+    TEST_CASE("SequenceWithMemory resumes at the failed child without re-ticking earlier ones") {
+        expect_ticks({record(1, 0, "SequenceWithMemory"), leaf(2, 1, "s"), leaf(3, 1, "fs"),
+                      leaf(4, 1, "s")},
+                     {{running, {"enter #2", "exit success #2", "enter #1"}},
+                      {failure, {"enter #3", "exit failure #3", "exit failure #1"}},
+                      {running, {"enter #3", "exit success #3", "enter #1"}},
+                      {success, {"enter #4", "exit success #4", "exit success #1"}},
+                      {running, {"enter #2", "exit success #2", "enter #1"}}});  // all done: afresh
+    }
+
+    TEST_CASE("SequenceWithMemory goes on in the same tick after a child that was running") {
+        expect_ticks({record(1, 0, "SequenceWithMemory"), leaf(2, 1, "rs"), leaf(3, 1, "s"),
+                      leaf(4, 1, "s")},
+                     {{running, {"enter #2", "enter #1"}},
+                      {running, {"exit success #2", "enter #3", "exit success #3"}},
+                      {success, {"enter #4", "exit success #4", "exit success #1"}}});
+    }
+
+    TEST_CASE("SequenceWithMemory keeps its place when a parent halts it") {
+        expect_ticks(
+            {record(1, 0, "ReactiveSequence"), leaf(2, 1, "ssfs"),
+             record(3, 1, "SequenceWithMemory"), leaf(4, 3, "s"), leaf(5, 3, "r")},
+            {{running,
+              {"enter #2", "exit success #2", "enter #4", "exit success #4", "enter #3",
+               "enter #1"}},
+             {running, {"enter #2", "exit success #2", "enter #5"}},
+             {failure, {"enter #2", "exit failure #2", "halt #5", "halt #3", "exit failure #1"}},
+             {running, {"enter #2", "exit success #2", "enter #5", "enter #3", "enter #1"}}});
+    }
+
+    // ---- IfThenElse and WhileDoElse -------------------------------------------------------
+
+    TEST_CASE("IfThenElse runs the branch its condition chose without checking it again") {
+        SUBCASE("then") {
+            expect_ticks(
+                {record(1, 0, "IfThenElse"), leaf(2, 1, "rs"), leaf(3, 1, "rs"), leaf(4, 1, "s")},
+                {{running, {"enter #2", "enter #1"}},
+                 {running, {"exit success #2", "enter #3"}},
+                 {success, {"exit success #3", "exit success #1"}}});
+        }
+        SUBCASE("else") {
+            expect_ticks(
+                {record(1, 0, "IfThenElse"), leaf(2, 1, "f"), leaf(3, 1, "s"), leaf(4, 1, "rf")},
+                {{running, {"enter #2", "exit failure #2", "enter #4", "enter #1"}},
+                 {failure, {"exit failure #4", "exit failure #1"}}});
+        }
+        SUBCASE("no else: a failed condition fails it") {
+            expect_ticks(
+                {record(1, 0, "IfThenElse"), leaf(2, 1, "f"), leaf(3, 1, "s")},
+                {{failure, {"enter #2", "exit failure #2", "enter #1", "exit failure #1"}}});
+        }
+    }
+
+    TEST_CASE("WhileDoElse checks its condition on every tick and halts the branch it leaves") {
+        SUBCASE("switching between do and else") {
+            expect_ticks(
+                {record(1, 0, "WhileDoElse"), leaf(2, 1, "sfs"), leaf(3, 1, "r"), leaf(4, 1, "r")},
+                {{running, {"enter #2", "exit success #2", "enter #3", "enter #1"}},
+                 {running, {"enter #2", "exit failure #2", "halt #3", "enter #4"}},
+                 {running, {"enter #2", "exit success #2", "halt #4", "enter #3"}}});
+        }
+        SUBCASE("no else: a failed condition halts do and fails") {
+            expect_ticks(
+                {record(1, 0, "WhileDoElse"), leaf(2, 1, "sf"), leaf(3, 1, "r")},
+                {{running, {"enter #2", "exit success #2", "enter #3", "enter #1"}},
+                 {failure, {"enter #2", "exit failure #2", "halt #3", "exit failure #1"}}});
+        }
+        SUBCASE("a running condition leaves the running branch waiting") {
+            expect_ticks(
+                {record(1, 0, "WhileDoElse"), leaf(2, 1, "srs"), leaf(3, 1, "rrs")},
+                {{running, {"enter #2", "exit success #2", "enter #3", "enter #1"}},
+                 {running, {"enter #2"}},
+                 {running, {"exit success #2"}},
+                 {success, {"enter #2", "exit success #2", "exit success #3", "exit success #1"}}});
+        }
+    }
+
+    TEST_CASE("IfThenElse and WhileDoElse refuse at load other than two or three children") {
+        for (const char* type : {"IfThenElse", "WhileDoElse"}) {
+            INFO(type);
+            CHECK(refusal({record(1, 0, type), leaf(2, 1, "s")}) ==
+                  "node 1 ('" + std::string(type) +
+                      "'): it takes 2 children (condition, then) or 3 (condition, then, else), "
+                      "not 1");
+            CHECK(refusal({record(1, 0, type), leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s"),
+                           leaf(5, 1, "s")}) ==
+                  "node 1 ('" + std::string(type) +
+                      "'): it takes 2 children (condition, then) or 3 (condition, then, else), "
+                      "not 4");
+        }
+    }
+
+    // ---- Switch ---------------------------------------------------------------------------
+
+    TEST_CASE("Switch2 on an integer key ticks the matching case and halts the branch it left") {
+        script_log log;
+        agent a(testing::make({record(1, 0, "Switch2",
+                                      R"({"variable": "count", "case_1": "1", "case_2": "2"})"),
+                               leaf(2, 1, "r"), leaf(3, 1, "r"), leaf(4, 1, "r")}),
+                &log);
+        check_ticks(record_ticks(a, 1), {{running, {"enter #4", "enter #1"}}});  // 0: default
+        a.blackboard().set("count", std::int64_t{2});
+        check_ticks(record_ticks(a, 1), {{running, {"halt #4", "enter #3"}}});
+        a.blackboard().set("count", std::int64_t{1});
+        check_ticks(record_ticks(a, 2), {{running, {"halt #3", "enter #2"}}, {running, {}}});
+        CHECK(log.violations == 0);
+    }
+
+    TEST_CASE("Switch3 on a number key compares cases by value") {
+        script_log log;
+        agent a(testing::make({record(1, 0, "Switch3",
+                                      R"({"variable": "{health}", "case_1": "0.5", )"
+                                      R"("case_2": "1", "case_3": "abc"})"),
+                               leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s"), leaf(5, 1, "s")}),
+                &log);
+        const std::pair<double, const char*> cases[] = {
+            {1.0, "#3"}, {0.5, "#2"}, {2.0, "#5"}, {0.0, "#5"}};
+        for (const auto& [health, child] : cases) {
+            INFO("health " << health);
+            a.blackboard().set("health", health);
+            check_ticks(record_ticks(a, 1),
+                        {{success,
+                          {"enter " + std::string(child), "exit success " + std::string(child),
+                           "enter #1", "exit success #1"}}});
+        }
+    }
+
+    TEST_CASE("Switch2 on an integer key matches a case written as an equal number") {
+        script_log log;
+        agent a(testing::make({record(1, 0, "Switch2",
+                                      R"({"variable": "count", "case_1": "x", "case_2": "3.0"})"),
+                               leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s")}),
+                &log);
+        a.blackboard().set("count", std::int64_t{3});
+        check_ticks(record_ticks(a, 1),
+                    {{success, {"enter #3", "exit success #3", "enter #1", "exit success #1"}}});
+    }
+
+    TEST_CASE("Switch2 on a boolean key matches the cases true and false") {
+        script_log log;
+        agent a(testing::make({record(1, 0, "Switch2",
+                                      R"({"variable": "alarm", "case_1": "true", )"
+                                      R"("case_2": "false"})"),
+                               leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s")}),
+                &log);
+        check_ticks(record_ticks(a, 1),
+                    {{success, {"enter #3", "exit success #3", "enter #1", "exit success #1"}}});
+        a.blackboard().set("alarm", true);
+        check_ticks(record_ticks(a, 1),
+                    {{success, {"enter #2", "exit success #2", "enter #1", "exit success #1"}}});
+    }
+
+    TEST_CASE("Switch2 on a string key compares the text exactly") {
+        script_log log;
+        agent a(make_with_mode({record(1, 0, "Switch2",
+                                       R"({"variable": "mode", "case_1": "walk", )"
+                                       R"("case_2": "run"})"),
+                                leaf(2, 1, "r"), leaf(3, 1, "r"), leaf(4, 1, "r")}),
+                &log);
+        a.blackboard().set("mode", std::string_view("run"));
+        check_ticks(record_ticks(a, 1), {{running, {"enter #3", "enter #1"}}});
+        a.blackboard().set("mode", std::string_view("Run"));  // no case: the default
+        check_ticks(record_ticks(a, 1), {{running, {"halt #3", "enter #4"}}});
+        a.blackboard().set("mode", std::string_view("walk"));
+        check_ticks(record_ticks(a, 1), {{running, {"halt #4", "enter #2"}}});
+        CHECK(log.violations == 0);
+    }
+
+    TEST_CASE("Switch takes its cases from one string separated by semicolons") {
+        script_log log;
+        agent a(make_with_mode(
+                    {record(1, 0, "Switch", R"({"variable": "mode", "cases": "idle; walk ;run"})"),
+                     leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s"), leaf(5, 1, "s")}),
+                &log);
+        const std::pair<const char*, const char*> cases[] = {
+            {"idle", "#2"}, {"walk", "#3"}, {"run", "#4"}, {"swim", "#5"}, {"", "#5"}};
+        for (const auto& [mode, child] : cases) {
+            INFO("mode '" << mode << "'");
+            a.blackboard().set("mode", std::string_view(mode));
+            check_ticks(record_ticks(a, 1),
+                        {{success,
+                          {"enter " + std::string(child), "exit success " + std::string(child),
+                           "enter #1", "exit success #1"}}});
+        }
+    }
+
+    TEST_CASE("the switches refuse at load a child count other than their cases and a default") {
+        CHECK(refusal({record(1, 0, "Switch3",
+                              R"({"variable": "count", "case_1": "1", "case_2": "2", )"
+                              R"("case_3": "3"})"),
+                       leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s")}) ==
+              "node 1 ('Switch3'): 3 cases (case_1 to case_3) need 4 children, one per case and "
+              "the default last, not 3");
+        CHECK(refusal({record(1, 0, "Switch", R"({"variable": "count", "cases": "1;2"})"),
+                       leaf(2, 1, "s"), leaf(3, 1, "s")}) ==
+              "node 1 ('Switch'): 2 cases ('cases' is \"1;2\") need 3 children, one per case and "
+              "the default last, not 2");
+        CHECK(refusal({record(1, 0, "Switch", R"({"variable": "count", "cases": "1"})"),
+                       leaf(2, 1, "s")}) ==
+              "node 1 ('Switch'): 1 case ('cases' is \"1\") needs 2 children, one per case and "
+              "the default last, not 1");
+    }
+
+    // ---- Nav2: PipelineSequence, RoundRobin, RecoveryNode ---------------------------------
+
+    TEST_CASE("PipelineSequence re-ticks earlier children while a later one runs") {
+        expect_ticks({record(1, 0, "PipelineSequence"), leaf(2, 1, "rs"), leaf(3, 1, "rrs"),
+                      leaf(4, 1, "s")},
+                     {{running, {"enter #2", "enter #1"}},
+                      {running, {"exit success #2", "enter #3"}},
+                      {running, {"enter #2"}},  // #2 runs again while #3 runs
+                      {success,
+                       {"exit success #2", "exit success #3", "enter #4", "exit success #4",
+                        "exit success #1"}}});
+    }
+
+    TEST_CASE("PipelineSequence fails on a failure and halts the children still running") {
+        expect_ticks({record(1, 0, "PipelineSequence"), leaf(2, 1, "srf"), leaf(3, 1, "r")},
+                     {{running, {"enter #2", "exit success #2", "enter #3", "enter #1"}},
+                      {running, {"enter #2"}},
+                      {failure, {"exit failure #2", "halt #3", "exit failure #1"}}});
+    }
+
+    TEST_CASE("RoundRobin starts each run at the child after the last one that succeeded") {
+        expect_ticks(
+            {record(1, 0, "RoundRobin"), leaf(2, 1, "s"), leaf(3, 1, "fs"), leaf(4, 1, "s")},
+            {{success, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
+             {success,
+              {"enter #3", "exit failure #3", "enter #4", "exit success #4", "enter #1",
+               "exit success #1"}},
+             {success, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
+             {success, {"enter #3", "exit success #3", "enter #1", "exit success #1"}}});
+    }
+
+    TEST_CASE("RoundRobin fails past its last child unless wrap_around is set") {
+        SUBCASE("wrap_around false (the default): the next run starts at the first child") {
+            expect_ticks({record(1, 0, "RoundRobin"), leaf(2, 1, "sf"), leaf(3, 1, "f")},
+                         {{success, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
+                          {failure, {"enter #3", "exit failure #3", "enter #1", "exit failure #1"}},
+                          {failure,
+                           {"enter #2", "exit failure #2", "enter #3", "exit failure #3",
+                            "enter #1", "exit failure #1"}}});
+        }
+        SUBCASE("wrap_around true: it goes round until every child has failed once") {
+            expect_ticks({record(1, 0, "RoundRobin", R"({"wrap_around": true})"), leaf(2, 1, "sf"),
+                          leaf(3, 1, "f")},
+                         {{success, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
+                          {failure,
+                           {"enter #3", "exit failure #3", "enter #2", "exit failure #2",
+                            "enter #1", "exit failure #1"}}});
+        }
+    }
+
+    TEST_CASE("RoundRobin starts at its first child again after a parent halts it") {
+        expect_ticks(
+            {record(1, 0, "ReactiveSequence"), leaf(2, 1, "ssfs"), record(3, 1, "RoundRobin"),
+             leaf(4, 3, "s"), leaf(5, 3, "r")},
+            {{success,
+              {"enter #2", "exit success #2", "enter #4", "exit success #4", "enter #3",
+               "exit success #3", "enter #1", "exit success #1"}},
+             {running, {"enter #2", "exit success #2", "enter #5", "enter #3", "enter #1"}},
+             {failure, {"enter #2", "exit failure #2", "halt #5", "halt #3", "exit failure #1"}},
+             {success,
+              {"enter #2", "exit success #2", "enter #4", "exit success #4", "enter #3",
+               "exit success #3", "enter #1", "exit success #1"}}});
+    }
+
+    TEST_CASE("RecoveryNode runs the recovery after a failure and retries in the same tick") {
+        expect_ticks({record(1, 0, "RecoveryNode"), leaf(2, 1, "fs"), leaf(3, 1, "s")},
+                     {{success,
+                       {"enter #2", "exit failure #2", "enter #3", "exit success #3", "enter #2",
+                        "exit success #2", "enter #1", "exit success #1"}}});
+    }
+
+    TEST_CASE("RecoveryNode fails when its retries are spent and counts afresh in each run") {
+        const std::vector<tick_result> one_run = {
+            {failure,
+             {"enter #2", "exit failure #2", "enter #3", "exit success #3", "enter #2",
+              "exit failure #2", "enter #1", "exit failure #1"}}};
+        std::vector<tick_result> two_runs = one_run;
+        two_runs.push_back(one_run.front());
+        expect_ticks({record(1, 0, "RecoveryNode"), leaf(2, 1, "f"), leaf(3, 1, "s")}, two_runs);
+    }
+
+    TEST_CASE("RecoveryNode does not reset its count while the retried child runs") {
+        expect_ticks({record(1, 0, "RecoveryNode"), leaf(2, 1, "frf"), leaf(3, 1, "s")},
+                     {{running,
+                       {"enter #2", "exit failure #2", "enter #3", "exit success #3", "enter #2",
+                        "enter #1"}},
+                      {failure, {"exit failure #2", "exit failure #1"}}});
+    }
+
+    TEST_CASE("RecoveryNode fails when the recovery fails") {
+        expect_ticks({record(1, 0, "RecoveryNode", R"({"number_of_retries": 3})"), leaf(2, 1, "f"),
+                      leaf(3, 1, "rf")},
+                     {{running, {"enter #2", "exit failure #2", "enter #3", "enter #1"}},
+                      {failure, {"exit failure #3", "exit failure #1"}}});
+    }
+
+    TEST_CASE("RecoveryNode with no retries fails without running the recovery") {
+        expect_ticks({record(1, 0, "RecoveryNode", R"({"number_of_retries": 0})"), leaf(2, 1, "f"),
+                      leaf(3, 1, "s")},
+                     {{failure, {"enter #2", "exit failure #2", "enter #1", "exit failure #1"}}});
+    }
+
+    TEST_CASE("RecoveryNode refuses at load other than two children and negative retries") {
+        CHECK(refusal({record(1, 0, "RecoveryNode"), leaf(2, 1, "s"), leaf(3, 1, "s"),
+                       leaf(4, 1, "s")}) ==
+              "node 1 ('RecoveryNode'): it takes 2 children (the action, then its recovery), "
+              "not 3");
+        CHECK(refusal({record(1, 0, "RecoveryNode", R"({"number_of_retries": -1})"),
+                       leaf(2, 1, "s"), leaf(3, 1, "s")}) ==
+              "node 1 ('RecoveryNode'): 'number_of_retries' must be from 0 to 4294967295");
+    }
+
+    TEST_CASE("RandomSelector starts at a child drawn from the agent's seeded generator") {
+        auto t = make(
+            {record(1, 0, "RandomSelector"), leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s")});
+        std::map<std::string, int> first_tried;
+        for (std::uint64_t seed = 0; seed < 300; ++seed) {
+            testing::script_log log;
+            agent a(t, &log, seed);
+            CHECK(run(a, 1) == "s");
+            REQUIRE(log.calls.size() == 2);
+            ++first_tried[log.calls[0]];
+            testing::script_log again;
+            agent same(t, &again, seed);
+            run(same, 1);
+            CHECK(again.calls == log.calls);  // the same seed, the same choice
+        }
+        CHECK(first_tried.size() == 3);
+        for (const auto& [call, times] : first_tried) CHECK(times > 60);
+        testing::script_log log;
+        agent failing(make({record(1, 0, "RandomSelector"), leaf(2, 1, "f"), leaf(3, 1, "f")}),
+                      &log, 7);
+        CHECK(run(failing, 1) == "f");  // it tries every child before failing
+        CHECK(log.enters == 2);
+    }
+}

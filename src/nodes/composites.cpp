@@ -1,14 +1,42 @@
-// Sequence, Selector, their reactive forms, Parallel and RandomSelector. None but Parallel
-// and RandomSelector keeps state: the running child, if any, is the one whose status byte
-// says so (seed 001's runtime data kept out of the shared structure).
+// The built-in composites: Sequence, Selector and their reactive and memory forms, the
+// parallels, the conditionals (IfThenElse, WhileDoElse, the switches), RandomSelector, and
+// Nav2's PipelineSequence, RoundRobin and RecoveryNode. The semantics follow
+// BehaviorTree.CPP 4 (Nav2 for its three); docs/nodes.md lists every difference.
+//
+// Most keep no state: the running child, if any, is the one whose status byte says so, and a
+// finished child's byte says how it finished until the parent clears it (seed 001's runtime
+// data kept out of the shared structure). State that must outlive a tick is per agent, in a
+// stateful_node.
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "builtin.hpp"
 #include "canopy/context.hpp"
 
 namespace canopy::detail {
 namespace {
+
+std::size_t child_count(const context& ctx) {
+    return ctx.tree().child_count(ctx.node());
+}
+
+// The k-th child (from 0); in preorder each child's subtree ends where the next child starts.
+tree::index child_at(const context& ctx, std::size_t k) {
+    tree::index child = ctx.node() + 1;
+    for (; k > 0; --k) child = ctx.tree().subtree_end(child);
+    return child;
+}
+
+bool finished(status s) {
+    return s == status::success || s == status::failure;
+}
 
 // Sequence (give_up_on = failure) and Selector (give_up_on = success): tick children in
 // order, starting at the running one, until one returns give_up_on or running.
@@ -56,19 +84,67 @@ private:
     }
 };
 
-// Ticks every child that has not finished in this run; succeeds once success_threshold
-// children have succeeded, fails once failure_threshold have failed (seed 003's AND/OR
-// parallel: all/1 is AND, 1/all is OR). -1, or more than there are children, means all.
+// SequenceWithMemory (BehaviorTree.CPP 4): a Sequence that remembers, per agent, the child to
+// go on with. A failure keeps it, so the next run resumes at the failed child and does not
+// tick again the children that already succeeded; only a full success, not a halt, starts it
+// afresh. A child that was entered and succeeded in this tick ends the tick with running
+// when children are left (BehaviorTree.CPP's wake-up rule: one synchronous child per tick).
+class sequence_with_memory final : public stateful_node<std::uint32_t> {
+public:
+    sequence_with_memory() : stateful_node({}) {}
+    status tick(context& ctx) const override {
+        auto& next = ctx.state<std::uint32_t>();
+        const std::size_t count = child_count(ctx);
+        tree::index child = child_at(ctx, next);
+        while (next < count) {
+            const bool was_running = ctx.is_running(child);
+            const status result = ctx.tick(child);
+            if (result != status::success) return result;  // failure keeps `next`
+            ++next;
+            child = ctx.tree().subtree_end(child);
+            if (!was_running && next < count) return status::running;
+        }
+        next = 0;
+        return status::success;
+    }
+};
+
+// A signed count of children as BehaviorTree.CPP reads it: a negative one counts back from
+// the end, -1 being all of them.
+std::int64_t from_end(std::int64_t threshold, std::size_t count) {
+    const auto n = static_cast<std::int64_t>(count);
+    return threshold < 0 ? n + threshold + 1 : threshold;
+}
+
+// Refuses a threshold that maps outside 1..count: one no run could ever reach, or one that
+// would be reached before any child finished.
+void check_threshold(const char* name, std::int64_t threshold, std::size_t count) {
+    const std::int64_t needed = from_end(threshold, count);
+    if (needed >= 1 && needed <= static_cast<std::int64_t>(count)) return;
+    const std::string n = std::to_string(count);
+    throw std::invalid_argument(
+        std::string("'") + name + "' is " + std::to_string(threshold) + ", but the node has " +
+        (count == 1 ? "1 child: give 1, or -1 for all"
+                    : n + " children: give 1 to " + n + ", or -1 (all) to -" + n +
+                          " counting back from the end"));
+}
+
+// Parallel (BehaviorTree.CPP 4's ParallelNode): ticks in order the children that have not
+// finished in this run and, after each, checks the thresholds; the first reached ends the
+// node, halting the children still running, and the children after it wait. It succeeds
+// once success_threshold children have succeeded and fails once failure_threshold have
+// failed, or once too few are left to succeed. A finished child's status byte is its record
+// of the run; entering the node clears them all.
 class parallel final : public node {
 public:
     explicit parallel(const param_list& params)
         : node({hook::enter}),
           success_threshold_(params.get<std::int64_t>("success_threshold")),
-          failure_threshold_(params.get<std::int64_t>("failure_threshold")) {
-        if (success_threshold_ == 0 || success_threshold_ < -1 || failure_threshold_ == 0 ||
-            failure_threshold_ < -1) {
-            throw std::invalid_argument("thresholds must be -1 (all children) or at least 1");
-        }
+          failure_threshold_(params.get<std::int64_t>("failure_threshold")) {}
+
+    void check_children(std::size_t count) const override {
+        check_threshold("success_threshold", success_threshold_, count);
+        check_threshold("failure_threshold", failure_threshold_, count);
     }
 
     void enter(context& ctx) const override {
@@ -76,28 +152,30 @@ public:
     }
 
     status tick(context& ctx) const override {
-        std::int64_t children = 0;
+        const std::size_t count = child_count(ctx);
+        const std::int64_t success_needed = from_end(success_threshold_, count);
+        const std::int64_t failure_needed = from_end(failure_threshold_, count);
         std::int64_t succeeded = 0;
         std::int64_t failed = 0;
         for (tree::index child : ctx.children()) {
-            ++children;
-            status result = ctx.last_status(child);
-            if (result == status::idle || result == status::running) result = ctx.tick(child);
-            succeeded += result == status::success ? 1 : 0;
-            failed += result == status::failure ? 1 : 0;
+            succeeded += ctx.last_status(child) == status::success ? 1 : 0;
+            failed += ctx.last_status(child) == status::failure ? 1 : 0;
         }
-        auto needed = [children](std::int64_t threshold) {
-            return threshold == -1 ? children : std::min(threshold, children);
-        };
-        if (succeeded >= needed(success_threshold_)) {
-            ctx.halt_children();
-            return status::success;
-        }
-        // Failing once enough have failed, or once too few are left to reach success.
-        if (failed >= needed(failure_threshold_) ||
-            children - failed < needed(success_threshold_)) {
-            ctx.halt_children();
-            return status::failure;
+        for (tree::index child : ctx.children()) {
+            if (!finished(ctx.last_status(child))) {
+                const status result = ctx.tick(child);
+                succeeded += result == status::success ? 1 : 0;
+                failed += result == status::failure ? 1 : 0;
+            }
+            if (succeeded >= success_needed) {
+                ctx.halt_children();
+                return status::success;
+            }
+            if (failed >= failure_needed ||
+                static_cast<std::int64_t>(count) - failed < success_needed) {
+                ctx.halt_children();
+                return status::failure;
+            }
         }
         return status::running;
     }
@@ -105,6 +183,345 @@ public:
 private:
     std::int64_t success_threshold_;
     std::int64_t failure_threshold_;
+};
+
+// ParallelAll (BehaviorTree.CPP 4): ticks every child that has not finished in this run, on
+// every tick, until all have; then fails if at least max_failures of them failed.
+class parallel_all final : public node {
+public:
+    explicit parallel_all(const param_list& params)
+        : node({hook::enter}), max_failures_(params.get<std::int64_t>("max_failures")) {}
+
+    void check_children(std::size_t count) const override {
+        check_threshold("max_failures", max_failures_, count);
+    }
+
+    void enter(context& ctx) const override {
+        for (tree::index child : ctx.children()) ctx.clear(child);
+    }
+
+    status tick(context& ctx) const override {
+        bool all_finished = true;
+        std::int64_t failed = 0;
+        for (tree::index child : ctx.children()) {
+            status result = ctx.last_status(child);
+            if (!finished(result)) result = ctx.tick(child);
+            all_finished = all_finished && result != status::running;
+            failed += result == status::failure ? 1 : 0;
+        }
+        if (!all_finished) return status::running;
+        return failed >= from_end(max_failures_, child_count(ctx)) ? status::failure
+                                                                   : status::success;
+    }
+
+private:
+    std::int64_t max_failures_;
+};
+
+// Refuses a child count other than two or three (condition, then, else).
+void check_two_or_three(std::size_t count) {
+    if (count != 2 && count != 3) {
+        throw std::invalid_argument(
+            "it takes 2 children (condition, then) or 3 (condition, then, else), not " +
+            std::to_string(count));
+    }
+}
+
+// IfThenElse (BehaviorTree.CPP 4): ticks the condition until it finishes, then the branch it
+// chose until that finishes, without checking the condition again; with two children a
+// failed condition fails the node. The chosen branch is the one running, so no state.
+class if_then_else final : public node {
+public:
+    if_then_else() : node({}) {}
+    void check_children(std::size_t count) const override { check_two_or_three(count); }
+
+    status tick(context& ctx) const override {
+        const tree::index condition = ctx.node() + 1;
+        const tree::index then_branch = ctx.tree().subtree_end(condition);
+        const bool has_else = child_count(ctx) == 3;
+        const tree::index else_branch = has_else ? ctx.tree().subtree_end(then_branch) : 0;
+        if (ctx.is_running(then_branch)) return ctx.tick(then_branch);
+        if (has_else && ctx.is_running(else_branch)) return ctx.tick(else_branch);
+        switch (ctx.tick(condition)) {
+            case status::success: return ctx.tick(then_branch);
+            case status::failure: return has_else ? ctx.tick(else_branch) : status::failure;
+            default: return status::running;
+        }
+    }
+};
+
+// WhileDoElse (BehaviorTree.CPP 4): ticks the condition on every tick, then the branch it
+// chooses, halting the other one first; with two children a failed condition halts the
+// "do" branch and fails. While the condition runs, a running branch waits.
+class while_do_else final : public node {
+public:
+    while_do_else() : node({}) {}
+    void check_children(std::size_t count) const override { check_two_or_three(count); }
+
+    status tick(context& ctx) const override {
+        const tree::index condition = ctx.node() + 1;
+        const tree::index do_branch = ctx.tree().subtree_end(condition);
+        const bool has_else = child_count(ctx) == 3;
+        const tree::index else_branch = has_else ? ctx.tree().subtree_end(do_branch) : 0;
+        switch (ctx.tick(condition)) {
+            case status::success:
+                if (has_else) ctx.halt(else_branch);
+                return ctx.tick(do_branch);
+            case status::failure:
+                ctx.halt(do_branch);
+                return has_else ? ctx.tick(else_branch) : status::failure;
+            default: return status::running;
+        }
+    }
+};
+
+// One case of a switch, read at load as every type a blackboard value may have, so that a
+// tick compares without parsing or allocating.
+struct switch_case {
+    std::string text;
+    bool is_integer = false;
+    std::int64_t integer = 0;
+    bool is_number = false;
+    double number = 0;
+    bool is_boolean = false;
+    bool boolean = false;
+
+    explicit switch_case(std::string value) : text(std::move(value)) {
+        const char* first = text.data();
+        const char* last = first + text.size();
+        auto [int_end, int_error] = std::from_chars(first, last, integer);
+        is_integer = int_error == std::errc() && int_end == last && first != last;
+        auto [num_end, num_error] = std::from_chars(first, last, number);
+        is_number = num_error == std::errc() && num_end == last && first != last;
+        is_boolean = text == "true" || text == "false";
+        boolean = text == "true";
+    }
+};
+
+// Switch2..Switch6 and Switch (BehaviorTree.CPP 4's SwitchNode): on every tick, reads the
+// blackboard key `variable` and ticks the child of the first case equal to its value, or
+// the last child (the default) when none is; a previously running other child is halted
+// first. Strings compare as text, integers and numbers by value, booleans as true/false.
+class switch_node final : public node {
+public:
+    switch_node(const param_list& params, std::vector<switch_case> cases, std::string cases_from)
+        : node({}),
+          slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("variable"))),
+          cases_(std::move(cases)),
+          cases_from_(std::move(cases_from)) {}
+
+    void check_children(std::size_t count) const override {
+        if (count == cases_.size() + 1) return;
+        const bool one = cases_.size() == 1;
+        throw std::invalid_argument(
+            std::to_string(cases_.size()) + (one ? " case (" : " cases (") + cases_from_ +
+            (one ? ") needs " : ") need ") + std::to_string(cases_.size() + 1) +
+            " children, one per case and the default last, not " + std::to_string(count));
+    }
+
+    status tick(context& ctx) const override {
+        const std::size_t match = matching_case(ctx);
+        const tree::index branch = child_at(ctx, match);
+        const tree::index running = ctx.running_child();
+        if (running != tree::no_parent && running != branch) ctx.halt(running);
+        return ctx.tick(branch);
+    }
+
+private:
+    // The index of the first case equal to the key's value, or the number of cases.
+    std::size_t matching_case(const context& ctx) const {
+        const blackboard board = ctx.blackboard();
+        std::size_t k = 0;
+        switch (board.type(slot_)) {
+            case param_type::string: {
+                const auto value = board.get<std::string_view>(slot_);
+                while (k < cases_.size() && cases_[k].text != value) ++k;
+                break;
+            }
+            case param_type::integer: {
+                const auto value = board.get<std::int64_t>(slot_);
+                while (k < cases_.size() && !equal(cases_[k], value)) ++k;
+                break;
+            }
+            case param_type::number: {
+                const auto value = board.get<double>(slot_);
+                while (k < cases_.size() && !(cases_[k].is_number && cases_[k].number == value))
+                    ++k;
+                break;
+            }
+            case param_type::boolean: {
+                const auto value = board.get<bool>(slot_);
+                while (k < cases_.size() && !(cases_[k].is_boolean && cases_[k].boolean == value))
+                    ++k;
+                break;
+            }
+            default: k = cases_.size();
+        }
+        return k;
+    }
+
+    // An integer equals a case written as that integer, or as a number of the same value
+    // ("2.0"); comparing as integers first keeps values past 2^53 exact.
+    static bool equal(const switch_case& c, std::int64_t value) {
+        if (c.is_integer) return c.integer == value;
+        return c.is_number && c.number == static_cast<double>(value);
+    }
+
+    std::uint32_t slot_;
+    std::vector<switch_case> cases_;
+    std::string cases_from_;  // how the file gave the cases, for messages
+};
+
+// SwitchN: the cases are the parameters case_1 .. case_N.
+template <int cases>
+std::unique_ptr<node> make_switch_n(const param_list& params) {
+    std::vector<switch_case> read;
+    for (int k = 1; k <= cases; ++k) {
+        read.emplace_back(params.get<std::string>("case_" + std::to_string(k)));
+    }
+    return std::make_unique<switch_node>(params, std::move(read),
+                                         "case_1 to case_" + std::to_string(cases));
+}
+
+// Switch: the cases are the parameter `cases`, split at ';', each trimmed of spaces and tabs.
+std::unique_ptr<node> make_switch(const param_list& params) {
+    const std::string& text = params.get<std::string>("cases");
+    std::vector<switch_case> read;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = std::min(text.find(';', start), text.size());
+        std::string_view one(text.data() + start, end - start);
+        while (!one.empty() && (one.front() == ' ' || one.front() == '\t')) one.remove_prefix(1);
+        while (!one.empty() && (one.back() == ' ' || one.back() == '\t')) one.remove_suffix(1);
+        read.emplace_back(std::string(one));
+        if (end == text.size()) break;
+        start = end + 1;
+    }
+    return std::make_unique<switch_node>(params, std::move(read), "'cases' is \"" + text + "\"");
+}
+
+// PipelineSequence (Nav2): ticks the children from the first on every tick. A running child
+// ends the tick only if it is the furthest reached in this run; an earlier one keeps running
+// while the pipeline goes on. A failure fails the node and the last success succeeds it,
+// each halting whatever still runs. A child that succeeded is entered again on the next
+// tick: a new run of it.
+class pipeline_sequence final : public stateful_node<std::uint32_t> {
+public:
+    pipeline_sequence() : stateful_node({hook::enter}) {}
+    void enter(context& ctx) const override { ctx.state<std::uint32_t>() = 0; }
+
+    status tick(context& ctx) const override {
+        auto& furthest = ctx.state<std::uint32_t>();
+        std::uint32_t k = 0;
+        for (tree::index child : ctx.children()) {
+            const status result = ctx.tick(child);
+            if (result == status::failure) {
+                ctx.halt_children();
+                return status::failure;
+            }
+            if (result == status::running && k >= furthest) {
+                furthest = k;
+                return status::running;
+            }
+            ++k;
+        }
+        ctx.halt_children();
+        return status::success;
+    }
+};
+
+// RoundRobin (Nav2): tries children in turn from the one after the last that succeeded,
+// remembered per agent across runs: a success advances the turn and succeeds; a failure
+// moves on to the next child at once. Past the last child it fails, and the next run starts
+// at the first (wrap_around false, Nav2's default), or, with wrap_around, goes on at the
+// first until every child has failed once. A halt starts it afresh at the first child.
+struct round_robin_state {
+    std::uint32_t next = 0;
+    std::uint32_t failed = 0;
+};
+
+class round_robin final : public stateful_node<round_robin_state> {
+public:
+    explicit round_robin(const param_list& params)
+        : stateful_node({hook::halt}), wrap_around_(params.get<bool>("wrap_around")) {}
+
+    void halt(context& ctx) const override { ctx.state<round_robin_state>() = {}; }
+
+    status tick(context& ctx) const override {
+        auto& turn = ctx.state<round_robin_state>();
+        const auto count = static_cast<std::uint32_t>(child_count(ctx));
+        tree::index child = child_at(ctx, turn.next);
+        for (;;) {  // each pass fails one more child: at most `count` passes
+            const status result = ctx.tick(child);
+            if (result == status::running) return status::running;
+            ++turn.next;
+            if (result == status::success) {
+                if (turn.next == count) turn.next = 0;
+                turn.failed = 0;
+                return status::success;
+            }
+            ++turn.failed;
+            if (turn.failed >= count || (turn.next == count && !wrap_around_)) {
+                turn = {};
+                return status::failure;
+            }
+            if (turn.next == count) turn.next = 0;
+            child = child_at(ctx, turn.next);
+        }
+    }
+
+private:
+    bool wrap_around_;
+};
+
+// RecoveryNode (Nav2): ticks the first child; when it fails, ticks the second (the
+// recovery) and, if that succeeds, the first again, in the same tick, up to
+// number_of_retries recoveries per run. Fails when the first child fails with no retries
+// left or when the recovery fails; succeeds when the first child does.
+struct recovery_state {
+    bool recovering = false;
+    std::uint32_t retries = 0;
+};
+
+class recovery_node final : public stateful_node<recovery_state> {
+public:
+    explicit recovery_node(const param_list& params)
+        : stateful_node({hook::enter}), retries_(params.get<std::int64_t>("number_of_retries")) {
+        if (retries_ < 0 || retries_ > std::numeric_limits<std::uint32_t>::max()) {
+            throw std::invalid_argument("'number_of_retries' must be from 0 to 4294967295");
+        }
+    }
+
+    void check_children(std::size_t count) const override {
+        if (count != 2) {
+            throw std::invalid_argument(
+                "it takes 2 children (the action, then its recovery), not " +
+                std::to_string(count));
+        }
+    }
+
+    void enter(context& ctx) const override { ctx.state<recovery_state>() = {}; }
+
+    status tick(context& ctx) const override {
+        auto& run = ctx.state<recovery_state>();
+        const tree::index action = ctx.node() + 1;
+        const tree::index recovery = ctx.tree().subtree_end(action);
+        for (;;) {  // each pass spends one retry: at most number_of_retries + 1 passes
+            if (!run.recovering) {
+                const status result = ctx.tick(action);
+                if (result != status::failure) return result;
+                if (run.retries >= retries_) return status::failure;
+                run.recovering = true;
+            }
+            const status result = ctx.tick(recovery);
+            if (result != status::success) return result;
+            ++run.retries;
+            run.recovering = false;
+        }
+    }
+
+private:
+    std::int64_t retries_;
 };
 
 // A Selector that starts at a child drawn from the agent's seeded generator and goes round
@@ -139,6 +556,21 @@ public:
     }
 };
 
+// SwitchN's parameters: the key, then case_1 .. case_N, all required.
+std::vector<param_spec> switch_params(int cases) {
+    std::vector<param_spec> params{param_spec::required("variable", param_type::key)};
+    for (int k = 1; k <= cases; ++k) {
+        params.push_back(param_spec::required("case_" + std::to_string(k), param_type::string));
+    }
+    return params;
+}
+
+template <int cases>
+void add_switch_n(registry& reg, std::int64_t id) {
+    reg.add(node_type{"Switch" + std::to_string(cases), id, arity::composite, switch_params(cases),
+                      &make_switch_n<cases>});
+}
+
 }  // namespace
 
 void register_composites(registry& reg) {
@@ -150,8 +582,34 @@ void register_composites(registry& reg) {
                       {param_spec::optional("success_threshold", std::int64_t{-1}),
                        param_spec::optional("failure_threshold", std::int64_t{1})});
     reg.add<random_selector>("RandomSelector", 9, arity::composite);
+    reg.add<sequence_with_memory>("SequenceWithMemory", 22, arity::composite);
+    reg.add<parallel_all>("ParallelAll", 23, arity::composite,
+                          {param_spec::optional("max_failures", std::int64_t{1})});
+    reg.add<if_then_else>("IfThenElse", 24, arity::composite);
+    reg.add<while_do_else>("WhileDoElse", 25, arity::composite);
+    add_switch_n<2>(reg, 26);
+    add_switch_n<3>(reg, 27);
+    add_switch_n<4>(reg, 28);
+    add_switch_n<5>(reg, 29);
+    add_switch_n<6>(reg, 30);
+    reg.add(node_type{"Switch",
+                      31,
+                      arity::composite,
+                      {param_spec::required("variable", param_type::key),
+                       param_spec::required("cases", param_type::string)},
+                      &make_switch});
+    reg.add<pipeline_sequence>("PipelineSequence", 32, arity::composite);
+    reg.add<round_robin>("RoundRobin", 33, arity::composite,
+                         {param_spec::optional("wrap_around", false)});
+    reg.add<recovery_node>("RecoveryNode", 34, arity::composite,
+                           {param_spec::optional("number_of_retries", std::int64_t{1})});
     reg.add_alias("Fallback", "Selector");
     reg.add_alias("ReactiveFallback", "ReactiveSelector");
+    // behavior3js: MemSequence and MemPriority resume at the running child like Sequence and
+    // Selector; Priority re-checks from the first child on every tick like ReactiveSelector.
+    reg.add_alias("MemSequence", "Sequence");
+    reg.add_alias("MemPriority", "Selector");
+    reg.add_alias("Priority", "ReactiveSelector");
 }
 
 }  // namespace canopy::detail
