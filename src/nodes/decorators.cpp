@@ -1,9 +1,19 @@
-// Not, the repeaters, Retry, ForceSuccess/ForceFailure, Timeout and Cooldown.
+// The decorators: Not, ForceSuccess/ForceFailure, the repeaters and Retry, RunOnce, Timeout,
+// Delay, Cooldown, Precondition, RateController, Limiter and MaxTime. docs/nodes.md gives
+// each one's semantics and how it differs from BehaviorTree.CPP and behavior3.
+//
+// Every tick here does bounded work: a loop runs at most two iterations of its child per tick,
+// and time is compared in the agent clock's whole nanoseconds, so "has `seconds` passed" has
+// one exact answer whatever the time step.
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
+#include "blackboard_condition.hpp"
 #include "builtin.hpp"
 #include "canopy/context.hpp"
+#include "canopy/port.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -11,6 +21,25 @@ namespace {
 // In preorder a decorator's one child comes right after it.
 tree::index only_child(const context& ctx) {
     return ctx.node() + 1;
+}
+
+// "0.25" rather than "0.250000".
+std::string shown(double value) {
+    std::string text = std::to_string(value);
+    text.erase(text.find_last_not_of('0') + 1);
+    if (!text.empty() && text.back() == '.') text.pop_back();
+    return text;
+}
+
+// A literal number of seconds must be 0 or more; one from the blackboard is read at each tick,
+// where seconds_to_ns() makes a negative or NaN value 0.
+input<double> seconds_param(const param_list& params, const char* name = "seconds") {
+    input<double> seconds(params, name);
+    if (!seconds.from_blackboard() && !(seconds.literal() >= 0)) {
+        throw std::invalid_argument(std::string("'") + name + "' must be 0 or more, not " +
+                                    shown(seconds.literal()));
+    }
+    return seconds;
 }
 
 class invert final : public node {
@@ -35,63 +64,105 @@ public:
     }
 };
 
-std::int64_t positive_or_forever(const param_list& params, const char* name) {
-    const std::int64_t value = params.get<std::int64_t>(name);
-    if (value == 0 || value < -1 || value > std::numeric_limits<std::uint32_t>::max()) {
-        throw std::invalid_argument(std::string("'") + name +
-                                    "' must be from 1 to 4294967295, or -1 for ever");
-    }
-    return value;
-}
-
-// Repeat (count successes, seed 003's loop) and Retry (count failures): tick the child again,
-// within the same tick, until it has finished `count` times with `again`; any other finish
-// ends the node with that result. -1 repeats for ever.
+// Repeat (again = success, `count`) and Retry (again = failure, `attempts`), tick for tick as
+// BehaviorTree.CPP 4 runs them in a tree its factory built:
+//   - the other result ends the node with it; running returns running;
+//   - after an iteration that ended with `again`, with more to go: if the child had been
+//     running since an earlier tick, the next iteration starts in this same tick; if it was
+//     entered in this tick, the node returns running and the next iteration starts next tick;
+//   - the last iteration's result is returned at once.
+// So a tick runs at most two iterations. The count is read at each iteration, so "{key}"
+// works; 0, or anything below -1, returns `again` at once without ticking the child; -1 goes
+// on for ever.
 template <status again>
-class repeat final : public stateful_node<std::uint32_t> {
+class repeat final : public stateful_node<std::int64_t> {
+    static constexpr const char* param_name = again == status::success ? "count" : "attempts";
+
 public:
     explicit repeat(const param_list& params)
-        : stateful_node({hook::enter}),
-          count_(positive_or_forever(params, again == status::success ? "count" : "attempts")) {}
+        : stateful_node({hook::enter}), count_(params, param_name) {
+        if (!count_.from_blackboard() && count_.literal() < -1) {
+            throw std::invalid_argument(std::string("'") + param_name +
+                                        "' must be -1 (for ever) or 0 or more, not " +
+                                        std::to_string(count_.literal()));
+        }
+    }
 
-    void enter(context& ctx) const override { ctx.state<std::uint32_t>() = 0; }
+    // Entering after a finish or a halt starts the count afresh.
+    void enter(context& ctx) const override { ctx.state<std::int64_t>() = 0; }
 
     status tick(context& ctx) const override {
-        auto& done = ctx.state<std::uint32_t>();
+        auto& done = ctx.state<std::int64_t>();
+        const tree::index child = only_child(ctx);
         for (;;) {
-            const status result = ctx.tick(only_child(ctx));
-            if (result != again) return result;
-            if (count_ != -1 && ++done >= count_) return again;
-            // A child that finishes at once is ticked again now; one that runs, next tick.
-            if (count_ == -1) return status::running;  // never spin for ever within one tick
+            const std::int64_t count = count_.get(ctx);
+            if (count != -1 && done >= count) return again;
+            const bool was_running = ctx.is_running(child);
+            const status result = ctx.tick(child);
+            if (result != again) return result;  // running, or the other result
+            ++done;  // under -1 too, as BehaviorTree.CPP: a count set later stops it
+            if (count != -1 && done >= count) return again;
+            if (!was_running) return status::running;  // one whole iteration this tick
         }
     }
 
 private:
-    std::int64_t count_;
+    input<std::int64_t> count_;
 };
 
-// RepeatUntilSuccess (seed 004) and RepeatUntilFailure: tick the child on every tick until it
-// returns `until`, which the node then returns as success.
+// RepeatUntilSuccess and RepeatUntilFailure (KeepRunningUntilFailure): tick the child once per
+// tick, returning running, until it returns `until`, which the node then returns.
 template <status until>
 class repeat_until final : public node {
 public:
     repeat_until() : node({}) {}
     status tick(context& ctx) const override {
-        return ctx.tick(only_child(ctx)) == until ? status::success : status::running;
+        return ctx.tick(only_child(ctx)) == until ? until : status::running;
     }
 };
 
-// Fails, halting the child, once the child has run longer than `seconds` of agent time.
+// Returns the child's first result, success or failure, on every later tick without ticking
+// the child again, until the agent is reset. A child halted while running has not finished:
+// it runs again on the next activation.
+class run_once final : public stateful_node<status> {
+public:
+    explicit run_once(const param_list& params) : stateful_node({}) {
+        if (params.get<bool>("then_skip")) {
+            throw std::invalid_argument(
+                "'then_skip' true is not supported: Canopy has no skipped status; leave it out "
+                "(false) and RunOnce returns the child's first result on every later tick");
+        }
+    }
+    status tick(context& ctx) const override {
+        auto& first_result = ctx.state<status>();
+        if (first_result != status::idle) return first_result;
+        const status result = ctx.tick(only_child(ctx));
+        if (result != status::running) first_result = result;
+        return result;
+    }
+};
+
+// Fails, halting the child without ticking it, on the first tick at which at least `seconds`
+// of agent time have passed since the node was entered; until then ticks the child.
 class timeout final : public stateful_node<std::int64_t> {
 public:
     explicit timeout(const param_list& params)
-        : stateful_node({hook::enter}), seconds_(params.get<double>("seconds")) {
-        if (seconds_ < 0) throw std::invalid_argument("'seconds' must not be negative");
+        : stateful_node({hook::enter}), seconds_(params, "seconds") {
+        if (seconds_.from_blackboard()) return;
+        if (seconds_.literal() == 0) {
+            throw std::invalid_argument(
+                "'seconds' of 0 would fail at once, without ticking the child (in "
+                "BehaviorTree.CPP, msec=0 means no timeout: for that, leave the Timeout out)");
+        }
+        if (!(seconds_.literal() > 0)) {
+            throw std::invalid_argument("'seconds' must be more than 0, not " +
+                                        shown(seconds_.literal()));
+        }
     }
     void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
     status tick(context& ctx) const override {
-        if (ctx.time_ns() - ctx.state<std::int64_t>() > seconds_to_ns(seconds_)) {
+        const std::int64_t elapsed = ctx.time_ns() - ctx.state<std::int64_t>();
+        if (elapsed >= seconds_to_ns(seconds_.get(ctx))) {
             ctx.halt(only_child(ctx));
             return status::failure;
         }
@@ -99,32 +170,172 @@ public:
     }
 
 private:
-    double seconds_;
+    input<double> seconds_;
 };
 
-// After its child finishes, either way, fails without ticking it until `seconds` of agent
-// time have passed.
+// Returns running on the tick it is entered; from the first tick at which at least `seconds`
+// have passed since then, ticks the child and returns its result. Each activation waits anew.
+class delay final : public stateful_node<std::int64_t> {
+    static constexpr std::int64_t not_started = std::numeric_limits<std::int64_t>::min();
+
+public:
+    explicit delay(const param_list& params)
+        : stateful_node({hook::enter}), seconds_(seconds_param(params)) {}
+    void enter(context& ctx) const override { ctx.state<std::int64_t>() = not_started; }
+    status tick(context& ctx) const override {
+        auto& started = ctx.state<std::int64_t>();
+        const tree::index child = only_child(ctx);
+        // A child already started is not abandoned if `seconds` grew on the blackboard.
+        if (ctx.is_running(child)) return ctx.tick(child);
+        if (started == not_started) {
+            started = ctx.time_ns();
+            return status::running;
+        }
+        if (ctx.time_ns() - started < seconds_to_ns(seconds_.get(ctx))) return status::running;
+        return ctx.tick(child);
+    }
+
+private:
+    input<double> seconds_;
+};
+
+// Fails without ticking the child while it is not running and less than `seconds` have passed
+// since the child was last entered. Counting from the entry, not the finish, keeps the promise
+// "at most once every `seconds`" also when a reactive parent halts the child.
 class cooldown final : public stateful_node<std::int64_t> {
 public:
     explicit cooldown(const param_list& params)
-        : stateful_node({}), seconds_(params.get<double>("seconds")) {
-        if (seconds_ < 0) throw std::invalid_argument("'seconds' must not be negative");
-    }
+        : stateful_node({}), seconds_(seconds_param(params)) {}
     void construct_state(void* storage) const override {
         ::new (storage) std::int64_t(std::numeric_limits<std::int64_t>::min());
     }
     status tick(context& ctx) const override {
         auto& ready_at = ctx.state<std::int64_t>();
-        if (!ctx.is_running(only_child(ctx)) && ctx.time_ns() < ready_at) {
-            return status::failure;
+        const tree::index child = only_child(ctx);
+        if (!ctx.is_running(child)) {
+            if (ctx.time_ns() < ready_at) return status::failure;
+            ready_at = ctx.time_ns() + seconds_to_ns(seconds_.get(ctx));
         }
-        const status result = ctx.tick(only_child(ctx));
-        if (result != status::running) ready_at = ctx.time_ns() + seconds_to_ns(seconds_);
+        return ctx.tick(child);
+    }
+
+private:
+    input<double> seconds_;
+};
+
+status parse_else(const std::string& text) {
+    if (text == "failure") return status::failure;
+    if (text == "success") return status::success;
+    throw std::invalid_argument("'else' must be \"failure\" or \"success\", not '" + text + "'");
+}
+
+// When the child is not running, compares the key's value with `value` as `op` says: false
+// returns `else` without ticking the child, true ticks it. While the child runs, the condition
+// is not checked again; after a halt it is.
+class precondition final : public node {
+public:
+    explicit precondition(const param_list& params)
+        : node({}), condition_(params), otherwise_(parse_else(params.get<std::string>("else"))) {}
+
+    status tick(context& ctx) const override {
+        const tree::index child = only_child(ctx);
+        if (!ctx.is_running(child) && !condition_.holds(ctx)) return otherwise_;
+        return ctx.tick(child);
+    }
+
+private:
+    blackboard_condition condition_;
+    status otherwise_;
+};
+
+// Nav2's RateController: ticks the child on the first tick after the agent was made or reset,
+// the node was halted or its child failed; after that, while the child is not running, only
+// once 1/hz seconds have passed since the child last succeeded, returning running until then.
+// The timer outlives the node's own success, so a parent that ticks it again (a loop, a
+// pipeline) is throttled: Canopy enters a node again after every finish, so it cannot tell
+// "ticked again" from "a new activation" as Nav2 does by the node's status.
+struct rate_state {
+    std::int64_t started = 0;  // when the child last succeeded, or the activation began
+    bool timing = false;       // false: the next tick ticks the child at once
+};
+
+class rate_controller final : public stateful_node<rate_state> {
+public:
+    explicit rate_controller(const param_list& params)
+        : stateful_node({hook::halt}), hz_(params, "hz") {
+        if (!hz_.from_blackboard() && !(hz_.literal() >= 0)) {
+            throw std::invalid_argument("'hz' must be 0 (once per activation) or more, not " +
+                                        shown(hz_.literal()));
+        }
+    }
+    void halt(context& ctx) const override { ctx.state<rate_state>().timing = false; }
+    status tick(context& ctx) const override {
+        auto& s = ctx.state<rate_state>();
+        const tree::index child = only_child(ctx);
+        if (s.timing && !ctx.is_running(child) &&
+            ctx.time_ns() - s.started < period_ns(hz_.get(ctx))) {
+            return status::running;
+        }
+        if (!s.timing) s.started = ctx.time_ns();
+        s.timing = true;
+        const status result = ctx.tick(child);
+        if (result == status::success) s.started = ctx.time_ns();
+        if (result == status::failure) s.timing = false;
         return result;
     }
 
 private:
-    double seconds_;
+    // 0 Hz waits for ever (a century); a negative or NaN rate, from the blackboard, not at all.
+    static std::int64_t period_ns(double hz) {
+        if (hz == 0) return seconds_to_ns(std::numeric_limits<double>::infinity());
+        return hz > 0 ? seconds_to_ns(1.0 / hz) : 0;
+    }
+    input<double> hz_;
+};
+
+// behavior3's Limiter as its name promises: ticks the child until it has finished `max_loop`
+// times since the agent was made or reset (halts do not count and do not reset), then fails
+// without ticking it.
+class limiter final : public stateful_node<std::int64_t> {
+public:
+    explicit limiter(const param_list& params) : stateful_node({}), max_loop_(params, "max_loop") {
+        if (!max_loop_.from_blackboard() && max_loop_.literal() < 1) {
+            throw std::invalid_argument("'max_loop' must be 1 or more, not " +
+                                        std::to_string(max_loop_.literal()));
+        }
+    }
+    status tick(context& ctx) const override {
+        auto& finished = ctx.state<std::int64_t>();
+        const tree::index child = only_child(ctx);
+        if (!ctx.is_running(child) && finished >= max_loop_.get(ctx)) return status::failure;
+        const status result = ctx.tick(child);
+        if (result != status::running) ++finished;
+        return result;
+    }
+
+private:
+    input<std::int64_t> max_loop_;
+};
+
+// behavior3's MaxTime in seconds: ticks the child; if after that more than `seconds` have
+// passed since the node was entered, fails, halting the child if it still runs.
+class max_time final : public stateful_node<std::int64_t> {
+public:
+    explicit max_time(const param_list& params)
+        : stateful_node({hook::enter}), seconds_(seconds_param(params)) {}
+    void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
+    status tick(context& ctx) const override {
+        const tree::index child = only_child(ctx);
+        const status result = ctx.tick(child);
+        if (ctx.time_ns() - ctx.state<std::int64_t>() > seconds_to_ns(seconds_.get(ctx))) {
+            ctx.halt(child);
+            return status::failure;
+        }
+        return result;
+    }
+
+private:
+    input<double> seconds_;
 };
 
 }  // namespace
@@ -143,7 +354,24 @@ void register_decorators(registry& reg) {
                      {param_spec::required("seconds", param_type::number)});
     reg.add<cooldown>("Cooldown", 17, arity::decorator,
                       {param_spec::required("seconds", param_type::number)});
+    // Ids 40 to 59 are the decorators added after the first release.
+    reg.add<run_once>("RunOnce", 40, arity::decorator, {param_spec::optional("then_skip", false)});
+    reg.add<delay>("Delay", 41, arity::decorator,
+                   {param_spec::required("seconds", param_type::number)});
+    reg.add<precondition>("Precondition", 42, arity::decorator,
+                          {param_spec::required("key", param_type::key),
+                           param_spec::optional("op", std::string("==")),
+                           param_spec::required("value", param_type::key_value),
+                           param_spec::optional("else", std::string("failure"))});
+    reg.add<rate_controller>("RateController", 43, arity::decorator,
+                             {param_spec::optional("hz", 10.0)});
+    reg.add<limiter>("Limiter", 44, arity::decorator,
+                     {param_spec::required("max_loop", param_type::integer)});
+    reg.add<max_time>("MaxTime", 45, arity::decorator,
+                      {param_spec::required("seconds", param_type::number)});
     reg.add_alias("Inverter", "Not");
+    reg.add_alias("KeepRunningUntilFailure", "RepeatUntilFailure");
+    reg.add_alias("RetryUntilSuccessful", "Retry");
 }
 
 }  // namespace canopy::detail
