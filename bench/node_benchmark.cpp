@@ -1,0 +1,150 @@
+// What one node visit costs, node type by node type (bench/README.md, "Node costs").
+//
+// Each benchmark ticks 1,000 agents that share one tree, once per iteration, and reports the
+// time per node visit: the iteration's time over the visits all agents made (counted by an
+// observer on agent 0 over the warm-up ticks; the leaves here behave the same for every
+// agent). The trees are 16 copies of the node under test below a Sequence, over
+// AlwaysSuccess leaves, so every visit is the node or its leaves; `leaves/*` compare a
+// built-in leaf with leaves made from a lambda and from a std::function.
+#include <benchmark/benchmark.h>
+
+#include <canopy/canopy.hpp>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr std::size_t agent_count = 1000;
+constexpr int warm_up_ticks = 64;
+constexpr double dt = 0.01;
+
+canopy::registry make_registry() {
+    canopy::registry reg;
+    canopy::register_builtin_nodes(reg);
+    reg.add_action("LambdaSuccess", [](canopy::context&) { return canopy::status::success; });
+    reg.add_action("FunctionSuccess",
+                   std::function<canopy::status(canopy::context&)>(
+                       [](canopy::context&) { return canopy::status::success; }));
+    reg.add_key("count", canopy::param_type::integer);
+    return reg;
+}
+
+const canopy::registry& the_registry() {
+    static const canopy::registry reg = make_registry();
+    return reg;
+}
+
+struct case_tree {
+    const char* name;
+    const char* type;
+    const char* params;  // a JSON object, or ""
+    int children;        // leaves under each copy of the node; 0: the node is the leaf
+    const char* leaf = "AlwaysSuccess";
+};
+
+std::string tree_text(const case_tree& c) {
+    std::string text = R"({"nodes": [{"id": 1, "type": "Sequence"})";
+    int id = 2;
+    for (int copy = 0; copy < 16; ++copy) {
+        const int node = id++;
+        const char* type = c.children == 0 ? c.leaf : c.type;
+        text +=
+            R"(, {"id": )" + std::to_string(node) + R"(, "parentId": 1, "type": ")" + type + "\"";
+        if (c.children > 0 && *c.params != '\0') text += std::string(R"(, "params": )") + c.params;
+        text += "}";
+        for (int k = 0; k < c.children; ++k) {
+            text += R"(, {"id": )" + std::to_string(id++) + R"(, "parentId": )" +
+                    std::to_string(node) + R"(, "type": ")" + c.leaf + "\"}";
+        }
+    }
+    return text + "]}";
+}
+
+struct visit_counter final : canopy::observer {
+    void on_tick(const canopy::agent&, canopy::tree::index, canopy::status,
+                 canopy::status) override {
+        ++visits;
+    }
+    void on_halt(const canopy::agent&, canopy::tree::index) override {}
+    long visits = 0;
+};
+
+void tick_tree(benchmark::State& state, const case_tree& c) {
+    canopy::load_result loaded =
+        canopy::try_load_text(tree_text(c), canopy::file_format::flat_json, the_registry(), c.name);
+    if (!loaded) {
+        state.SkipWithError(
+            ("does not load: " + canopy::to_string(loaded.diagnostics.front())).c_str());
+        return;
+    }
+    std::vector<canopy::agent> agents;
+    agents.reserve(agent_count);
+    for (std::size_t i = 0; i < agent_count; ++i) agents.emplace_back(loaded.tree, nullptr, i);
+    visit_counter counter;
+    agents.front().set_observer(&counter);
+    for (int t = 0; t < warm_up_ticks; ++t) {
+        for (canopy::agent& a : agents) a.tick(dt);
+    }
+    agents.front().set_observer(nullptr);
+    const double visits_per_tick = static_cast<double>(counter.visits) / warm_up_ticks;
+    for (auto _ : state) {
+        for (canopy::agent& a : agents) benchmark::DoNotOptimize(a.tick(dt));
+    }
+    using benchmark::Counter;
+    state.counters["time/visit"] = Counter(visits_per_tick * agent_count,
+                                           Counter::kIsIterationInvariantRate | Counter::kInvert);
+    state.counters["visits/tick"] = visits_per_tick;
+}
+
+const std::vector<case_tree>& cases() {
+    static const std::vector<case_tree> all = {
+        {"leaves/builtin", "", "", 0, "AlwaysSuccess"},
+        {"leaves/lambda", "", "", 0, "LambdaSuccess"},
+        {"leaves/std_function", "", "", 0, "FunctionSuccess"},
+        {"Sequence", "Sequence", "", 2},
+        {"Selector", "Selector", "", 2, "AlwaysFailure"},
+        {"ReactiveSequence", "ReactiveSequence", "", 2},
+        {"ReactiveSelector", "ReactiveSelector", "", 2, "AlwaysFailure"},
+        {"SequenceWithMemory", "SequenceWithMemory", "", 2},
+        {"Parallel", "Parallel", "", 2},
+        {"ParallelAll", "ParallelAll", "", 2},
+        {"RandomSelector", "RandomSelector", "", 2, "AlwaysFailure"},
+        {"IfThenElse", "IfThenElse", "", 2},
+        {"WhileDoElse", "WhileDoElse", "", 2},
+        {"Switch2", "Switch2", R"({"variable": "count", "case_1": "1", "case_2": "2"})", 3},
+        {"PipelineSequence", "PipelineSequence", "", 2},
+        {"RoundRobin", "RoundRobin", "", 2},
+        {"RecoveryNode", "RecoveryNode", "", 2},
+        {"Not", "Not", "", 1},
+        {"ForceSuccess", "ForceSuccess", "", 1},
+        {"Repeat", "Repeat", R"({"count": 3})", 1},
+        {"Retry", "Retry", R"({"attempts": 3})", 1, "AlwaysFailure"},
+        {"RepeatUntilFailure", "RepeatUntilFailure", "", 1},
+        {"Timeout", "Timeout", R"({"seconds": 1})", 1},
+        {"Cooldown", "Cooldown", R"({"seconds": 0.05})", 1},
+        {"Delay", "Delay", R"({"seconds": 0.02})", 1},
+        {"RateController", "RateController", R"({"hz": 20})", 1},
+        {"RunOnce", "RunOnce", "", 1},
+        {"Precondition", "Precondition", R"({"key": "count", "value": 0})", 1},
+        {"Limiter", "Limiter", R"({"max_loop": 1000000000})", 1},
+        {"MaxTime", "MaxTime", R"({"seconds": 1})", 1},
+    };
+    return all;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    for (const case_tree& c : cases()) {
+        benchmark::RegisterBenchmark(c.name, [&c](benchmark::State& state) {
+            tick_tree(state, c);
+        })->Unit(benchmark::kMicrosecond);
+    }
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
