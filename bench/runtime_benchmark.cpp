@@ -489,30 +489,37 @@ public:
         : success_threshold(successThreshold), failure_threshold(failureThreshold) {}
 
 protected:
+    // Checks the thresholds after each child, as BehaviorTree.CPP 4 does; a negative one
+    // counts back from the number of children.
     NodeStatus Tick() override {
         if (status_ != NodeStatus::Running) {  // a new run: forget the children's results
             for (auto& child : children) HaltIfRunning(*child);
         }
-        std::int64_t count = 0;
+        const auto count = static_cast<std::int64_t>(children.size());
+        auto needed = [count](std::int64_t threshold) {
+            return threshold < 0 ? count + threshold + 1 : threshold;
+        };
         std::int64_t succeeded = 0;
         std::int64_t failed = 0;
         for (auto& child : children) {
-            ++count;
-            NodeStatus s = child->status();
-            if (s == NodeStatus::Idle || s == NodeStatus::Running) s = child->Execute();
-            succeeded += s == NodeStatus::Success ? 1 : 0;
-            failed += s == NodeStatus::Failure ? 1 : 0;
+            succeeded += child->status() == NodeStatus::Success ? 1 : 0;
+            failed += child->status() == NodeStatus::Failure ? 1 : 0;
         }
-        auto needed = [count](std::int64_t threshold) {
-            return threshold == -1 ? count : std::min(threshold, count);
-        };
-        if (succeeded >= needed(success_threshold)) {
-            HaltRunningChildren();
-            return NodeStatus::Success;
-        }
-        if (failed >= needed(failure_threshold) || count - failed < needed(success_threshold)) {
-            HaltRunningChildren();
-            return NodeStatus::Failure;
+        for (auto& child : children) {
+            const NodeStatus before = child->status();
+            if (before == NodeStatus::Idle || before == NodeStatus::Running) {
+                const NodeStatus s = child->Execute();
+                succeeded += s == NodeStatus::Success ? 1 : 0;
+                failed += s == NodeStatus::Failure ? 1 : 0;
+            }
+            if (succeeded >= needed(success_threshold)) {
+                HaltRunningChildren();
+                return NodeStatus::Success;
+            }
+            if (failed >= needed(failure_threshold) || count - failed < needed(success_threshold)) {
+                HaltRunningChildren();
+                return NodeStatus::Failure;
+            }
         }
         return NodeStatus::Running;
     }
@@ -565,13 +572,16 @@ public:
     explicit RepeatNode(std::int64_t times) : count(times) {}
 
 protected:
+    // BehaviorTree.CPP 4's rule: after an iteration the child started in this tick, return
+    // Running; after one that had been running, go on with the next at once.
     NodeStatus Tick() override {
         if (status_ != NodeStatus::Running) done = 0;
         for (;;) {
+            const bool was_running = child->status() == NodeStatus::Running;
             const NodeStatus s = child->Execute();
             if (s != again) return s;
             if (count != -1 && ++done >= count) return again;
-            if (count == -1) return NodeStatus::Running;
+            if (!was_running) return NodeStatus::Running;
         }
     }
 

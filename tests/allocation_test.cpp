@@ -45,9 +45,10 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
 using namespace canopy;
 
 TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates once") {
-    // Every built-in but Log (which writes to std::cout), with running branches and halts.
-    auto t = testing::runtime_tree(R"([
-        {"id": 1, "type": "Parallel", "params": {"success_threshold": -1, "failure_threshold": -1}},
+    // Every built-in but Log (which writes to std::cout), with running branches and halts, ports
+    // read from the blackboard, and string values.
+    auto t = testing::runtime_tree(R"({"blackboard": {"mode": "string"}, "nodes": [
+        {"id": 1, "type": "ParallelAll", "params": {"max_failures": -1}},
         {"id": 2, "parentId": 1, "type": "ReactiveSequence"},
         {"id": 3, "parentId": 2, "type": "CheckBlackboard", "params": {"key": "count", "op": "<", "value": 1000}},
         {"id": 4, "parentId": 2, "type": "Sequence"},
@@ -70,8 +71,40 @@ TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates o
         {"id": 21, "parentId": 20, "type": "AlwaysSuccess"},
         {"id": 22, "parentId": 18, "type": "ForceSuccess"},
         {"id": 23, "parentId": 22, "type": "RepeatUntilFailure"},
-        {"id": 24, "parentId": 23, "type": "AlwaysFailure"}
-    ])");
+        {"id": 24, "parentId": 23, "type": "AlwaysFailure"},
+        {"id": 25, "parentId": 1, "type": "SequenceWithMemory"},
+        {"id": 26, "parentId": 25, "type": "IfThenElse"},
+        {"id": 27, "parentId": 26, "type": "AlwaysSuccess"},
+        {"id": 28, "parentId": 26, "type": "Delay", "params": {"seconds": 0.2}},
+        {"id": 29, "parentId": 28, "type": "AlwaysSuccess"},
+        {"id": 30, "parentId": 25, "type": "WhileDoElse"},
+        {"id": 31, "parentId": 30, "type": "CheckBlackboard", "params": {"key": "count", "op": "<", "value": 1000}},
+        {"id": 32, "parentId": 30, "type": "RateController", "params": {"hz": 4}},
+        {"id": 33, "parentId": 32, "type": "AlwaysSuccess"},
+        {"id": 34, "parentId": 30, "type": "AlwaysFailure"},
+        {"id": 35, "parentId": 1, "type": "PipelineSequence"},
+        {"id": 36, "parentId": 35, "type": "Switch2", "params": {"variable": "count", "case_1": "0", "case_2": "1"}},
+        {"id": 37, "parentId": 36, "type": "RunOnce"},
+        {"id": 38, "parentId": 37, "type": "AlwaysSuccess"},
+        {"id": 39, "parentId": 36, "type": "Limiter", "params": {"max_loop": 2}},
+        {"id": 40, "parentId": 39, "type": "AlwaysSuccess"},
+        {"id": 41, "parentId": 36, "type": "MaxTime", "params": {"seconds": 0.2}},
+        {"id": 42, "parentId": 41, "type": "AlwaysRunning"},
+        {"id": 43, "parentId": 35, "type": "RoundRobin"},
+        {"id": 44, "parentId": 43, "type": "AlwaysFailure"},
+        {"id": 45, "parentId": 43, "type": "Precondition", "params": {"key": "count", "value": 0}},
+        {"id": 46, "parentId": 45, "type": "AlwaysSuccess"},
+        {"id": 47, "parentId": 35, "type": "RecoveryNode", "params": {"number_of_retries": 2}},
+        {"id": 48, "parentId": 47, "type": "AlwaysFailure"},
+        {"id": 49, "parentId": 47, "type": "AlwaysSuccess"},
+        {"id": 50, "parentId": 1, "type": "Parallel"},
+        {"id": 51, "parentId": 50, "type": "Switch", "params": {"variable": "mode", "cases": "idle;patrol"}},
+        {"id": 52, "parentId": 51, "type": "Wait", "params": {"seconds": "{health}"}},
+        {"id": 53, "parentId": 51, "type": "AlwaysSuccess"},
+        {"id": 54, "parentId": 51, "type": "AlwaysFailure"},
+        {"id": 55, "parentId": 50, "type": "SetBlackboard", "params": {"key": "mode", "value": "patrol"}},
+        {"id": 56, "parentId": 50, "type": "CheckBlackboard", "params": {"key": "mode", "op": "!=", "value": "idle"}}
+    ]})");
     std::vector<agent> agents;
     agents.reserve(1000);
     const long before_making = allocations.load();

@@ -34,7 +34,7 @@ public:
     /// The same in whole nanoseconds: exact however long the agent lives (292 years), so
     /// nodes compare elapsed time in it.
     std::int64_t time_ns() const noexcept;
-    /// The host object the agent was made for (seed 000's m_host).
+    /// The host object the agent was made for: the game object or robot it drives.
     void* host() const noexcept;
     /// The host as a Host. @warning the agent must have been given one, of that type.
     template <typename Host>

@@ -79,7 +79,8 @@ struct is_std_function<std::function<Signature>> : std::true_type {};
 // Whether a callable may be null, and is.
 template <typename F>
 bool is_null_callable(const F& f) {
-    if constexpr (std::is_pointer_v<F> || std::is_member_pointer_v<F> || is_std_function<F>::value) {
+    if constexpr (std::is_pointer_v<F> || std::is_member_pointer_v<F> ||
+                  is_std_function<F>::value) {
         return !f;
     } else {
         return false;

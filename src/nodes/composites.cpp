@@ -4,8 +4,8 @@
 // BehaviorTree.CPP 4 (Nav2 for its three); docs/nodes.md lists every difference.
 //
 // Most keep no state: the running child, if any, is the one whose status byte says so, and a
-// finished child's byte says how it finished until the parent clears it (seed 001's runtime
-// data kept out of the shared structure). State that must outlive a tick is per agent, in a
+// finished child's byte says how it finished until the parent clears it: per-agent data
+// kept out of the shared tree. State that must outlive a tick is per agent, in a
 // stateful_node.
 #include <algorithm>
 #include <charconv>

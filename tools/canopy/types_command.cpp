@@ -12,7 +12,11 @@ std::string describe_params(const node_type& type) {
     for (const param_spec& spec : type.params) {
         if (!text.empty()) text += ", ";
         text += spec.name + ": " + std::string(to_string(spec.type));
-        if (!spec.default_value) text += " (required)";
+        if (spec.output) {
+            text += " (output)";
+        } else if (!spec.default_value) {
+            text += " (required)";
+        }
     }
     return text;
 }
