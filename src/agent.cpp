@@ -185,14 +185,17 @@ void context::halt_subtree(tree::index node) {
     node_ = outer;
 }
 
-// Out of line and rarely taken: tracing costs nothing when no observer is attached.
+// context::tick with an observer told of each step: rarely taken, so out of line.
+status context::tick_observed(tree::index child) {
+    return step<true>(child);
+}
+
 void context::notify_visit(tree::index node) {
     observer_->on_visit(*agent_, node);
 }
 
-void context::notify_tick(tree::index node, std::uint8_t before, status result) {
+void context::notify_tick(tree::index node, bool was_running, status result) {
     // A node that was not running was entered: it comes from idle, whatever it last said.
-    const bool was_running = before == static_cast<std::uint8_t>(status::running);
     observer_->on_tick(*agent_, node, was_running ? status::running : status::idle, result);
 }
 

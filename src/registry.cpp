@@ -31,6 +31,11 @@ void check_params(const node_type& type) {
             throw registry_error("node type '" + type.name + "' declares parameter '" + spec.name +
                                  "' twice");
         }
+        if (spec.output && (spec.type == param_type::key || spec.type == param_type::key_value)) {
+            throw registry_error("output parameter '" + spec.name + "' of node type '" +
+                                 type.name +
+                                 "' must be of a value type: integer, number, boolean or string");
+        }
         if (spec.type == param_type::key_value &&
             std::count_if(type.params.begin(), type.params.end(),
                           [](const param_spec& p) { return p.type == param_type::key; }) != 1) {

@@ -1,4 +1,5 @@
 #include <functional>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -161,6 +162,24 @@ TEST_SUITE("agent") {
             leaf_enters += log.enters;
         }
         CHECK(leaf_enters > 10000);  // the trees did run
+    }
+
+    TEST_CASE("tick takes a time step from 0 to a year, and refuses any other") {
+        agent a(runtime_tree(R"([{"id": 1, "type": "Wait", "params": {"seconds": 1}}])"));
+        CHECK(a.tick(0.0) == status::running);  // no time passes: a Wait never ends
+        CHECK(a.tick(0.0) == status::running);
+        CHECK(a.time_ns() == 0);
+        CHECK_THROWS_WITH_AS(a.tick(-0.1),
+                             "agent::tick: dt must be a number of seconds from 0 to a year, not "
+                             "-0.100000",
+                             error);
+        CHECK_THROWS_AS(a.tick(std::numeric_limits<double>::quiet_NaN()), error);
+        CHECK_THROWS_AS(a.tick(std::numeric_limits<double>::infinity()), error);
+        CHECK_THROWS_AS(a.tick(366.0 * 24 * 3600), error);
+        CHECK(a.time_ns() == 0);  // a refused step changes nothing
+        CHECK(a.tick(1.0) == status::success);
+        CHECK(a.time_ns() == 1000000000);
+        CHECK(a.time() == 1.0);
     }
 
     TEST_CASE("ticks a tree 10,000 levels deep") {

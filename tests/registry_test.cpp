@@ -50,7 +50,50 @@ TEST_SUITE("registry") {
                            {}};
             CHECK_THROWS_AS(reg.add(type), registry_error);
         }
+        SUBCASE("an output that is not of a value type") {
+            node_type type{
+                "Bad", {}, arity::leaf, {param_spec::output_port("k", param_type::key)}, {}};
+            CHECK_THROWS_WITH_AS(reg.add(type),
+                                 "output parameter 'k' of node type 'Bad' must be of a value type: "
+                                 "integer, number, boolean or string",
+                                 registry_error);
+        }
+        SUBCASE("a null function for an action or a condition") {
+            CHECK_THROWS_AS(reg.add_action("A", std::function<status(context&)>()), registry_error);
+            CHECK_THROWS_AS(reg.add_condition("C", static_cast<bool (*)(context&)>(nullptr)),
+                            registry_error);
+        }
+        SUBCASE("a blackboard key of another type, or with an initial value of another type") {
+            reg.add_key("mode", param_type::string, std::string("idle"));
+            CHECK_THROWS_AS(reg.add_key("mode", param_type::string), registry_error);
+            CHECK_THROWS_AS(reg.add_key("k", param_type::key), registry_error);
+            CHECK_THROWS_AS(reg.add_key("n", param_type::integer, 1.5), registry_error);
+            CHECK_THROWS_AS(reg.add_key("s", param_type::string, std::string(64, 'x')),
+                            registry_error);
+        }
         CHECK(reg.types().empty());
+    }
+
+    TEST_CASE("leaves from lambdas, function pointers and std::function all run") {
+        registry reg;
+        register_builtin_nodes(reg);
+        int calls = 0;
+        reg.add_action("Count", [&calls](context&) {
+            ++calls;
+            return status::success;
+        });
+        reg.add_condition(
+            "Even", +[](context& ctx) { return ctx.time_ns() % 2 == 0; });
+        reg.add_condition("Never", std::function<bool(context&)>([](context&) { return false; }));
+        load_result loaded = try_load_text(R"([{"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "Count"}, {"id": 3, "parentId": 1, "type": "Even"},
+            {"id": 4, "parentId": 1, "type": "Never"}])",
+                                           file_format::flat_json, reg);
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        CHECK(a.tick(0.0) == status::failure);  // Count, then Even (time 0), then Never fails
+        CHECK(calls == 1);
+        CHECK(a.last_status(2) == status::success);
     }
 
     TEST_CASE("lists types in registration order and aliases sorted") {

@@ -90,8 +90,11 @@ private:
     context(agent& a, std::int64_t dt_ns) noexcept;
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
     void halt_subtree(canopy::tree::index node);
+    template <bool observed>
+    status step(canopy::tree::index child);
+    status tick_observed(canopy::tree::index child);
     void notify_visit(canopy::tree::index node);
-    void notify_tick(canopy::tree::index node, std::uint8_t before, status result);
+    void notify_tick(canopy::tree::index node, bool was_running, status result);
 
     agent* agent_;
     const canopy::tree* tree_;
@@ -104,15 +107,23 @@ private:
 
 // The engine's inner step, inline so that each composite's loop over its children compiles
 // into the walk itself: enter only a node that was not running, exit only one that finished,
-// and call neither hook for a node that does not use it.
+// and call neither hook for a node that does not use it. An agent with an observer takes the
+// same step out of line, with the notifications, so that without one a visit pays a single
+// untaken branch for tracing.
 inline status context::tick(canopy::tree::index child) {
+    if (observer_ != nullptr) return tick_observed(child);
+    return step<false>(child);
+}
+
+template <bool observed>
+status context::step(canopy::tree::index child) {
     std::uint8_t& code = codes()[child];
     const canopy::node& behaviour = *nodes_[child];
     const canopy::tree::index outer = node_;
     node_ = child;
-    const std::uint8_t before = code;
-    if (observer_ != nullptr) notify_visit(child);
-    if (before != static_cast<std::uint8_t>(status::running)) {
+    if constexpr (observed) notify_visit(child);
+    const bool was_running = code == static_cast<std::uint8_t>(status::running);
+    if (!was_running) {
         if (behaviour.uses(node::hook::enter)) behaviour.enter(*this);
         // Entered, so running until it finishes: if its tick throws, a reset still halts it.
         code = static_cast<std::uint8_t>(status::running);
@@ -123,7 +134,7 @@ inline status context::tick(canopy::tree::index child) {
         if (behaviour.uses(node::hook::exit)) behaviour.exit(*this, result);
     }
     code = static_cast<std::uint8_t>(result);
-    if (observer_ != nullptr) notify_tick(child, before, result);
+    if constexpr (observed) notify_tick(child, was_running, result);
     node_ = outer;
     return result;
 }

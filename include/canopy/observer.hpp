@@ -10,7 +10,7 @@ namespace canopy {
 class agent;
 
 /// Sees every visit and status change of every node of the agents it is attached to
-/// (agent::set_observer). With none attached, ticking costs two untaken branches per node.
+/// (agent::set_observer). With none attached, ticking costs one untaken branch per node.
 class observer {
 public:
     virtual ~observer() = default;
