@@ -115,8 +115,10 @@ inline status context::tick(canopy::tree::index child) {
     return step<false>(child);
 }
 
+// `inline` matters here: as a plain template GCC may leave the step out of line, a call
+// more per visit.
 template <bool observed>
-status context::step(canopy::tree::index child) {
+inline status context::step(canopy::tree::index child) {
     std::uint8_t& code = codes()[child];
     const canopy::node& behaviour = *nodes_[child];
     const canopy::tree::index outer = node_;

@@ -2,7 +2,6 @@
 // The built-in node library, registered in parts by register_builtin_nodes(). The semantics
 // of every node are in docs/nodes.md, one row each.
 
-#include <cmath>
 #include <cstdint>
 
 #include "canopy/registry.hpp"
@@ -17,7 +16,7 @@ inline std::int64_t seconds_to_ns(double seconds) noexcept {
     constexpr double century = 100.0 * 365 * 24 * 3600;
     if (!(seconds > 0.0)) return 0;
     if (seconds > century) return static_cast<std::int64_t>(century * 1e9);
-    return std::llround(seconds * 1e9);
+    return static_cast<std::int64_t>(seconds * 1e9 + 0.5);  // positive: rounds to nearest
 }
 
 void register_composites(registry& reg);

@@ -75,7 +75,7 @@ public:
 // works; 0, or anything below -1, returns `again` at once without ticking the child; -1 goes
 // on for ever.
 template <status again>
-class repeat final : public stateful_node<std::int64_t> {
+class repeat final : public stateful_node<std::uint32_t> {
     static constexpr const char* param_name = again == status::success ? "count" : "attempts";
 
 public:
@@ -89,10 +89,12 @@ public:
     }
 
     // Entering after a finish or a halt starts the count afresh.
-    void enter(context& ctx) const override { ctx.state<std::int64_t>() = 0; }
+    void enter(context& ctx) const override { ctx.state<std::uint32_t>() = 0; }
 
     status tick(context& ctx) const override {
-        auto& done = ctx.state<std::int64_t>();
+        // 32 bits keep an agent's block small; past 2^32 - 1 iterations (over four billion
+        // ticks) the count stays there, as good as for ever.
+        auto& done = ctx.state<std::uint32_t>();
         const tree::index child = only_child(ctx);
         for (;;) {
             const std::int64_t count = count_.get(ctx);
@@ -100,7 +102,8 @@ public:
             const bool was_running = ctx.is_running(child);
             const status result = ctx.tick(child);
             if (result != again) return result;  // running, or the other result
-            ++done;  // under -1 too, as BehaviorTree.CPP: a count set later stops it
+            // Counted under -1 too, as BehaviorTree.CPP does: a count set later stops it.
+            if (done != std::numeric_limits<std::uint32_t>::max()) ++done;
             if (count != -1 && done >= count) return again;
             if (!was_running) return status::running;  // one whole iteration this tick
         }
