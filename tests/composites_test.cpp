@@ -13,6 +13,7 @@ using testing::leaf;
 using testing::make;
 using testing::record;
 using testing::record_ticks;
+using testing::refusal;
 using testing::run;
 using testing::script_log;
 using testing::tick_result;
@@ -39,13 +40,6 @@ void expect_ticks(const std::vector<std::string>& records,
     agent a(testing::make(records), &log);
     check_ticks(record_ticks(a, static_cast<int>(expected.size())), expected);
     CHECK(log.violations == 0);
-}
-
-// The only diagnostic of a tree that must not load.
-std::string refusal(const std::vector<std::string>& records) {
-    const load_result r = try_load_text(testing::json_tree(records), file_format::flat_json,
-                                        testing::runtime_registry(), "t.json");
-    return testing::only(r, diagnostic_code::invalid_param).message;
 }
 
 // The runtime registry with a string key "mode" as well.

@@ -13,6 +13,7 @@ using testing::leaf;
 using testing::make;
 using testing::record;
 using testing::record_ticks;
+using testing::refusal;
 using testing::run;
 using testing::script_log;
 using testing::tick_result;
@@ -27,13 +28,6 @@ constexpr status R = status::running;
 // One tick of an agent, recorded.
 tick_result step(agent& a, double dt = 0.1) {
     return record_ticks(a, 1, dt).front();
-}
-
-// The message of the one invalid-param diagnostic loading these records gives.
-std::string refusal(const std::vector<std::string>& records) {
-    const load_result r = try_load_text(testing::json_tree(records), file_format::flat_json,
-                                        testing::runtime_registry());
-    return testing::only(r, diagnostic_code::invalid_param).message;
 }
 
 }  // namespace

@@ -100,6 +100,14 @@ inline std::shared_ptr<const tree> make(const std::vector<std::string>& records)
     return runtime_tree(testing::json_tree(records));
 }
 
+/// The message of the one invalid-param diagnostic that loading these records gives: what a
+/// node's creator or check_children refused.
+inline std::string refusal(const std::vector<std::string>& records) {
+    const load_result r =
+        try_load_text(json_tree(records), file_format::flat_json, runtime_registry(), "t.json");
+    return only(r, diagnostic_code::invalid_param).message;
+}
+
 /// Ticks an agent n times and spells its statuses: "rrs" for running, running, success.
 inline std::string run(agent& a, int n, double dt = 0.1) {
     std::string out;

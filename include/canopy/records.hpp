@@ -12,10 +12,10 @@
 
 namespace canopy {
 
-/// The flat records a tree file describes, in file order, before any validation: seed 000's
-/// `AINodeDescribe` array. Readers fill one from a file; a program may fill one by hand and
-/// pass it to build_tree(). Storage is compact (strings live in shared arenas) because a file
-/// may hold millions of records.
+/// The flat records a tree file describes, in file order, before any validation: one per node,
+/// naming its parent, as a flat editor export lists them. Readers fill one from a file; a program
+/// may fill one by hand and pass it to build_tree(). Storage is compact (strings live in shared
+/// arenas) because a file may hold millions of records.
 class record_set {
 public:
     /// A record's parameter as the file wrote it. Values read from XML attributes are text
