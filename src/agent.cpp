@@ -96,7 +96,9 @@ status agent::tick(double dt) {
                     std::to_string(dt));
     }
     // Rounded to the nearest nanosecond; dt is not negative, so adding a half and truncating
-    // rounds as std::llround would, without its library call on every agent tick.
+    // rounds as std::llround would (but for ties too close to tell apart), without its library
+    // call on every agent tick.
+    // NOLINTNEXTLINE(bugprone-incorrect-roundings)
     const auto dt_ns = static_cast<std::int64_t>(dt * 1e9 + 0.5);
     time_ns_ += dt_ns;
     context ctx(*this, dt_ns);

@@ -37,7 +37,7 @@ void blackboard::set_string(std::uint32_t slot, std::string_view value) {
     std::memcpy(cell + 1, value.data(), value.size());
 }
 
-void blackboard::initialize() noexcept {
+void blackboard::initialize() {
     const std::vector<blackboard_key>& all = keys();
     for (std::uint32_t k = 0; k < all.size(); ++k) {
         std::memset(at(k), 0, layout::size_of(all[k].type));
@@ -48,7 +48,7 @@ void blackboard::initialize() noexcept {
             case param_type::integer: store(k, std::get<std::int64_t>(value)); break;
             case param_type::number: store(k, std::get<double>(value)); break;
             default: {  // a string, checked for length when the key was declared
-                const std::string& text = std::get<std::string>(value);
+                const auto& text = std::get<std::string>(value);
                 at(k)[0] = static_cast<std::byte>(text.size());
                 std::memcpy(at(k) + 1, text.data(), text.size());
             }

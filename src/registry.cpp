@@ -32,8 +32,7 @@ void check_params(const node_type& type) {
                                  "' twice");
         }
         if (spec.output && (spec.type == param_type::key || spec.type == param_type::key_value)) {
-            throw registry_error("output parameter '" + spec.name + "' of node type '" +
-                                 type.name +
+            throw registry_error("output parameter '" + spec.name + "' of node type '" + type.name +
                                  "' must be of a value type: integer, number, boolean or string");
         }
         if (spec.type == param_type::key_value &&

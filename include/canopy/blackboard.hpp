@@ -78,7 +78,7 @@ public:
     param_type type(std::uint32_t slot) const noexcept { return layout_->keys[slot].type; }
 
     /// Writes every key's initial value. The runtime calls it when it makes an agent.
-    void initialize() noexcept;
+    void initialize();
 
 private:
     [[noreturn]] void wrong_type(std::uint32_t slot, param_type asked) const;

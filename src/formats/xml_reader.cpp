@@ -186,7 +186,7 @@ private:
         if (!named || !typed) {
             report(declared.where, diagnostic_code::missing_field,
                    std::string("<key> has no '") + (named ? "type" : "name") +
-                       "' attribute; declare <key name=\"...\" type=\"number\"/>");
+                       R"(' attribute; declare <key name="..." type="number"/>)");
             return;
         }
         if (declared.initial) declared.initial->name = declared.name;

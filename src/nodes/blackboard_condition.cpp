@@ -13,7 +13,7 @@ blackboard_condition::blackboard_condition(const param_list& params)
         {"==", comparison::equal},  {"!=", comparison::not_equal},
         {"<", comparison::less},    {"<=", comparison::less_equal},
         {">", comparison::greater}, {">=", comparison::greater_equal}};
-    const std::string& op = params.get<std::string>("op");
+    const auto& op = params.get<std::string>("op");
     const bool boolean = literal_.index() == 0;
     for (const auto& [text, value] : ops) {
         if (op != text) continue;

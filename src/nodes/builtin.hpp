@@ -16,7 +16,10 @@ inline std::int64_t seconds_to_ns(double seconds) noexcept {
     constexpr double century = 100.0 * 365 * 24 * 3600;
     if (!(seconds > 0.0)) return 0;
     if (seconds > century) return static_cast<std::int64_t>(century * 1e9);
-    return static_cast<std::int64_t>(seconds * 1e9 + 0.5);  // positive: rounds to nearest
+    // Positive, so adding a half and truncating rounds to nearest (but for ties a nanosecond
+    // apart, which do not matter here) without std::llround's library call.
+    // NOLINTNEXTLINE(bugprone-incorrect-roundings)
+    return static_cast<std::int64_t>(seconds * 1e9 + 0.5);
 }
 
 void register_composites(registry& reg);

@@ -385,7 +385,7 @@ std::unique_ptr<node> make_switch_n(const param_list& params) {
 
 // Switch: the cases are the parameter `cases`, split at ';', each trimmed of spaces and tabs.
 std::unique_ptr<node> make_switch(const param_list& params) {
-    const std::string& text = params.get<std::string>("cases");
+    const auto& text = params.get<std::string>("cases");
     std::vector<switch_case> read;
     std::size_t start = 0;
     for (;;) {

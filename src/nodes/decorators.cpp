@@ -229,7 +229,7 @@ private:
 status parse_else(const std::string& text) {
     if (text == "failure") return status::failure;
     if (text == "success") return status::success;
-    throw std::invalid_argument("'else' must be \"failure\" or \"success\", not '" + text + "'");
+    throw std::invalid_argument(R"('else' must be "failure" or "success", not ')" + text + "'");
 }
 
 // When the child is not running, compares the key's value with `value` as `op` says: false
