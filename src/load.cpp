@@ -9,14 +9,9 @@
 #include "canopy/build.hpp"
 #include "canopy/error.hpp"
 #include "diagnostic_order.hpp"
-#include "formats/readers.hpp"
 
 namespace canopy {
 namespace {
-
-bool is_blank(std::string_view text) {
-    return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
-}
 
 // Reads a whole file straight into the string that will hold it: one copy from the page
 // cache. The size is a hint only; a file that grows or shrinks meanwhile is read as it is.
@@ -58,30 +53,6 @@ load_result failure(const std::string& path, diagnostic_code code, std::string m
 
 }  // namespace
 
-std::optional<file_format> format_for_path(const std::filesystem::path& path) {
-    std::string extension = path.extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (extension == ".json") return file_format::flat_json;
-    if (extension == ".xml") return file_format::flat_xml;
-    return std::nullopt;
-}
-
-read_result read_records(std::string_view text, file_format format, const std::string& path) {
-    if (is_blank(text)) {
-        read_result result;
-        result.complete = false;
-        result.diagnostics.push_back({path,
-                                      {},
-                                      std::nullopt,
-                                      diagnostic_code::empty_file,
-                                      "the file is empty; a tree needs at least its root node"});
-        return result;
-    }
-    return format == file_format::flat_json ? detail::read_flat_json(text, path)
-                                            : detail::read_flat_xml(text, path);
-}
-
 namespace {
 
 load_result build_from(read_result read, const registry& reg, const std::string& path) {
@@ -110,17 +81,24 @@ load_result try_load_text(std::string_view text, file_format format, const regis
 
 load_result try_load_file(const std::filesystem::path& path, const registry& reg) {
     const std::string name = path.string();
-    std::optional<file_format> format = format_for_path(path);
-    if (!format) {
+    if (!format_for_path(path)) {
         std::string extension = path.extension().string();
+        std::string known;
+        for (const format_info& row : formats()) {
+            for (std::string_view listed : row.extensions) {
+                known += (known.empty() ? "" : " or ") + std::string(listed) + " (" +
+                         std::string(row.name) + ")";
+            }
+        }
         return failure(name, diagnostic_code::unknown_format,
                        (extension.empty() ? std::string("the file has no extension")
                                           : "unknown file extension '" + extension + "'") +
-                           "; expected .json (flat JSON) or .xml (flat XML)");
+                           "; expected " + known);
     }
     std::string problem;
     std::optional<std::string> text = read_file(path, problem);
     if (!text) return failure(name, diagnostic_code::io_error, problem);
+    const std::optional<file_format> format = detect_format(path, *text);
     read_result read = read_records(*text, *format, name);
     text.reset();  // the records hold all that is needed; free the bytes before building
     return build_from(std::move(read), reg, name);

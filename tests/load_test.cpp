@@ -114,6 +114,31 @@ TEST_SUITE("loader") {
         }
     }
 
+    TEST_CASE("the format table has a row per format, found by extension and by content") {
+        std::vector<file_format> ids;
+        for (const format_info& row : formats()) {
+            ids.push_back(row.id);
+            CHECK(info(row.id).name == row.name);
+            CHECK_FALSE(row.extensions.empty());
+        }
+        CHECK(ids == std::vector<file_format>{file_format::flat_json, file_format::flat_xml});
+        CHECK(format_for_path("trees/pet.JSON") == file_format::flat_json);
+        CHECK(format_for_path("pet.xml") == file_format::flat_xml);
+        CHECK_FALSE(format_for_path("pet.yaml"));
+        CHECK_FALSE(format_for_path("pet"));
+        // Every file in data/ is claimed by the row its extension names.
+        for (const fs::path& file : data_files()) {
+            CAPTURE(file);
+            const std::string text = read_text(file);
+            const format_info& row = info(*format_for_path(file));
+            CHECK(row.claims(text));
+            CHECK(detect_format(file, text) == row.id);
+        }
+        CHECK(info(file_format::flat_json).claims(" \n[{\"id\": 1}]"));
+        CHECK_FALSE(info(file_format::flat_json).claims("<tree/>"));
+        CHECK(info(file_format::flat_xml).claims("\xEF\xBB\xBF<?xml version=\"1.0\"?><tree/>"));
+    }
+
     TEST_CASE("reports a missing path, a directory and an unknown extension") {
         registry reg = testing::test_registry();
         SUBCASE("missing") {

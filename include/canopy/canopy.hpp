@@ -8,6 +8,7 @@
 #include "canopy/context.hpp"
 #include "canopy/diagnostic.hpp"
 #include "canopy/error.hpp"
+#include "canopy/format.hpp"
 #include "canopy/load.hpp"
 #include "canopy/node.hpp"
 #include "canopy/observer.hpp"

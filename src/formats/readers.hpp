@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "canopy/load.hpp"
+#include "canopy/format.hpp"
 
 namespace canopy::detail {
 

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "canopy/diagnostic.hpp"
+#include "canopy/records.hpp"
+
+namespace canopy {
+
+/// The tree file formats Canopy reads. See docs/formats.md.
+enum class file_format : std::uint8_t {
+    flat_json,  ///< `.json`: {"name": ..., "nodes": [records]} or a bare array of records
+    flat_xml,   ///< `.xml`: <tree name=...><node id=.. parentId=.. type=.. describe=../></tree>
+};
+
+/// Records read from a file, and the problems the reader found. When `complete` is false the
+/// text was not well-formed and `records` holds only what came before the problem.
+struct read_result {
+    record_set records;
+    std::vector<diagnostic> diagnostics;
+    bool complete = true;
+};
+
+/// One format: what it is called, the extensions it is looked for under, how to tell it from
+/// the other formats of an extension by its content, and its reader. Readers know records and
+/// diagnostics only; the loader knows no format but through this table.
+struct format_info {
+    file_format id;
+    std::string_view name;                     ///< as the CLI and messages call it: "flat JSON"
+    std::vector<std::string_view> extensions;  ///< lower case, with the dot: ".json"
+    /// Whether text of one of its extensions is of this format (say, by its first element or
+    /// its top-level keys); the first row that claims a file reads it.
+    bool (*claims)(std::string_view text);
+    /// Reads the text; `path` names it in diagnostics.
+    read_result (*read)(std::string_view text, const std::string& path);
+};
+
+/// Every format Canopy reads, one row each.
+const std::vector<format_info>& formats();
+
+/// The row of a format.
+const format_info& info(file_format format);
+
+/// The format a path's extension names (case-insensitive), if any: the first row that lists
+/// the extension.
+std::optional<file_format> format_for_path(const std::filesystem::path& path);
+
+/// The format of text found under a path: among the rows that list its extension, the first
+/// whose content test claims the text, else the first that lists the extension.
+std::optional<file_format> detect_format(const std::filesystem::path& path, std::string_view text);
+
+/// Reads records from text in a format; `path` names the text in diagnostics.
+read_result read_records(std::string_view text, file_format format, const std::string& path);
+
+}  // namespace canopy
