@@ -2,6 +2,7 @@
 /// Everything public in Canopy.
 
 #include "canopy/agent.hpp"
+#include "canopy/arity.hpp"
 #include "canopy/blackboard.hpp"
 #include "canopy/build.hpp"
 #include "canopy/builtin_nodes.hpp"

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "canopy/arity.hpp"
 #include "canopy/blackboard.hpp"
 #include "canopy/error.hpp"
 #include "canopy/node.hpp"
@@ -18,16 +19,6 @@
 #include "canopy/status.hpp"
 
 namespace canopy {
-
-/// How many children a node of a type must have.
-enum class arity : std::uint8_t {
-    leaf,       ///< none
-    decorator,  ///< exactly one
-    composite,  ///< one or more
-};
-
-/// "leaf", "decorator" or "composite".
-std::string_view to_string(arity a) noexcept;
 
 /// Makes the node object for one tree node from its checked parameters. It may throw an
 /// exception derived from std::exception to reject values that are well-typed but invalid

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "canopy/arity.hpp"
 #include "canopy/blackboard.hpp"
 #include "canopy/node.hpp"
 #include "canopy/param.hpp"
 #include "canopy/records.hpp"
-#include "canopy/registry.hpp"
 #include "canopy/source_location.hpp"
 
 namespace canopy {
