@@ -13,7 +13,7 @@
 #include "canopy/records.hpp"
 #include "canopy/registry.hpp"
 #include "canopy/tree.hpp"
-#include "diagnostic_order.hpp"
+#include "diagnostic_sink.hpp"
 #include "id_index.hpp"
 #include "param_text.hpp"
 #include "suggest.hpp"
@@ -154,7 +154,7 @@ private:
     void report(std::size_t record, diagnostic_code code, std::string message) {
         std::optional<std::int64_t> id;
         if ((records_.problems(record) & record_set::bad_id) == 0) id = records_.id(record);
-        diagnostics_.push_back({path_, records_.where(record), id, code, std::move(message)});
+        sink_.report(records_.where(record), code, std::move(message), id);
     }
     void report_at(source_location where, std::size_t record, diagnostic_code code,
                    std::string message) {
@@ -162,7 +162,7 @@ private:
         if (where.line != 0) diagnostics_.back().where = where;
     }
     void report_file(diagnostic_code code, std::string message, source_location where = {}) {
-        diagnostics_.push_back({path_, where, std::nullopt, code, std::move(message)});
+        sink_.report(where, code, std::move(message));
     }
 
     load_result finish() {
@@ -170,7 +170,7 @@ private:
         if (diagnostics_.empty()) {
             result.tree = std::move(tree_);
         } else {
-            detail::sort_by_location(diagnostics_);
+            detail::diagnostic_sink::sort(diagnostics_);
             result.diagnostics = std::move(diagnostics_);
         }
         return result;
@@ -728,8 +728,8 @@ private:
     }
 
     void report_node(const tree& t, tree::index k, const node_type* type, const std::string& what) {
-        diagnostics_.push_back({path_, t.where(k), t.record_id(k), diagnostic_code::invalid_param,
-                                id_text(t.record_id(k)) + " ('" + type->name + "'): " + what});
+        sink_.report(t.where(k), diagnostic_code::invalid_param,
+                     id_text(t.record_id(k)) + " ('" + type->name + "'): " + what, t.record_id(k));
     }
 
     const record_set& records_;
@@ -738,6 +738,7 @@ private:
     const std::string& path_;
     const std::size_t count_;
     std::vector<diagnostic> diagnostics_;
+    detail::diagnostic_sink sink_{path_, diagnostics_};
 
     static constexpr std::uint32_t no_slot = 0xFFFFFFFF;     // an unknown or unreadable type
     static constexpr std::uint32_t unresolved = 0xFFFFFFFE;  // not looked up yet

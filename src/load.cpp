@@ -8,7 +8,7 @@
 
 #include "canopy/build.hpp"
 #include "canopy/error.hpp"
-#include "diagnostic_order.hpp"
+#include "diagnostic_sink.hpp"
 
 namespace canopy {
 namespace {
@@ -47,7 +47,7 @@ std::optional<std::string> read_file(const std::filesystem::path& path, std::str
 
 load_result failure(const std::string& path, diagnostic_code code, std::string message) {
     load_result result;
-    result.diagnostics.push_back({path, {}, std::nullopt, code, std::move(message)});
+    detail::diagnostic_sink(path, result.diagnostics).report_file(code, std::move(message));
     return result;
 }
 
@@ -57,7 +57,7 @@ namespace {
 
 load_result build_from(read_result read, const registry& reg, const std::string& path) {
     if (!read.complete) {
-        detail::sort_by_location(read.diagnostics);
+        detail::diagnostic_sink::sort(read.diagnostics);
         return {nullptr, std::move(read.diagnostics)};
     }
     load_result built = build_tree(std::move(read.records), reg, path);
@@ -68,7 +68,7 @@ load_result build_from(read_result read, const registry& reg, const std::string&
     read.diagnostics.insert(read.diagnostics.end(),
                             std::make_move_iterator(built.diagnostics.begin()),
                             std::make_move_iterator(built.diagnostics.end()));
-    detail::sort_by_location(read.diagnostics);
+    detail::diagnostic_sink::sort(read.diagnostics);
     return {nullptr, std::move(read.diagnostics)};
 }
 

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "canopy/format.hpp"
+#include "diagnostic_sink.hpp"
 #include "readers.hpp"
 
 namespace canopy {
@@ -73,11 +74,9 @@ read_result read_records(std::string_view text, file_format format, const std::s
     if (skip_space(text).empty()) {
         read_result result;
         result.complete = false;
-        result.diagnostics.push_back({path,
-                                      {},
-                                      std::nullopt,
-                                      diagnostic_code::empty_file,
-                                      "the file is empty; a tree needs at least its root node"});
+        detail::diagnostic_sink(path, result.diagnostics)
+            .report_file(diagnostic_code::empty_file,
+                         "the file is empty; a tree needs at least its root node");
         return result;
     }
     return info(format).read(text, path);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "diagnostic_sink.hpp"
 #include "readers.hpp"
 #include "suggest.hpp"
 #include "text_position.hpp"
@@ -300,7 +301,7 @@ private:
 
     void report(source_location where, diagnostic_code code, std::string message,
                 std::optional<std::int64_t> record_id = std::nullopt) {
-        result_.diagnostics.push_back({path_, where, record_id, code, std::move(message)});
+        sink_.report(where, code, std::move(message), record_id);
     }
     std::optional<std::int64_t> current_id() const {
         if ((record_.seen & bit(field::id)) != 0 && (record_.problems & record_set::bad_id) == 0) {
@@ -604,6 +605,7 @@ private:
     std::string_view text_;
     const std::string& path_;
     read_result& result_;
+    detail::diagnostic_sink sink_{path_, result_.diagnostics};
     text_position position_;
     const char* reached_;
     std::size_t previous_end_ = 0;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <iterator>
 
+#include "diagnostic_sink.hpp"
 #include "readers.hpp"
 #include "suggest.hpp"
 #include "text_position.hpp"
@@ -97,7 +98,7 @@ private:
 
     void report(source_location where, diagnostic_code code, std::string message,
                 std::optional<std::int64_t> record_id = std::nullopt) {
-        result_.diagnostics.push_back({path_, where, record_id, code, std::move(message)});
+        sink_.report(where, code, std::move(message), record_id);
     }
 
     void read_tree(const tinyxml2::XMLElement& root) {
@@ -320,6 +321,7 @@ private:
 
     const std::string& path_;
     read_result& result_;
+    detail::diagnostic_sink sink_{path_, result_.diagnostics};
     bool seen_blackboard_ = false;
 };
 
