@@ -9,6 +9,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "assemble.hpp"
 #include "canopy/node.hpp"
 #include "canopy/records.hpp"
 #include "canopy/registry.hpp"
@@ -144,7 +145,15 @@ public:
         check_arity();
         // Records a reader marked as unreadable never make a tree; the reader has reported them.
         if (!diagnostics_.empty() || records_.any_problems_) return finish();
-        assemble();
+        if (slot_types_.size() > 0xFFFF) {
+            report_file(diagnostic_code::too_many_types,
+                        "a tree uses at most 65535 distinct node types");
+            return finish();
+        }
+        tree_ = detail::assemble_tree(
+            {records_, owned_, count_, root_, parent_, child_count_, slot_, slot_types_,
+             std::move(params_), std::move(params_begin_), std::move(keys_)},
+            sink_);
         return finish();
     }
 
@@ -575,163 +584,6 @@ private:
         return param{given.name, static_cast<std::int64_t>(slot)};
     }
 
-    // ---- assembly --------------------------------------------------------------------------
-
-    // Lays the nodes out in preorder with one depth-first walk that writes each tree array
-    // front to back; only the reads of per-record data jump about.
-    void assemble() {
-        if (slot_types_.size() > 0xFFFF) {
-            report_file(diagnostic_code::too_many_types,
-                        "a tree uses at most 65535 distinct node types");
-            return;
-        }
-        // The children of each record in file order, by counting sort.
-        std::vector<std::uint32_t> child_begin(count_ + 1, 0);
-        for (std::size_t i = 0; i < count_; ++i)
-            child_begin[i + 1] = child_begin[i] + child_count_[i];
-        std::vector<std::uint32_t> children(count_ - 1);
-        {
-            std::vector<std::uint32_t> fill(child_begin.begin(), child_begin.end() - 1);
-            for (std::size_t i = 0; i < count_; ++i) {
-                if (parent_[i] != none)
-                    children[fill[parent_[i]]++] = static_cast<std::uint32_t>(i);
-            }
-        }
-
-        auto built = std::shared_ptr<tree>(new tree());
-        tree& t = *built;
-        t.subtree_end_.resize(count_);
-        t.parent_.resize(count_);
-        t.child_count_.resize(count_);
-        t.type_.resize(count_);
-        t.record_of_.resize(count_);
-        struct pending {
-            std::uint32_t record;
-            tree::index parent;
-        };
-        std::vector<pending> stack{{root_, tree::no_parent}};
-        tree::index k = 0;
-        while (!stack.empty()) {
-            const pending next = stack.back();
-            stack.pop_back();
-            const std::uint32_t record = next.record;
-            t.record_of_[k] = record;
-            t.parent_[k] = next.parent;
-            t.type_[k] = static_cast<std::uint16_t>(slot_[record]);
-            t.child_count_[k] = child_count_[record];
-            for (std::uint32_t c = child_begin[record + 1]; c > child_begin[record]; --c) {
-                stack.push_back({children[c - 1], k});
-            }
-            ++k;
-        }
-        // Every record with a sound parent chain reaches the root, and the checks before
-        // report every other case; this only guards against a mistake in them.
-        if (k != count_) {
-            report_file(diagnostic_code::parent_cycle, "some records do not hang from the root");
-            return;
-        }
-        // Subtree ends, children before parents: in preorder a parent precedes its children.
-        for (std::size_t i = 0; i < count_; ++i)
-            t.subtree_end_[i] = static_cast<tree::index>(i + 1);
-        for (std::size_t i = count_; i-- > 1;) {
-            tree::index parent = t.parent_[i];
-            t.subtree_end_[parent] = std::max(t.subtree_end_[parent], t.subtree_end_[i]);
-        }
-
-        bool any_creator = false;
-        for (const node_type* type : slot_types_) {
-            t.types_.push_back({type->name, type->id, type->arity});
-            any_creator = any_creator || static_cast<bool>(type->create);
-        }
-        if (owned_ != nullptr) {
-            t.records_ = std::move(*owned_);
-        } else {
-            t.records_ = records_;
-        }
-        t.records_.params_.clear();  // as written; the checked ones follow
-        t.records_.params_.shrink_to_fit();
-        t.param_values_ = std::move(params_);
-        t.params_begin_ = std::move(params_begin_);
-        t.board_.keys = std::move(keys_);
-        if (any_creator) create_objects(t);
-        lay_out_state(t);
-        tree_ = std::move(built);
-    }
-
-    // Places each node's per-agent state after the status bytes, then the blackboard.
-    static void lay_out_state(tree& t) {
-        const std::size_t count = t.size();
-        auto align_up = [](std::size_t offset, std::size_t align) {
-            return (offset + align - 1) / align * align;
-        };
-        std::size_t offset = count;  // one status byte per node
-        std::size_t align = 1;
-        t.state_offset_.assign(count, 0);
-        t.runnable_ = !t.objects_.empty();
-        for (tree::index k = 0; k < count && t.runnable_; ++k) {
-            const node* object = t.objects_[k];
-            if (object == nullptr) {
-                t.runnable_ = false;
-                break;
-            }
-            const state_layout layout = object->state();
-            if (layout.size == 0) continue;
-            offset = align_up(offset, layout.align);
-            t.state_offset_[k] = static_cast<std::uint32_t>(offset);
-            t.stateful_.push_back(k);
-            offset += layout.size;
-            align = std::max(align, layout.align);
-        }
-        blackboard::layout& board = t.board_;
-        if (!board.keys.empty()) {
-            offset = align_up(offset, blackboard::layout::align);
-            align = std::max(align, blackboard::layout::align);
-        }
-        t.blackboard_offset_ = offset;
-        for (const blackboard_key& key : board.keys) {
-            board.offsets.push_back(static_cast<std::uint32_t>(board.bytes));
-            board.bytes +=
-                align_up(blackboard::layout::size_of(key.type), blackboard::layout::align);
-        }
-        t.block_size_ = offset + board.bytes;
-        t.block_align_ = align;
-    }
-
-    // A type without parameters makes one object per tree, which all its nodes share: the
-    // object is const and per-agent state lives in the agents, so nothing tells the nodes
-    // apart, and a tree of a million Sequences costs one allocation, not a million.
-    void create_objects(tree& t) {
-        t.objects_.assign(count_, nullptr);
-        std::vector<const node*> shared(slot_types_.size(), nullptr);
-        for (tree::index k = 0; k < count_; ++k) {
-            const node_type* type = slot_types_[t.type_[k]];
-            if (!type->create) continue;
-            const bool shareable = type->params.empty();
-            try {
-                if (shareable && shared[t.type_[k]] != nullptr) {
-                    t.objects_[k] = shared[t.type_[k]];
-                } else {
-                    std::unique_ptr<node> made = type->create(t.params(k));
-                    t.objects_[k] = made.get();
-                    if (shareable) shared[t.type_[k]] = made.get();
-                    if (made) t.owned_objects_.push_back(std::move(made));
-                }
-                if (type->arity != arity::leaf && t.objects_[k] != nullptr) {
-                    t.objects_[k]->check_children(t.child_count(k));
-                }
-            } catch (const std::exception& e) {
-                report_node(t, k, type, e.what());
-            } catch (...) {
-                report_node(t, k, type, "its creator failed");
-            }
-        }
-    }
-
-    void report_node(const tree& t, tree::index k, const node_type* type, const std::string& what) {
-        sink_.report(t.where(k), diagnostic_code::invalid_param,
-                     id_text(t.record_id(k)) + " ('" + type->name + "'): " + what, t.record_id(k));
-    }
-
     const record_set& records_;
     record_set* owned_;
     const registry& registry_;
@@ -754,7 +606,7 @@ private:
     std::vector<param> params_;               // checked params, record by record
     std::vector<blackboard_key> keys_;        // the program's, then the file's
     std::vector<std::uint32_t> params_begin_;
-    std::shared_ptr<tree> tree_;
+    std::shared_ptr<const tree> tree_;
 };
 
 load_result build_tree(const record_set& records, const registry& reg, const std::string& path) {

@@ -12,6 +12,10 @@
 
 namespace canopy {
 
+namespace detail {
+class tree_assembler;
+}
+
 /// The flat records a tree file describes, in file order, before any validation: one per node,
 /// naming its parent, as a flat editor export lists them. Readers fill one from a file; a program
 /// may fill one by hand and pass it to build_tree(). Storage is compact (strings live in shared
@@ -91,7 +95,8 @@ public:
     void set_name(std::string name) { name_ = std::move(name); }
 
 private:
-    friend class tree_builder;  // reads the id range and drops raw parameters once checked
+    friend class tree_builder;            // reads the id range and the problem flag
+    friend class detail::tree_assembler;  // drops the raw parameters once checked
     static constexpr std::uint32_t by_type_id = 0xFFFFFFFF;
 
     struct record {

@@ -17,6 +17,10 @@
 
 namespace canopy {
 
+namespace detail {
+class tree_assembler;
+}
+
 /// A validated behavior tree, immutable once built and safe to share between threads.
 ///
 /// Nodes are numbered 0 to size()-1 in preorder: the root is 0, a node's children follow it
@@ -120,8 +124,8 @@ public:
     std::size_t state_bytes() const noexcept { return block_size_; }
 
 private:
-    friend class tree_builder;  // the one place that makes trees; see src/build.cpp
-    friend class agent;         // the runtime reads the state layout
+    friend class detail::tree_assembler;  // the one place that makes trees; src/assemble.cpp
+    friend class agent;                   // the runtime reads the state layout
     friend class context;
     tree() = default;
 
