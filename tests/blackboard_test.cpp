@@ -110,6 +110,13 @@ TEST_SUITE("blackboard") {
                               diagnostic_code::invalid_key)
                     .message == "blackboard key 'n' is an integer, so its default cannot be \"x\"");
         }
+        SUBCASE("an empty type is an unknown type, not a silently dropped key") {
+            CHECK(testing::only(load_json(with_board(R"({"n": {"type": ""}})",
+                                                     {record(1, 0, "AlwaysSuccess")})),
+                                diagnostic_code::invalid_key)
+                      .message ==
+                  "blackboard key 'n' has type ''; a key is an integer, number, boolean or string");
+        }
         SUBCASE("a program key of another type") {
             CHECK(testing::only(load_json(with_board(R"({"health": "integer"})",
                                                      {record(1, 0, "AlwaysSuccess")})),
@@ -132,6 +139,28 @@ TEST_SUITE("blackboard") {
                   "unknown key 'typ' in blackboard key 'n' (did you mean 'type'?)");
             CHECK(testing::only(loaded, diagnostic_code::missing_field).message ==
                   "blackboard key 'n' has no 'type' (integer, number, boolean or string)");
+        }
+        SUBCASE("an object or array where a declaration or its fields go") {
+            CHECK(
+                testing::only(load_json(with_board(R"({"n": {"type": "integer", "default": [1]}})",
+                                                   {record(1, 0, "AlwaysSuccess")})),
+                              diagnostic_code::wrong_field_type)
+                    .message == "'default' must be a number, a string or a boolean, not an array");
+            CHECK(testing::only(load_json(with_board(R"({"n": ["integer"]})",
+                                                     {record(1, 0, "AlwaysSuccess")})),
+                                diagnostic_code::wrong_field_type)
+                      .message ==
+                  "blackboard key 'n' must be declared as {\"type\": ..., \"default\": ...} or by "
+                  "its type's name, not an array");
+            CHECK(testing::only(load_json(with_board(R"(["n"])", {record(1, 0, "AlwaysSuccess")})),
+                                diagnostic_code::wrong_field_type)
+                      .message ==
+                  "'blackboard' must be an object of key declarations, not an array");
+            CHECK(
+                testing::only(load_json(with_board(R"({"n": {"type": "integer", "default": null}})",
+                                                   {record(1, 0, "AlwaysSuccess")})),
+                              diagnostic_code::wrong_field_type)
+                    .message == "'default' must be a number, a string or a boolean, not null");
         }
         SUBCASE("a default string longer than a value holds") {
             const std::string text(blackboard::max_string_bytes + 1, 'y');

@@ -366,7 +366,9 @@ private:
     }
 
     void unexpected_value(std::size_t start, std::string_view kind) {
-        if (state_ == state::params) {
+        if (in_blackboard()) {
+            blackboard_value(start, std::nullopt, kind);  // an object or array where none goes
+        } else if (state_ == state::params) {
             if (!pending_param_.empty()) {
                 report(location(start), diagnostic_code::wrong_param_type,
                        "parameter '" + pending_param_ +
@@ -424,6 +426,7 @@ private:
     bool blackboard_key_name(std::size_t start, std::string& name) {
         pending_key_ = {std::move(name), {}, std::nullopt, location(start)};
         key_named_ = true;
+        key_typed_ = false;
         key_seen_ = 0;
         return true;
     }
@@ -470,6 +473,7 @@ private:
         key_field_ = key_field::none;
         if (f == key_field::type && value && value->index() == 3) {
             pending_key_.type = std::get<std::string>(*value);
+            key_typed_ = true;
         } else if (f == key_field::initial && value) {
             pending_key_.initial =
                 record_set::raw_param{pending_key_.name, std::move(*value), location(start), false};
@@ -492,7 +496,7 @@ private:
                        "' has no 'type' (integer, number, boolean or string)");
             return;
         }
-        if (pending_key_.type.empty()) return;  // a wrong type, reported
+        if (!key_typed_) return;  // a type that is no string, reported
         result_.records.declare_key(std::move(pending_key_));
     }
 
@@ -620,6 +624,7 @@ private:
     source_location pending_param_where_;  // where its key stands
     record_set::key_declaration pending_key_;
     bool key_named_ = false;  // a blackboard key's name was read, its declaration not yet
+    bool key_typed_ = false;  // its type was read as a string
     unsigned key_seen_ = 0;   // one bit per key_field
     key_field key_field_ = key_field::none;
     record_state record_;
