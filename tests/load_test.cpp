@@ -89,8 +89,16 @@ TEST_SUITE("loader") {
                 param_list a = json->params(i);
                 param_list b = xml->params(i);
                 REQUIRE(a.size() == b.size());
-                for (std::size_t k = 0; k < a.size(); ++k)
+                for (std::size_t k = 0; k < a.size(); ++k) {
                     CHECK(a.begin()[k].value == b.begin()[k].value);
+                    CHECK(a.begin()[k].key == b.begin()[k].key);  // the same blackboard binding
+                }
+            }
+            REQUIRE(json->keys().size() == xml->keys().size());
+            for (std::size_t k = 0; k < json->keys().size(); ++k) {
+                CHECK(json->keys()[k].name == xml->keys()[k].name);
+                CHECK(json->keys()[k].type == xml->keys()[k].type);
+                CHECK(json->keys()[k].initial == xml->keys()[k].initial);
             }
         }
     }
