@@ -227,6 +227,21 @@ void check_two_or_three(std::size_t count) {
     }
 }
 
+// The children of IfThenElse and WhileDoElse: the condition, the branch for its success and,
+// with a third child, the branch for its failure.
+struct conditional_children {
+    tree::index condition;
+    tree::index on_success;
+    bool has_else;
+    tree::index on_failure;  // meaningful only when has_else
+
+    explicit conditional_children(const context& ctx)
+        : condition(ctx.node() + 1),
+          on_success(ctx.tree().subtree_end(condition)),
+          has_else(child_count(ctx) == 3),
+          on_failure(has_else ? ctx.tree().subtree_end(on_success) : 0) {}
+};
+
 // IfThenElse (BehaviorTree.CPP 4): ticks the condition until it finishes, then the branch it
 // chose until that finishes, without checking the condition again; with two children a
 // failed condition fails the node. The chosen branch is the one running, so no state.
@@ -236,15 +251,12 @@ public:
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
-        const tree::index condition = ctx.node() + 1;
-        const tree::index then_branch = ctx.tree().subtree_end(condition);
-        const bool has_else = child_count(ctx) == 3;
-        const tree::index else_branch = has_else ? ctx.tree().subtree_end(then_branch) : 0;
-        if (ctx.is_running(then_branch)) return ctx.tick(then_branch);
-        if (has_else && ctx.is_running(else_branch)) return ctx.tick(else_branch);
-        switch (ctx.tick(condition)) {
-            case status::success: return ctx.tick(then_branch);
-            case status::failure: return has_else ? ctx.tick(else_branch) : status::failure;
+        const conditional_children c(ctx);
+        if (ctx.is_running(c.on_success)) return ctx.tick(c.on_success);
+        if (c.has_else && ctx.is_running(c.on_failure)) return ctx.tick(c.on_failure);
+        switch (ctx.tick(c.condition)) {
+            case status::success: return ctx.tick(c.on_success);
+            case status::failure: return c.has_else ? ctx.tick(c.on_failure) : status::failure;
             default: return status::running;
         }
     }
@@ -259,17 +271,14 @@ public:
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
-        const tree::index condition = ctx.node() + 1;
-        const tree::index do_branch = ctx.tree().subtree_end(condition);
-        const bool has_else = child_count(ctx) == 3;
-        const tree::index else_branch = has_else ? ctx.tree().subtree_end(do_branch) : 0;
-        switch (ctx.tick(condition)) {
+        const conditional_children c(ctx);
+        switch (ctx.tick(c.condition)) {
             case status::success:
-                if (has_else) ctx.halt(else_branch);
-                return ctx.tick(do_branch);
+                if (c.has_else) ctx.halt(c.on_failure);
+                return ctx.tick(c.on_success);
             case status::failure:
-                ctx.halt(do_branch);
-                return has_else ? ctx.tick(else_branch) : status::failure;
+                ctx.halt(c.on_success);
+                return c.has_else ? ctx.tick(c.on_failure) : status::failure;
             default: return status::running;
         }
     }
