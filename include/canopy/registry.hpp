@@ -111,14 +111,8 @@ public:
                                 std::vector<param_spec> params = {}) {
         static_assert(std::is_invocable_r_v<status, const Action&, context&>,
                       "an action is called as canopy::status(canopy::context&) const");
-        if (detail::is_null_callable(action)) {
-            throw registry_error("action '" + name + "' has no function");
-        }
-        return add(node_type{std::move(name), id, arity::leaf, std::move(params),
-                             [action = std::move(action)](const param_list&) {
-                                 return std::unique_ptr<node>(
-                                     new detail::action_leaf<Action>(action));
-                             }});
+        return add_callable<detail::action_leaf>("action", std::move(name), std::move(action), id,
+                                                 std::move(params));
     }
     /// Adds a leaf that succeeds when `condition`, any callable as `bool(context&)`, holds
     /// and fails otherwise; costs as add_action.
@@ -129,14 +123,8 @@ public:
                                    std::vector<param_spec> params = {}) {
         static_assert(std::is_invocable_r_v<bool, const Condition&, context&>,
                       "a condition is called as bool(canopy::context&) const");
-        if (detail::is_null_callable(condition)) {
-            throw registry_error("condition '" + name + "' has no function");
-        }
-        return add(node_type{std::move(name), id, arity::leaf, std::move(params),
-                             [condition = std::move(condition)](const param_list&) {
-                                 return std::unique_ptr<node>(
-                                     new detail::condition_leaf<Condition>(condition));
-                             }});
+        return add_callable<detail::condition_leaf>("condition", std::move(name),
+                                                    std::move(condition), id, std::move(params));
     }
     /// Adds a type whose nodes are Node objects, made from each node's parameters when Node
     /// has a constructor taking `const param_list&`, else default-constructed.
@@ -182,6 +170,19 @@ public:
 
 private:
     void check_name_free(const std::string& name) const;
+
+    // A leaf type whose nodes are Leaf<Callable> objects, each holding a copy of the callable.
+    template <template <typename> class Leaf, typename Callable>
+    const node_type& add_callable(const char* kind, std::string name, Callable callable,
+                                  std::optional<std::int64_t> id, std::vector<param_spec> params) {
+        if (detail::is_null_callable(callable)) {
+            throw registry_error(std::string(kind) + " '" + name + "' has no function");
+        }
+        return add(node_type{std::move(name), id, arity::leaf, std::move(params),
+                             [callable = std::move(callable)](const param_list&) {
+                                 return std::unique_ptr<node>(new Leaf<Callable>(callable));
+                             }});
+    }
 
     std::deque<node_type> types_;  // a deque keeps references stable as types are added
     std::unordered_map<std::string, const node_type*> by_name_;
