@@ -231,7 +231,7 @@ private:
                 return k.name == declared.name;
             });
             if (same == keys_.end()) {
-                keys_.push_back({declared.name, *type, std::move(initial)});
+                keys_.push_back({declared.name, *type, std::move(initial), true});
             } else if (static_cast<std::size_t>(same - keys_.begin()) >= program_keys) {
                 report_key("is declared twice in the file");
             } else if (same->type != *type) {
@@ -240,6 +240,7 @@ private:
                            detail::with_article(same->type));
             } else {
                 same->initial = std::move(initial);
+                same->from_file = true;
             }
         }
     }
@@ -492,7 +493,9 @@ private:
                                        std::optional<param_type>& key_type) {
         const auto* raw = std::find_if(
             first, last, [&](const record_set::raw_param& r) { return r.name == spec.name; });
-        if (raw == last && spec.output) return param{spec.name, zero_of(spec.type)};  // unwired
+        if (raw == last && spec.output) {
+            return param{spec.name, zero_of(spec.type), param::no_key, true};  // unwired
+        }
         if (raw == last && !spec.default_value) {
             report(i, diagnostic_code::missing_param,
                    name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name + "' (" +
@@ -547,7 +550,7 @@ private:
                           detail::with_article(held));
             return std::nullopt;
         }
-        return param{spec.name, zero_of(wanted), slot};
+        return param{spec.name, zero_of(wanted), slot, spec.output};
     }
 
     // The slot of a key the tree has, or no_key after reporting it.
@@ -581,7 +584,7 @@ private:
         const std::uint32_t slot = find_key(i, name, where);
         if (slot == param::no_key) return std::nullopt;
         key_type = keys_[slot].type;
-        return param{given.name, static_cast<std::int64_t>(slot)};
+        return param{given.name, static_cast<std::int64_t>(slot), param::no_key, false, true};
     }
 
     const record_set& records_;

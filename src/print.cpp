@@ -4,32 +4,10 @@
 #include <vector>
 
 #include "canopy/tree.hpp"
+#include "formats/json_text.hpp"
 
 namespace canopy {
 namespace {
-
-void append_json_escaped(std::string& out, std::string_view text) {
-    static constexpr char hex[] = "0123456789abcdef";
-    for (char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    out += "\\u00";
-                    out += hex[(c >> 4) & 0xF];
-                    out += hex[c & 0xF];
-                } else {
-                    out += c;  // UTF-8 bytes pass through unchanged
-                }
-        }
-    }
-}
 
 // Calls sink with the text in pieces, so that printing a million nodes never holds the whole
 // text in memory. Depth comes from a stack of open subtrees' ends: no recursion.
@@ -43,7 +21,7 @@ void render(const tree& t, Sink sink) {
         chunk += t.type_name(i);
         if (std::string_view describe = t.describe(i); !describe.empty()) {
             chunk += " \"";
-            append_json_escaped(chunk, describe);
+            detail::append_json_escaped(chunk, describe);
             chunk += '"';
         }
         chunk += " #";

@@ -102,7 +102,7 @@ void registry::add_key(std::string name, param_type type, std::optional<param_va
         if (key.name == name)
             throw registry_error("blackboard key '" + name + "' is already declared");
     }
-    keys_.push_back({std::move(name), type, std::move(initial)});
+    keys_.push_back({std::move(name), type, std::move(initial), false});
 }
 
 void registry::add_alias(std::string alias, std::string_view target) {

@@ -20,6 +20,9 @@ struct blackboard_key {
     param_type type = param_type::number;  ///< integer, number, boolean or string
     /// What each agent's value starts as; absent: 0, 0.0, false or "".
     std::optional<param_value> initial;
+    /// Whether the tree's file declares it (a program key it declares again included), so
+    /// that writing the tree writes the declaration.
+    bool from_file = false;
 };
 
 /// One agent's blackboard: a typed value per key of its tree, each at a place fixed when the

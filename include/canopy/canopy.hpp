@@ -21,3 +21,4 @@
 #include "canopy/source_location.hpp"
 #include "canopy/status.hpp"
 #include "canopy/tree.hpp"
+#include "canopy/write.hpp"

@@ -26,8 +26,9 @@ struct read_result {
 };
 
 /// One format: what it is called, the extensions it is looked for under, how to tell it from
-/// the other formats of an extension by its content, and its reader. Readers know records and
-/// diagnostics only; the loader knows no format but through this table.
+/// the other formats of an extension by its content, its reader and its writer. Readers and
+/// writers know records and diagnostics only; the loader knows no format but through this
+/// table.
 struct format_info {
     file_format id;
     std::string_view name;                     ///< as the CLI and messages call it: "flat JSON"
@@ -37,6 +38,8 @@ struct format_info {
     bool (*claims)(std::string_view text);
     /// Reads the text; `path` names it in diagnostics.
     read_result (*read)(std::string_view text, const std::string& path);
+    /// Writes records as text that read() reads back as the same records (canopy/write.hpp).
+    std::string (*write)(const record_set& records);
 };
 
 /// Every format Canopy reads, one row each.

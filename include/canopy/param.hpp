@@ -65,6 +65,8 @@ struct param {
     /// The blackboard slot the parameter reads (`"{key}"`) or, for an output, writes; no_key
     /// for a literal, and for an output the file left out.
     std::uint32_t key = no_key;
+    bool output = false;     ///< an output port (param_spec::output)
+    bool names_key = false;  ///< a `key` parameter: the value is the named key's slot
 };
 
 /// The parameters of one tree node: every parameter its type declares, in declaration order,

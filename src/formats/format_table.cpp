@@ -1,4 +1,5 @@
-// The one list of the formats Canopy reads: adding a format is a reader and a row here.
+// The one list of the formats Canopy reads and writes: adding a format is a reader, a writer
+// and a row here.
 #include <algorithm>
 #include <cctype>
 
@@ -41,8 +42,18 @@ bool lists(const format_info& row, std::string_view extension) {
 
 const std::vector<format_info>& formats() {
     static const std::vector<format_info> table = {
-        {file_format::flat_json, "flat JSON", {".json"}, looks_like_json, detail::read_flat_json},
-        {file_format::flat_xml, "flat XML", {".xml"}, looks_like_xml, detail::read_flat_xml},
+        {file_format::flat_json,
+         "flat JSON",
+         {".json"},
+         looks_like_json,
+         detail::read_flat_json,
+         detail::write_flat_json},
+        {file_format::flat_xml,
+         "flat XML",
+         {".xml"},
+         looks_like_xml,
+         detail::read_flat_xml,
+         detail::write_flat_xml},
     };
     return table;
 }

@@ -1,0 +1,57 @@
+#pragma once
+// Writing JSON text by hand, for the printer and the flat JSON writer.
+
+#include <charconv>
+#include <string>
+#include <string_view>
+
+#include "canopy/param.hpp"
+
+namespace canopy::detail {
+
+/// Appends text as the inside of a JSON string: quotes, backslashes and control characters
+/// escaped, UTF-8 kept as is.
+inline void append_json_escaped(std::string& out, std::string_view text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    for (char c : text) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\b': out += "\\b"; break;
+            case '\f': out += "\\f"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    out += "\\u00";
+                    out += hex[(c >> 4) & 0xF];
+                    out += hex[c & 0xF];
+                } else {
+                    out += c;  // UTF-8 bytes pass through unchanged
+                }
+        }
+    }
+}
+
+/// A number as the shortest text that reads back as the same double: "2.5", "1e+20".
+inline std::string number_text(double value) {
+    char text[32];
+    char* end = std::to_chars(text, text + sizeof text, value).ptr;
+    return {text, end};
+}
+
+/// A parameter value as JSON: true, 42, 2.5 or "text".
+inline void append_json_value(std::string& out, const param_value& value) {
+    switch (value.index()) {
+        case 0: out += std::get<bool>(value) ? "true" : "false"; break;
+        case 1: out += std::to_string(std::get<std::int64_t>(value)); break;
+        case 2: out += number_text(std::get<double>(value)); break;
+        default:
+            out += '"';
+            append_json_escaped(out, std::get<std::string>(value));
+            out += '"';
+    }
+}
+
+}  // namespace canopy::detail

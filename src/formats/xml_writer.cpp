@@ -1,0 +1,65 @@
+// Flat XML from records, the mirror of xml_reader.cpp; tinyxml2's printer escapes the text.
+#include <tinyxml2.h>
+
+#include "formats/json_text.hpp"
+#include "readers.hpp"
+
+namespace canopy::detail {
+namespace {
+
+// A value as the text a flat XML attribute holds: true, 42, 2.5 or the string itself.
+std::string attribute_text(const param_value& value) {
+    switch (value.index()) {
+        case 0: return std::get<bool>(value) ? "true" : "false";
+        case 1: return std::to_string(std::get<std::int64_t>(value));
+        case 2: return number_text(std::get<double>(value));
+        default: return std::get<std::string>(value);
+    }
+}
+
+}  // namespace
+
+std::string write_flat_xml(const record_set& records) {
+    tinyxml2::XMLPrinter printer;
+    printer.PushDeclaration(R"(xml version="1.0" encoding="UTF-8")");
+    printer.OpenElement("tree");
+    if (!records.name().empty()) printer.PushAttribute("name", records.name().c_str());
+    if (!records.declared_keys().empty()) {
+        printer.OpenElement("blackboard");
+        for (const record_set::key_declaration& key : records.declared_keys()) {
+            printer.OpenElement("key");
+            printer.PushAttribute("name", key.name.c_str());
+            printer.PushAttribute("type", key.type.c_str());
+            if (key.initial) {
+                printer.PushAttribute("default", attribute_text(key.initial->value).c_str());
+            }
+            printer.CloseElement();
+        }
+        printer.CloseElement();
+    }
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        printer.OpenElement("node");
+        printer.PushAttribute("id", std::to_string(records.id(i)).c_str());
+        printer.PushAttribute("parentId", std::to_string(records.parent_id(i)).c_str());
+        const std::string type = records.has_type_id(i) ? std::to_string(records.type_id(i))
+                                                        : std::string(records.type_name(i));
+        printer.PushAttribute("type", type.c_str());
+        if (!records.describe(i).empty()) {
+            printer.PushAttribute("describe", std::string(records.describe(i)).c_str());
+        }
+        const record_set::raw_param* first = records.params_begin(i);
+        const record_set::raw_param* last = records.params_end(i);
+        if (first != last) {
+            printer.OpenElement("params");
+            for (const record_set::raw_param* p = first; p != last; ++p) {
+                printer.PushAttribute(p->name.c_str(), attribute_text(p->value).c_str());
+            }
+            printer.CloseElement();
+        }
+        printer.CloseElement();
+    }
+    printer.CloseElement();
+    return printer.CStr();
+}
+
+}  // namespace canopy::detail

@@ -1,0 +1,48 @@
+// Trees back to records, and records to text through the format table: the mirror of the
+// readers.
+#include "canopy/write.hpp"
+
+#include "canopy/tree.hpp"
+
+namespace canopy {
+
+record_set to_records(const tree& t) {
+    record_set records;
+    records.set_name(t.name());
+    const std::vector<blackboard_key>& keys = t.keys();
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        if (!keys[k].from_file) continue;
+        record_set::key_declaration declared;
+        declared.name = keys[k].name;
+        declared.type = std::string(to_string(keys[k].type));
+        if (keys[k].initial)
+            declared.initial = record_set::raw_param{keys[k].name, *keys[k].initial, {}, false};
+        records.declare_key(std::move(declared));
+    }
+    for (tree::index i = 0; i < t.size(); ++i) {
+        const tree::index parent = t.parent(i);
+        records.add(t.record_id(i), parent == tree::no_parent ? 0 : t.record_id(parent),
+                    t.type_name(i), t.describe(i));
+        for (const param& p : t.params(i)) {
+            if (p.names_key) {
+                records.add_param(
+                    p.name, keys[static_cast<std::size_t>(std::get<std::int64_t>(p.value))].name);
+            } else if (p.key != param::no_key) {
+                records.add_param(p.name, "{" + keys[p.key].name + "}");
+            } else if (!p.output) {
+                records.add_param(p.name, p.value);
+            }
+        }
+    }
+    return records;
+}
+
+std::string write_records(const record_set& records, file_format format) {
+    return info(format).write(records);
+}
+
+std::string write_text(const tree& t, file_format format) {
+    return write_records(to_records(t), format);
+}
+
+}  // namespace canopy
