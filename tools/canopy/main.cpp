@@ -1,4 +1,4 @@
-// canopy: load, check, print and run behavior tree files.
+// canopy: load, check, print, run and convert behavior tree files.
 // Exit codes: 0 success, 1 invalid input, 2 wrong usage.
 #include <csignal>
 #include <exception>
@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
         canopy::cli::add_validate_command(app, exit_code);
         canopy::cli::add_types_command(app, exit_code);
         canopy::cli::add_run_command(app, exit_code);
+        canopy::cli::add_convert_command(app, exit_code);
         try {
             app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {
