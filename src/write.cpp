@@ -10,13 +10,13 @@ record_set to_records(const tree& t) {
     record_set records;
     records.set_name(t.name());
     const std::vector<blackboard_key>& keys = t.keys();
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-        if (!keys[k].from_file) continue;
+    for (const blackboard_key& key : keys) {
+        if (!key.from_file) continue;
         record_set::key_declaration declared;
-        declared.name = keys[k].name;
-        declared.type = std::string(to_string(keys[k].type));
-        if (keys[k].initial)
-            declared.initial = record_set::raw_param{keys[k].name, *keys[k].initial, {}, false};
+        declared.name = key.name;
+        declared.type = std::string(to_string(key.type));
+        if (key.initial)
+            declared.initial = record_set::raw_param{key.name, *key.initial, {}, false};
         records.declare_key(std::move(declared));
     }
     for (tree::index i = 0; i < t.size(); ++i) {
