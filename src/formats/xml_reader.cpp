@@ -101,6 +101,20 @@ private:
         sink_.report(where, code, std::move(message), record_id);
     }
 
+    // A child of `parent` as an element, or null: text other than white space is reported;
+    // comments and the like pass.
+    const tinyxml2::XMLElement* element_or_report_text(
+        const tinyxml2::XMLNode& child, std::string_view parent,
+        std::optional<std::int64_t> record_id = std::nullopt) {
+        if (const tinyxml2::XMLElement* element = child.ToElement()) return element;
+        const tinyxml2::XMLText* text = child.ToText();
+        if (text != nullptr && !is_blank(text->Value())) {
+            report(line_of(text), diagnostic_code::unexpected_element,
+                   "unexpected text in <" + std::string(parent) + ">", record_id);
+        }
+        return nullptr;
+    }
+
     void read_tree(const tinyxml2::XMLElement& root) {
         for (const tinyxml2::XMLAttribute* a = root.FirstAttribute(); a != nullptr; a = a->Next()) {
             if (std::string_view(a->Name()) == "name") {
@@ -113,7 +127,7 @@ private:
         }
         for (const tinyxml2::XMLNode* child = root.FirstChild(); child != nullptr;
              child = child->NextSibling()) {
-            if (const tinyxml2::XMLElement* element = child->ToElement()) {
+            if (const tinyxml2::XMLElement* element = element_or_report_text(*child, "tree")) {
                 const std::string_view name = element->Name();
                 if (name == "node") {
                     read_record(*element);
@@ -125,10 +139,6 @@ private:
                                did_you_mean(name, {"node", "blackboard"}) +
                                "; a tree holds <node> elements and a <blackboard>");
                 }
-            } else if (const tinyxml2::XMLText* text = child->ToText();
-                       text != nullptr && !is_blank(text->Value())) {
-                report(line_of(text), diagnostic_code::unexpected_element,
-                       "unexpected text in <tree>");
             }
         }
     }
@@ -143,15 +153,8 @@ private:
         seen_blackboard_ = true;
         for (const tinyxml2::XMLNode* child = board.FirstChild(); child != nullptr;
              child = child->NextSibling()) {
-            const tinyxml2::XMLElement* key = child->ToElement();
-            if (key == nullptr) {
-                const tinyxml2::XMLText* text = child->ToText();
-                if (text != nullptr && !is_blank(text->Value())) {
-                    report(line_of(text), diagnostic_code::unexpected_element,
-                           "unexpected text in <blackboard>");
-                }
-                continue;
-            }
+            const tinyxml2::XMLElement* key = element_or_report_text(*child, "blackboard");
+            if (key == nullptr) continue;
             if (std::string_view(key->Name()) != "key") {
                 report(line_of(key), diagnostic_code::unexpected_element,
                        "unexpected element <" + std::string(key->Name()) + "> in <blackboard>" +
@@ -281,15 +284,8 @@ private:
         bool seen_params = false;
         for (const tinyxml2::XMLNode* child = element.FirstChild(); child != nullptr;
              child = child->NextSibling()) {
-            const tinyxml2::XMLElement* params = child->ToElement();
-            if (params == nullptr) {
-                const tinyxml2::XMLText* text = child->ToText();
-                if (text != nullptr && !is_blank(text->Value())) {
-                    report(line_of(text), diagnostic_code::unexpected_element,
-                           "unexpected text in <node>", record_id);
-                }
-                continue;
-            }
+            const tinyxml2::XMLElement* params = element_or_report_text(*child, "node", record_id);
+            if (params == nullptr) continue;
             if (std::string_view(params->Name()) != "params") {
                 report(line_of(params), diagnostic_code::unexpected_element,
                        "unexpected element <" + std::string(params->Name()) + "> in <node>" +
