@@ -38,6 +38,12 @@ std::string_view to_string(diagnostic_code code) noexcept {
         case diagnostic_code::unknown_key: return "unknown-key";
         case diagnostic_code::invalid_key: return "invalid-key";
         case diagnostic_code::key_type_mismatch: return "key-type-mismatch";
+        case diagnostic_code::unsupported_feature: return "unsupported-feature";
+        case diagnostic_code::unknown_tree: return "unknown-tree";
+        case diagnostic_code::no_main_tree: return "no-main-tree";
+        case diagnostic_code::subtree_cycle: return "subtree-cycle";
+        case diagnostic_code::limit_exceeded: return "limit-exceeded";
+        case diagnostic_code::not_expressible: return "not-expressible";
     }
     return "unknown";
 }

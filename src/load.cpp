@@ -60,7 +60,7 @@ load_result build_from(read_result read, const registry& reg, const std::string&
         detail::diagnostic_sink::sort(read.diagnostics);
         return {nullptr, std::move(read.diagnostics)};
     }
-    load_result built = build_tree(std::move(read.records), reg, path);
+    load_result built = build_tree(std::move(read.document.trees.front()), reg, path);
     if (read.diagnostics.empty()) return built;
     // A problem the reader found (a misspelled key, say) must not pass silently, so even a
     // tree the builder could make is refused.

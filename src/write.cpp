@@ -38,7 +38,9 @@ record_set to_records(const tree& t) {
 }
 
 std::string write_records(const record_set& records, file_format format) {
-    return info(format).write(records);
+    tree_document document;
+    document.trees.push_back(records);
+    return info(format).write(document).text;
 }
 
 std::string write_text(const tree& t, file_format format) {

@@ -43,6 +43,12 @@ enum class diagnostic_code : std::uint8_t {
     unknown_key,                 ///< a key parameter naming no declared blackboard key
     invalid_key,                 ///< a blackboard key declaration the tree cannot have
     key_type_mismatch,           ///< a parameter bound to a key of another type
+    unsupported_feature,         ///< something the format has that Canopy does not do (`_skipIf`)
+    unknown_tree,                ///< a subtree or a chosen tree that names no tree
+    no_main_tree,                ///< several trees and none said to be the main one
+    subtree_cycle,               ///< trees that use each other as subtrees in a loop
+    limit_exceeded,              ///< nesting or subtree expansion past a documented bound
+    not_expressible,             ///< a writer's target format cannot say what a tree says
 };
 
 /// The stable spelling of a code, e.g. "unknown-parent".

@@ -4,10 +4,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "canopy/diagnostic.hpp"
-#include "canopy/records.hpp"
+#include "canopy/document.hpp"
 
 namespace canopy {
 
@@ -15,14 +16,27 @@ namespace canopy {
 enum class file_format : std::uint8_t {
     flat_json,  ///< `.json`: {"name": ..., "nodes": [records]} or a bare array of records
     flat_xml,   ///< `.xml`: <tree name=...><node id=.. parentId=.. type=.. describe=../></tree>
+    btcpp_xml,  ///< `.xml`, `.btproj`: BehaviorTree.CPP 3 and 4, Groot and Groot2
+    behavior3,  ///< `.json`, `.b3`: behavior3 (classic and behavior3editor's nested form)
 };
 
-/// Records read from a file, and the problems the reader found. When `complete` is false the
-/// text was not well-formed and `records` holds only what came before the problem.
+/// What a reader found in a file, and the problems it found. When `complete` is false the
+/// text was not well-formed and `document` holds only what came before the problem.
 struct read_result {
-    record_set records;
+    tree_document document;
     std::vector<diagnostic> diagnostics;
     bool complete = true;
+};
+
+/// What a writer made of a document, and what the format cannot express (diagnostics whose
+/// path is empty and whose record_id names the record concerned). A write with problems is
+/// not to be used: it would lose what they name.
+struct write_result {
+    std::string text;
+    /// More files the output needs, as paths relative to the folder of the main output and
+    /// their text: a format with one tree per file writes each subtree in a file of its own.
+    std::vector<std::pair<std::string, std::string>> files;
+    std::vector<diagnostic> problems;
 };
 
 /// One format: what it is called, the extensions it is looked for under, how to tell it from
@@ -38,8 +52,8 @@ struct format_info {
     bool (*claims)(std::string_view text);
     /// Reads the text; `path` names it in diagnostics.
     read_result (*read)(std::string_view text, const std::string& path);
-    /// Writes records as text that read() reads back as the same records (canopy/write.hpp).
-    std::string (*write)(const record_set& records);
+    /// Writes a document as text that read() reads back as the same trees (canopy/write.hpp).
+    write_result (*write)(const tree_document& document);
 };
 
 /// Every format Canopy reads, one row each.
@@ -56,7 +70,7 @@ std::optional<file_format> format_for_path(const std::filesystem::path& path);
 /// whose content test claims the text, else the first that lists the extension.
 std::optional<file_format> detect_format(const std::filesystem::path& path, std::string_view text);
 
-/// Reads records from text in a format; `path` names the text in diagnostics.
+/// Reads a document from text in a format; `path` names the text in diagnostics.
 read_result read_records(std::string_view text, file_format format, const std::string& path);
 
 }  // namespace canopy

@@ -6,25 +6,10 @@
 #include "canopy/format.hpp"
 #include "diagnostic_sink.hpp"
 #include "readers.hpp"
+#include "sniff.hpp"
 
 namespace canopy {
 namespace {
-
-std::string_view skip_space(std::string_view text) {
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark
-    const std::size_t first = text.find_first_not_of(" \t\r\n");
-    return first == std::string_view::npos ? std::string_view() : text.substr(first);
-}
-
-bool looks_like_json(std::string_view text) {
-    const std::string_view start = skip_space(text);
-    return !start.empty() && (start.front() == '{' || start.front() == '[');
-}
-
-bool looks_like_xml(std::string_view text) {
-    const std::string_view start = skip_space(text);
-    return !start.empty() && start.front() == '<';
-}
 
 std::string lower_extension(const std::filesystem::path& path) {
     std::string extension = path.extension().string();
@@ -41,19 +26,33 @@ bool lists(const format_info& row, std::string_view extension) {
 }  // namespace
 
 const std::vector<format_info>& formats() {
+    // Where formats share an extension, the first row whose content test claims a file
+    // reads it.
     static const std::vector<format_info> table = {
         {file_format::flat_json,
          "flat JSON",
          {".json"},
-         looks_like_json,
+         detail::claims_flat_json,
          detail::read_flat_json,
          detail::write_flat_json},
         {file_format::flat_xml,
          "flat XML",
          {".xml"},
-         looks_like_xml,
+         detail::claims_flat_xml,
          detail::read_flat_xml,
          detail::write_flat_xml},
+        {file_format::btcpp_xml,
+         "BehaviorTree.CPP XML",
+         {".xml", ".btproj"},
+         detail::claims_btcpp_xml,
+         detail::read_btcpp_xml,
+         detail::write_btcpp_xml},
+        {file_format::behavior3,
+         "behavior3",
+         {".json", ".b3", ".b3-setting"},
+         detail::claims_behavior3,
+         detail::read_behavior3,
+         detail::write_behavior3},
     };
     return table;
 }
@@ -82,7 +81,7 @@ std::optional<file_format> detect_format(const std::filesystem::path& path, std:
 }
 
 read_result read_records(std::string_view text, file_format format, const std::string& path) {
-    if (skip_space(text).empty()) {
+    if (detail::skip_space(text).empty()) {
         read_result result;
         result.complete = false;
         detail::diagnostic_sink(path, result.diagnostics)

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnostic_sink.hpp"
+#include "json_tracking.hpp"
 #include "readers.hpp"
 #include "suggest.hpp"
 #include "text_position.hpp"
@@ -15,36 +16,6 @@ namespace canopy::detail {
 namespace {
 
 using json = nlohmann::json;
-
-// Walks the text like a const char* and records how far the parser has read, so that the
-// handler knows where each token ends.
-class tracking_iterator {
-public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = char;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const char*;
-    using reference = const char&;
-
-    tracking_iterator(const char* at, const char** reached) : at_(at), reached_(reached) {}
-    reference operator*() const { return *at_; }
-    tracking_iterator& operator++() {
-        *reached_ = ++at_;
-        return *this;
-    }
-    tracking_iterator operator++(int) {
-        tracking_iterator old = *this;
-        ++*this;
-        return old;
-    }
-    friend bool operator!=(const tracking_iterator& a, const tracking_iterator& b) {
-        return a.at_ != b.at_;
-    }
-
-private:
-    const char* at_;
-    const char** reached_;
-};
 
 enum class field : std::uint8_t { id, parent_id, type, describe, params, none };
 
@@ -110,7 +81,7 @@ public:
         if (state_ == state::params) return add_param(std::move(value));
         if (in_blackboard()) return blackboard_value(start, std::move(value), "a string");
         if (state_ == state::top_object && pending_top_key_ == top_key::name) {
-            result_.records.set_name(std::move(value));
+            tree().set_name(std::move(value));
             pending_top_key_ = top_key::none;
             return true;
         }
@@ -459,7 +430,7 @@ private:
             key_named_ = false;
             if (value && value->index() == 3) {
                 pending_key_.type = std::get<std::string>(*value);
-                result_.records.declare_key(std::move(pending_key_));
+                tree().declare_key(std::move(pending_key_));
             } else {
                 report(location(start), diagnostic_code::wrong_field_type,
                        "blackboard key '" + pending_key_.name +
@@ -497,7 +468,7 @@ private:
             return;
         }
         if (!key_typed_) return;  // a type that is no string, reported
-        result_.records.declare_key(std::move(pending_key_));
+        tree().declare_key(std::move(pending_key_));
     }
 
     // Resets the record in place: its strings keep their capacity from one record to the next.
@@ -593,7 +564,7 @@ private:
         if (record_.unknown_key && (record_.seen & bit(field::parent_id)) == 0) {
             record_.problems |= record_set::bad_parent;
         }
-        record_set& records = result_.records;
+        record_set& records = tree();
         if (record_.type_by_id) {
             records.add_with_type_id(record_.id, record_.parent_id, record_.type_id,
                                      record_.describe, where);
@@ -608,6 +579,8 @@ private:
 
     std::string_view text_;
     const std::string& path_;
+    record_set& tree() { return result_.document.trees.back(); }
+
     read_result& result_;
     detail::diagnostic_sink sink_{path_, result_.diagnostics};
     text_position position_;
@@ -636,12 +609,79 @@ read_result read_flat_json(std::string_view text, const std::string& path) {
     read_result result;
     // No record is shorter than {"id":1,"type":"A"}: this never reserves too little by much,
     // and what it reserves too much stays untouched address space, not memory.
-    result.records.reserve(text.size() / 24, text.size() / 2);
+    result.document.trees.emplace_back();
+    result.document.trees.back().reserve(text.size() / 24, text.size() / 2);
     flat_json_handler handler(text, path, result);
     tracking_iterator first(text.data(), handler.reached());
     tracking_iterator last(text.data() + text.size(), handler.reached());
     json::sax_parse(first, last, &handler);
     return result;
+}
+
+namespace {
+
+// Reads only as far as it takes to tell flat JSON from behavior3, which also has "nodes"
+// (an object keyed by id), "root" and "trees" (projects), and stops there.
+class flat_json_sniffer final : public nlohmann::json_sax<json> {
+public:
+    bool flat = true;  // what a file that never says otherwise is read as
+
+    bool null() override { return value(false); }
+    bool boolean(bool) override { return value(false); }
+    bool number_integer(number_integer_t) override { return value(false); }
+    bool number_unsigned(number_unsigned_t) override { return value(false); }
+    bool number_float(number_float_t, const string_t&) override { return value(false); }
+    bool string(string_t&) override { return value(false); }
+    bool binary(binary_t&) override { return value(false); }
+    bool start_object(std::size_t) override { return open(false); }
+    bool start_array(std::size_t) override { return open(true); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& name) override {
+        key_ = name;
+        // behavior3's node trees: {"root": {...}} or {"root": "id", "nodes": {...}}.
+        if (depth_ == 1 && name == "root") return decide(false);
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;  // the reader reports it
+    }
+
+private:
+    bool decide(bool is_flat) {
+        flat = is_flat;
+        return false;  // stops the parse
+    }
+    bool value(bool is_array) {
+        // "nodes" at the top, or in a tree of "trees" (depth 3), holds the records.
+        if (key_ == "nodes" && (depth_ == 1 || (depth_ == 3 && in_trees_))) return decide(is_array);
+        return true;
+    }
+    bool open(bool is_array) {
+        if (depth_ == 0 && is_array) return decide(true);  // a bare array of records
+        if (!value(is_array)) return false;
+        if (depth_ == 1) in_trees_ = key_ == "trees" && is_array;
+        ++depth_;
+        key_.clear();
+        return true;
+    }
+    bool close() {
+        --depth_;
+        key_.clear();
+        return true;
+    }
+
+    int depth_ = 0;
+    bool in_trees_ = false;
+    std::string key_;
+};
+
+}  // namespace
+
+bool claims_flat_json(std::string_view text) {
+    flat_json_sniffer sniffer;
+    json::sax_parse(text.begin(), text.end(), &sniffer);
+    return sniffer.flat;
 }
 
 }  // namespace canopy::detail

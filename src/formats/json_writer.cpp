@@ -12,9 +12,7 @@ void append_string(std::string& out, std::string_view text) {
     out += '"';
 }
 
-}  // namespace
-
-std::string write_flat_json(const record_set& records) {
+std::string write_tree(const record_set& records) {
     std::string out = "{\n";
     if (!records.name().empty()) {
         out += "  \"name\": ";
@@ -69,6 +67,14 @@ std::string write_flat_json(const record_set& records) {
     }
     out += "\n  ]\n}\n";
     return out;
+}
+
+}  // namespace
+
+write_result write_flat_json(const tree_document& document) {
+    write_result result;
+    if (!document.trees.empty()) result.text = write_tree(document.trees.front());
+    return result;
 }
 
 }  // namespace canopy::detail

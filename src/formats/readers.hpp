@@ -7,17 +7,32 @@
 
 namespace canopy::detail {
 
-/// Flat JSON: {"name": "...", "nodes": [record, ...]} or a bare [record, ...].
+/// Flat JSON: {"name": "...", "nodes": [record, ...]} or a bare [record, ...], or several
+/// trees: {"main_tree": "...", "trees": [{"name": ..., "nodes": [...]}, ...]}.
 read_result read_flat_json(std::string_view text, const std::string& path);
+bool claims_flat_json(std::string_view text);
+write_result write_flat_json(const tree_document& document);
 
-/// Flat XML: <tree name="..."><node id=".." parentId=".." type=".." describe=".."/>...</tree>.
+/// Flat XML: <tree name="..."><node id=".." parentId=".." type=".." describe=".."/>...</tree>,
+/// or several trees: <trees main_tree=".."><tree name="..">...</tree>...</trees>.
 read_result read_flat_xml(std::string_view text, const std::string& path);
+bool claims_flat_xml(std::string_view text);
+write_result write_flat_xml(const tree_document& document);
 
-/// The writers, the readers' mirror images: records as flat JSON or flat XML text.
-std::string write_flat_json(const record_set& records);
-std::string write_flat_xml(const record_set& records);
+/// BehaviorTree.CPP XML (3 and 4), Groot and Groot2 files and Groot2 projects (.btproj).
+/// See docs/btcpp-xml.md.
+read_result read_btcpp_xml(std::string_view text, const std::string& path);
+bool claims_btcpp_xml(std::string_view text);
+write_result write_btcpp_xml(const tree_document& document);
 
-/// Shared by the readers: the record fields a format spells out, and their spellings.
+/// behavior3 JSON: the classic export (a `nodes` map keyed by id, or a project's `trees`)
+/// and behavior3editor's nested form (`root` with `children`), and `.b3-setting` node
+/// definitions. See docs/behavior3.md.
+read_result read_behavior3(std::string_view text, const std::string& path);
+bool claims_behavior3(std::string_view text);
+write_result write_behavior3(const tree_document& document);
+
+/// Shared by the flat readers: the record fields a format spells out, and their spellings.
 inline constexpr std::string_view record_fields[] = {"id", "parentId", "type", "describe",
                                                      "params"};
 

@@ -5,6 +5,7 @@
 
 #include "diagnostic_sink.hpp"
 #include "readers.hpp"
+#include "sniff.hpp"
 #include "suggest.hpp"
 #include "text_position.hpp"
 #include "utf8.hpp"
@@ -118,7 +119,7 @@ private:
     void read_tree(const tinyxml2::XMLElement& root) {
         for (const tinyxml2::XMLAttribute* a = root.FirstAttribute(); a != nullptr; a = a->Next()) {
             if (std::string_view(a->Name()) == "name") {
-                result_.records.set_name(a->Value());
+                tree().set_name(a->Value());
             } else {
                 report(line_of(&root), diagnostic_code::unknown_field,
                        "unknown attribute '" + std::string(a->Name()) + "' on <tree>" +
@@ -194,7 +195,7 @@ private:
             return;
         }
         if (declared.initial) declared.initial->name = declared.name;
-        result_.records.declare_key(std::move(declared));
+        tree().declare_key(std::move(declared));
     }
 
     void read_record(const tinyxml2::XMLElement& element) {
@@ -262,7 +263,7 @@ private:
         // An unknown attribute may be a misspelled parentId: then the record is no root.
         if (unknown_attribute && !has_parent) problems |= record_set::bad_parent;
 
-        record_set& records = result_.records;
+        record_set& records = tree();
         if (type_id) {
             records.add_with_type_id(id.value_or(0), parent_id, *type_id, describe, where);
         } else {
@@ -304,8 +305,7 @@ private:
             seen_params = true;
             for (const tinyxml2::XMLAttribute* a = params->FirstAttribute(); a != nullptr;
                  a = a->Next()) {
-                result_.records.add_param(a->Name(), std::string(a->Value()), line_of(params),
-                                          true);
+                tree().add_param(a->Name(), std::string(a->Value()), line_of(params), true);
             }
             if (params->FirstChildElement() != nullptr ||
                 (params->GetText() != nullptr && !is_blank(params->GetText()))) {
@@ -316,6 +316,8 @@ private:
     }
 
     const std::string& path_;
+    record_set& tree() { return result_.document.trees.back(); }
+
     read_result& result_;
     detail::diagnostic_sink sink_{path_, result_.diagnostics};
     bool seen_blackboard_ = false;
@@ -325,8 +327,14 @@ private:
 
 read_result read_flat_xml(std::string_view text, const std::string& path) {
     read_result result;
+    result.document.trees.emplace_back();
     flat_xml_reader(path, result).read(text);
     return result;
+}
+
+bool claims_flat_xml(std::string_view text) {
+    const std::string_view root = first_xml_element(text);
+    return root == "tree" || root == "trees";
 }
 
 }  // namespace canopy::detail

@@ -17,9 +17,7 @@ std::string attribute_text(const param_value& value) {
     }
 }
 
-}  // namespace
-
-std::string write_flat_xml(const record_set& records) {
+std::string write_tree(const record_set& records) {
     tinyxml2::XMLPrinter printer;
     printer.PushDeclaration(R"(xml version="1.0" encoding="UTF-8")");
     printer.OpenElement("tree");
@@ -60,6 +58,14 @@ std::string write_flat_xml(const record_set& records) {
     }
     printer.CloseElement();
     return printer.CStr();
+}
+
+}  // namespace
+
+write_result write_flat_xml(const tree_document& document) {
+    write_result result;
+    if (!document.trees.empty()) result.text = write_tree(document.trees.front());
+    return result;
 }
 
 }  // namespace canopy::detail

@@ -1,0 +1,10 @@
+// Placeholder until the writer lands.
+#include "readers.hpp"
+
+namespace canopy::detail {
+
+write_result write_behavior3(const tree_document&) {
+    return {};
+}
+
+}  // namespace canopy::detail
