@@ -17,6 +17,7 @@
 #include "diagnostic_sink.hpp"
 #include "id_index.hpp"
 #include "param_text.hpp"
+#include "subtree_node.hpp"
 #include "suggest.hpp"
 
 namespace canopy {
@@ -48,6 +49,7 @@ std::string describe_value(const param_value& value) {
 
 // Converts a parameter as written to its declared type, or returns nothing.
 std::optional<param_value> convert(const record_set::raw_param& raw, param_type type) {
+    if (type == param_type::any) return raw.value;
     if (!raw.from_text) {
         if (type_of(raw.value) == type) return raw.value;
         if (type == param_type::number && raw.value.index() == 1) {
@@ -61,7 +63,8 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
     switch (type) {
         case param_type::key:
         case param_type::key_value: return std::nullopt;  // resolved by the builder
-        case param_type::string: return raw.value;
+        case param_type::string:
+        case param_type::any: return raw.value;
         case param_type::boolean:
             if (text == "true") return true;
             if (text == "false") return false;
@@ -85,19 +88,24 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
     return std::nullopt;
 }
 
-// `{name}` names a blackboard key; anything else is a literal.
-std::optional<std::string_view> key_reference(const param_value& value) {
+// `{name}` names a blackboard key; anything else is a literal. `{@name}` is BehaviorTree.CPP's
+// key of the main tree: once subtrees are in place that is the key `name`, but a subtree
+// checked alone keeps the mark for the loader to see.
+std::optional<std::string_view> key_reference(const param_value& value, bool keep_main_mark) {
     if (value.index() != 3) return std::nullopt;
     const std::string_view text = std::get<std::string>(value);
     if (text.size() < 3 || text.front() != '{' || text.back() != '}') return std::nullopt;
-    return text.substr(1, text.size() - 2);
+    std::string_view name = text.substr(1, text.size() - 2);
+    if (!keep_main_mark && name.size() > 1 && name.front() == '@') name.remove_prefix(1);
+    return name;
 }
 
 param_value zero_of(param_type type) {
     switch (type) {
         case param_type::boolean: return false;
         case param_type::number: return 0.0;
-        case param_type::string: return std::string();
+        case param_type::string:
+        case param_type::any: return std::string();
         default: return std::int64_t{0};
     }
 }
@@ -110,10 +118,11 @@ std::optional<param_type> value_type_named(std::string_view name) {
     return std::nullopt;
 }
 
-// Whether a value of type `from` may be used where `to` is wanted: the same type, or an
-// integer where a number is wanted.
+// Whether a value of type `from` may be used where `to` is wanted: the same type, an integer
+// where a number is wanted, or anything to or from a parameter of a learned type.
 bool fits(param_type from, param_type to) {
-    return from == to || (from == param_type::integer && to == param_type::number);
+    return from == to || (from == param_type::integer && to == param_type::number) ||
+           from == param_type::any || to == param_type::any;
 }
 
 }  // namespace
@@ -122,8 +131,13 @@ class tree_builder {
 public:
     /// `owned` is the same records when the builder may move them into the tree.
     tree_builder(const record_set& records, record_set* owned, const registry& reg,
-                 const std::string& path)
-        : records_(records), owned_(owned), registry_(reg), path_(path), count_(records.size()) {}
+                 const std::string& path, const build_options& options)
+        : records_(records),
+          owned_(owned),
+          registry_(reg),
+          path_(path),
+          options_(options),
+          count_(records.size()) {}
 
     load_result run() {
         if (count_ == 0) {
@@ -138,6 +152,7 @@ public:
             return finish();
         }
         resolve_keys();
+        if (options_.implicit_keys || options_.subtree_placeholders) declare_used_keys();
         resolve_types_and_params();
         index_ids();
         link_parents();
@@ -245,6 +260,73 @@ private:
         }
     }
 
+    // The type of the literal a record gives its type's key-value parameter, where JSON
+    // typed it.
+    std::optional<param_type> typed_value_of(std::size_t i, const node_type& type) const {
+        for (const param_spec& spec : type.params) {
+            if (spec.type != param_type::key_value) continue;
+            for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
+                if (raw->name == spec.name && !raw->from_text && !key_of(raw->value))
+                    return type_of(raw->value);
+            }
+        }
+        return std::nullopt;
+    }
+
+    // The keys parameters name that nobody declared, in order of first use, each typed by the
+    // first parameter that reads or writes it as a value (a string where none does). Only
+    // the main tree's keys (`{@key}`) where keys are not implicit: a tree checked alone
+    // cannot know those.
+    void declare_used_keys() {
+        const std::size_t known = keys_.size();
+        std::vector<bool> typed;  // per key from `known` on
+        auto use = [&](std::string_view name, std::optional<param_type> type) {
+            auto same = std::find_if(keys_.begin(), keys_.end(),
+                                     [&](const blackboard_key& k) { return k.name == name; });
+            if (same == keys_.end()) {
+                keys_.push_back({std::string(name), type.value_or(param_type::string), {}, false});
+                typed.push_back(type.has_value());
+                return;
+            }
+            const std::size_t at = static_cast<std::size_t>(same - keys_.begin());
+            if (at >= known && type && !typed[at - known]) {
+                same->type = *type;
+                typed[at - known] = true;
+            }
+        };
+        for (std::size_t i = 0; i < count_; ++i) {
+            if ((records_.problems(i) & record_set::bad_type) != 0) continue;
+            const node_type* type = find_type(i);
+            if (type == &detail::subtree_placeholder_type()) continue;  // remaps: the loader's
+            for (const record_set::raw_param* raw = records_.params_begin(i);
+                 raw != records_.params_end(i); ++raw) {
+                const param_spec* spec = nullptr;
+                if (type != nullptr) {
+                    for (const param_spec& s : type->params) {
+                        if (s.name == raw->name) spec = &s;
+                    }
+                }
+                std::optional<std::string_view> name = key_of(raw->value);
+                const bool names_key =
+                    spec != nullptr && (spec->type == param_type::key || spec->output);
+                if (!name && names_key && raw->value.index() == 3 &&
+                    !std::get<std::string>(raw->value).empty()) {
+                    name = std::get<std::string>(raw->value);  // a bare key name
+                }
+                if (!name || name->empty()) continue;
+                if (!options_.implicit_keys && name->front() != '@') continue;
+                std::optional<param_type> value_type;
+                if (spec != nullptr && spec->type != param_type::key &&
+                    spec->type != param_type::key_value && spec->type != param_type::any) {
+                    value_type = spec->type;
+                } else if (spec != nullptr && spec->type == param_type::key) {
+                    value_type = typed_value_of(i, *type);  // SetBlackboard's value, say
+                }
+                use(*name, value_type);
+            }
+        }
+    }
+
     // Each distinct type gets a slot, numbered in order of first use, which becomes its
     // index in the tree's type table; a name is looked up once, not once per record. The
     // parameters are checked in the same pass over the records.
@@ -263,9 +345,7 @@ private:
                 known = &slot_of_name[records_.type_name_index(i)];
             }
             if (*known == unresolved) {
-                const node_type* type = records_.has_type_id(i)
-                                            ? registry_.find(records_.type_id(i))
-                                            : registry_.find(records_.type_name(i));
+                const node_type* type = find_type(i);
                 *known = type == nullptr ? no_slot : slot_for(type);
             }
             slot_[i] = *known;
@@ -274,11 +354,29 @@ private:
                 continue;
             }
             const node_type& type = *slot_types_[*known];
+            if (&type == &detail::subtree_placeholder_type()) continue;  // the loader checks it
             if (!type.params.empty() || records_.params_begin(i) != records_.params_end(i)) {
                 check_params_of(i, type);
             }
         }
         params_begin_[count_] = static_cast<std::uint32_t>(params_.size());
+    }
+
+    std::optional<std::string_view> key_of(const param_value& value) const {
+        return key_reference(value, options_.subtree_placeholders);
+    }
+
+    const node_type* find_type(std::size_t i) const {
+        if (records_.has_type_id(i)) return registry_.find(records_.type_id(i));
+        const std::string_view name = records_.type_name(i);
+        if (name == detail::subtree_type_name) {
+            return options_.subtree_placeholders ? &detail::subtree_placeholder_type()
+                                                 : &detail::subtree_type();
+        }
+        if (options_.foreign != nullptr) {
+            if (const node_type* learned = options_.foreign->find(name)) return learned;
+        }
+        return registry_.find(name);
     }
 
     std::uint32_t slot_for(const node_type* type) {
@@ -496,6 +594,7 @@ private:
         if (raw == last && spec.output) {
             return param{spec.name, zero_of(spec.type), param::no_key, true};  // unwired
         }
+        if (raw == last && spec.type == param_type::any && !spec.default_value) return std::nullopt;
         if (raw == last && !spec.default_value) {
             report(i, diagnostic_code::missing_param,
                    name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name + "' (" +
@@ -508,7 +607,7 @@ private:
         if (spec.type == param_type::key) return key_slot(i, given, where, key_type);
         if (spec.type == param_type::key_value && !key_type) return std::nullopt;  // reported
         const param_type wanted = spec.type == param_type::key_value ? *key_type : spec.type;
-        if (spec.output || key_reference(given.value)) {
+        if (spec.output || key_of(given.value)) {
             return bound_param(i, type, spec, given, where, wanted);
         }
         std::optional<param_value> value = convert(given, wanted);
@@ -530,7 +629,7 @@ private:
     std::optional<param> bound_param(std::size_t i, const node_type& type, const param_spec& spec,
                                      const record_set::raw_param& given, source_location where,
                                      param_type wanted) {
-        std::optional<std::string_view> name = key_reference(given.value);
+        std::optional<std::string_view> name = key_of(given.value);
         if (!name && spec.output && given.value.index() == 3)
             name = std::get<std::string>(given.value);
         if (!name || name->empty()) {
@@ -580,7 +679,7 @@ private:
             return std::nullopt;
         }
         const std::string_view name =
-            key_reference(given.value).value_or(std::get<std::string>(given.value));
+            key_of(given.value).value_or(std::get<std::string>(given.value));
         const std::uint32_t slot = find_key(i, name, where);
         if (slot == param::no_key) return std::nullopt;
         key_type = keys_[slot].type;
@@ -591,6 +690,7 @@ private:
     record_set* owned_;
     const registry& registry_;
     const std::string& path_;
+    const build_options& options_;
     const std::size_t count_;
     std::vector<diagnostic> diagnostics_;
     detail::diagnostic_sink sink_{path_, diagnostics_};
@@ -612,12 +712,14 @@ private:
     std::shared_ptr<const tree> tree_;
 };
 
-load_result build_tree(const record_set& records, const registry& reg, const std::string& path) {
-    return tree_builder(records, nullptr, reg, path).run();
+load_result build_tree(const record_set& records, const registry& reg, const std::string& path,
+                       const build_options& options) {
+    return tree_builder(records, nullptr, reg, path, options).run();
 }
 
-load_result build_tree(record_set&& records, const registry& reg, const std::string& path) {
-    return tree_builder(records, &records, reg, path).run();
+load_result build_tree(record_set&& records, const registry& reg, const std::string& path,
+                       const build_options& options) {
+    return tree_builder(records, &records, reg, path, options).run();
 }
 
 }  // namespace canopy

@@ -1,113 +1,242 @@
+// The loader: files in, one tree out. It reads the file with the files it includes and the
+// files its subtrees name (file_set), picks the tree to build, learns foreign node types in
+// lenient mode (foreign_types), puts subtrees in place (expand) and builds.
 #include "canopy/load.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
+#include <unordered_map>
 
 #include "canopy/build.hpp"
 #include "canopy/error.hpp"
-#include "diagnostic_sink.hpp"
+#include "canopy/tree.hpp"
+#include "expand.hpp"
+#include "file_set.hpp"
+#include "foreign_types.hpp"
+#include "subtree_node.hpp"
 
 namespace canopy {
 namespace {
 
-// Reads a whole file straight into the string that will hold it: one copy from the page
-// cache. The size is a hint only; a file that grows or shrinks meanwhile is read as it is.
-std::optional<std::string> read_file(const std::filesystem::path& path, std::string& problem) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        problem = "cannot read: it is a directory";
-        return std::nullopt;
-    }
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file) {
-        problem = std::string("cannot open: ") + std::strerror(errno);
-        return std::nullopt;
-    }
-    std::string text;
-    std::uintmax_t expected = std::filesystem::file_size(path, ec);
-    text.resize(ec ? 0 : static_cast<std::size_t>(expected) + 1);  // +1 to see the end
-    std::size_t size = 0;
-    for (;;) {
-        if (size == text.size()) text.resize(std::max<std::size_t>(2 * size, 1 << 16));
-        std::size_t got = std::fread(text.data() + size, 1, text.size() - size, file.get());
-        size += got;
-        if (got == 0) break;
-    }
-    if (std::ferror(file.get()) != 0) {
-        problem = std::string("cannot read: ") + std::strerror(errno);
-        return std::nullopt;
-    }
-    text.resize(size);
-    return text;
+using detail::file_set;
+using detail::tree_ref;
+
+bool uses_subtrees(const record_set& records) {
+    const std::vector<std::string>& names = records.type_names();
+    return std::find(names.begin(), names.end(), detail::subtree_type_name) != names.end();
 }
 
-load_result failure(const std::string& path, diagnostic_code code, std::string message) {
-    load_result result;
-    detail::diagnostic_sink(path, result.diagnostics).report_file(code, std::move(message));
-    return result;
-}
-
-}  // namespace
-
-namespace {
-
-load_result build_from(read_result read, const registry& reg, const std::string& path) {
-    if (!read.complete) {
-        detail::diagnostic_sink::sort(read.diagnostics);
-        return {nullptr, std::move(read.diagnostics)};
+// The trees of a file that no other tree of the file uses as a subtree.
+std::vector<std::size_t> unused_trees(const tree_document& document) {
+    std::vector<bool> used(document.trees.size(), false);
+    for (const record_set& records : document.trees) {
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (records.type_name(i) != detail::subtree_type_name) continue;
+            for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                if (p->name != "tree" || p->value.index() != 3) continue;
+                for (std::size_t t = 0; t < document.trees.size(); ++t) {
+                    if (&document.trees[t] != &records &&
+                        document.trees[t].name() == std::get<std::string>(p->value)) {
+                        used[t] = true;
+                    }
+                }
+            }
+        }
     }
-    load_result built = build_tree(std::move(read.document.trees.front()), reg, path);
-    if (read.diagnostics.empty()) return built;
-    // A problem the reader found (a misspelled key, say) must not pass silently, so even a
-    // tree the builder could make is refused.
-    built.tree.reset();
-    read.diagnostics.insert(read.diagnostics.end(),
-                            std::make_move_iterator(built.diagnostics.begin()),
-                            std::make_move_iterator(built.diagnostics.end()));
-    detail::diagnostic_sink::sort(read.diagnostics);
-    return {nullptr, std::move(read.diagnostics)};
+    std::vector<std::size_t> unused;
+    for (std::size_t t = 0; t < used.size(); ++t) {
+        if (!used[t]) unused.push_back(t);
+    }
+    return unused;
 }
+
+std::string tree_list(const tree_document& document, const std::vector<std::size_t>& trees) {
+    std::string list;
+    for (std::size_t t : trees) {
+        list += (list.empty() ? "" : ", ") + std::string("'") + document.trees[t].name() + "'";
+    }
+    return list;
+}
+
+// Files first in the order they were met, each in file order; a problem met twice (in a
+// subtree used twice, say) once.
+void tidy(std::vector<diagnostic>& diagnostics) {
+    std::vector<std::string> paths;
+    for (const diagnostic& d : diagnostics) {
+        if (std::find(paths.begin(), paths.end(), d.path) == paths.end()) paths.push_back(d.path);
+    }
+    auto rank = [&](const diagnostic& d) {
+        return std::find(paths.begin(), paths.end(), d.path) - paths.begin();
+    };
+    std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                     [&](const diagnostic& a, const diagnostic& b) {
+                         if (rank(a) != rank(b)) return rank(a) < rank(b);
+                         if (a.where.line != b.where.line) return a.where.line < b.where.line;
+                         return a.where.column < b.where.column;
+                     });
+    auto same = [](const diagnostic& a, const diagnostic& b) {
+        return a.path == b.path && a.where == b.where && a.code == b.code &&
+               a.message == b.message && a.record_id == b.record_id;
+    };
+    diagnostics.erase(std::unique(diagnostics.begin(), diagnostics.end(), same), diagnostics.end());
+}
+
+class loader {
+public:
+    loader(const registry& reg, const load_options& options)
+        : registry_(reg), options_(options), files_(reg, diagnostics_) {}
+
+    file_set& files() { return files_; }
+    std::vector<diagnostic>& diagnostics() { return diagnostics_; }
+
+    // Opens what the files read so far name; learns foreign types when lenient.
+    void prepare() {
+        files_.open_subtree_files();
+        if (options_.lenient) foreign_ = detail::learn_types(files_, registry_);
+    }
+
+    // The tree to build from file f: the one asked for, else the file's main tree.
+    std::optional<tree_ref> choose(std::size_t f) {
+        const tree_document& document = files_.file(f).document;
+        if (!options_.tree.empty()) {
+            std::optional<tree_ref> found = files_.find_tree(f, options_.tree);
+            if (!found) {
+                std::vector<std::size_t> all(document.trees.size());
+                for (std::size_t t = 0; t < all.size(); ++t) all[t] = t;
+                files_.report(f, {}, diagnostic_code::unknown_tree,
+                              "no tree named '" + options_.tree + "'; the file holds " +
+                                  (all.empty() ? std::string("none") : tree_list(document, all)));
+            }
+            return found;
+        }
+        if (!document.main_tree.empty()) {
+            std::optional<tree_ref> found = files_.find_tree(f, document.main_tree);
+            if (!found) {
+                files_.report(f, document.main_tree_where, diagnostic_code::unknown_tree,
+                              "the main tree '" + document.main_tree + "' names no tree");
+            }
+            return found;
+        }
+        if (document.trees.size() == 1) return tree_ref{f, 0};
+        if (document.trees.empty()) {
+            files_.report(f, {}, diagnostic_code::no_root,
+                          document.models.empty()
+                              ? "the file holds no tree"
+                              : "the file holds node models only, no tree (`canopy types "
+                                "--models` lists them)");
+            return std::nullopt;
+        }
+        const std::vector<std::size_t> candidates = unused_trees(document);
+        if (candidates.size() == 1) return tree_ref{f, candidates[0]};
+        files_.report(f, {}, diagnostic_code::no_main_tree,
+                      "the file holds " + std::to_string(document.trees.size()) +
+                          " trees and does not say which one is the main tree; choose one of " +
+                          tree_list(document, candidates) + " (`--tree NAME`)");
+        return std::nullopt;
+    }
+
+    // Builds one tree; `may_move`: its records are needed by nothing else.
+    std::shared_ptr<const tree> build(tree_ref ref, bool may_move) {
+        detail::loaded_file& file = files_.file(ref.file);
+        record_set& records = file.document.trees[ref.tree];
+        build_options options;
+        options.foreign = foreign_ ? &*foreign_ : nullptr;
+        load_result built;
+        if (!uses_subtrees(records)) {
+            options.implicit_keys = file.document.implicit_keys || options_.lenient;
+            built = may_move ? build_tree(std::move(records), registry_, file.name, options)
+                             : build_tree(records, registry_, file.name, options);
+        } else {
+            detail::subtree_expander expander(files_, registry_, options.foreign, diagnostics_);
+            std::optional<record_set> expanded = expander.expand(ref);
+            if (!expanded) return nullptr;
+            built =
+                build_tree(std::move(*expanded), registry_, files_.file(ref.file).name, options);
+            for (diagnostic& d : built.diagnostics) expander.relocate(d);
+        }
+        diagnostics_.insert(diagnostics_.end(), built.diagnostics.begin(), built.diagnostics.end());
+        return std::move(built.tree);
+    }
+
+    load_result finish(std::shared_ptr<const tree> built) {
+        load_result result;
+        for (std::size_t f = 0; f < files_.size(); ++f) {
+            if (!files_.clean(f)) built.reset();  // its problems are among the diagnostics
+        }
+        if (!diagnostics_.empty()) built.reset();
+        tidy(diagnostics_);
+        result.tree = std::move(built);
+        result.diagnostics = std::move(diagnostics_);
+        return result;
+    }
+
+    load_result load(std::optional<std::size_t> f) {
+        if (!f) return finish(nullptr);
+        prepare();
+        std::optional<tree_ref> chosen = choose(*f);
+        if (!chosen) return finish(nullptr);
+        return finish(build(*chosen, true));
+    }
+
+private:
+    const registry& registry_;
+    const load_options& options_;
+    std::vector<diagnostic> diagnostics_;
+    file_set files_;
+    std::optional<registry> foreign_;
+};
 
 }  // namespace
 
 load_result try_load_text(std::string_view text, file_format format, const registry& reg,
-                          const std::string& path) {
-    return build_from(read_records(text, format, path), reg, path);
+                          const std::string& path, const load_options& options) {
+    loader load(reg, options);
+    return load.load(load.files().open_text(text, format, path));
 }
 
-load_result try_load_file(const std::filesystem::path& path, const registry& reg) {
-    const std::string name = path.string();
-    if (!format_for_path(path)) {
-        std::string extension = path.extension().string();
-        std::string known;
-        for (const format_info& row : formats()) {
-            for (std::string_view listed : row.extensions) {
-                known += (known.empty() ? "" : " or ") + std::string(listed) + " (" +
-                         std::string(row.name) + ")";
-            }
-        }
-        return failure(name, diagnostic_code::unknown_format,
-                       (extension.empty() ? std::string("the file has no extension")
-                                          : "unknown file extension '" + extension + "'") +
-                           "; expected " + known);
-    }
-    std::string problem;
-    std::optional<std::string> text = read_file(path, problem);
-    if (!text) return failure(name, diagnostic_code::io_error, problem);
-    const std::optional<file_format> format = detect_format(path, *text);
-    read_result read = read_records(*text, *format, name);
-    text.reset();  // the records hold all that is needed; free the bytes before building
-    return build_from(std::move(read), reg, name);
+load_result try_load_file(const std::filesystem::path& path, const registry& reg,
+                          const load_options& options) {
+    loader load(reg, options);
+    return load.load(load.files().open(path));
 }
 
-std::shared_ptr<const tree> load_file(const std::filesystem::path& path, const registry& reg) {
-    load_result result = try_load_file(path, reg);
+std::shared_ptr<const tree> load_file(const std::filesystem::path& path, const registry& reg,
+                                      const load_options& options) {
+    load_result result = try_load_file(path, reg, options);
     if (!result) throw load_error(std::move(result.diagnostics));
     return std::move(result.tree);
+}
+
+file_load_result try_load_every_tree(const std::filesystem::path& path, const registry& reg,
+                                     const load_options& options) {
+    loader load(reg, options);
+    file_load_result result;
+    std::optional<std::size_t> f = load.files().open(path);
+    if (f) {
+        load.prepare();
+        const std::size_t trees = load.files().file(*f).document.trees.size();
+        if (trees == 0) load.choose(*f);  // says why there is nothing to check
+        for (std::size_t t = 0; t < trees; ++t) {
+            std::shared_ptr<const tree> built = load.build({*f, t}, false);
+            if (built) result.trees.emplace_back(built->name(), std::move(built));
+        }
+    }
+    load_result all = load.finish(nullptr);
+    result.diagnostics = std::move(all.diagnostics);
+    if (!result.diagnostics.empty()) result.trees.clear();
+    return result;
+}
+
+registry learn_node_types(const std::filesystem::path& path, const registry& reg,
+                          std::vector<diagnostic>& problems) {
+    loader load(reg, {});
+    registry learned;
+    if (load.files().open(path)) {
+        load.files().open_subtree_files();
+        learned = detail::learn_types(load.files(), reg);
+    }
+    tidy(load.diagnostics());
+    problems = std::move(load.diagnostics());
+    return learned;
 }
 
 }  // namespace canopy

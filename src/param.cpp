@@ -10,6 +10,7 @@ std::string_view to_string(param_type type) noexcept {
         case param_type::string: return "string";
         case param_type::key: return "key";
         case param_type::key_value: return "key-value";
+        case param_type::any: return "any";
     }
     return "unknown";
 }

@@ -12,6 +12,7 @@ inline std::string with_article(param_type type) {
         case param_type::integer: return "an integer";
         case param_type::key: return "the name of a blackboard key";
         case param_type::key_value: return "a value for its key";
+        case param_type::any: return "any value";
         default: return "a " + std::string(to_string(type));
     }
 }

@@ -44,7 +44,7 @@ void check_params(const node_type& type) {
         const param_type default_type =
             spec.type == param_type::key ? param_type::string : spec.type;
         if (spec.default_value && spec.type != param_type::key_value &&
-            type_of(*spec.default_value) != default_type) {
+            spec.type != param_type::any && type_of(*spec.default_value) != default_type) {
             throw registry_error("the default of parameter '" + spec.name + "' of node type '" +
                                  type.name + "' is " +
                                  detail::with_article(type_of(*spec.default_value)) + ", not " +
@@ -80,7 +80,7 @@ const node_type& registry::add_leaf(std::string name, std::optional<std::int64_t
 }
 
 void registry::add_key(std::string name, param_type type, std::optional<param_value> initial) {
-    if (type == param_type::key || type == param_type::key_value) {
+    if (type == param_type::key || type == param_type::key_value || type == param_type::any) {
         throw registry_error("blackboard key '" + name +
                              "' must be an integer, a number, a boolean or a string");
     }

@@ -187,7 +187,8 @@ TEST_SUITE("flat JSON reader") {
         CHECK(missing[1].message == "node record has no 'type'");
         CHECK(missing[1].record_id == 2);
         CHECK(only(load_json(R"({"name": "x"})"), diagnostic_code::missing_field).message ==
-              "the tree file has no 'nodes' array; give one: {\"nodes\": [...]}");
+              "the tree file has no 'nodes' array; give one: {\"nodes\": [...]}, or several "
+              "trees: {\"trees\": [{\"name\": ..., \"nodes\": [...]}, ...]}");
     }
 
     TEST_CASE("counts columns in characters, not bytes") {

@@ -129,7 +129,8 @@ TEST_SUITE("loader") {
             CHECK(info(row.id).name == row.name);
             CHECK_FALSE(row.extensions.empty());
         }
-        CHECK(ids == std::vector<file_format>{file_format::flat_json, file_format::flat_xml});
+        CHECK(ids == std::vector<file_format>{file_format::flat_json, file_format::flat_xml,
+                                              file_format::btcpp_xml, file_format::behavior3});
         CHECK(format_for_path("trees/pet.JSON") == file_format::flat_json);
         CHECK(format_for_path("pet.xml") == file_format::flat_xml);
         CHECK_FALSE(format_for_path("pet.yaml"));
@@ -145,6 +146,13 @@ TEST_SUITE("loader") {
         CHECK(info(file_format::flat_json).claims(" \n[{\"id\": 1}]"));
         CHECK_FALSE(info(file_format::flat_json).claims("<tree/>"));
         CHECK(info(file_format::flat_xml).claims("\xEF\xBB\xBF<?xml version=\"1.0\"?><tree/>"));
+        CHECK(info(file_format::flat_xml).claims("<!-- several --><trees main_tree=\"a\"/>"));
+        CHECK_FALSE(info(file_format::flat_xml).claims("<root BTCPP_format=\"4\"/>"));
+        // Flat JSON's records are an array; behavior3 keys its nodes by id, or nests them.
+        CHECK(info(file_format::flat_json).claims(R"({"trees": [{"name": "a", "nodes": []}]})"));
+        CHECK_FALSE(info(file_format::flat_json).claims(R"({"title": "a", "nodes": {}})"));
+        CHECK_FALSE(info(file_format::flat_json).claims(R"({"name": "a", "root": {"id": 1}})"));
+        CHECK_FALSE(info(file_format::flat_json).claims(R"({"trees": [{"nodes": {}}]})"));
     }
 
     TEST_CASE("reports a missing path, a directory and an unknown extension") {
@@ -164,7 +172,9 @@ TEST_SUITE("loader") {
         SUBCASE("an unknown extension") {
             temp_file file("tree.yaml", "nodes: []");
             CHECK(only(try_load_file(file.path, reg), diagnostic_code::unknown_format).message ==
-                  "unknown file extension '.yaml'; expected .json (flat JSON) or .xml (flat XML)");
+                  "unknown file extension '.yaml'; expected .json (flat JSON or behavior3), .xml "
+                  "(flat XML or BehaviorTree.CPP XML), .btproj (BehaviorTree.CPP XML), .b3 "
+                  "(behavior3), .b3-setting (behavior3)");
         }
         SUBCASE("the extension's case does not matter") {
             temp_file file("upper.JSON", "[{\"id\": 1, \"type\": \"Wander\"}]");

@@ -62,8 +62,8 @@ TEST_SUITE("flat XML reader") {
         diagnostic d = only(load_xml("<root BTCPP_format=\"4\"><BehaviorTree ID=\"Main\"/></root>"),
                             diagnostic_code::unexpected_element);
         CHECK(d.message ==
-              "the root element must be <tree>, not <root> (this looks like BehaviorTree.CPP XML, "
-              "a different format)");
+              "the root element must be <tree> or <trees>, not <root> (this looks like "
+              "BehaviorTree.CPP XML, a different format)");
     }
 
     TEST_CASE("reports misspelled attributes and unexpected elements instead of ignoring them") {

@@ -20,9 +20,13 @@ enum class param_type : std::uint8_t {
     key,
     /// A value of the type of the node's one `key` parameter, converted to it at load.
     key_value,
+    /// Any value, kept as the file wrote it, or any key: the parameters of node types that
+    /// lenient loading learns from a file (see load_options::lenient). Optional even
+    /// without a default.
+    any,
 };
 
-/// "integer", "number", "boolean", "string", "key" or "key-value".
+/// "integer", "number", "boolean", "string", "key", "key-value" or "any".
 std::string_view to_string(param_type type) noexcept;
 
 /// A parameter value. An integer is accepted where a number is expected.

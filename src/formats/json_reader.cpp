@@ -9,6 +9,7 @@
 #include "diagnostic_sink.hpp"
 #include "json_tracking.hpp"
 #include "readers.hpp"
+#include "sniff.hpp"
 #include "suggest.hpp"
 #include "text_position.hpp"
 
@@ -85,6 +86,20 @@ public:
             pending_top_key_ = top_key::none;
             return true;
         }
+        if (state_ == state::top_object && pending_top_key_ == top_key::main_tree) {
+            result_.document.main_tree = std::move(value);
+            result_.document.main_tree_where = location(start);
+            pending_top_key_ = top_key::none;
+            return true;
+        }
+        if (state_ == state::top_object && pending_top_key_ == top_key::schema) {
+            pending_top_key_ = top_key::none;  // for editors: names the JSON Schema
+            return true;
+        }
+        if (state_ == state::includes) {
+            result_.document.includes.push_back({std::move(value), location(start)});
+            return true;
+        }
         return scalar(start, "a string", [&](record_state& r) {
             if (pending_field_ == field::type) {
                 r.type_name.assign(value);  // a copy keeps both buffers' capacity
@@ -116,6 +131,7 @@ public:
                 key_field_ = key_field::none;
                 return true;
             case state::nodes: begin_record(start); return true;
+            case state::trees: begin_listed_tree(start); return true;
             case state::record:
                 if (pending_field_ == field::params) {
                     pending_field_ = field::none;
@@ -146,9 +162,21 @@ public:
         if (skipping()) return leave_skipped();
         switch (state_) {
             case state::top_object:
-                if (!nodes_seen_) {
+                if (listed_tree_) {
+                    if (!nodes_seen_) {
+                        report(listed_tree_where_, diagnostic_code::missing_field,
+                               "this tree has no 'nodes' array; give one: {\"nodes\": [...]}");
+                    }
+                    listed_tree_ = false;
+                    top_seen_ = outer_seen_;
+                    state_ = state::trees;
+                    return true;
+                }
+                if (!nodes_seen_ && !trees_seen_) {
                     report({}, diagnostic_code::missing_field,
-                           "the tree file has no 'nodes' array; give one: {\"nodes\": [...]}");
+                           "the tree file has no 'nodes' array; give one: {\"nodes\": [...]}, "
+                           "or several trees: {\"trees\": [{\"name\": ..., \"nodes\": "
+                           "[...]}, ...]}");
                 }
                 state_ = state::done;
                 return true;
@@ -176,6 +204,17 @@ public:
             state_ = state::nodes;
             return true;
         }
+        if (state_ == state::top_object && pending_top_key_ == top_key::trees) {
+            pending_top_key_ = top_key::none;
+            trees_seen_ = true;
+            state_ = state::trees;
+            return true;
+        }
+        if (state_ == state::top_object && pending_top_key_ == top_key::include) {
+            pending_top_key_ = top_key::none;
+            state_ = state::includes;
+            return true;
+        }
         if (state_ == state::record) {
             wrong_record_value(start, "an array");
         } else {
@@ -187,6 +226,7 @@ public:
         token_start();
         if (skipping()) return leave_skipped();
         if (state_ == state::nodes) state_ = nodes_inside_object_ ? state::top_object : state::done;
+        if (state_ == state::trees || state_ == state::includes) state_ = state::top_object;
         return true;
     }
 
@@ -220,9 +260,20 @@ private:
         params,
         blackboard,       // {"key": declaration, ...}
         key_declaration,  // {"type": ..., "default": ...}
+        trees,            // [{"name": ..., "nodes": [...]}, ...]: top_object again inside each
+        includes,         // ["file", ...]
         done
     };
-    enum class top_key : std::uint8_t { name, nodes, blackboard, none };
+    enum class top_key : std::uint8_t {
+        name,
+        nodes,
+        blackboard,
+        trees,
+        main_tree,
+        include,
+        schema,
+        none
+    };
     enum class key_field : std::uint8_t { type, initial, none };
 
     struct record_state {
@@ -349,12 +400,23 @@ private:
             pending_param_.clear();
         } else if (state_ == state::top_object && pending_top_key_ != top_key::none) {
             static constexpr const char* expected[] = {
-                "'name' must be a string", "'nodes' must be an array of node records",
-                "'blackboard' must be an object of key declarations"};
+                "'name' must be a string",
+                "'nodes' must be an array of node records",
+                "'blackboard' must be an object of key declarations",
+                "'trees' must be an array of trees",
+                "'main_tree' must be a string, the name of a tree",
+                "'include' must be an array of file paths",
+                "'$schema' must be a string"};
             report(location(start), diagnostic_code::wrong_field_type,
                    std::string(expected[static_cast<std::size_t>(pending_top_key_)]) + ", not " +
                        std::string(kind));
             pending_top_key_ = top_key::none;
+        } else if (state_ == state::trees) {
+            report(location(start), diagnostic_code::unexpected_element,
+                   "a tree in 'trees' must be a JSON object, not " + std::string(kind));
+        } else if (state_ == state::includes) {
+            report(location(start), diagnostic_code::wrong_field_type,
+                   "an included file must be a string, its path, not " + std::string(kind));
         } else if (state_ == state::nodes) {
             report(location(start), diagnostic_code::unexpected_element,
                    "a node record must be a JSON object, not " + std::string(kind));
@@ -368,14 +430,23 @@ private:
     }
 
     bool top_object_key(std::size_t start, const std::string& name) {
-        static const std::vector<std::string_view> keys = {"name", "nodes", "blackboard"};
-        top_key k = name == "name"         ? top_key::name
-                    : name == "nodes"      ? top_key::nodes
-                    : name == "blackboard" ? top_key::blackboard
-                                           : top_key::none;
+        static const std::vector<std::string_view> tree_keys = {"name", "nodes", "blackboard"};
+        static const std::vector<std::string_view> file_keys = {
+            "name", "nodes", "blackboard", "trees", "main_tree", "include", "$schema"};
+        const std::vector<std::string_view>& keys = listed_tree_ ? tree_keys : file_keys;
+        auto known = std::find(keys.begin(), keys.end(), name);
+        top_key k =
+            known == keys.end() ? top_key::none : static_cast<top_key>(known - keys.begin());
         if (k == top_key::none) {
             report(location(start), diagnostic_code::unknown_field,
-                   "unknown key '" + name + "' in the tree object" + did_you_mean(name, keys));
+                   "unknown key '" + name + "' in " +
+                       (listed_tree_ ? "a tree of 'trees'" : "the tree object") +
+                       did_you_mean(name, keys));
+        } else if ((k == top_key::trees && nodes_seen_) ||
+                   (k == top_key::nodes && trees_seen_ && !listed_tree_)) {
+            report(location(start), diagnostic_code::unexpected_element,
+                   "a file gives either 'nodes' (one tree) or 'trees' (several), not both");
+            k = top_key::none;
         } else if ((top_seen_ & (1U << static_cast<unsigned>(k))) != 0) {
             report(location(start), diagnostic_code::duplicate_field,
                    "key '" + name + "' appears twice in the tree object");
@@ -385,6 +456,17 @@ private:
         }
         pending_top_key_ = k;
         return true;
+    }
+
+    // A tree of "trees": read as the top object is, into a record set of its own.
+    void begin_listed_tree(std::size_t start) {
+        if (listed_trees_++ > 0) result_.document.trees.emplace_back();
+        listed_tree_ = true;
+        listed_tree_where_ = location(start);
+        outer_seen_ = top_seen_;
+        top_seen_ = 0;
+        nodes_seen_ = false;
+        state_ = state::top_object;
     }
 
     // ---- the blackboard object: {"name": {"type": "number", "default": 2.5}} or, without a
@@ -590,7 +672,12 @@ private:
     state state_ = state::top;
     top_key pending_top_key_ = top_key::none;
     unsigned top_seen_ = 0;
+    unsigned outer_seen_ = 0;  // the file object's, while a tree of "trees" is read
     bool nodes_seen_ = false;
+    bool trees_seen_ = false;
+    bool listed_tree_ = false;  // reading a tree of "trees"
+    std::size_t listed_trees_ = 0;
+    source_location listed_tree_where_;
     bool nodes_inside_object_ = false;
     field pending_field_ = field::none;
     std::string pending_param_;
@@ -679,6 +766,8 @@ private:
 }  // namespace
 
 bool claims_flat_json(std::string_view text) {
+    const std::string_view start = skip_space(text);
+    if (start.empty() || (start.front() != '{' && start.front() != '[')) return false;
     flat_json_sniffer sniffer;
     json::sax_parse(text.begin(), text.end(), &sniffer);
     return sniffer.flat;

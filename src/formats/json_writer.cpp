@@ -69,11 +69,54 @@ std::string write_tree(const record_set& records) {
     return out;
 }
 
+// Each line of `text` indented by `by`.
+std::string indented(const std::string& text, std::string_view by) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size() - 1;
+        out += by;
+        out.append(text, start, end + 1 - start);
+        start = end + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
+// One tree as {"name", "blackboard", "nodes"}; several, or a main tree or includes, as
+// {"main_tree", "include", "trees": [...]}. Node models have no place here: they describe
+// an editor's palette, not the trees.
 write_result write_flat_json(const tree_document& document) {
     write_result result;
-    if (!document.trees.empty()) result.text = write_tree(document.trees.front());
+    if (document.trees.size() == 1 && document.main_tree.empty() && document.includes.empty()) {
+        result.text = write_tree(document.trees.front());
+        return result;
+    }
+    std::string& out = result.text;
+    out = "{\n";
+    if (!document.main_tree.empty()) {
+        out += "  \"main_tree\": ";
+        append_string(out, document.main_tree);
+        out += ",\n";
+    }
+    if (!document.includes.empty()) {
+        out += "  \"include\": [";
+        for (std::size_t i = 0; i < document.includes.size(); ++i) {
+            if (i != 0) out += ", ";
+            append_string(out, document.includes[i].path);
+        }
+        out += "],\n";
+    }
+    out += "  \"trees\": [\n";
+    for (std::size_t t = 0; t < document.trees.size(); ++t) {
+        std::string tree = indented(write_tree(document.trees[t]), "    ");
+        tree.pop_back();  // the newline
+        out += tree;
+        out += t + 1 < document.trees.size() ? ",\n" : "\n";
+    }
+    out += "  ]\n}\n";
     return result;
 }
 

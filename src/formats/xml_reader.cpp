@@ -55,14 +55,24 @@ public:
             result_.complete = false;
             return;
         }
+        if (std::string_view(root->Name()) == "trees") {
+            for (const tinyxml2::XMLElement* extra = root->NextSiblingElement(); extra != nullptr;
+                 extra = extra->NextSiblingElement()) {
+                report(line_of(extra), diagnostic_code::unexpected_element,
+                       "a second root element <" + std::string(extra->Name()) +
+                           ">; a file holds one <trees>");
+            }
+            read_trees(*root);
+            return;
+        }
         if (std::string_view(root->Name()) != "tree") {
             std::string hint = root->Attribute("BTCPP_format") != nullptr ||
                                        std::string_view(root->Name()) == "root"
                                    ? " (this looks like BehaviorTree.CPP XML, a different format)"
                                    : "";
-            report(
-                line_of(root), diagnostic_code::unexpected_element,
-                "the root element must be <tree>, not <" + std::string(root->Name()) + ">" + hint);
+            report(line_of(root), diagnostic_code::unexpected_element,
+                   "the root element must be <tree> or <trees>, not <" + std::string(root->Name()) +
+                       ">" + hint);
             result_.complete = false;
             return;
         }
@@ -114,6 +124,47 @@ private:
                    "unexpected text in <" + std::string(parent) + ">", record_id);
         }
         return nullptr;
+    }
+
+    // <trees main_tree=".."><include path=".."/><tree name="..">...</tree>...</trees>
+    void read_trees(const tinyxml2::XMLElement& root) {
+        tree_document& document = result_.document;
+        for (const tinyxml2::XMLAttribute* a = root.FirstAttribute(); a != nullptr; a = a->Next()) {
+            if (std::string_view(a->Name()) == "main_tree") {
+                document.main_tree = a->Value();
+                document.main_tree_where = line_of(&root);
+            } else {
+                report(line_of(&root), diagnostic_code::unknown_field,
+                       "unknown attribute '" + std::string(a->Name()) + "' on <trees>" +
+                           did_you_mean(a->Name(), {"main_tree"}));
+            }
+        }
+        bool first = true;
+        for (const tinyxml2::XMLNode* child = root.FirstChild(); child != nullptr;
+             child = child->NextSibling()) {
+            const tinyxml2::XMLElement* element = element_or_report_text(*child, "trees");
+            if (element == nullptr) continue;
+            const std::string_view name = element->Name();
+            if (name == "tree") {
+                if (!first) document.trees.emplace_back();
+                first = false;
+                seen_blackboard_ = false;
+                read_tree(*element);
+            } else if (name == "include") {
+                const char* path = element->Attribute("path");
+                if (path == nullptr || element->FirstAttribute()->Next() != nullptr) {
+                    report(line_of(element), diagnostic_code::missing_field,
+                           "<include> takes one attribute, path: <include path=\"other.xml\"/>");
+                } else {
+                    document.includes.push_back({path, line_of(element)});
+                }
+            } else {
+                report(line_of(element), diagnostic_code::unexpected_element,
+                       "unexpected element <" + std::string(name) + "> in <trees>" +
+                           did_you_mean(name, {"tree", "include"}) +
+                           "; it holds <tree> and <include> elements");
+            }
+        }
     }
 
     void read_tree(const tinyxml2::XMLElement& root) {

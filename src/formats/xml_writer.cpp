@@ -17,9 +17,7 @@ std::string attribute_text(const param_value& value) {
     }
 }
 
-std::string write_tree(const record_set& records) {
-    tinyxml2::XMLPrinter printer;
-    printer.PushDeclaration(R"(xml version="1.0" encoding="UTF-8")");
+void write_tree(const record_set& records, tinyxml2::XMLPrinter& printer) {
     printer.OpenElement("tree");
     if (!records.name().empty()) printer.PushAttribute("name", records.name().c_str());
     if (!records.declared_keys().empty()) {
@@ -57,14 +55,31 @@ std::string write_tree(const record_set& records) {
         printer.CloseElement();
     }
     printer.CloseElement();
-    return printer.CStr();
 }
 
 }  // namespace
 
+// One tree as <tree>; several, or a main tree or includes, under <trees>. Node models have
+// no place here: they describe an editor's palette, not the trees.
 write_result write_flat_xml(const tree_document& document) {
+    tinyxml2::XMLPrinter printer;
+    printer.PushDeclaration(R"(xml version="1.0" encoding="UTF-8")");
+    const bool several =
+        document.trees.size() != 1 || !document.main_tree.empty() || !document.includes.empty();
+    if (several) {
+        printer.OpenElement("trees");
+        if (!document.main_tree.empty())
+            printer.PushAttribute("main_tree", document.main_tree.c_str());
+        for (const file_reference& include : document.includes) {
+            printer.OpenElement("include");
+            printer.PushAttribute("path", include.path.c_str());
+            printer.CloseElement();
+        }
+    }
+    for (const record_set& records : document.trees) write_tree(records, printer);
+    if (several) printer.CloseElement();
     write_result result;
-    if (!document.trees.empty()) result.text = write_tree(document.trees.front());
+    result.text = printer.CStr();
     return result;
 }
 

@@ -1,0 +1,262 @@
+#include "file_set.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "diagnostic_sink.hpp"
+#include "subtree_node.hpp"
+
+namespace canopy::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "expected .json (flat JSON or behavior3), .xml (...)": each extension once.
+std::string known_extensions() {
+    std::vector<std::pair<std::string, std::string>> known;
+    for (const format_info& row : formats()) {
+        for (std::string_view extension : row.extensions) {
+            auto same = std::find_if(known.begin(), known.end(),
+                                     [&](const auto& k) { return k.first == extension; });
+            if (same == known.end()) {
+                known.emplace_back(std::string(extension), std::string(row.name));
+            } else {
+                same->second += " or " + std::string(row.name);
+            }
+        }
+    }
+    std::string text;
+    for (const auto& [extension, names] : known) {
+        text += (text.empty() ? "" : ", ") + extension + " (" + names + ")";
+    }
+    return text;
+}
+
+fs::path canonical_or_absolute(const fs::path& path) {
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    return ec ? fs::absolute(path, ec).lexically_normal() : canonical;
+}
+
+bool is_file(const fs::path& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
+bool holds_workspace_file(const fs::path& folder) {
+    std::error_code ec;
+    for (fs::directory_iterator entry(folder, ec), end; !ec && entry != end; entry.increment(ec)) {
+        if (entry->path().extension() == ".b3-workspace") return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// Reads a whole file straight into the string that will hold it: one copy from the page
+// cache. The size is a hint only; a file that grows or shrinks meanwhile is read as it is.
+std::optional<std::string> read_whole_file(const fs::path& path, std::string& problem) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        problem = "cannot read: it is a directory";
+        return std::nullopt;
+    }
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file) {
+        problem = std::string("cannot open: ") + std::strerror(errno);
+        return std::nullopt;
+    }
+    std::string text;
+    std::uintmax_t expected = fs::file_size(path, ec);
+    text.resize(ec ? 0 : static_cast<std::size_t>(expected) + 1);  // +1 to see the end
+    std::size_t size = 0;
+    for (;;) {
+        if (size == text.size()) text.resize(std::max<std::size_t>(2 * size, 1 << 16));
+        std::size_t got = std::fread(text.data() + size, 1, text.size() - size, file.get());
+        size += got;
+        if (got == 0) break;
+    }
+    if (std::ferror(file.get()) != 0) {
+        problem = std::string("cannot read: ") + std::strerror(errno);
+        return std::nullopt;
+    }
+    text.resize(size);
+    return text;
+}
+
+void file_set::report(std::size_t file, source_location where, diagnostic_code code,
+                      std::string message, std::optional<std::int64_t> record) {
+    out_.push_back({files_[file].name, where, record, code, std::move(message)});
+}
+
+std::optional<std::size_t> file_set::open(const fs::path& path) {
+    const std::size_t before = files_.size();
+    std::optional<std::size_t> first = read(path, path.string(), std::nullopt, {});
+    if (first && *first >= before) open_includes(*first);
+    return first;
+}
+
+std::optional<std::size_t> file_set::open_text(std::string_view text, file_format format,
+                                               const std::string& name) {
+    std::optional<std::size_t> first = add(fs::path(name), name, text, format);
+    if (first) open_includes(*first);
+    return first;
+}
+
+void file_set::open_subtree_files() {
+    for (std::size_t f = 0; f < files_.size(); ++f) {
+        std::vector<std::string> named;
+        for (const record_set& records : files_[f].document.trees) {
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                if (records.type_name(i) != subtree_type_name) continue;
+                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                    if (p->name == "file" && p->value.index() == 3)
+                        named.push_back(std::get<std::string>(p->value));
+                }
+            }
+        }
+        for (const std::string& path : named) {
+            const fs::path found = resolve(f, path);
+            if (!found.empty()) open(found);
+        }
+    }
+}
+
+// Files from `first` on: all their includes are open, so every tree name they may use is
+// known.
+void file_set::mark_tree_uses(std::size_t file) {
+    for (record_set& records : files_[file].document.trees) {
+        auto names_tree = [&](std::size_t i) {
+            if (records.has_type_id(i)) return false;
+            const std::string_view type = records.type_name(i);
+            return type != subtree_type_name && registry_.find(type) == nullptr &&
+                   find_tree(file, type).has_value();
+        };
+        std::size_t i = 0;
+        while (i < records.size() && !names_tree(i)) ++i;
+        if (i == records.size()) continue;
+        record_set marked;
+        marked.set_name(records.name());
+        for (const record_set::key_declaration& key : records.declared_keys())
+            marked.declare_key(key);
+        for (i = 0; i < records.size(); ++i) {
+            if (records.has_type_id(i)) {
+                marked.add_with_type_id(records.id(i), records.parent_id(i), records.type_id(i),
+                                        records.describe(i), records.where(i));
+            } else if (names_tree(i)) {
+                marked.add(records.id(i), records.parent_id(i), subtree_type_name,
+                           records.describe(i), records.where(i));
+                marked.add_param("tree", std::string(records.type_name(i)), records.where(i));
+            } else {
+                marked.add(records.id(i), records.parent_id(i), records.type_name(i),
+                           records.describe(i), records.where(i));
+            }
+            for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
+                marked.add_param(p->name, p->value, p->where, p->from_text);
+            marked.mark_problem(records.problems(i));
+        }
+        records = std::move(marked);
+    }
+}
+
+// Breadth first, so that no chain of includes, however long, deepens the stack.
+void file_set::open_includes(std::size_t first) {
+    for (std::size_t i = first; i < files_.size(); ++i) {
+        const std::vector<file_reference> references = files_[i].document.includes;
+        for (const file_reference& reference : references) {
+            const fs::path target = files_[i].location.parent_path() / reference.path;
+            std::optional<std::size_t> included =
+                read(target, target.lexically_normal().string(), i, reference.where);
+            if (included) files_[i].includes.push_back(*included);
+        }
+    }
+    for (std::size_t i = first; i < files_.size(); ++i) mark_tree_uses(i);
+}
+
+std::optional<std::size_t> file_set::read(const fs::path& path, const std::string& name,
+                                          std::optional<std::size_t> from, source_location where) {
+    auto fail = [&](diagnostic_code code, std::string message) -> std::optional<std::size_t> {
+        if (from) {
+            report(*from, where, code, "'" + name + "': " + message);
+        } else {
+            out_.push_back({name, {}, std::nullopt, code, std::move(message)});
+        }
+        return std::nullopt;
+    };
+    const fs::path canonical = canonical_or_absolute(path);
+    auto seen = std::find(canonical_.begin(), canonical_.end(), canonical);
+    if (seen != canonical_.end()) return static_cast<std::size_t>(seen - canonical_.begin());
+    if (std::find(failed_.begin(), failed_.end(), canonical) != failed_.end()) return std::nullopt;
+    failed_.push_back(canonical);  // until it reads
+    if (!format_for_path(path)) {
+        const std::string extension = path.extension().string();
+        return fail(diagnostic_code::unknown_format,
+                    (extension.empty() ? std::string("the file has no extension")
+                                       : "unknown file extension '" + extension + "'") +
+                        "; expected " + known_extensions());
+    }
+    std::string problem;
+    std::optional<std::string> text = read_whole_file(path, problem);
+    if (!text) return fail(diagnostic_code::io_error, problem);
+    return add(path, name, *text, *detect_format(path, *text));
+}
+
+std::optional<std::size_t> file_set::add(const fs::path& path, const std::string& name,
+                                         std::string_view text, file_format format) {
+    read_result read = read_records(text, format, name);
+    diagnostic_sink::sort(read.diagnostics);
+    const bool clean = read.complete && read.diagnostics.empty();
+    out_.insert(out_.end(), std::make_move_iterator(read.diagnostics.begin()),
+                std::make_move_iterator(read.diagnostics.end()));
+    // A problem the reader found (a misspelled key, say) must not pass silently: the file
+    // makes no tree, though its problems and those the builder finds are all reported.
+    if (!read.complete) return std::nullopt;  // a file that is not well-formed makes nothing
+    files_.push_back({name, path, std::move(read.document), {}});
+    canonical_.push_back(canonical_or_absolute(path));
+    failed_.erase(std::remove(failed_.begin(), failed_.end(), canonical_.back()), failed_.end());
+    clean_.push_back(clean);
+    return files_.size() - 1;
+}
+
+std::optional<tree_ref> file_set::find_tree(std::size_t file, std::string_view name) const {
+    std::vector<std::size_t> queue{file};
+    std::vector<bool> queued(files_.size(), false);
+    queued[file] = true;
+    for (std::size_t at = 0; at < queue.size(); ++at) {
+        const std::vector<record_set>& trees = files_[queue[at]].document.trees;
+        for (std::size_t t = 0; t < trees.size(); ++t) {
+            if (trees[t].name() == name) return tree_ref{queue[at], t};
+        }
+        for (std::size_t included : files_[queue[at]].includes) {
+            if (!queued[included]) {
+                queued[included] = true;
+                queue.push_back(included);
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+fs::path file_set::resolve(std::size_t from, const std::string& path) const {
+    const fs::path folder = files_[from].location.parent_path();
+    if (files_[from].document.subtree_paths == tree_document::path_base::file) {
+        return is_file(folder / path) ? folder / path : fs::path();
+    }
+    // behavior3editor names subtree files from its workspace root: the folder of the
+    // .b3-workspace file, else the nearest folder up from the file where the path exists.
+    fs::path nearest;
+    for (fs::path at = folder.empty() ? fs::path(".") : folder;;) {
+        if (holds_workspace_file(at)) return is_file(at / path) ? at / path : fs::path();
+        if (nearest.empty() && is_file(at / path)) nearest = at / path;
+        fs::path up = fs::absolute(at).parent_path();
+        if (up == fs::absolute(at) || up.empty()) break;
+        at = up;
+    }
+    return nearest;
+}
+
+}  // namespace canopy::detail

@@ -1,0 +1,326 @@
+// Files of several trees and trees that use others: the main tree, subtrees by name and by
+// file, key remapping, cycles, the expansion limit and lenient loading.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "canopy/canopy.hpp"
+#include "runtime_support.hpp"
+
+namespace canopy {
+namespace {
+
+namespace fs = std::filesystem;
+
+load_result load(const std::string& json, load_options options = {}) {
+    return try_load_text(json, file_format::flat_json, testing::runtime_registry(), "t.json",
+                         options);
+}
+
+std::shared_ptr<const tree> loaded(const std::string& json, load_options options = {}) {
+    load_result r = load(json, std::move(options));
+    for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(r);
+    return r.tree;
+}
+
+// A folder of files for one test, removed after it.
+struct temp_folder {
+    fs::path path;
+    explicit temp_folder(const std::string& name)
+        : path(fs::temp_directory_path() / ("canopy_subtree_" + name)) {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~temp_folder() { fs::remove_all(path); }
+    fs::path write(const std::string& name, const std::string& text) const {
+        fs::create_directories((path / name).parent_path());
+        std::ofstream(path / name) << text;
+        return path / name;
+    }
+};
+
+// Main uses "Count" twice: each use adds 1 to its own `n`, which the first use remaps to
+// the main tree's `total` and the second keeps private.
+const char* const two_uses = R"({
+  "main_tree": "Main",
+  "trees": [
+    {"name": "Count",
+     "blackboard": {"n": {"type": "integer", "default": 10}},
+     "nodes": [
+       {"id": 1, "parentId": 0, "type": "SetBlackboard", "params": {"key": "n", "value": 7}}
+     ]},
+    {"name": "Main",
+     "blackboard": {"total": "integer"},
+     "nodes": [
+       {"id": 1, "parentId": 0, "type": "Sequence", "describe": "both"},
+       {"id": 2, "parentId": 1, "type": "SubTree", "params": {"tree": "Count", "n": "{total}"}},
+       {"id": 3, "parentId": 1, "type": "SubTree", "params": {"tree": "Count"}}
+     ]}
+  ]
+})";
+
+}  // namespace
+
+TEST_SUITE("subtrees") {
+    TEST_CASE("a subtree is put in place under a SubTree node, its keys remapped or private") {
+        std::shared_ptr<const tree> t = loaded(two_uses);
+        CHECK(t->name() == "Main");
+        CHECK(to_text(*t) ==
+              "Sequence \"both\" #1\n"
+              "  SubTree #2\n"
+              "    SetBlackboard #4\n"
+              "  SubTree #3\n"
+              "    SetBlackboard #5\n");
+        // The first use writes the main tree's key; the second, a key of its own that starts
+        // with the subtree's default.
+        std::vector<std::string> names;
+        for (const blackboard_key& key : t->keys()) names.push_back(key.name);
+        CHECK(names == std::vector<std::string>{"health", "count", "alarm", "total", "Count#2/n"});
+        agent a(t);
+        CHECK(a.blackboard().get<std::int64_t>("Count#2/n") == 10);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(a.blackboard().get<std::int64_t>("total") == 7);
+        CHECK(a.blackboard().get<std::int64_t>("Count#2/n") == 7);
+    }
+
+    TEST_CASE("a literal remap starts the subtree's key, private to that use") {
+        std::string json = two_uses;
+        json.replace(json.find(R"("n": "{total}")"), 14, R"("n": 3)");
+        std::shared_ptr<const tree> t = loaded(json);
+        agent a(t);
+        CHECK(a.blackboard().get<std::int64_t>("Count#1/n") == 3);
+        CHECK(a.blackboard().get<std::int64_t>("total") == 0);
+    }
+
+    TEST_CASE("the main tree: the one named, else the only one, else the only unused one") {
+        CHECK(loaded(two_uses)->name() == "Main");
+        std::string unnamed = two_uses;
+        unnamed.erase(unnamed.find(R"("main_tree": "Main",)"), 20);
+        CHECK(loaded(unnamed)->name() == "Main");  // Count is used by Main
+        load_options count;
+        count.tree = "Count";
+        CHECK(to_text(*loaded(unnamed, count)) == "SetBlackboard #1\n");
+
+        const std::string two_unused = R"({"trees": [
+            {"name": "A", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]},
+            {"name": "B", "nodes": [{"id": 1, "type": "AlwaysFailure"}]}]})";
+        diagnostic d = testing::only(load(two_unused), diagnostic_code::no_main_tree);
+        CHECK(d.message ==
+              "the file holds 2 trees and does not say which one is the main tree; choose one "
+              "of 'A', 'B' (`--tree NAME`)");
+        load_options b;
+        b.tree = "B";
+        CHECK(to_text(*loaded(two_unused, b)) == "AlwaysFailure #1\n");
+        b.tree = "C";
+        CHECK(testing::only(load(two_unused, b), diagnostic_code::unknown_tree).message ==
+              "no tree named 'C'; the file holds 'A', 'B'");
+
+        std::string wrong_main = two_uses;
+        wrong_main.replace(wrong_main.find(R"("Main",)"), 7, R"("Mian",)");
+        d = testing::only(load(wrong_main), diagnostic_code::unknown_tree);
+        CHECK(d.message == "the main tree 'Mian' names no tree");
+        CHECK(d.where == source_location{2, 16});
+    }
+
+    TEST_CASE("a SubTree naming no tree, or trees that use each other, are located errors") {
+        std::string typo = two_uses;
+        typo.replace(typo.find(R"("tree": "Count", "n")"), 15, R"("tree": "Cuont")");
+        diagnostic d = testing::only(load(typo), diagnostic_code::unknown_tree);
+        CHECK(d.message ==
+              "no tree named 'Cuont' in this file or the files it includes (did you mean "
+              "'Count'?)");
+        CHECK(d.where.line == 13);
+        CHECK(d.record_id == 2);
+
+        const std::string loop = R"({"main_tree": "A", "trees": [
+            {"name": "A", "nodes": [{"id": 1, "type": "SubTree", "params": {"tree": "B"}}]},
+            {"name": "B", "nodes": [{"id": 1, "type": "Not"},
+                                    {"id": 2, "parentId": 1, "type": "SubTree",
+                                     "params": {"tree": "A"}}]}]})";
+        d = testing::only(load(loop), diagnostic_code::subtree_cycle);
+        CHECK(d.message == "trees use each other as subtrees in a loop: 'A' -> 'B' -> 'A'");
+        CHECK(d.where.line == 4);
+        CHECK(d.record_id == 2);
+
+        const std::string self = R"({"trees": [{"name": "A", "nodes": [
+            {"id": 1, "type": "SubTree", "params": {"tree": "A"}}]}]})";
+        CHECK(testing::only(load(self), diagnostic_code::subtree_cycle).message ==
+              "trees use each other as subtrees in a loop: 'A' -> 'A'");
+    }
+
+    TEST_CASE("subtrees that would add too many nodes are refused, quickly") {
+        // Each tree uses the next twice: 2^30 leaves from 30 short trees.
+        std::string json = R"({"main_tree": "T0", "trees": [)";
+        for (int level = 0; level < 30; ++level) {
+            const std::string next = "T" + std::to_string(level + 1);
+            json += R"({"name": "T)" + std::to_string(level) + R"(", "nodes": [
+                {"id": 1, "type": "Sequence"},
+                {"id": 2, "parentId": 1, "type": "SubTree", "params": {"tree": ")" +
+                    next + R"("}},
+                {"id": 3, "parentId": 1, "type": "SubTree", "params": {"tree": ")" +
+                    next + R"("}}]},)";
+        }
+        json += R"({"name": "T30", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]}]})";
+        diagnostic d = testing::only(load(json), diagnostic_code::limit_exceeded);
+        CHECK(d.message.find("subtrees add more than 1000000 nodes") == 0);
+    }
+
+    TEST_CASE("a problem inside a subtree is reported where the subtree is written") {
+        temp_folder folder("problem");
+        folder.write("sub.json", R"({"name": "Sub", "blackboard": {"level": "string"},
+  "nodes": [{"id": 5, "type": "Wait", "params": {"seconds": "{level}"}}]})");
+        const fs::path main = folder.write("main.json", R"({"nodes": [
+  {"id": 1, "type": "SubTree", "params": {"file": "sub.json"}}]})");
+        load_result r = try_load_file(main, testing::runtime_registry());
+        diagnostic d = testing::only(r, diagnostic_code::key_type_mismatch);
+        CHECK(d.path == (folder.path / "sub.json").string());
+        CHECK(d.where.line == 2);
+        CHECK(d.record_id == 5);
+    }
+
+    TEST_CASE("a subtree by file: relative to the file that names it, its key types checked") {
+        temp_folder folder("by_file");
+        folder.write("parts/guard_post.json", R"({"name": "GuardPost",
+  "blackboard": {"wait": {"type": "number", "default": 0.2}},
+  "nodes": [{"id": 1, "type": "Wait", "params": {"seconds": "{wait}"}}]})");
+        const fs::path main = folder.write("main.json", R"({"name": "Patrol",
+  "blackboard": {"pause": {"type": "number", "default": 0.3}, "label": "string"},
+  "nodes": [
+    {"id": 1, "type": "Sequence"},
+    {"id": 2, "parentId": 1, "type": "SubTree",
+     "params": {"file": "parts/guard_post.json", "wait": "{pause}"}},
+    {"id": 3, "parentId": 1, "type": "SubTree", "params": {"file": "parts/guard_post.json"}}
+  ]})");
+        load_result r = try_load_file(main, testing::runtime_registry());
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(r);
+        agent a(r.tree);
+        // 0.3 s then 0.2 s at 0.1 s a tick: 4 ticks, then 3, the second entered in the
+        // first's last tick.
+        CHECK(testing::run(a, 7) == "rrrrrsr");
+
+        // A remap onto a key of another type is refused, at the SubTree that names it.
+        std::ofstream(main) << R"({"blackboard": {"label": "string"}, "nodes": [
+    {"id": 1, "type": "SubTree", "params": {"file": "parts/guard_post.json", "wait": "{label}"}}
+  ]})";
+        r = try_load_file(main, testing::runtime_registry());
+        diagnostic d = testing::only(r, diagnostic_code::key_type_mismatch);
+        CHECK(d.message ==
+              "parameter 'seconds' of 'Wait' reads a number, but blackboard key 'label' holds "
+              "a string");
+        CHECK(d.path == (folder.path / "parts/guard_post.json").string());
+
+        std::ofstream(main) << R"({"nodes": [
+    {"id": 1, "type": "SubTree", "params": {"file": "parts/missing.json"}}]})";
+        d = testing::only(try_load_file(main, testing::runtime_registry()),
+                          diagnostic_code::io_error);
+        CHECK(d.message == "subtree file 'parts/missing.json' not found beside this file");
+        CHECK(d.where.line == 2);
+    }
+
+    TEST_CASE("a remap of a key the subtree does not have is a typo where keys are declared") {
+        std::string typo = two_uses;
+        typo.replace(typo.find(R"("n": "{total}")"), 14, R"("m": "{total}")");
+        diagnostic d = testing::only(load(typo), diagnostic_code::unknown_key);
+        CHECK(d.message == "the subtree has no blackboard key 'm' to remap (did you mean 'n'?)");
+    }
+
+    TEST_CASE("a type that names a tree of the file is a use of that tree") {
+        std::shared_ptr<const tree> t = loaded(R"({"main_tree": "Main", "trees": [
+            {"name": "Blink", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]},
+            {"name": "Main", "nodes": [{"id": 1, "type": "Sequence"},
+                                       {"id": 2, "parentId": 1, "type": "Blink"}]}]})");
+        CHECK(to_text(*t) == "Sequence #1\n  SubTree #2\n    AlwaysSuccess #3\n");
+        CHECK(t->params(1).get<std::string>("tree") == "Blink");
+    }
+
+    TEST_CASE("{@key} is the main tree's key, from any subtree") {
+        std::shared_ptr<const tree> t = loaded(R"({"main_tree": "Main", "trees": [
+            {"name": "Arm", "nodes": [{"id": 1, "type": "SetBlackboard",
+                                       "params": {"key": "{@armed}", "value": true}}]},
+            {"name": "Main", "blackboard": {"armed": "boolean"},
+             "nodes": [{"id": 1, "type": "SubTree", "params": {"tree": "Arm"}}]}]})");
+        agent a(t);
+        a.tick(0.1);
+        CHECK(a.blackboard().get<bool>("armed"));
+    }
+
+    TEST_CASE("every tree of a file is checked, used or not") {
+        temp_folder folder("every");
+        const fs::path file = folder.write("trees.json", R"({"main_tree": "A", "trees": [
+  {"name": "A", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]},
+  {"name": "Unused", "nodes": [{"id": 1, "type": "Sequnce"}]}]})");
+        CHECK(try_load_file(file, testing::runtime_registry()));
+        file_load_result all = try_load_every_tree(file, testing::runtime_registry());
+        CHECK_FALSE(all);
+        CHECK(testing::only({nullptr, all.diagnostics}, diagnostic_code::unknown_type).where.line ==
+              3);
+        std::ofstream(file) << R"({"trees": [{"name": "A", "nodes": [{"id": 1, "type": "Not"},
+            {"id": 2, "parentId": 1, "type": "SubTree", "params": {"tree": "B"}}]},
+            {"name": "B", "nodes": [{"id": 1, "type": "AlwaysFailure"}]}]})";
+        all = try_load_every_tree(file, testing::runtime_registry());
+        REQUIRE(all);
+        REQUIRE(all.trees.size() == 2);
+        CHECK(all.trees[0].first == "A");
+        CHECK(all.trees[0].second->size() == 3);
+        CHECK(all.trees[1].first == "B");
+    }
+
+    TEST_CASE("flat XML holds several trees too, and both flat formats write them back") {
+        const std::string xml = R"(<trees main_tree="Main">
+  <tree name="Count"><blackboard><key name="n" type="integer" default="10"/></blackboard>
+    <node id="1" type="SetBlackboard"><params key="n" value="7"/></node></tree>
+  <tree name="Main"><blackboard><key name="total" type="integer"/></blackboard>
+    <node id="1" type="Sequence" describe="both"/>
+    <node id="2" parentId="1" type="SubTree"><params tree="Count" n="{total}"/></node>
+    <node id="3" parentId="1" type="SubTree"><params tree="Count"/></node></tree>
+</trees>)";
+        load_result from_xml =
+            try_load_text(xml, file_format::flat_xml, testing::runtime_registry(), "t.xml");
+        for (const diagnostic& d : from_xml.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(from_xml);
+        CHECK(to_text(*from_xml.tree) == to_text(*loaded(two_uses)));
+        for (file_format format : {file_format::flat_json, file_format::flat_xml}) {
+            read_result read = read_records(two_uses, file_format::flat_json, "t.json");
+            REQUIRE(read.diagnostics.empty());
+            const std::string written = info(format).write(read.document).text;
+            CAPTURE(written);
+            load_result again =
+                try_load_text(written, format, testing::runtime_registry(), "again");
+            for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(again);
+            CHECK(to_text(*again.tree) == to_text(*from_xml.tree));
+        }
+    }
+
+    TEST_CASE("lenient loading learns unknown types from models or from their shape") {
+        const std::string json = R"({"nodes": [
+            {"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "ComputePath", "params": {"goal": "{goal}"}},
+            {"id": 3, "parentId": 1, "type": "GoalGuard", "params": {"radius": 2.5}},
+            {"id": 4, "parentId": 3, "type": "Wait", "params": {"wait_duration": 5}}]})";
+        load_result strict = load(json);
+        REQUIRE(strict.diagnostics.size() == 4);
+        CHECK(strict.diagnostics[0].message ==
+              "unknown node type 'ComputePath' (`canopy types` lists the registered types)");
+        CHECK(strict.diagnostics[1].code == diagnostic_code::unknown_type);
+        CHECK(strict.diagnostics[2].message ==
+              "node 4 ('Wait') needs parameter 'seconds' (a number)");
+        CHECK(strict.diagnostics[3].message ==
+              "'Wait' has no parameter 'wait_duration'; it takes: seconds");
+        load_options lenient;
+        lenient.lenient = true;
+        std::shared_ptr<const tree> t = loaded(json, lenient);
+        CHECK(to_text(*t) == "Sequence #1\n  ComputePath #2\n  GoalGuard #3\n    Wait #4\n");
+        CHECK(t->type(2).arity == arity::decorator);
+        CHECK(t->type(1).arity == arity::leaf);
+        // Wait is known, but not with wait_duration: the file's Wait is another type.
+        CHECK(std::get<std::int64_t>(*t->params(3).find("wait_duration")) == 5);
+        CHECK(t->keys().back().name == "goal");
+        CHECK_THROWS_AS(agent{t}, error);
+    }
+}
+
+}  // namespace canopy
