@@ -157,6 +157,8 @@ public:
         return std::move(built.tree);
     }
 
+    const registry* foreign() const { return foreign_ ? &*foreign_ : nullptr; }
+
     load_result finish(std::shared_ptr<const tree> built) {
         load_result result;
         for (std::size_t f = 0; f < files_.size(); ++f) {
@@ -223,6 +225,54 @@ file_load_result try_load_every_tree(const std::filesystem::path& path, const re
     load_result all = load.finish(nullptr);
     result.diagnostics = std::move(all.diagnostics);
     if (!result.diagnostics.empty()) result.trees.clear();
+    return result;
+}
+
+namespace {
+
+// The records with each type named as the registry (or the learned types) names it.
+record_set with_registered_names(const record_set& records, const registry& reg,
+                                 const registry* foreign) {
+    record_set named;
+    named.set_name(records.name());
+    for (const record_set::key_declaration& key : records.declared_keys()) named.declare_key(key);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const node_type* type = nullptr;
+        if (records.has_type_id(i)) {
+            type = reg.find(records.type_id(i));
+        } else if (records.type_name(i) != detail::subtree_type_name) {
+            if (foreign != nullptr) type = foreign->find(records.type_name(i));
+            if (type == nullptr) type = reg.find(records.type_name(i));
+        }
+        named.add(records.id(i), records.parent_id(i),
+                  type != nullptr ? std::string_view(type->name) : records.type_name(i),
+                  records.describe(i), records.where(i));
+        for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
+            named.add_param(p->name, p->value, p->where, p->from_text);
+    }
+    return named;
+}
+
+}  // namespace
+
+document_load_result try_load_document(const std::filesystem::path& path, const registry& reg,
+                                       const load_options& options) {
+    loader load(reg, options);
+    document_load_result result;
+    std::optional<std::size_t> f = load.files().open(path);
+    if (f) {
+        load.prepare();
+        const std::size_t trees = load.files().file(*f).document.trees.size();
+        if (trees == 0) load.choose(*f);
+        for (std::size_t t = 0; t < trees; ++t) load.build({*f, t}, false);
+    }
+    const registry* foreign = load.foreign();
+    if (f) {
+        result.document = std::move(load.files().file(*f).document);
+        for (record_set& records : result.document.trees)
+            records = with_registered_names(records, reg, foreign);
+    }
+    result.diagnostics = load.finish(nullptr).diagnostics;
     return result;
 }
 

@@ -54,6 +54,19 @@ struct file_load_result {
 file_load_result try_load_every_tree(const std::filesystem::path& path, const registry& reg,
                                      const load_options& options = {});
 
+/// A tree file as a document (canopy/document.hpp), checked: every tree of it is built as
+/// try_load_every_tree() builds them, and each record names its type by the name the
+/// registry gives it (aliases and numeric type ids resolved), as writers want them
+/// (canopy/write.hpp). The files it includes and the files its subtrees name are checked
+/// but not part of the document.
+struct document_load_result {
+    tree_document document;
+    std::vector<diagnostic> diagnostics;
+    explicit operator bool() const noexcept { return diagnostics.empty(); }
+};
+document_load_result try_load_document(const std::filesystem::path& path, const registry& reg,
+                                       const load_options& options = {});
+
 /// The node types lenient loading learns from a file, its includes and its subtree files, as
 /// a registry (types without behaviour), and the problems met reading them.
 registry learn_node_types(const std::filesystem::path& path, const registry& reg,

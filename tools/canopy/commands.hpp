@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "canopy/load.hpp"
 #include "canopy/registry.hpp"
 
 namespace canopy::cli {
@@ -11,6 +12,18 @@ namespace canopy::cli {
 /// The registry the CLI loads with: the built-in nodes and every demo node pack, so that
 /// each tree in data/ loads and runs.
 const registry& cli_registry();
+
+/// --tree NAME and, where `lenient` is offered, --lenient.
+inline void add_tree_options(CLI::App& command, load_options& options, bool lenient) {
+    command.add_option("--tree", options.tree,
+                       "The tree to use, by name, where the file holds several (default: its "
+                       "main tree)");
+    if (lenient) {
+        command.add_flag("--lenient", options.lenient,
+                         "Take node types the program does not know from the file's node models "
+                         "or from their shape (see docs/formats.md)");
+    }
+}
 
 void add_print_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);

@@ -31,6 +31,7 @@ struct run_options {
     std::uint64_t seed = 1;
     bool trace = false;
     unsigned threads = 1;
+    load_options load;  // --tree
 };
 
 // Counts agent 0's node ticks and passes every event on to the trace printer, if there is
@@ -111,7 +112,7 @@ void print_summary(const run_options& o, const tree& t, const demo::pack* pack,
 }
 
 int run(const run_options& o) {
-    load_result loaded = try_load_file(o.file, cli_registry());
+    load_result loaded = try_load_file(o.file, cli_registry(), o.load);
     for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
     if (!loaded) return 1;
     const std::shared_ptr<const tree>& t = loaded.tree;
@@ -164,7 +165,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
     auto* command = app.add_subcommand(
         "run", "Tick agents of a tree in their demo's world and print agent 0's status each tick");
     auto o = std::make_shared<run_options>();
-    command->add_option("FILE", o->file, "Tree file (.json or .xml)")->required();
+    command->add_option("FILE", o->file, "Tree file (see docs/formats.md)")->required();
+    add_tree_options(*command, o->load, false);
     command->add_option("--ticks", o->ticks, "How many times to tick each agent")
         ->capture_default_str()
         ->check(whole_number(1, unbounded, "POSITIVE"));

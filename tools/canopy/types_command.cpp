@@ -2,6 +2,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "canopy/load.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {
@@ -14,7 +15,7 @@ std::string describe_params(const node_type& type) {
         text += spec.name + ": " + std::string(to_string(spec.type));
         if (spec.output) {
             text += " (output)";
-        } else if (!spec.default_value) {
+        } else if (!spec.default_value && spec.type != param_type::any) {
             text += " (required)";
         }
     }
@@ -26,8 +27,22 @@ std::string describe_params(const node_type& type) {
 void add_types_command(CLI::App& app, int& exit_code) {
     auto* command =
         app.add_subcommand("types", "List the node types files may use, with ids and arity");
-    command->callback([&exit_code] {
-        const registry& reg = cli_registry();
+    auto models = std::make_shared<std::string>();
+    command->add_option("--models", *models,
+                        "List instead the node types lenient loading learns from this tree "
+                        "file (its node models, and how its nodes use unknown types)");
+    command->callback([models, &exit_code] {
+        std::vector<diagnostic> problems;
+        registry learned;
+        if (!models->empty()) {
+            learned = learn_node_types(*models, cli_registry(), problems);
+            for (const diagnostic& d : problems) std::cerr << d << '\n';
+            if (!problems.empty()) {
+                exit_code = 1;
+                return;
+            }
+        }
+        const registry& reg = models->empty() ? cli_registry() : learned;
         std::size_t width = 4;
         for (const node_type& type : reg.types()) width = std::max(width, type.name.size());
         for (const auto& alias : reg.aliases()) width = std::max(width, alias.first.size());

@@ -10,21 +10,38 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     auto* command =
         app.add_subcommand("validate", "Check tree files and report every problem in each");
     auto files = std::make_shared<std::vector<std::string>>();
-    command->add_option("FILE", *files, "Tree files (.json or .xml)")->required();
+    auto options = std::make_shared<load_options>();
+    command->add_option("FILE", *files, "Tree files (see docs/formats.md)")->required();
+    command->add_flag("--lenient", options->lenient,
+                      "Take node types the program does not know from the file's node models "
+                      "or from their shape (see docs/formats.md)");
     command->footer(
-        "Prints 'FILE: ok (N nodes)' for each valid file and path:line:col: error: ... "
-        "on stderr for each problem; exits 1 if any file is invalid.");
-    command->callback([files, &exit_code] {
+        "Checks every tree of each file, used or not. Prints 'FILE: ok (N nodes)' for each "
+        "valid file (with the trees' names and sizes where it holds several) and "
+        "path:line:col: error: ... on stderr for each problem; exits 1 if any file is invalid.");
+    command->callback([files, options, &exit_code] {
         exit_code = 0;
         for (const std::string& file : *files) {
-            load_result loaded = try_load_file(file, cli_registry());
+            file_load_result loaded = try_load_every_tree(file, cli_registry(), *options);
             for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
-            if (loaded) {
-                std::size_t nodes = loaded.tree->size();
-                std::cout << file << ": ok (" << nodes << (nodes == 1 ? " node)\n" : " nodes)\n");
-            } else {
+            if (!loaded) {
                 exit_code = 1;
+                continue;
             }
+            auto nodes = [](std::size_t n) {
+                return std::to_string(n) + (n == 1 ? " node" : " nodes");
+            };
+            std::cout << file << ": ok (";
+            if (loaded.trees.size() == 1) {
+                std::cout << nodes(loaded.trees[0].second->size());
+            } else {
+                std::cout << loaded.trees.size() << " trees: ";
+                for (std::size_t t = 0; t < loaded.trees.size(); ++t) {
+                    std::cout << (t == 0 ? "" : ", ") << loaded.trees[t].first << " "
+                              << nodes(loaded.trees[t].second->size());
+                }
+            }
+            std::cout << ")\n";
         }
     });
 }
