@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "canopy/build.hpp"
 #include "canopy/error.hpp"
@@ -20,9 +21,20 @@ namespace {
 using detail::file_set;
 using detail::tree_ref;
 
+// Whether some SubTree record names a tree to put in its place. One with a child holds its
+// tree already, as a tree written back from memory does (canopy/write.hpp).
 bool uses_subtrees(const record_set& records) {
     const std::vector<std::string>& names = records.type_names();
-    return std::find(names.begin(), names.end(), detail::subtree_type_name) != names.end();
+    if (std::find(names.begin(), names.end(), detail::subtree_type_name) == names.end()) {
+        return false;
+    }
+    std::unordered_set<std::int64_t> parents;
+    for (std::size_t i = 0; i < records.size(); ++i) parents.insert(records.parent_id(i));
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (records.type_name(i) == detail::subtree_type_name && parents.count(records.id(i)) == 0)
+            return true;
+    }
+    return false;
 }
 
 // The trees of a file that no other tree of the file uses as a subtree.

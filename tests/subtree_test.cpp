@@ -295,6 +295,22 @@ TEST_SUITE("subtrees") {
         }
     }
 
+    TEST_CASE("a tree with subtrees written from memory holds them, and reads back the same") {
+        std::shared_ptr<const tree> t = loaded(two_uses);
+        for (file_format format : {file_format::flat_json, file_format::flat_xml}) {
+            const std::string written = write_text(*t, format);
+            CAPTURE(written);
+            load_result again =
+                try_load_text(written, format, testing::runtime_registry(), "again");
+            for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(again);
+            CHECK(to_text(*again.tree) == to_text(*t));
+            agent a(again.tree);
+            a.tick(0.1);
+            CHECK(a.blackboard().get<std::int64_t>("total") == 7);
+        }
+    }
+
     TEST_CASE("lenient loading learns unknown types from models or from their shape") {
         const std::string json = R"({"nodes": [
             {"id": 1, "type": "Sequence"},
