@@ -14,7 +14,7 @@
 #include "canopy/agent.hpp"
 #include "canopy/error.hpp"
 #include "canopy/load.hpp"
-#include "canopy/observer.hpp"
+#include "canopy/trace_printer.hpp"
 #include "canopy/parallel_ticker.hpp"
 #include "canopy/tree.hpp"
 #include "commands.hpp"

@@ -1,4 +1,4 @@
-#include "canopy/observer.hpp"
+#include "canopy/trace_printer.hpp"
 
 #include <ostream>
 
