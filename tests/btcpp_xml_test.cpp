@@ -530,7 +530,7 @@ tree M
     }
 
     TEST_CASE("nesting past tinyxml2's depth limit is a located limit_exceeded error") {
-        const std::size_t limit = static_cast<std::size_t>(TINYXML2_MAX_ELEMENT_DEPTH);
+        const auto limit = static_cast<std::size_t>(TINYXML2_MAX_ELEMENT_DEPTH);
         // <root> and <BehaviorTree> take two levels, the leaf one more, and tinyxml2 stops
         // when an element would open at depth `limit` (counted from 0).
         const read_result deepest = read(nested(limit - 4));
@@ -747,6 +747,9 @@ line"
         t.add_param("seconds", 0.0001);
         t.add(5, 1, "Say");
         t.add_param("_private", std::string("x"));
+        t.add(7, 1, "Precondition");
+        t.add_param("key", std::string("k"));
+        t.add_param("value", std::string("1"));
         t.add(6, 99, "Orphan");
         doc.trees.push_back(t);
         record_set unnamed_again;
@@ -759,8 +762,8 @@ line"
             CHECK(d.code == diagnostic_code::not_expressible);
             ids.push_back(d.record_id);
         }
-        CHECK(ids ==
-              std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5, std::nullopt});
+        CHECK(ids == std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5, 7,
+                                                              std::nullopt});
         CHECK(w.text.find(R"(<BehaviorTree ID="MainTree">)") != std::string::npos);
         CHECK(w.text.find(R"(<BehaviorTree ID="MainTree_2">)") != std::string::npos);
     }

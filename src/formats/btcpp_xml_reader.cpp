@@ -287,7 +287,7 @@ private:
     // The `_uid` of each node (BehaviorTree.CPP's WriteTreeToXML metadata, and what Canopy's
     // writer gives when record ids are not 1..n in preorder), when every node of the tree has a
     // distinct one; else nothing, and ids are 1..n in preorder.
-    bool uses_uids(const XMLElement& top) {
+    static bool uses_uids(const XMLElement& top) {
         if (top.Attribute("_uid") == nullptr) return false;
         std::unordered_set<std::int64_t> seen;
         for (const XMLElement* e = &top; e != nullptr; e = next_in_preorder(e, &top)) {

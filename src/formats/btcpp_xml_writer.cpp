@@ -3,8 +3,10 @@
 // the text. See docs/btcpp-xml.md.
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -38,22 +40,19 @@ bool is_xml_name(std::string_view text) {
                c >= 0x80;
     };
     if (!start(static_cast<unsigned char>(text.front()))) return false;
-    for (char ch : text) {
+    return std::all_of(text.begin(), text.end(), [&](char ch) {
         const auto c = static_cast<unsigned char>(ch);
-        if (!start(c) && !(c >= '0' && c <= '9') && c != '-' && c != '.') return false;
-    }
-    return true;
+        return start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    });
 }
 
 // Element names that say something else in a BehaviorTree.CPP file: a type of one of these
 // names is written in the explicit form.
 bool is_reserved_element(std::string_view name) {
-    for (std::string_view reserved :
-         {"Action", "Condition", "Control", "Decorator", "SubTree", "SubTreePlus", "BehaviorTree",
-          "root", "include", "TreeNodesModel"}) {
-        if (name == reserved) return true;
-    }
-    return false;
+    static constexpr std::string_view reserved[] = {
+        "Action",      "Condition",    "Control", "Decorator", "SubTree",
+        "SubTreePlus", "BehaviorTree", "root",    "include",   "TreeNodesModel"};
+    return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
 }
 
 // The element that models a Canopy type that BehaviorTree.CPP lacks, by its arity.
@@ -176,7 +175,7 @@ private:
         printer_.PushAttribute("ID", name.c_str());
         if (!records.empty()) write_nodes(records, name);
         printer_.CloseElement();
-        if (!records.declared_keys().empty()) keyed_trees_.push_back({name, &records});
+        if (!records.declared_keys().empty()) keyed_trees_.emplace_back(name, &records);
     }
 
     // Children by record order, then the nodes in preorder from the one root, without
@@ -243,7 +242,7 @@ private:
             }
             const std::size_t child = children[first_child[node] + next++];
             order.push_back(child);
-            stack.push_back({child, 0});
+            stack.emplace_back(child, 0);
         }
         if (order.size() < linked) {
             problem("tree '" + tree_name + "': " + std::to_string(linked - order.size()) +
@@ -265,7 +264,7 @@ private:
             }
             const std::size_t child = children[first_child[node] + next++];
             open_node(records, child, first_child[child + 1] - first_child[child]);
-            stack.push_back({child, 0});
+            stack.emplace_back(child, 0);
         }
     }
 
@@ -324,6 +323,12 @@ private:
                         id);
             }
             type = canopy_type;
+        }
+        if (type == "Precondition") {
+            problem("record " + std::to_string(id) +
+                        ": Canopy's Precondition compares a key (key, op, value); "
+                        "BehaviorTree.CPP's takes a script ('if') and refuses these ports",
+                    id);
         }
         if (type == "RunOnce" &&
             std::none_of(first, last, [](const raw_param& p) { return p.name == "then_skip"; })) {
