@@ -1,1 +1,800 @@
+// BehaviorTree.CPP XML: the reader, the writer and the round trip between them.
 #include <doctest/doctest.h>
+#include <tinyxml2.h>
+
+#include <canopy/builtin_nodes.hpp>
+#include <canopy/format.hpp>
+#include <canopy/load.hpp>
+#include <canopy/registry.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace canopy;
+namespace fs = std::filesystem;
+
+namespace {
+
+read_result read(std::string_view text) {
+    return read_records(text, file_format::btcpp_xml, "t.xml");
+}
+
+write_result write(const tree_document& document) {
+    return info(file_format::btcpp_xml).write(document);
+}
+
+// The one diagnostic of a read, which must have that code.
+const diagnostic& only(const read_result& result, diagnostic_code code) {
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(result.diagnostics[0].code == code);
+    return result.diagnostics[0];
+}
+
+// A record's parameter, or null.
+const record_set::raw_param* find_param(const record_set& records, std::size_t i,
+                                        std::string_view name) {
+    for (const record_set::raw_param* p = records.params_begin(i); p != records.params_end(i);
+         ++p) {
+        if (p->name == name) return p;
+    }
+    return nullptr;
+}
+
+std::string text_of(const record_set& records, std::size_t i, std::string_view name) {
+    const record_set::raw_param* p = find_param(records, i, name);
+    REQUIRE_MESSAGE(p != nullptr, "no parameter " << name);
+    REQUIRE(std::holds_alternative<std::string>(p->value));
+    CHECK(p->from_text);
+    return std::get<std::string>(p->value);
+}
+
+std::string params_text(const record_set& records, std::size_t i) {
+    std::ostringstream out;
+    for (const record_set::raw_param* p = records.params_begin(i); p != records.params_end(i);
+         ++p) {
+        out << ' ' << p->name << '=';
+        std::visit([&](const auto& v) { out << v; }, p->value);
+        out << (p->from_text ? "" : "(typed)");
+    }
+    return out.str();
+}
+
+// Everything a document says, as text: trees, records, keys, main tree, includes.
+std::string describe(const tree_document& document) {
+    std::ostringstream out;
+    out << "main=" << document.main_tree << '\n';
+    for (const file_reference& include : document.includes)
+        out << "include " << include.path << '\n';
+    for (const record_set& records : document.trees) {
+        out << "tree " << records.name() << '\n';
+        for (const record_set::key_declaration& key : records.declared_keys()) {
+            out << "  key " << key.name << ' ' << key.type;
+            if (key.initial)
+                std::visit([&](const auto& v) { out << " = " << v; }, key.initial->value);
+            out << '\n';
+        }
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            out << "  #" << records.id(i) << " <" << records.parent_id(i) << ' '
+                << records.type_name(i) << " \"" << records.describe(i) << '"'
+                << params_text(records, i) << '\n';
+        }
+    }
+    return out.str();
+}
+
+// Reads, writes and reads again: the same document, and writing is stable.
+void check_round_trip(std::string_view text, bool expect_no_problems = true) {
+    read_result first = read(text);
+    for (const diagnostic& d : first.diagnostics) FAIL_CHECK(to_string(d));
+    write_result written = write(first.document);
+    INFO("written:\n" << written.text);
+    if (expect_no_problems) {
+        for (const diagnostic& d : written.problems) FAIL_CHECK(d.message);
+    }
+    read_result second = read(written.text);
+    for (const diagnostic& d : second.diagnostics) FAIL_CHECK(to_string(d));
+    CHECK(describe(second.document) == describe(first.document));
+    for (const node_model& model : first.document.models) {
+        CHECK(std::any_of(second.document.models.begin(), second.document.models.end(),
+                          [&](const node_model& m) {
+                              return m.name == model.name && m.shape == model.shape &&
+                                     m.ports.size() == model.ports.size();
+                          }));
+    }
+    CHECK(write(second.document).text == written.text);
+}
+
+// n nested Inverters around an AlwaysSuccess, under <root> and <BehaviorTree>.
+std::string nested(std::size_t depth) {
+    std::string text = "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"Deep\">\n";
+    for (std::size_t i = 0; i < depth; ++i) text += "<Inverter>\n";
+    text += "<AlwaysSuccess/>\n";
+    for (std::size_t i = 0; i < depth; ++i) text += "</Inverter>\n";
+    return text + "</BehaviorTree>\n</root>\n";
+}
+
+fs::path corpus() {
+    return fs::path(CANOPY_SOURCE_DIR) / ".." / "shared" / "corpus";
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+}  // namespace
+
+TEST_SUITE("BehaviorTree.CPP XML") {
+    TEST_CASE("claims XML whose first element is <root>") {
+        const format_info& row = info(file_format::btcpp_xml);
+        CHECK(row.claims("<root BTCPP_format=\"4\"/>"));
+        CHECK(row.claims("\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- <tree> -->\n<root >"));
+        CHECK_FALSE(row.claims("<tree name=\"x\"/>"));
+        CHECK_FALSE(row.claims("<rooted/>"));
+        CHECK_FALSE(row.claims("{\"root\": 1}"));
+        CHECK(detect_format("a.xml", "<root><BehaviorTree/></root>") == file_format::btcpp_xml);
+        CHECK(detect_format("a.btproj", "<root/>") == file_format::btcpp_xml);
+    }
+
+    TEST_CASE("reads compact and explicit nodes, names, parameters and lines") {
+        read_result r = read(R"(<?xml version="1.0"?>
+<root BTCPP_format = "4" main_tree_to_execute = "Main">
+  <BehaviorTree ID="Main">
+    <Sequence name="root &amp; all">
+      <Action ID="Say" message="hi {there}" target="{goal}"/>
+      <Condition ID="IsOpen"/>
+      <Decorator ID="Twice"><Move speed="{@speed}"/></Decorator>
+      <Control ID="Both"><A/><B/></Control>
+    </Sequence>
+  </BehaviorTree>
+</root>)");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(r.complete);
+        CHECK(r.document.implicit_keys);
+        CHECK(r.document.main_tree == "Main");
+        CHECK(r.document.main_tree_where.line == 2);
+        REQUIRE(r.document.trees.size() == 1);
+        const record_set& t = r.document.trees[0];
+        CHECK(t.name() == "Main");
+        CHECK(describe(r.document) == R"(main=Main
+tree Main
+  #1 <0 Sequence "root & all"
+  #2 <1 Say "" message=hi {there} target={goal}
+  #3 <1 IsOpen ""
+  #4 <1 Twice ""
+  #5 <4 Move "" speed={@speed}
+  #6 <1 Both ""
+  #7 <6 A ""
+  #8 <6 B ""
+)");
+        CHECK(t.where(0).line == 4);
+        CHECK(t.where(1).line == 5);
+        CHECK(t.where(4).line == 7);
+        CHECK(t.where(7).line == 8);
+        CHECK(find_param(t, 1, "message")->where.line == 5);
+        CHECK(text_of(t, 1, "target") == "{goal}");
+    }
+
+    TEST_CASE("reads several trees, includes and a project file's models") {
+        read_result r = read(R"(<root BTCPP_format="4" project_name="demo">
+  <include path="sub/other.xml"/>
+  <BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree>
+  <BehaviorTree ID="B" _fullpath=""><AlwaysFailure/></BehaviorTree>
+  <TreeNodesModel>
+    <Action ID="Say" editable="true">
+      <input_port name="message" type="std::string" default="hello">What to say</input_port>
+      <output_port name="said" type="bool" description="whether it was said"/>
+      <inout_port name="count" type="int"/>
+      <bidirectional_port name="index" type="int"/>
+    </Action>
+    <Condition ID="IsOpen"/>
+    <Decorator ID="Twice"><description>runs it twice</description></Decorator>
+    <Control ID="Both"><MetadataFields><Metadata color="red"/></MetadataFields></Control>
+  </TreeNodesModel>
+</root>)");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        const tree_document& doc = r.document;
+        CHECK(doc.main_tree.empty());
+        REQUIRE(doc.trees.size() == 2);
+        CHECK(doc.trees[0].name() == "A");
+        CHECK(doc.trees[1].name() == "B");
+        REQUIRE(doc.includes.size() == 1);
+        CHECK(doc.includes[0].path == "sub/other.xml");
+        CHECK(doc.includes[0].where.line == 2);
+        REQUIRE(doc.models.size() == 4);
+        const node_model& say = doc.models[0];
+        CHECK(say.name == "Say");
+        CHECK(say.shape == arity::leaf);
+        CHECK(say.where.line == 6);
+        REQUIRE(say.ports.size() == 4);
+        CHECK(say.ports[0].name == "message");
+        CHECK(say.ports[0].dir == port_model::direction::input);
+        CHECK(say.ports[0].type == "std::string");
+        CHECK(say.ports[0].default_value == std::optional<std::string>("hello"));
+        CHECK(say.ports[0].description == "What to say");
+        CHECK(say.ports[1].dir == port_model::direction::output);
+        CHECK(say.ports[1].description == "whether it was said");
+        CHECK_FALSE(say.ports[1].default_value);
+        CHECK(say.ports[2].dir == port_model::direction::inout);
+        CHECK(say.ports[3].dir == port_model::direction::inout);
+        CHECK(doc.models[1].shape == arity::leaf);
+        CHECK(doc.models[2].shape == arity::decorator);
+        CHECK(doc.models[2].description == "runs it twice");
+        CHECK(doc.models[3].shape == arity::composite);
+    }
+
+    TEST_CASE("a <SubTree> model declares its tree's keys") {
+        read_result r = read(R"(<root BTCPP_format="4">
+  <TreeNodesModel>
+    <SubTree ID="Patrol">
+      <input_port name="wait" type="double" default="2.5"/>
+      <input_port name="laps" type="int"/>
+      <output_port name="done" type="bool" default="false"/>
+      <inout_port name="mode" type="std::string" default="calm"/>
+      <input_port name="n" type="unsigned"/>
+      <input_port name="f" type="float"/>
+      <input_port name="pose" type="Pose2D" default="1;2;3"/>
+      <input_port name="untyped" default="7"/>
+    </SubTree>
+    <SubTree ID="ElsewhereTree"><input_port name="x" type="int"/></SubTree>
+  </TreeNodesModel>
+  <BehaviorTree ID="Patrol"><Wait seconds="{wait}"/></BehaviorTree>
+</root>)");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        CHECK(r.document.models.empty());  // tree ports, not node types
+        CHECK(describe(r.document) == R"(main=
+tree Patrol
+  key wait number = 2.5
+  key laps integer
+  key done boolean = false
+  key mode string = calm
+  key n integer
+  key f number
+  #1 <0 Wait "" seconds={wait}
+)");
+        CHECK(r.document.trees[0].declared_keys()[0].where.line == 3);
+        CHECK(r.document.trees[0].declared_keys()[0].initial->from_text);
+
+        const read_result keyed = read(R"(<root BTCPP_format="4">
+  <BehaviorTree ID="T"><A/></BehaviorTree>
+  <TreeNodesModel>
+    <SubTree ID="T"><input_port name="goal" type="int" default="{target}"/></SubTree>
+  </TreeNodesModel>
+</root>)");
+        CHECK(only(keyed, diagnostic_code::unsupported_feature).where.line == 4);
+    }
+
+    TEST_CASE("reads BehaviorTree.CPP 4 subtrees: ID, remaps, {=} and _autoremap") {
+        read_result r = read(R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+  <BehaviorTree ID="Main">
+    <Sequence>
+      <SubTree ID="Sub" name="first" goal="{target}" speed="2.5" mode="{=}" _autoremap="true"/>
+      <SubTree ID="Sub" _autoremap="0"/>
+      <Sub/>
+    </Sequence>
+  </BehaviorTree>
+  <BehaviorTree ID="Sub"><AlwaysSuccess/></BehaviorTree>
+</root>)");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        const record_set& t = r.document.trees[0];
+        CHECK(t.type_name(1) == "SubTree");
+        CHECK(t.describe(1) == "first");
+        CHECK(params_text(t, 1) ==
+              " tree=Sub goal={target} speed=2.5 mode={mode} _autoremap=1(typed)");
+        CHECK(params_text(t, 2) == " tree=Sub _autoremap=0(typed)");
+        // An element that names a tree of the file is that subtree.
+        CHECK(t.type_name(3) == "SubTree");
+        CHECK(params_text(t, 3) == " tree=Sub");
+
+        const read_result bad = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+<SubTree ID="S" _autoremap="maybe"/></BehaviorTree></root>)");
+        const diagnostic& d = only(bad, diagnostic_code::wrong_param_type);
+        CHECK(d.where.line == 2);
+        CHECK(d.record_id == std::optional<std::int64_t>(1));
+    }
+
+    TEST_CASE(
+        "reads BehaviorTree.CPP 3 subtrees: bare key names, __shared_blackboard, SubTreePlus") {
+        for (const char* format : {"", " BTCPP_format=\"3\""}) {
+            CAPTURE(format);
+            read_result r = read(std::string("<root") + format + R"(>
+  <BehaviorTree ID="Main">
+    <Sequence>
+      <SubTree ID="Sub" message="myMsg" other="{already}" __shared_blackboard="true"/>
+      <SubTreePlus ID="Sub" message="{myMsg}" literal="hello" __autoremap="true"/>
+    </Sequence>
+  </BehaviorTree>
+</root>)");
+            for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+            const record_set& t = r.document.trees[0];
+            CHECK(params_text(t, 1) ==
+                  " tree=Sub message={myMsg} other={already} _autoremap=1(typed)");
+            CHECK(t.type_name(2) == "SubTree");
+            CHECK(params_text(t, 2) ==
+                  " tree=Sub message={myMsg} literal=hello _autoremap=1(typed)");
+        }
+        // In a version 4 file a bare value is a literal, and __shared_blackboard means nothing.
+        read_result v4 = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+<SubTree ID="Sub" message="myMsg" __shared_blackboard="true"/></BehaviorTree></root>)");
+        CHECK(only(v4, diagnostic_code::unsupported_feature).where.line == 2);
+        CHECK(params_text(v4.document.trees[0], 0) == " tree=Sub message=myMsg");
+    }
+
+    TEST_CASE("each BehaviorTree.CPP pre- and post-condition is refused where it stands") {
+        for (const char* attribute : {"_skipIf", "_successIf", "_failureIf", "_while", "_onSuccess",
+                                      "_onFailure", "_onHalted", "_post"}) {
+            CAPTURE(attribute);
+            const read_result r = read(std::string(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+<Sequence>
+  <Say )") + attribute + R"(="x &gt; 1"/>
+</Sequence></BehaviorTree></root>)");
+            const diagnostic& d = only(r, diagnostic_code::unsupported_feature);
+            CHECK(d.where.line == 3);
+            CHECK(d.record_id == std::optional<std::int64_t>(2));
+            CHECK(d.message.find(attribute) != std::string::npos);
+            CHECK(d.message.find("condition") != std::string::npos);
+            CHECK(r.document.trees[0].size() == 2);
+        }
+        const read_result unknown = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+<Say _skipif="x" _custom="y"/></BehaviorTree></root>)");
+        REQUIRE(unknown.diagnostics.size() == 2);
+        CHECK(unknown.diagnostics[0].code == diagnostic_code::unsupported_feature);
+        CHECK(unknown.diagnostics[0].message.find("did you mean '_skipIf'") != std::string::npos);
+        CHECK(unknown.diagnostics[1].message.find("'_custom'") != std::string::npos);
+    }
+
+    TEST_CASE("_uid gives record ids when every node has a distinct one; _fullpath is metadata") {
+        read_result r = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M" _fullpath="">
+<Sequence _uid="10" _fullpath="Sequence::10"><A _uid="-3"/><B _uid="7"/></Sequence>
+</BehaviorTree></root>)");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        CHECK(describe(r.document) == R"(main=
+tree M
+  #10 <0 Sequence ""
+  #-3 <10 A ""
+  #7 <10 B ""
+)");
+        // One missing or repeated: ids by preorder.
+        for (const char* uids : {R"(<A _uid="2"/><B/>)", R"(<A _uid="2"/><B _uid="2"/>)"}) {
+            read_result partial = read(std::string(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+<Sequence _uid="1">)") + uids + "</Sequence></BehaviorTree></root>");
+            CHECK(partial.diagnostics.empty());
+            CHECK(partial.document.trees[0].id(2) == 3);
+        }
+    }
+
+    TEST_CASE("maps BehaviorTree.CPP's names, ports and units to Canopy's") {
+        struct row {
+            const char* element;
+            const char* expected;  // type and parameters
+        };
+        const row rows[] = {
+            {R"(<Sleep msec="300"/>)", "Wait seconds=0.3(typed)"},
+            {R"(<Sleep msec="0"/>)", "Wait seconds=0(typed)"},
+            {R"(<Wait wait_duration="5.5" server_timeout="10"/>)",
+             "Wait seconds=5.5(typed) server_timeout=10"},
+            {R"(<Wait seconds="{nap}"/>)", "Wait seconds={nap}"},
+            {R"(<Timeout seconds="0.0001"><A/></Timeout>)", "Timeout seconds=0.0001(typed)"},
+            {R"(<Timeout msec="1500"><A/></Timeout>)", "Timeout seconds=1.5(typed)"},
+            {R"(<Delay delay_msec="3000"><A/></Delay>)", "Delay seconds=3(typed)"},
+            {R"(<Repeat num_cycles="3"><A/></Repeat>)", "Repeat count=3"},
+            {R"(<RetryUntilSuccessful num_attempts="{n}"><A/></RetryUntilSuccessful>)",
+             "RetryUntilSuccessful attempts={n}"},
+            {R"(<Parallel success_count="2" failure_count="1"><A/><B/></Parallel>)",
+             "Parallel success_threshold=2 failure_threshold=1"},
+            {R"(<Parallel success_threshold="2" failure_threshold="1"><A/><B/></Parallel>)",
+             "Parallel success_threshold=2 failure_threshold=1"},
+            {R"(<SetBlackboard output_key="mode" value="calm"/>)",
+             "SetBlackboard key=mode value=calm"},
+            {R"(<SequenceStar><A/></SequenceStar>)", "SequenceWithMemory"},
+            // Registry aliases and names shared with Canopy pass as they are.
+            {R"(<Fallback><A/></Fallback>)", "Fallback"},
+            {R"(<ReactiveFallback><A/></ReactiveFallback>)", "ReactiveFallback"},
+            {R"(<Inverter><A/></Inverter>)", "Inverter"},
+            {R"(<KeepRunningUntilFailure><A/></KeepRunningUntilFailure>)",
+             "KeepRunningUntilFailure"},
+            {R"(<SequenceWithMemory><A/></SequenceWithMemory>)", "SequenceWithMemory"},
+            {R"(<ParallelAll max_failures="2"><A/><B/></ParallelAll>)",
+             "ParallelAll max_failures=2"},
+            {R"(<Switch2 variable="{v}" case_1="a" case_2="b"><A/><B/><C/></Switch2>)",
+             "Switch2 variable={v} case_1=a case_2=b"},
+            {R"(<IfThenElse><A/><B/></IfThenElse>)", "IfThenElse"},
+            {R"(<WhileDoElse><A/><B/></WhileDoElse>)", "WhileDoElse"},
+            {R"(<RunOnce then_skip="false"><A/></RunOnce>)", "RunOnce then_skip=false"},
+            {R"(<RateController hz="1.0"><A/></RateController>)", "RateController hz=1.0"},
+            {R"(<RecoveryNode number_of_retries="6"><A/><B/></RecoveryNode>)",
+             "RecoveryNode number_of_retries=6"},
+            {R"(<PipelineSequence><A/></PipelineSequence>)", "PipelineSequence"},
+            {R"(<RoundRobin wrap_around="true"><A/></RoundRobin>)", "RoundRobin wrap_around=true"},
+            // Built-ins Canopy lacks pass through, for the loader to report.
+            {R"(<Script code="x := 1"/>)", "Script code=x := 1"},
+            {R"(<ScriptCondition code="x == 1"/>)", "ScriptCondition code=x == 1"},
+            {R"(<UnsetBlackboard key="x"/>)", "UnsetBlackboard key=x"},
+            {R"(<LoopInt queue="1;2" value="{v}"><A/></LoopInt>)", "LoopInt queue=1;2 value={v}"},
+            {R"(<WasEntryUpdated entry="x"/>)", "WasEntryUpdated entry=x"},
+            {R"(<SkipUnlessUpdated entry="x"><A/></SkipUnlessUpdated>)",
+             "SkipUnlessUpdated entry=x"},
+            {R"(<WaitValueUpdate entry="x"><A/></WaitValueUpdate>)", "WaitValueUpdate entry=x"},
+            {R"(<BlackboardCheckInt value_A="{x}" value_B="1" return_on_mismatch="FAILURE"><A/></BlackboardCheckInt>)",
+             "BlackboardCheckInt value_A={x} value_B=1 return_on_mismatch=FAILURE"},
+            {R"(<inverter><A/></inverter>)", "inverter"},
+        };
+        for (const row& r : rows) {
+            CAPTURE(r.element);
+            read_result result =
+                read(std::string(R"(<root BTCPP_format="4"><BehaviorTree ID="M">)") + r.element +
+                     "</BehaviorTree></root>");
+            for (const diagnostic& d : result.diagnostics) FAIL_CHECK(to_string(d));
+            const record_set& t = result.document.trees[0];
+            CHECK(std::string(t.type_name(0)) + params_text(t, 0) == r.expected);
+        }
+    }
+
+    TEST_CASE("refuses what a mapping cannot say, where it stands") {
+        struct row {
+            const char* element;
+            diagnostic_code code;
+            const char* words;
+        };
+        const row rows[] = {
+            {R"(<Sleep msec="{nap}"/>)", diagnostic_code::unsupported_feature, "milliseconds"},
+            {R"(<Timeout msec="{limit}"><A/></Timeout>)", diagnostic_code::unsupported_feature,
+             "blackboard key {limit}"},
+            {R"(<Delay delay_msec="1.5"><A/></Delay>)", diagnostic_code::wrong_param_type,
+             "whole number of milliseconds"},
+            {R"(<Sleep msec="-1"/>)", diagnostic_code::wrong_param_type, "\"-1\""},
+            {R"(<Precondition if="A &gt; 1" else="FAILURE"><A/></Precondition>)",
+             diagnostic_code::unsupported_feature, "script"},
+        };
+        for (const row& r : rows) {
+            CAPTURE(r.element);
+            const read_result result = read(std::string(R"(<root BTCPP_format="4">
+<BehaviorTree ID="M">
+)") + r.element + "</BehaviorTree></root>");
+            const diagnostic& d = only(result, r.code);
+            CHECK(d.where.line == 3);
+            CHECK(d.record_id == std::optional<std::int64_t>(1));
+            CHECK(d.message.find(r.words) != std::string::npos);
+        }
+    }
+
+    TEST_CASE("reports the file's defects, located") {
+        struct row {
+            const char* text;
+            diagnostic_code code;
+            std::uint32_t line;
+            const char* words;
+        };
+        const row rows[] = {
+            {"<root>\n<BehaviorTree ID=\"Guest\">\n</BehaviorTree>\n</root>",
+             diagnostic_code::no_root, 2, "empty"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<A/>\n<B/>\n</BehaviorTree>\n</root>",
+             diagnostic_code::multiple_roots, 4, "second root"},
+            {"<root>\n<BehaviorTree ID=\"T\"><A/></BehaviorTree>\n<BehaviorTree>\n<A/>\n"
+             "</BehaviorTree>\n</root>",
+             diagnostic_code::missing_field, 3, "'ID'"},
+            {"<root>\n<BehaviorTree ID=\"T\"><A/></BehaviorTree>\n<BehaviorTree ID=\"T\">\n<A/>\n"
+             "</BehaviorTree>\n</root>",
+             diagnostic_code::duplicate_field, 3, "line 2"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<Action name=\"x\"/>\n</BehaviorTree>\n</root>",
+             diagnostic_code::missing_field, 3, "<Action> has no 'ID'"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree/>\n</BehaviorTree>\n</root>",
+             diagnostic_code::missing_field, 3, "naming its tree"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree ID=\"S\">\n<A/>\n</SubTree>\n"
+             "</BehaviorTree>\n</root>",
+             diagnostic_code::unexpected_element, 4, "no children"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree ID=\"S\">\n<remap internal=\"a\" "
+             "external=\"b\"/>\n</SubTree>\n</BehaviorTree>\n</root>",
+             diagnostic_code::unexpected_element, 4, "<remap>"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<Sleep ID=\"Sleep\" msec=\"1\"/>\n"
+             "</BehaviorTree>\n</root>",
+             diagnostic_code::unknown_field, 3, "'ID'"},
+            {"<root>\n<include ros_pkg=\"nav2\" path=\"a.xml\"/>\n</root>",
+             diagnostic_code::unsupported_feature, 2, "ROS package"},
+            {"<root>\n<include/>\n</root>", diagnostic_code::missing_field, 2, "'path'"},
+            {"<root>\n<TreeNodesModel/>\n<TreeNodesModel/>\n</root>",
+             diagnostic_code::duplicate_field, 3, "second <TreeNodesModel>"},
+            {"<root>\n<TreeNodesModel>\n<Action/>\n</TreeNodesModel>\n</root>",
+             diagnostic_code::missing_field, 3, "'ID'"},
+            {"<root>\n<TreeNodesModel>\n<Action ID=\"A\"><input_port/></Action>\n"
+             "</TreeNodesModel>\n</root>",
+             diagnostic_code::missing_field, 3, "'name'"},
+            {"<root>\n<TreeNodesModel>\n<Acton ID=\"A\"/>\n</TreeNodesModel>\n</root>",
+             diagnostic_code::unexpected_element, 3, "did you mean 'Action'"},
+            {"<root>\n<BehaviourTree ID=\"T\"/>\n</root>", diagnostic_code::unexpected_element, 2,
+             "did you mean 'BehaviorTree'"},
+            {"<tree>\n</tree>", diagnostic_code::unexpected_element, 1, "<root>"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<A>\n</BehaviorTree>\n</root>",
+             diagnostic_code::syntax_error, 3, "XML_ERROR_MISMATCHED_ELEMENT"},
+        };
+        for (const row& r : rows) {
+            CAPTURE(r.text);
+            const read_result result = read(r.text);
+            const diagnostic& d = only(result, r.code);
+            CHECK(d.where.line == r.line);
+            CHECK(d.message.find(r.words) != std::string::npos);
+        }
+        CHECK(only(read("  \n"), diagnostic_code::empty_file).where.line == 0);
+        CHECK_FALSE(read("<root>\n<BehaviorTree>\n").complete);
+        CHECK(only(read("<root>\n<B a=\"\xff\"/></root>"), diagnostic_code::invalid_utf8).where ==
+              source_location{2, 7});
+    }
+
+    TEST_CASE("a single tree without ID is named as BehaviorTree.CPP names it") {
+        read_result r = read("<root > \n <BehaviorTree> \n <A/> \n </BehaviorTree> \n</root>");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(r.document.trees.size() == 1);
+        CHECK(r.document.trees[0].name() == "BehaviorTree_0");
+    }
+
+    TEST_CASE("nesting past tinyxml2's depth limit is a located limit_exceeded error") {
+        const auto limit = static_cast<std::size_t>(TINYXML2_MAX_ELEMENT_DEPTH);
+        // <root> and <BehaviorTree> take two levels, the leaf one more, and tinyxml2 stops
+        // when an element would open at depth `limit` (counted from 0).
+        const read_result deepest = read(nested(limit - 4));
+        for (const diagnostic& d : deepest.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(deepest.document.trees.size() == 1);
+        const record_set& t = deepest.document.trees[0];
+        REQUIRE(t.size() == limit - 3);
+        CHECK(t.parent_id(t.size() - 1) == static_cast<std::int64_t>(limit - 4));
+        CHECK(t.type_name(t.size() - 1) == "AlwaysSuccess");
+
+        for (std::size_t depth : {limit - 3, limit + 500}) {
+            CAPTURE(depth);
+            const read_result r = read(nested(depth));
+            CHECK_FALSE(r.complete);
+            const diagnostic& d = only(r, diagnostic_code::limit_exceeded);
+            CHECK(d.message.find(std::to_string(limit)) != std::string::npos);
+            CHECK(d.message.find("TINYXML2_MAX_ELEMENT_DEPTH") != std::string::npos);
+            CHECK(d.where.line > 2);
+            CHECK(d.where.line <= depth + 3);
+        }
+    }
+
+    TEST_CASE("every corpus file reads; the defective ones give located errors") {
+        const fs::path folder = corpus() / "btcpp-xml";
+        if (!fs::is_directory(folder)) {
+            MESSAGE("skipped: no corpus at " << folder.string());
+            return;
+        }
+        std::size_t files = 0;
+        for (const auto& entry : fs::directory_iterator(folder)) {
+            const std::string name = entry.path().filename().string();
+            CAPTURE(name);
+            ++files;
+            const read_result r = read_records(slurp(entry.path()), file_format::btcpp_xml, name);
+            CHECK(r.complete);
+            if (name == "BehaviorTree__Groot__issue_3.xml") {
+                const diagnostic& d = only(r, diagnostic_code::no_root);
+                CHECK(d.where.line == 3);
+                continue;
+            }
+            for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+            check_round_trip(slurp(entry.path()));
+        }
+        CHECK(files >= 22);
+
+        const read_result issue_24 = read(slurp(folder / "BehaviorTree__Groot__issue_24.xml"));
+        CHECK(issue_24.document.trees.at(0).name() == "BehaviorTree_0");
+
+        const read_result nav2 =
+            read(slurp(folder / "ros-navigation__navigation2__nav2_tree_nodes.xml"));
+        CHECK(nav2.document.trees.empty());
+        CHECK(nav2.document.models.size() > 50);
+
+        const read_result with_subtrees =
+            read(slurp(corpus() / "layouts" / "btcpp-subtree-test" / "subtree_test.xml"));
+        REQUIRE(with_subtrees.document.includes.size() == 2);
+        CHECK(with_subtrees.document.includes[1].path == "subtrees/Talk.xml");
+        for (const char* file : {"Check.xml", "subtrees/Talk.xml"}) {
+            CAPTURE(file);
+            const read_result r = read(slurp(corpus() / "layouts" / "btcpp-subtree-test" / file));
+            CHECK(r.diagnostics.empty());
+            CHECK(r.document.trees.size() == 1);
+        }
+    }
+
+    TEST_CASE("a lowercase <inverter> reaches the loader, which suggests Inverter") {
+        const fs::path file =
+            corpus() / "btcpp-xml" / "ros-navigation__navigation2__application_example.xml";
+        if (!fs::exists(file)) {
+            MESSAGE("skipped: no corpus file " << file.string());
+            return;
+        }
+        registry reg;
+        register_builtin_nodes(reg);
+        const load_result loaded =
+            try_load_text(slurp(file), file_format::btcpp_xml, reg, "app.xml");
+        CHECK_FALSE(loaded);
+        bool found = false;
+        for (const diagnostic& d : loaded.diagnostics) {
+            if (d.message == "unknown node type 'inverter' (did you mean 'Inverter'?)") {
+                found = true;
+                CHECK(d.where.line == 22);
+            }
+        }
+        CHECK(found);
+    }
+
+    TEST_CASE("writes BehaviorTree.CPP 4 names, ports and units") {
+        read_result r = read(R"(<root BTCPP_format="4" main_tree_to_execute="M">
+<BehaviorTree ID="M">
+  <Sequence name="all">
+    <Sleep msec="300"/>
+    <Wait wait_duration="2"/>
+    <Timeout msec="1500"><Delay delay_msec="20"><A/></Delay></Timeout>
+    <Repeat num_cycles="3"><RetryUntilSuccessful num_attempts="2"><A/></RetryUntilSuccessful></Repeat>
+    <Parallel success_threshold="2" failure_threshold="1"><A/><B/></Parallel>
+    <SetBlackboard output_key="mode" value="calm"/>
+    <SequenceStar><A/></SequenceStar>
+    <RunOnce><A/></RunOnce>
+  </Sequence>
+</BehaviorTree></root>)");
+        REQUIRE(r.diagnostics.empty());
+        const write_result w = write(r.document);
+        CHECK(w.problems.empty());
+        INFO(w.text);
+        for (const char* expected :
+             {R"(<root BTCPP_format="4" main_tree_to_execute="M">)", R"(<Sleep msec="300"/>)",
+              R"(<Sleep msec="2000"/>)", R"(<Timeout msec="1500">)", R"(<Delay delay_msec="20">)",
+              R"(<Repeat num_cycles="3">)", R"(<RetryUntilSuccessful num_attempts="2">)",
+              R"(<Parallel success_count="2" failure_count="1">)",
+              R"(<SetBlackboard output_key="mode" value="calm"/>)", "<SequenceWithMemory>",
+              R"(<RunOnce then_skip="false">)", R"(<Sequence name="all">)"}) {
+            CHECK_MESSAGE(w.text.find(expected) != std::string::npos, expected);
+        }
+        // BehaviorTree.CPP built-ins need no model.
+        CHECK(w.text.find("TreeNodesModel") != std::string::npos);  // for A and B
+        CHECK(w.text.find(R"(<Action ID="Sleep")") == std::string::npos);
+        CHECK(w.text.find(R"(<Action ID="A"/>)") != std::string::npos);
+    }
+
+    TEST_CASE("writes Canopy's own names, keys, ids and subtrees so that they read back") {
+        tree_document doc;
+        doc.main_tree = "Main";
+        record_set main;
+        main.set_name("Main");
+        main.declare_key(
+            {"patrol_wait", "number", record_set::raw_param{"patrol_wait", 2.5, {}, false}, {}});
+        main.declare_key({"laps", "integer", std::nullopt, {}});
+        main.declare_key(
+            {"mode", "string", record_set::raw_param{"mode", std::string("a <b>"), {}, false}, {}});
+        main.add(10, 0, "Selector", "top \"quoted\"\nline");
+        main.add(-4, 10, "Wait");
+        main.add_param("seconds", 0.0005);
+        main.add(3, 10, "Timeout");
+        main.add_param("seconds", std::string("{patrol_wait}"));
+        main.add(5, 3, "WaitTicks");
+        main.add_param("ticks", std::int64_t{2});
+        main.add(6, 10, "Switch2");
+        main.add_param("variable", std::string("mode"));
+        main.add_param("case_1", std::string("a"));
+        main.add_param("case_2", std::string("b"));
+        main.add(7, 6, "CheckBlackboard");
+        main.add_param("key", std::string("laps"));
+        main.add_param("op", std::string(">"));
+        main.add_param("value", std::int64_t{3});
+        main.add(8, 6, "Not");
+        main.add(9, 8, "Cooldown");
+        main.add_param("seconds", 2.0);
+        main.add(11, 9, "Log");
+        main.add(12, 6, "SubTree");
+        main.add_param("tree", std::string("Other"));
+        main.add_param("file", std::string("other.xml"));
+        main.add_param("goal", std::string("{mode}"));
+        main.add_param("_autoremap", true);
+        doc.trees.push_back(main);
+        const write_result w = write(doc);
+        INFO(w.text);
+        REQUIRE(w.problems.size() == 1);  // Timeout's key of seconds
+        CHECK(w.problems[0].code == diagnostic_code::not_expressible);
+        CHECK(w.problems[0].record_id == std::optional<std::int64_t>(3));
+        CHECK(w.problems[0].path.empty());
+        for (const char* expected :
+             {R"(<include path="other.xml"/>)", R"(<Fallback name="top &quot;quoted&quot;)",
+              R"(_uid="10")", R"(<Wait _uid="-4" seconds="5e-04"/>)",
+              R"(<Timeout _uid="3" seconds="{patrol_wait}">)", R"(variable="{mode}")",
+              R"(<Inverter _uid="8">)",
+              R"(<SubTree ID="Other" _uid="12" goal="{mode}" _autoremap="true"/>)",
+              R"(<Action ID="WaitTicks">)", R"(<Condition ID="CheckBlackboard">)",
+              R"(<Decorator ID="Cooldown">)", R"(<Action ID="Log"/>)", R"(<Action ID="Wait">)",
+              R"(<SubTree ID="Main">)",
+              R"(<inout_port name="patrol_wait" type="double" default="2.5"/>)",
+              R"(<inout_port name="laps" type="int"/>)",
+              R"(<inout_port name="mode" type="std::string" default="a &lt;b&gt;"/>)"}) {
+            CHECK_MESSAGE(w.text.find(expected) != std::string::npos, expected);
+        }
+        // Read back: the same ids, parents, describes and keys; values as text.
+        read_result again = read(w.text);
+        for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+        CHECK(describe(again.document) == R"(main=Main
+include other.xml
+tree Main
+  key patrol_wait number = 2.5
+  key laps integer
+  key mode string = a <b>
+  #10 <0 Fallback "top "quoted"
+line"
+  #-4 <10 Wait "" seconds=0.0005(typed)
+  #3 <10 Timeout "" seconds={patrol_wait}
+  #5 <3 WaitTicks "" ticks=2
+  #6 <10 Switch2 "" variable={mode} case_1=a case_2=b
+  #7 <6 CheckBlackboard "" key=laps op=> value=3
+  #8 <6 Inverter ""
+  #9 <8 Cooldown "" seconds=2
+  #11 <9 Log ""
+  #12 <6 SubTree "" tree=Other goal={mode} _autoremap=1(typed)
+)");
+        REQUIRE(again.document.models.size() == 5);
+        CHECK(again.document.models[0].name == "Wait");
+        CHECK(again.document.models[1].name == "WaitTicks");
+        CHECK(again.document.models[1].ports.at(0).name == "ticks");
+        CHECK(again.document.models[2].name == "CheckBlackboard");
+        CHECK(again.document.models[2].shape == arity::leaf);
+        CHECK(again.document.models[3].shape == arity::decorator);
+    }
+
+    TEST_CASE("reports what BehaviorTree.CPP XML cannot say") {
+        tree_document doc;
+        record_set t;
+        t.add(1, 0, "Sequence");
+        t.add_with_type_id(2, 1, 42);
+        t.add(3, 1, "SubTree");
+        t.add_param("file", std::string("x.xml"));
+        t.add(4, 1, "Delay");
+        t.add_param("seconds", 0.0001);
+        t.add(5, 1, "Say");
+        t.add_param("_private", std::string("x"));
+        t.add(7, 1, "Precondition");
+        t.add_param("key", std::string("k"));
+        t.add_param("value", std::string("1"));
+        t.add(6, 99, "Orphan");
+        doc.trees.push_back(t);
+        record_set unnamed_again;
+        unnamed_again.add(1, 0, "A");
+        doc.trees.push_back(unnamed_again);
+        const write_result w = write(doc);
+        INFO(w.text);
+        std::vector<std::optional<std::int64_t>> ids;
+        for (const diagnostic& d : w.problems) {
+            CHECK(d.code == diagnostic_code::not_expressible);
+            ids.push_back(d.record_id);
+        }
+        CHECK(ids == std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5, 7,
+                                                              std::nullopt});
+        CHECK(w.text.find(R"(<BehaviorTree ID="MainTree">)") != std::string::npos);
+        CHECK(w.text.find(R"(<BehaviorTree ID="MainTree_2">)") != std::string::npos);
+    }
+
+    TEST_CASE("round trips: reader, writer, reader give the same document") {
+        check_round_trip(R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+  <include path="lib/more.xml"/>
+  <BehaviorTree ID="Main">
+    <ReactiveSequence name="guard &amp; go">
+      <Sleep msec="250" name="nap"/>
+      <Timeout msec="1000"><Action ID="Move" goal="{goal}" speed="1.5"/></Timeout>
+      <SubTree ID="Sub" target="{goal}" mode="{=}" literal="x" _autoremap="true"/>
+      <Switch3 variable="{v}" case_1="a" case_2="b" case_3="c"><A/><B/><C/><D/></Switch3>
+      <Control ID="My Control"><A/><B/></Control>
+      <Decorator ID="Gate"><A/></Decorator>
+    </ReactiveSequence>
+  </BehaviorTree>
+  <BehaviorTree ID="Sub">
+    <Fallback><Condition ID="IsOpen"/><Say text="line1&#10;line2"/></Fallback>
+  </BehaviorTree>
+  <TreeNodesModel>
+    <Action ID="Move"><input_port name="goal" type="Pose"/><input_port name="speed" type="double" default="1"/></Action>
+    <Condition ID="IsOpen"/>
+    <SubTree ID="Sub">
+      <input_port name="target" type="int" default="3"/>
+      <output_port name="mode" type="std::string"/>
+    </SubTree>
+  </TreeNodesModel>
+</root>)");
+        check_round_trip(nested(TINYXML2_MAX_ELEMENT_DEPTH - 4));
+        check_round_trip(
+            R"(<root><BehaviorTree ID="T"><Seq _uid="5"><A _uid="2"/></Seq></BehaviorTree></root>)");
+    }
+}

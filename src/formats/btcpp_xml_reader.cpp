@@ -1,18 +1,666 @@
-// Placeholder until the reader lands.
+// BehaviorTree.CPP XML (3 and 4), Groot and Groot2 files and Groot2 projects, read into a
+// document with Canopy's type and parameter names through the table in btcpp_names.hpp.
+// See docs/btcpp-xml.md.
+#include <tinyxml2.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <iterator>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "diagnostic_sink.hpp"
+#include "formats/btcpp_names.hpp"
 #include "readers.hpp"
+#include "sniff.hpp"
+#include "suggest.hpp"
+#include "text_position.hpp"
+#include "utf8.hpp"
 
 namespace canopy::detail {
+namespace {
 
-read_result read_btcpp_xml(std::string_view, const std::string& path) {
+using tinyxml2::XMLAttribute;
+using tinyxml2::XMLElement;
+
+// What an element in a tree is, by its name.
+enum class element_kind : std::uint8_t {
+    compact,       // <Sleep msec="300"/>: the element names the type
+    explicit_id,   // <Action ID="Sleep" msec="300"/>: Action, Condition, Control, Decorator
+    subtree,       // <SubTree ID="X" .../>
+    subtree_plus,  // BehaviorTree.CPP 3's <SubTreePlus ID="X" .../>
+};
+
+element_kind kind_of(std::string_view name) {
+    if (name == "Action" || name == "Condition" || name == "Control" || name == "Decorator")
+        return element_kind::explicit_id;
+    if (name == "SubTree") return element_kind::subtree;
+    if (name == "SubTreePlus") return element_kind::subtree_plus;
+    return element_kind::compact;
+}
+
+bool is_key_reference(std::string_view text) {
+    return text.size() > 2 && text.front() == '{' && text.back() == '}';
+}
+
+std::optional<std::int64_t> parse_id(std::string_view text) {
+    std::int64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || text.empty() || value == 0)
+        return std::nullopt;
+    return value;
+}
+
+// BehaviorTree.CPP's convertFromString<bool>.
+std::optional<bool> parse_bool(std::string_view text) {
+    if (text == "true" || text == "TRUE" || text == "True" || text == "1") return true;
+    if (text == "false" || text == "FALSE" || text == "False" || text == "0") return false;
+    return std::nullopt;
+}
+
+// The key type a C++ type name in a port model stands for, or empty for one Canopy has no
+// equivalent of.
+std::string_view key_type_of(std::string_view cpp) {
+    static constexpr std::string_view integers[] = {
+        "int",           "unsigned",
+        "unsigned int",  "long",
+        "long long",     "unsigned long",
+        "short",         "int8_t",
+        "int16_t",       "int32_t",
+        "int64_t",       "uint8_t",
+        "uint16_t",      "uint32_t",
+        "uint64_t",      "size_t",
+        "std::size_t",   "std::int64_t",
+        "std::int32_t",  "std::uint32_t",
+        "std::uint64_t", "unsigned long long",
+    };
+    for (std::string_view name : integers) {
+        if (cpp == name) return "integer";
+    }
+    if (cpp == "double" || cpp == "float") return "number";
+    if (cpp == "bool") return "boolean";
+    if (cpp == "std::string" || cpp == "string" || cpp == "std::__cxx11::string" ||
+        cpp == "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >")
+        return "string";
+    return {};
+}
+
+std::string trimmed(const char* text) {
+    if (text == nullptr) return {};
+    std::string_view view(text);
+    const std::size_t first = view.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return {};
+    const std::size_t last = view.find_last_not_of(" \t\r\n");
+    return std::string(view.substr(first, last - first + 1));
+}
+
+const char* syntax_problem(tinyxml2::XMLError error) {
+    switch (error) {
+        case tinyxml2::XML_ERROR_PARSING_ELEMENT: return "malformed or unclosed element";
+        case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: return "malformed attribute";
+        case tinyxml2::XML_ERROR_PARSING_TEXT: return "malformed text";
+        case tinyxml2::XML_ERROR_PARSING_CDATA: return "malformed CDATA section";
+        case tinyxml2::XML_ERROR_PARSING_COMMENT: return "malformed comment";
+        case tinyxml2::XML_ERROR_PARSING_DECLARATION: return "malformed declaration";
+        case tinyxml2::XML_ERROR_PARSING_UNKNOWN: return "malformed markup";
+        case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
+            return "closing tag does not match its opening tag";
+        case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: return "no element at all";
+        default: return "not well-formed";
+    }
+}
+
+source_location line_of(const tinyxml2::XMLNode* node) {
+    return {static_cast<std::uint32_t>(node->GetLineNum()), 0};
+}
+
+class btcpp_reader {
+public:
+    btcpp_reader(const std::string& path, read_result& result)
+        : result_(result), sink_(path, result.diagnostics) {}
+
+    void read(std::string_view text) {
+        if (std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+            text_position position(text);
+            sink_.report(
+                position.at(bad), diagnostic_code::invalid_utf8,
+                "the file is not UTF-8: byte " + std::to_string(bad + 1) + " starts no character");
+            result_.complete = false;
+            return;
+        }
+        if (skip_space(text).empty()) {
+            sink_.report_file(diagnostic_code::empty_file,
+                              "the file is empty; a BehaviorTree.CPP file needs a <root>");
+            result_.complete = false;
+            return;
+        }
+        text_size_ = text.size();
+        tinyxml2::XMLDocument xml;
+        xml.Parse(text.data(), text.size());
+        if (xml.Error()) {
+            const source_location where{static_cast<std::uint32_t>(xml.ErrorLineNum()), 0};
+            if (xml.ErrorID() == tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED) {
+                sink_.report(where, diagnostic_code::limit_exceeded,
+                             "elements nested deeper than " +
+                                 std::to_string(TINYXML2_MAX_ELEMENT_DEPTH) +
+                                 " levels, the limit of the XML parser (tinyxml2's "
+                                 "TINYXML2_MAX_ELEMENT_DEPTH; XML_ELEMENT_DEPTH_EXCEEDED)");
+            } else {
+                sink_.report(where, diagnostic_code::syntax_error,
+                             std::string("XML syntax error: ") + syntax_problem(xml.ErrorID()) +
+                                 " (" + xml.ErrorName() + ")");
+            }
+            result_.complete = false;
+            return;
+        }
+        const XMLElement* root = xml.RootElement();
+        if (root == nullptr || std::string_view(root->Name()) != "root") {
+            sink_.report(root == nullptr ? source_location{} : line_of(root),
+                         diagnostic_code::unexpected_element,
+                         root == nullptr ? std::string("the file has no element; expected <root>")
+                                         : "the root element of a BehaviorTree.CPP file must be "
+                                           "<root>, not <" +
+                                               std::string(root->Name()) + ">");
+            result_.complete = false;
+            return;
+        }
+        read_root(*root);
+    }
+
+private:
+    void report(source_location where, diagnostic_code code, std::string message,
+                std::optional<std::int64_t> record_id = std::nullopt) {
+        sink_.report(where, code, std::move(message), record_id);
+    }
+
+    void read_root(const XMLElement& root) {
+        // BehaviorTree.CPP 4 always writes BTCPP_format="4"; Groot 1 and BehaviorTree.CPP 3
+        // never wrote it, so a file without it is read as version 3 where the two differ
+        // (remapping in <SubTree>).
+        const char* format = root.Attribute("BTCPP_format");
+        version3_ = format == nullptr || std::string_view(format) == "3";
+        if (const XMLAttribute* main = root.FindAttribute("main_tree_to_execute")) {
+            result_.document.main_tree = main->Value();
+            result_.document.main_tree_where = line_of(&root);
+        }
+        // Other attributes (Groot2's project_name, xmlns) mean nothing to BehaviorTree.CPP.
+
+        // Trees first, so that an element naming a tree, or a <SubTree> model, finds it
+        // wherever it stands.
+        std::size_t tree_count = 0;
+        for (const XMLElement* e = root.FirstChildElement("BehaviorTree"); e != nullptr;
+             e = e->NextSiblingElement("BehaviorTree")) {
+            ++tree_count;
+            if (const char* id = e->Attribute("ID")) tree_ids_.emplace(id, e->GetLineNum());
+        }
+        result_.document.trees.reserve(tree_count);
+        std::size_t unnamed = 0;
+        const XMLElement* models = nullptr;
+        for (const XMLElement* e = root.FirstChildElement(); e != nullptr;
+             e = e->NextSiblingElement()) {
+            const std::string_view name = e->Name();
+            if (name == "BehaviorTree") {
+                read_tree(*e, tree_count, unnamed);
+            } else if (name == "include") {
+                read_include(*e);
+            } else if (name == "TreeNodesModel") {
+                if (models != nullptr) {
+                    report(line_of(e), diagnostic_code::duplicate_field,
+                           "a second <TreeNodesModel> (the first is at line " +
+                               std::to_string(models->GetLineNum()) +
+                               "); BehaviorTree.CPP takes one");
+                } else {
+                    models = e;
+                }
+            } else if (const std::string hint =
+                           did_you_mean(name, {"BehaviorTree", "include", "TreeNodesModel"});
+                       !hint.empty()) {
+                // BehaviorTree.CPP ignores other elements here; a near miss is a typo that
+                // would lose a tree.
+                report(line_of(e), diagnostic_code::unexpected_element,
+                       "unexpected element <" + std::string(name) + "> in <root>" + hint);
+            }
+        }
+        if (models != nullptr) read_models(*models);
+    }
+
+    // <include path="other.xml"/>: the loader reads it, relative to this file.
+    void read_include(const XMLElement& e) {
+        if (e.Attribute("ros_pkg") != nullptr) {
+            report(line_of(&e), diagnostic_code::unsupported_feature,
+                   "<include ros_pkg=...> names a ROS package, which Canopy cannot look up; give "
+                   "a path relative to this file instead");
+            return;
+        }
+        const char* path = e.Attribute("path");
+        if (path == nullptr) {
+            report(line_of(&e), diagnostic_code::missing_field,
+                   "<include> has no 'path' attribute");
+            return;
+        }
+        result_.document.includes.push_back({path, line_of(&e)});
+    }
+
+    void read_tree(const XMLElement& bt, std::size_t tree_count, std::size_t& unnamed) {
+        const source_location where = line_of(&bt);
+        record_set& records = result_.document.trees.emplace_back();
+        // A node takes some 30 bytes of text at the least: room for a large single tree at
+        // once, without regrowing (a guess, not a bound).
+        if (tree_count == 1) records.reserve(text_size_ / 48, 0);
+        if (const char* id = bt.Attribute("ID")) {
+            records.set_name(id);
+            auto first = tree_ids_.find(id);
+            if (first != tree_ids_.end() && first->second != bt.GetLineNum()) {
+                report(where, diagnostic_code::duplicate_field,
+                       "a second tree with ID '" + std::string(id) + "' (the first is at line " +
+                           std::to_string(first->second) + ")");
+            }
+        } else if (tree_count == 1) {
+            // BehaviorTree.CPP 4 names a tree without ID "BehaviorTree_N" and, when it is the
+            // only tree, runs it; so does Canopy.
+            records.set_name("BehaviorTree_" + std::to_string(unnamed++));
+        } else {
+            report(where, diagnostic_code::missing_field,
+                   "<BehaviorTree> has no 'ID' attribute; with several trees in a file each needs "
+                   "one, so that <SubTree ID> and main_tree_to_execute can name it");
+            records.set_name("BehaviorTree_" + std::to_string(unnamed++));
+        }
+        const XMLElement* top = bt.FirstChildElement();
+        if (top == nullptr) {
+            report(where, diagnostic_code::no_root,
+                   "<BehaviorTree" +
+                       (records.name().empty() ? std::string() : " ID=\"" + records.name() + "\"") +
+                       "> is empty; it must hold exactly one root node");
+            return;
+        }
+        for (const XMLElement* extra = top->NextSiblingElement(); extra != nullptr;
+             extra = extra->NextSiblingElement()) {
+            report(line_of(extra), diagnostic_code::multiple_roots,
+                   "a second root node <" + std::string(extra->Name()) +
+                       "> in <BehaviorTree>; a "
+                       "tree has exactly one root (wrap them in a <Sequence>)");
+        }
+        read_nodes(*top, records);
+    }
+
+    // The `_uid` of each node (BehaviorTree.CPP's WriteTreeToXML metadata, and what Canopy's
+    // writer gives when record ids are not 1..n in preorder), when every node of the tree has a
+    // distinct one; else nothing, and ids are 1..n in preorder.
+    static bool uses_uids(const XMLElement& top) {
+        if (top.Attribute("_uid") == nullptr) return false;
+        std::unordered_set<std::int64_t> seen;
+        for (const XMLElement* e = &top; e != nullptr; e = next_in_preorder(e, &top)) {
+            const char* uid = e->Attribute("_uid");
+            std::optional<std::int64_t> id = uid == nullptr ? std::nullopt : parse_id(uid);
+            if (!id || !seen.insert(*id).second) return false;
+        }
+        return true;
+    }
+
+    // The next element after e in preorder within top's subtree; a SubTree's children (an
+    // error, reported) are not visited.
+    static const XMLElement* next_in_preorder(const XMLElement* e, const XMLElement* top) {
+        if (kind_of(e->Name()) != element_kind::subtree &&
+            kind_of(e->Name()) != element_kind::subtree_plus) {
+            if (const XMLElement* child = e->FirstChildElement()) return child;
+        }
+        while (e != top) {
+            if (const XMLElement* sibling = e->NextSiblingElement()) return sibling;
+            e = e->Parent()->ToElement();
+        }
+        return nullptr;
+    }
+
+    // The nodes under a <BehaviorTree>, in preorder, without recursion.
+    void read_nodes(const XMLElement& top, record_set& records) {
+        const bool uids = uses_uids(top);
+        std::vector<std::int64_t> parents{0};  // the ids of the open elements' ancestors
+        std::int64_t next_id = 1;
+        const XMLElement* e = &top;
+        while (e != nullptr) {
+            const std::int64_t id = uids ? *parse_id(e->Attribute("_uid")) : next_id++;
+            const bool subtree = read_node(*e, id, parents.back(), records);
+            if (!subtree) {
+                if (const XMLElement* child = e->FirstChildElement()) {
+                    parents.push_back(id);
+                    e = child;
+                    continue;
+                }
+            } else if (const XMLElement* child = e->FirstChildElement()) {
+                report(line_of(child), diagnostic_code::unexpected_element,
+                       std::string_view(child->Name()) == "remap"
+                           ? "<remap> (BehaviorTree.CPP 2) is not supported; remap a port with an "
+                             "attribute of <SubTree>: <SubTree ID=\"X\" port=\"{key}\"/>"
+                           : "<" + std::string(child->Name()) +
+                                 "> in <SubTree>; a subtree takes no children",
+                       id);
+            }
+            // Up to the first ancestor with a next sibling.
+            while (e != &top) {
+                if (const XMLElement* sibling = e->NextSiblingElement()) {
+                    e = sibling;
+                    break;
+                }
+                e = e->Parent()->ToElement();
+                parents.pop_back();
+            }
+            if (e == &top) e = nullptr;
+        }
+    }
+
+    // Reads one node element into a record; returns whether it is a subtree.
+    bool read_node(const XMLElement& e, std::int64_t id, std::int64_t parent_id,
+                   record_set& records) {
+        const source_location where = line_of(&e);
+        const std::string_view element = e.Name();
+        element_kind kind = kind_of(element);
+        std::string_view type = element;
+        std::uint8_t problems = 0;
+        const char* describe = e.Attribute("name");
+        if (kind == element_kind::explicit_id) {
+            if (const char* named = e.Attribute("ID")) {
+                type = named;
+            } else {
+                report(where, diagnostic_code::missing_field,
+                       "<" + std::string(element) + "> has no 'ID' attribute naming its type", id);
+                type = {};
+                problems |= record_set::bad_type;
+            }
+        }
+        // An element that names a tree of this file is a subtree (BehaviorTree.CPP 3 allowed
+        // it; examples still do).
+        const bool named_tree = kind == element_kind::compact && tree_ids_.count(element) != 0;
+        const bool subtree =
+            kind == element_kind::subtree || kind == element_kind::subtree_plus || named_tree;
+        if (subtree) {
+            records.add(id, parent_id, "SubTree", describe == nullptr ? "" : describe, where);
+            if (named_tree) {
+                records.add_param("tree", std::string(element), where, true);
+            } else if (const char* tree = e.Attribute("ID")) {
+                records.add_param("tree", std::string(tree), where, true);
+            } else {
+                report(where, diagnostic_code::missing_field,
+                       "<" + std::string(element) + "> has no 'ID' attribute naming its tree", id);
+            }
+            // BehaviorTree.CPP 3's <SubTree> remaps a port to a key by its bare name.
+            read_attributes(e, id, records, {},
+                            kind == element_kind::subtree && version3_ ? remapping::bare_keys
+                                                                       : remapping::ports);
+            return true;
+        }
+        const btcpp::param_rows_of rows = btcpp::params_of(type);
+        records.add(id, parent_id, btcpp::read_type(type), describe == nullptr ? "" : describe,
+                    where);
+        if (problems != 0) records.mark_problem(problems);
+        read_attributes(
+            e, id, records, rows,
+            kind == element_kind::explicit_id ? remapping::explicit_node : remapping::node);
+        return false;
+    }
+
+    enum class remapping : std::uint8_t { node, explicit_node, ports, bare_keys };
+
+    void read_attributes(const XMLElement& e, std::int64_t id, record_set& records,
+                         btcpp::param_rows_of rows, remapping mode) {
+        const source_location where = line_of(&e);
+        const bool subtree = mode == remapping::ports || mode == remapping::bare_keys;
+        for (const XMLAttribute* a = e.FirstAttribute(); a != nullptr; a = a->Next()) {
+            const char* name = a->Name();
+            const std::string_view value = a->Value();
+            if (name[0] == '_') {
+                reserved_attribute(e, *a, id, records, subtree);
+                continue;
+            }
+            if (std::strcmp(name, "name") == 0) continue;  // the describe
+            if (std::strcmp(name, "ID") == 0) {
+                if (mode == remapping::node) {
+                    report(where, diagnostic_code::unknown_field,
+                           "attribute 'ID' on <" + std::string(e.Name()) +
+                               ">: only <Action>, <Condition>, <Control>, <Decorator> and "
+                               "<SubTree> name their type with ID",
+                           id);
+                }
+                continue;
+            }
+            if (value == "{=}") {
+                // BehaviorTree.CPP 4: the key of the port's own name.
+                records.add_param(name, "{" + std::string(name) + "}", where, true);
+                continue;
+            }
+            if (mode == remapping::bare_keys && !value.empty() && !is_key_reference(value)) {
+                records.add_param(name, "{" + std::string(value) + "}", where, true);
+                continue;
+            }
+            if (std::strcmp(name, "if") == 0 &&
+                records.type_name(records.size() - 1) == "Precondition") {
+                report(where, diagnostic_code::unsupported_feature,
+                       "BehaviorTree.CPP's Precondition takes a script ('if'), which Canopy does "
+                       "not run; Canopy's Precondition compares a key: key=\"health\" op=\"<\" "
+                       "value=\"50\"",
+                       id);
+                continue;
+            }
+            const btcpp::param_row* row = nullptr;
+            for (const btcpp::param_row* r = rows.first; r != rows.last; ++r) {
+                if (r->btcpp == name) row = r;
+            }
+            if (row == nullptr) {
+                records.add_param(name, std::string(value), where, true);
+            } else if (row->conversion == btcpp::unit::same) {
+                records.add_param(std::string(row->canopy), std::string(value), where, true);
+            } else if (row->conversion == btcpp::unit::seconds) {
+                double seconds = 0;
+                auto [end, error] =
+                    std::from_chars(value.data(), value.data() + value.size(), seconds);
+                if (!value.empty() && error == std::errc() && end == value.data() + value.size() &&
+                    std::isfinite(seconds)) {
+                    records.add_param(std::string(row->canopy), seconds, where, false);
+                } else {
+                    // A key, or text the builder reports.
+                    records.add_param(std::string(row->canopy), std::string(value), where, true);
+                }
+            } else {
+                add_seconds(*row, value, where, id, records);
+            }
+        }
+    }
+
+    // A port in milliseconds, as Canopy's parameter in seconds.
+    void add_seconds(const btcpp::param_row& row, std::string_view value, source_location where,
+                     std::int64_t id, record_set& records) {
+        if (is_key_reference(value)) {
+            report(where, diagnostic_code::unsupported_feature,
+                   "'" + std::string(row.btcpp) + "' of '" + std::string(row.type) +
+                       "' reads milliseconds from blackboard key " + std::string(value) +
+                       "; Canopy's '" + std::string(row.canopy) +
+                       "' is in seconds and cannot convert a key's value: give a number, or "
+                       "write Canopy's '" +
+                       std::string(row.canopy) + "' with a key that holds seconds",
+                   id);
+            return;
+        }
+        std::uint64_t milliseconds = 0;
+        auto [end, error] =
+            std::from_chars(value.data(), value.data() + value.size(), milliseconds);
+        if (value.empty() || error != std::errc() || end != value.data() + value.size()) {
+            report(where, diagnostic_code::wrong_param_type,
+                   "'" + std::string(row.btcpp) + "' of '" + std::string(row.type) +
+                       "' must be a whole number of milliseconds, not \"" + std::string(value) +
+                       "\"",
+                   id);
+            return;
+        }
+        records.add_param(std::string(row.canopy), static_cast<double>(milliseconds) / 1000.0,
+                          where, false);
+    }
+
+    // An attribute whose name starts with '_'.
+    void reserved_attribute(const XMLElement& e, const XMLAttribute& a, std::int64_t id,
+                            record_set& records, bool subtree) {
+        const source_location where = line_of(&e);
+        const std::string_view name = a.Name();
+        if (name == "_uid" || name == "_fullpath") return;  // metadata: ids, editor paths
+        if (subtree && (name == "_autoremap" || name == "__autoremap" ||
+                        (version3_ && name == "__shared_blackboard"))) {
+            if (std::optional<bool> on = parse_bool(a.Value())) {
+                records.add_param("_autoremap", *on, where, false);
+            } else {
+                report(where, diagnostic_code::wrong_param_type,
+                       "'" + std::string(name) + "' must be true or false, not \"" +
+                           std::string(a.Value()) + "\"",
+                       id);
+            }
+            return;
+        }
+        for (std::string_view condition : btcpp::condition_attributes) {
+            if (name == condition) {
+                report(where, diagnostic_code::unsupported_feature,
+                       "'" + std::string(name) + "' is a BehaviorTree.CPP script " +
+                           (name.substr(0, 3) == "_on" || name == "_post" ? "post" : "pre") +
+                           "-condition; Canopy runs no scripts (use a Precondition or "
+                           "CheckBlackboard node)",
+                       id);
+                return;
+            }
+        }
+        report(where, diagnostic_code::unsupported_feature,
+               "attribute '" + std::string(name) + "' on <" + std::string(e.Name()) +
+                   ">: BehaviorTree.CPP reserves names that start with '_', and Canopy does not "
+                   "know this one" +
+                   did_you_mean(name, {"_autoremap", "_failureIf", "_successIf", "_skipIf",
+                                       "_while", "_onSuccess", "_onFailure", "_onHalted", "_post",
+                                       "_uid", "_fullpath"}),
+               id);
+    }
+
+    // <TreeNodesModel>: node models, and the ports of <SubTree> models as the keys of trees.
+    void read_models(const XMLElement& models) {
+        for (const XMLElement* e = models.FirstChildElement(); e != nullptr;
+             e = e->NextSiblingElement()) {
+            const std::string_view element = e->Name();
+            std::optional<arity> shape;
+            if (element == "Action" || element == "Condition") {
+                shape = arity::leaf;
+            } else if (element == "Decorator") {
+                shape = arity::decorator;
+            } else if (element == "Control") {
+                shape = arity::composite;
+            } else if (element != "SubTree") {
+                report(line_of(e), diagnostic_code::unexpected_element,
+                       "unexpected element <" + std::string(element) +
+                           "> in <TreeNodesModel>; it holds <Action>, <Condition>, <Control>, "
+                           "<Decorator> and <SubTree>" +
+                           did_you_mean(element, {"Action", "Condition", "Control", "Decorator",
+                                                  "SubTree"}));
+                continue;
+            }
+            const char* id = e->Attribute("ID");
+            if (id == nullptr) {
+                report(line_of(e), diagnostic_code::missing_field,
+                       "<" + std::string(element) + "> in <TreeNodesModel> has no 'ID' attribute");
+                continue;
+            }
+            node_model model;
+            model.name = id;
+            model.shape = shape;
+            model.where = line_of(e);
+            read_ports(*e, model);
+            if (element == "SubTree") {
+                declare_keys(model);
+            } else {
+                result_.document.models.push_back(std::move(model));
+            }
+        }
+    }
+
+    void read_ports(const XMLElement& e, node_model& model) {
+        for (const XMLElement* p = e.FirstChildElement(); p != nullptr;
+             p = p->NextSiblingElement()) {
+            const std::string_view element = p->Name();
+            port_model port;
+            if (element == "input_port") {
+                port.dir = port_model::direction::input;
+            } else if (element == "output_port") {
+                port.dir = port_model::direction::output;
+            } else if (element == "inout_port" || element == "bidirectional_port") {
+                port.dir = port_model::direction::inout;
+            } else {
+                // <description> (BehaviorTree.CPP 4's schema), <MetadataFields> and the like.
+                if (element == "description") model.description = trimmed(p->GetText());
+                continue;
+            }
+            const char* name = p->Attribute("name");
+            if (name == nullptr) {
+                report(line_of(p), diagnostic_code::missing_field,
+                       "<" + std::string(element) + "> in the model of '" + model.name +
+                           "' has no 'name' attribute");
+                continue;
+            }
+            port.name = name;
+            if (const char* type = p->Attribute("type")) port.type = type;
+            if (const char* value = p->Attribute("default")) port.default_value = value;
+            // BehaviorTree.CPP writes the description as the element's text; Groot2 too.
+            if (const char* description = p->Attribute("description")) {
+                port.description = description;
+            } else {
+                port.description = trimmed(p->GetText());
+            }
+            model.ports.push_back(std::move(port));
+        }
+    }
+
+    // A <SubTree ID="X"> model's ports are the keys of tree X (BehaviorTree.CPP fills a port
+    // the <SubTree> does not remap from its default). Ports of a type Canopy has no key type
+    // for, or of none (Groot 1 never wrote one), are not declared: those keys stay implicit.
+    void declare_keys(const node_model& model) {
+        record_set* tree = nullptr;
+        for (record_set& records : result_.document.trees) {
+            if (records.name() == model.name) tree = &records;
+        }
+        if (tree == nullptr) return;  // a tree of another file: its own file declares its keys
+        for (const port_model& port : model.ports) {
+            // BehaviorTree.CPP 3's flag, which Groot 1 listed as a port.
+            if (port.name == "__shared_blackboard" || port.name == "__autoremap") continue;
+            const std::string_view type = key_type_of(port.type);
+            if (type.empty()) continue;
+            record_set::key_declaration key;
+            key.name = port.name;
+            key.type = std::string(type);
+            key.where = model.where;
+            if (port.default_value) {
+                if (is_key_reference(*port.default_value)) {
+                    report(model.where, diagnostic_code::unsupported_feature,
+                           "port '" + port.name + "' of subtree '" + model.name +
+                               "' defaults to blackboard key " + *port.default_value +
+                               "; Canopy declares a key with a value, not with another key");
+                    continue;
+                }
+                key.initial =
+                    record_set::raw_param{port.name, *port.default_value, model.where, true};
+            }
+            tree->declare_key(std::move(key));
+        }
+    }
+
+    read_result& result_;
+    diagnostic_sink sink_;
+    bool version3_ = false;
+    std::size_t text_size_ = 0;
+    std::unordered_map<std::string_view, int> tree_ids_;  // views into the parsed document
+};
+
+}  // namespace
+
+read_result read_btcpp_xml(std::string_view text, const std::string& path) {
     read_result result;
-    result.complete = false;
-    result.diagnostics.push_back(
-        {path, {}, std::nullopt, diagnostic_code::unknown_format, "not yet"});
+    result.document.implicit_keys = true;  // BehaviorTree.CPP creates entries on first use
+    btcpp_reader(path, result).read(text);
     return result;
 }
 
-bool claims_btcpp_xml(std::string_view) {
-    return false;
+bool claims_btcpp_xml(std::string_view text) {
+    return first_xml_element(text) == "root";
 }
 
 }  // namespace canopy::detail

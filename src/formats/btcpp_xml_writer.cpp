@@ -1,10 +1,546 @@
-// Placeholder until the writer lands.
+// BehaviorTree.CPP 4 XML from a document, the mirror of btcpp_xml_reader.cpp: Canopy's names
+// and units become BehaviorTree.CPP's through btcpp_names.hpp, and tinyxml2's printer escapes
+// the text. See docs/btcpp-xml.md.
+#include <tinyxml2.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <iterator>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "formats/btcpp_names.hpp"
+#include "formats/json_text.hpp"
 #include "readers.hpp"
 
 namespace canopy::detail {
+namespace {
 
-write_result write_btcpp_xml(const tree_document&) {
+using raw_param = record_set::raw_param;
+
+std::string attribute_text(const param_value& value) {
+    switch (value.index()) {
+        case 0: return std::get<bool>(value) ? "true" : "false";
+        case 1: return std::to_string(std::get<std::int64_t>(value));
+        case 2: return number_text(std::get<double>(value));
+        default: return std::get<std::string>(value);
+    }
+}
+
+bool is_key_reference(std::string_view text) {
+    return text.size() > 2 && text.front() == '{' && text.back() == '}';
+}
+
+// Whether text is an XML name that tinyxml2 reads back as one element or attribute name.
+bool is_xml_name(std::string_view text) {
+    if (text.empty()) return false;
+    const auto start = [](unsigned char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' ||
+               c >= 0x80;
+    };
+    if (!start(static_cast<unsigned char>(text.front()))) return false;
+    return std::all_of(text.begin(), text.end(), [&](char ch) {
+        const auto c = static_cast<unsigned char>(ch);
+        return start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    });
+}
+
+// Element names that say something else in a BehaviorTree.CPP file: a type of one of these
+// names is written in the explicit form.
+bool is_reserved_element(std::string_view name) {
+    static constexpr std::string_view reserved[] = {
+        "Action",      "Condition",    "Control", "Decorator", "SubTree",
+        "SubTreePlus", "BehaviorTree", "root",    "include",   "TreeNodesModel"};
+    return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
+}
+
+// The element that models a Canopy type that BehaviorTree.CPP lacks, by its arity.
+std::string_view canopy_model_element(std::string_view type) {
+    for (std::string_view composite :
+         {"RandomSelector", "Switch", "PipelineSequence", "RoundRobin", "RecoveryNode"}) {
+        if (type == composite) return "Control";
+    }
+    for (std::string_view decorator :
+         {"RepeatUntilSuccess", "Cooldown", "RateController", "Limiter", "MaxTime"}) {
+        if (type == decorator) return "Decorator";
+    }
+    if (type == "CheckBlackboard") return "Condition";
+    if (type == "Wait" || type == "WaitTicks" || type == "Log") return "Action";
     return {};
+}
+
+// The key type names a <SubTree> model port carries (the reader's key_type_of reads them).
+std::string_view cpp_type_of(std::string_view key_type) {
+    if (key_type == "integer") return "int";
+    if (key_type == "number") return "double";
+    if (key_type == "boolean") return "bool";
+    if (key_type == "string") return "std::string";
+    return {};
+}
+
+// Whole milliseconds for a value in seconds, when there are such (that read back as exactly
+// the same seconds).
+std::optional<std::uint64_t> milliseconds_of(const param_value& value) {
+    double seconds = 0;
+    if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+        if (*integer < 0 || *integer > (std::int64_t{1} << 40)) return std::nullopt;
+        seconds = static_cast<double>(*integer);
+    } else if (const auto* number = std::get_if<double>(&value)) {
+        seconds = *number;
+    } else if (const auto* text = std::get_if<std::string>(&value)) {
+        auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), seconds);
+        if (text->empty() || error != std::errc() || end != text->data() + text->size())
+            return std::nullopt;
+    } else {
+        return std::nullopt;
+    }
+    if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e12) return std::nullopt;
+    const double milliseconds = std::round(seconds * 1000.0);
+    if (milliseconds / 1000.0 != seconds) return std::nullopt;
+    return static_cast<std::uint64_t>(milliseconds);
+}
+
+// What the writer learns of a type the <TreeNodesModel> must describe.
+struct type_use {
+    std::size_t most_children = 0;
+    std::vector<std::string> ports;  // parameter names, first seen first
+};
+
+class btcpp_writer {
+public:
+    explicit btcpp_writer(const tree_document& document) : document_(document) {}
+
+    write_result write() {
+        for (const record_set& records : document_.trees) tree_names_.insert(records.name());
+        collect_includes();
+        printer_.PushDeclaration(R"(xml version="1.0" encoding="UTF-8")");
+        printer_.OpenElement("root");
+        printer_.PushAttribute("BTCPP_format", "4");
+        if (!document_.main_tree.empty()) {
+            printer_.PushAttribute("main_tree_to_execute", document_.main_tree.c_str());
+        }
+        for (const std::string& path : includes_) {
+            printer_.OpenElement("include");
+            printer_.PushAttribute("path", path.c_str());
+            printer_.CloseElement();
+        }
+        for (const record_set& records : document_.trees) write_tree(records);
+        write_models();
+        printer_.CloseElement();
+        result_.text = printer_.CStr();
+        return std::move(result_);
+    }
+
+private:
+    void problem(std::string message, std::optional<std::int64_t> record_id = std::nullopt) {
+        result_.problems.push_back(
+            {{}, {}, record_id, diagnostic_code::not_expressible, std::move(message)});
+    }
+
+    // The files a document's includes and subtrees name, each once, in order.
+    void collect_includes() {
+        std::unordered_set<std::string> seen;
+        for (const file_reference& include : document_.includes) {
+            if (seen.insert(include.path).second) includes_.push_back(include.path);
+        }
+        for (const record_set& records : document_.trees) {
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                if (records.has_type_id(i) || records.type_name(i) != "SubTree") continue;
+                for (const raw_param* p = records.params_begin(i); p != records.params_end(i);
+                     ++p) {
+                    if (p->name != "file") continue;
+                    const std::string path = attribute_text(p->value);
+                    if (seen.insert(path).second) includes_.push_back(path);
+                }
+            }
+        }
+    }
+
+    void write_tree(const record_set& records) {
+        std::string name = records.name();
+        if (name.empty()) {
+            name = "MainTree";
+            for (int k = 2; tree_names_.count(name) != 0; ++k)
+                name = "MainTree_" + std::to_string(k);
+            tree_names_.insert(name);
+            if (document_.trees.size() > 1) {
+                problem(
+                    "a tree without a name among several: BehaviorTree.CPP names trees; it "
+                    "is written as '" +
+                    name + "'");
+            }
+        }
+        printer_.OpenElement("BehaviorTree");
+        printer_.PushAttribute("ID", name.c_str());
+        if (!records.empty()) write_nodes(records, name);
+        printer_.CloseElement();
+        if (!records.declared_keys().empty()) keyed_trees_.emplace_back(name, &records);
+    }
+
+    // Children by record order, then the nodes in preorder from the one root, without
+    // recursion.
+    void write_nodes(const record_set& records, const std::string& tree_name) {
+        const std::size_t n = records.size();
+        std::unordered_map<std::int64_t, std::size_t> index_of;
+        index_of.reserve(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!index_of.emplace(records.id(i), i).second) {
+                problem("tree '" + tree_name + "': two records with id " +
+                            std::to_string(records.id(i)),
+                        records.id(i));
+            }
+        }
+        // Children as ranges of one array (counting sort by parent).
+        std::vector<std::size_t> first_child(n + 1, 0);
+        std::vector<std::size_t> parent_of(n, n);
+        std::size_t root = n;
+        std::size_t linked = 0;  // the root and the records whose parent is a record
+        for (std::size_t i = 0; i < n; ++i) {
+            if (records.parent_id(i) == 0) {
+                if (root != n) {
+                    problem("tree '" + tree_name + "': a second root, record " +
+                                std::to_string(records.id(i)) + "; a <BehaviorTree> holds one",
+                            records.id(i));
+                    continue;
+                }
+                root = i;
+                ++linked;
+                continue;
+            }
+            auto parent = index_of.find(records.parent_id(i));
+            if (parent == index_of.end()) {
+                problem("tree '" + tree_name + "': the parent of record " +
+                            std::to_string(records.id(i)) + " is no record",
+                        records.id(i));
+                continue;
+            }
+            parent_of[i] = parent->second;
+            ++linked;
+            ++first_child[parent->second + 1];
+        }
+        for (std::size_t i = 0; i < n; ++i) first_child[i + 1] += first_child[i];
+        std::vector<std::size_t> children(first_child[n]);
+        std::vector<std::size_t> filled(first_child.begin(), first_child.end() - 1);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (parent_of[i] != n) children[filled[parent_of[i]]++] = i;
+        }
+        if (root == n) {
+            problem("tree '" + tree_name + "' has no root record");
+            return;
+        }
+        // Ids as the reader gives them (1..n in preorder) need no _uid.
+        std::vector<std::size_t> order;
+        order.reserve(n);
+        std::vector<std::pair<std::size_t, std::size_t>> stack{{root, 0}};
+        order.push_back(root);
+        while (!stack.empty()) {
+            auto& [node, next] = stack.back();
+            if (first_child[node] + next == first_child[node + 1]) {
+                stack.pop_back();
+                continue;
+            }
+            const std::size_t child = children[first_child[node] + next++];
+            order.push_back(child);
+            stack.emplace_back(child, 0);
+        }
+        if (order.size() < linked) {
+            problem("tree '" + tree_name + "': " + std::to_string(linked - order.size()) +
+                    " records do not hang from the root (their parents form a loop)");
+        }
+        with_uids_ = false;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (records.id(order[k]) != static_cast<std::int64_t>(k + 1)) with_uids_ = true;
+        }
+        // Write, opening and closing elements in preorder.
+        stack.assign(1, {root, 0});
+        open_node(records, root, first_child[root + 1] - first_child[root]);
+        while (!stack.empty()) {
+            auto& [node, next] = stack.back();
+            if (first_child[node] + next == first_child[node + 1]) {
+                printer_.CloseElement();
+                stack.pop_back();
+                continue;
+            }
+            const std::size_t child = children[first_child[node] + next++];
+            open_node(records, child, first_child[child + 1] - first_child[child]);
+            stack.emplace_back(child, 0);
+        }
+    }
+
+    void open_node(const record_set& records, std::size_t i, std::size_t child_count) {
+        const std::int64_t id = records.id(i);
+        if (records.has_type_id(i)) {
+            problem("record " + std::to_string(id) + " names its type by number (" +
+                        std::to_string(records.type_id(i)) +
+                        "); BehaviorTree.CPP names types: convert with type names",
+                    id);
+            printer_.OpenElement("Action");
+            printer_.PushAttribute("ID", std::to_string(records.type_id(i)).c_str());
+            common_attributes(records, i);
+            return;
+        }
+        const std::string_view canopy_type = records.type_name(i);
+        if (canopy_type == "SubTree") {
+            open_subtree(records, i);
+            return;
+        }
+        std::string_view type = btcpp::written_type(canopy_type);
+        const raw_param* first = records.params_begin(i);
+        const raw_param* last = records.params_end(i);
+        // Canopy's unit conversions, when BehaviorTree.CPP can say the value.
+        const btcpp::param_rows_of rows = btcpp::params_of(type);
+        std::vector<std::pair<std::string, std::string>> attributes;
+        attributes.reserve(static_cast<std::size_t>(last - first) + 1);
+        bool keep_canopy_form = false;
+        for (const raw_param* p = first; p != last; ++p) {
+            const btcpp::param_row* row = nullptr;
+            for (const btcpp::param_row* r = rows.first; r != rows.last; ++r) {
+                if (r->write && r->canopy == p->name) row = r;
+            }
+            if (row == nullptr) {
+                attributes.emplace_back(p->name, value_text(type, *p));
+            } else if (row->conversion == btcpp::unit::same) {
+                attributes.emplace_back(std::string(row->btcpp), value_text(type, *p));
+            } else if (std::optional<std::uint64_t> ms = milliseconds_of(p->value)) {
+                attributes.emplace_back(std::string(row->btcpp), std::to_string(*ms));
+            } else {
+                keep_canopy_form = true;
+            }
+        }
+        if (keep_canopy_form) {
+            // Canopy's own name and parameters, which Canopy reads back as they are.
+            attributes.clear();
+            for (const raw_param* p = first; p != last; ++p) {
+                attributes.emplace_back(p->name, attribute_text(p->value));
+            }
+            if (btcpp::is_builtin(canopy_type)) {
+                problem("record " + std::to_string(id) + " ('" + std::string(canopy_type) +
+                            "'): BehaviorTree.CPP's '" + std::string(type) +
+                            "' counts whole milliseconds, which this value is not (or it is a "
+                            "blackboard key of seconds); written with Canopy's parameter, which "
+                            "BehaviorTree.CPP refuses",
+                        id);
+            }
+            type = canopy_type;
+        }
+        if (type == "Precondition") {
+            problem("record " + std::to_string(id) +
+                        ": Canopy's Precondition compares a key (key, op, value); "
+                        "BehaviorTree.CPP's takes a script ('if') and refuses these ports",
+                    id);
+        }
+        if (type == "RunOnce" &&
+            std::none_of(first, last, [](const raw_param& p) { return p.name == "then_skip"; })) {
+            // BehaviorTree.CPP's default is true (SKIPPED ever after), Canopy's false.
+            attributes.emplace_back("then_skip", "false");
+        }
+        // An element named as a tree of the document would read as a subtree.
+        const bool explicit_form = !is_xml_name(type) || is_reserved_element(type) ||
+                                   tree_names_.count(std::string(type)) != 0;
+        note_type(type, child_count, attributes);
+        if (explicit_form) {
+            const std::string_view element = model_element_of(type);
+            printer_.OpenElement(intern(element));
+            printer_.PushAttribute("ID", std::string(type).c_str());
+        } else {
+            printer_.OpenElement(intern(type));
+        }
+        common_attributes(records, i);
+        for (const auto& [name, value] : attributes) push_param(name, value, id);
+    }
+
+    // A parameter's value as BehaviorTree.CPP reads it.
+    static std::string value_text(std::string_view type, const raw_param& p) {
+        std::string text = attribute_text(p.value);
+        // Canopy takes a key parameter bare; BehaviorTree.CPP reads a Switch's variable as an
+        // input port, so it needs the braces.
+        if (p.name == "variable" && type.substr(0, 6) == "Switch" && !is_key_reference(text) &&
+            !text.empty()) {
+            text = "{" + text + "}";
+        }
+        return text;
+    }
+
+    void common_attributes(const record_set& records, std::size_t i) {
+        if (!records.describe(i).empty()) {
+            printer_.PushAttribute("name", std::string(records.describe(i)).c_str());
+        }
+        if (with_uids_) printer_.PushAttribute("_uid", std::to_string(records.id(i)).c_str());
+    }
+
+    void push_param(const std::string& name, const std::string& value, std::int64_t id) {
+        if (!is_xml_name(name) || name == "name" || name == "ID" || name[0] == '_') {
+            problem("record " + std::to_string(id) + ": parameter '" + name +
+                        "' cannot be a BehaviorTree.CPP port (a port name is an XML name, not "
+                        "'name' or 'ID', and does not start with '_')",
+                    id);
+            return;
+        }
+        printer_.PushAttribute(name.c_str(), value.c_str());
+    }
+
+    void open_subtree(const record_set& records, std::size_t i) {
+        const std::int64_t id = records.id(i);
+        const raw_param* first = records.params_begin(i);
+        const raw_param* last = records.params_end(i);
+        const raw_param* tree = nullptr;
+        const raw_param* file = nullptr;
+        for (const raw_param* p = first; p != last; ++p) {
+            if (p->name == "tree") tree = p;
+            if (p->name == "file") file = p;
+        }
+        printer_.OpenElement("SubTree");
+        if (tree != nullptr) {
+            printer_.PushAttribute("ID", attribute_text(tree->value).c_str());
+        } else {
+            problem(file != nullptr
+                        ? "record " + std::to_string(id) +
+                              ": a subtree that names only a file; BehaviorTree.CPP names the "
+                              "tree (<include> the file and give <SubTree ID>)"
+                        : "record " + std::to_string(id) + ": a subtree that names no tree",
+                    id);
+        }
+        common_attributes(records, i);
+        for (const raw_param* p = first; p != last; ++p) {
+            if (p == tree || p == file) continue;
+            if (p->name == "_autoremap") {
+                const bool* on = std::get_if<bool>(&p->value);
+                printer_.PushAttribute("_autoremap", on != nullptr
+                                                         ? (*on ? "true" : "false")
+                                                         : attribute_text(p->value).c_str());
+                continue;
+            }
+            push_param(p->name, attribute_text(p->value), id);
+        }
+    }
+
+    std::string_view model_element_of(std::string_view type) const {
+        if (const node_model* model = find_model(type); model != nullptr && model->shape) {
+            switch (*model->shape) {
+                case arity::leaf: return "Action";
+                case arity::decorator: return "Decorator";
+                case arity::composite: return "Control";
+            }
+        }
+        if (std::string_view element = canopy_model_element(type); !element.empty()) return element;
+        auto use = uses_.find(std::string(type));
+        const std::size_t children = use == uses_.end() ? 0 : use->second.most_children;
+        return children == 0 ? "Action" : children == 1 ? "Decorator" : "Control";
+    }
+
+    // tinyxml2's printer keeps the name of each open element by pointer, until it closes: the
+    // names live here, each once.
+    const char* intern(std::string_view name) {
+        return element_names_.emplace(name).first->c_str();
+    }
+
+    const node_model* find_model(std::string_view type) const {
+        for (const node_model& model : document_.models) {
+            if (model.name == type) return &model;
+        }
+        return nullptr;
+    }
+
+    // Remembers a type the <TreeNodesModel> describes: one that BehaviorTree.CPP lacks.
+    void note_type(std::string_view type, std::size_t child_count,
+                   const std::vector<std::pair<std::string, std::string>>& attributes) {
+        if (btcpp::is_builtin(type)) return;
+        auto [it, added] = uses_.try_emplace(std::string(type));
+        if (added) use_order_.push_back(it->first);
+        type_use& use = it->second;
+        use.most_children = std::max(use.most_children, child_count);
+        for (const auto& attribute : attributes) {
+            if (std::find(use.ports.begin(), use.ports.end(), attribute.first) == use.ports.end())
+                use.ports.push_back(attribute.first);
+        }
+    }
+
+    void write_model(const node_model& model) {
+        std::string_view element = "Action";
+        if (model.shape == arity::decorator) element = "Decorator";
+        if (model.shape == arity::composite) element = "Control";
+        if (!model.shape) element = model_element_of(model.name);
+        printer_.OpenElement(intern(element));
+        printer_.PushAttribute("ID", model.name.c_str());
+        for (const port_model& port : model.ports) {
+            printer_.OpenElement(port.dir == port_model::direction::input    ? "input_port"
+                                 : port.dir == port_model::direction::output ? "output_port"
+                                                                             : "inout_port");
+            printer_.PushAttribute("name", port.name.c_str());
+            if (!port.type.empty()) printer_.PushAttribute("type", port.type.c_str());
+            if (port.default_value) printer_.PushAttribute("default", port.default_value->c_str());
+            if (!port.description.empty()) printer_.PushText(port.description.c_str());
+            printer_.CloseElement();
+        }
+        if (!model.description.empty()) {
+            printer_.OpenElement("description");
+            printer_.PushText(model.description.c_str());
+            printer_.CloseElement();
+        }
+        printer_.CloseElement();
+    }
+
+    void write_models() {
+        if (document_.models.empty() && uses_.empty() && keyed_trees_.empty()) return;
+        printer_.OpenElement("TreeNodesModel");
+        std::unordered_set<std::string_view> written;
+        for (const node_model& model : document_.models) {
+            if (written.insert(model.name).second) write_model(model);
+        }
+        for (const std::string& type : use_order_) {
+            if (written.count(type) != 0) continue;
+            const type_use& use = uses_.at(type);
+            printer_.OpenElement(intern(model_element_of(type)));
+            printer_.PushAttribute("ID", type.c_str());
+            for (const std::string& port : use.ports) {
+                printer_.OpenElement("input_port");
+                printer_.PushAttribute("name", port.c_str());
+                printer_.CloseElement();
+            }
+            printer_.CloseElement();
+        }
+        // A tree's declared keys as the ports of its <SubTree> model, which BehaviorTree.CPP 4
+        // reads: a port a <SubTree> does not remap takes its default.
+        for (const auto& [name, records] : keyed_trees_) {
+            printer_.OpenElement("SubTree");
+            printer_.PushAttribute("ID", name.c_str());
+            for (const record_set::key_declaration& key : records->declared_keys()) {
+                const std::string_view type = cpp_type_of(key.type);
+                if (type.empty()) {
+                    problem("tree '" + name + "': key '" + key.name + "' has type '" + key.type +
+                            "', which is no key type (integer, number, boolean, string)");
+                    continue;
+                }
+                printer_.OpenElement("inout_port");
+                printer_.PushAttribute("name", key.name.c_str());
+                printer_.PushAttribute("type", std::string(type).c_str());
+                if (key.initial) {
+                    printer_.PushAttribute("default", attribute_text(key.initial->value).c_str());
+                }
+                printer_.CloseElement();
+            }
+            printer_.CloseElement();
+        }
+        printer_.CloseElement();
+    }
+
+    const tree_document& document_;
+    tinyxml2::XMLPrinter printer_;
+    write_result result_;
+    std::vector<std::string> includes_;
+    std::unordered_map<std::string, type_use> uses_;
+    std::vector<std::string> use_order_;
+    std::vector<std::pair<std::string, const record_set*>> keyed_trees_;
+    std::unordered_set<std::string> tree_names_;
+    std::unordered_set<std::string> element_names_;
+    bool with_uids_ = false;
+};
+
+}  // namespace
+
+write_result write_btcpp_xml(const tree_document& document) {
+    return btcpp_writer(document).write();
 }
 
 }  // namespace canopy::detail

@@ -1,0 +1,168 @@
+#pragma once
+// The one table between BehaviorTree.CPP's node names, ports and units and Canopy's, shared by
+// the BehaviorTree.CPP XML reader and writer. docs/btcpp-xml.md prints it; docs/nodes.md says
+// what each node does in both libraries.
+
+#include <algorithm>
+#include <string_view>
+
+namespace canopy::detail::btcpp {
+
+/// How a port's value converts between the two libraries.
+enum class unit : unsigned char {
+    same,          ///< the text as it is
+    milliseconds,  ///< BehaviorTree.CPP counts whole milliseconds, Canopy seconds
+    seconds,       ///< seconds in both: read as a number (a key or other text stays text)
+};
+
+/// A node type whose name differs. `read` rows apply to files (BehaviorTree.CPP's name to
+/// Canopy's); `write` rows to documents (Canopy's name, or an alias the registry knows, to
+/// BehaviorTree.CPP's). Names not listed are the same in both, or have no counterpart.
+struct type_row {
+    std::string_view btcpp;
+    std::string_view canopy;
+    bool read;
+    bool write;
+};
+
+inline constexpr type_row type_rows[] = {
+    // Renamed in BehaviorTree.CPP 4.0; same node.
+    {"SequenceStar", "SequenceWithMemory", true, false},
+    // The registry aliases Sleep to Wait, but the port changes unit, so the reader names the
+    // type Canopy's way and the writer BehaviorTree.CPP's.
+    {"Sleep", "Wait", true, true},
+    // Registry aliases: the reader keeps BehaviorTree.CPP's name, which the registry knows.
+    {"Fallback", "Selector", false, true},
+    {"ReactiveFallback", "ReactiveSelector", false, true},
+    {"Inverter", "Not", false, true},
+    {"RetryUntilSuccessful", "Retry", false, true},
+    {"KeepRunningUntilFailure", "RepeatUntilFailure", false, true},
+    // behavior3's aliases, for documents read from behavior3 files.
+    {"Sequence", "MemSequence", false, true},
+    {"Fallback", "MemPriority", false, true},
+    {"ReactiveFallback", "Priority", false, true},
+    {"AlwaysSuccess", "Succeeder", false, true},
+    {"AlwaysFailure", "Failer", false, true},
+    {"AlwaysRunning", "Runner", false, true},
+};
+
+/// A port whose name or unit differs, on a node type named as BehaviorTree.CPP names it.
+/// `write` is false for a row only files use: Nav2's Wait, which the writer writes as Sleep,
+/// and Canopy's own `seconds`, which the writer keeps where BehaviorTree.CPP's unit cannot say
+/// the value (so that it reads back as the same number).
+struct param_row {
+    std::string_view type;  ///< BehaviorTree.CPP's (or Nav2's) name of the node type
+    std::string_view btcpp;
+    std::string_view canopy;
+    unit conversion;
+    bool write;
+};
+
+inline constexpr param_row param_rows[] = {
+    {"Sleep", "msec", "seconds", unit::milliseconds, true},
+    {"Sleep", "seconds", "seconds", unit::seconds, false},
+    {"Wait", "wait_duration", "seconds", unit::seconds, false},  // Nav2: seconds already
+    {"Wait", "seconds", "seconds", unit::seconds, false},
+    {"Timeout", "msec", "seconds", unit::milliseconds, true},
+    {"Timeout", "seconds", "seconds", unit::seconds, false},
+    {"Delay", "delay_msec", "seconds", unit::milliseconds, true},
+    {"Delay", "seconds", "seconds", unit::seconds, false},
+    {"Repeat", "num_cycles", "count", unit::same, true},
+    {"RetryUntilSuccessful", "num_attempts", "attempts", unit::same, true},
+    {"Parallel", "success_count", "success_threshold", unit::same, true},
+    {"Parallel", "failure_count", "failure_threshold", unit::same, true},
+    {"SetBlackboard", "output_key", "key", unit::same, true},
+};
+
+/// The rows of one BehaviorTree.CPP type, as a range of param_rows (empty for most types).
+struct param_rows_of {
+    const param_row* first = nullptr;
+    const param_row* last = nullptr;
+    bool empty() const noexcept { return first == last; }
+};
+
+inline param_rows_of params_of(std::string_view btcpp_type) {
+    const param_row* first = std::begin(param_rows);
+    while (first != std::end(param_rows) && first->type != btcpp_type) ++first;
+    const param_row* last = first;
+    while (last != std::end(param_rows) && last->type == btcpp_type) ++last;
+    return {first, last};
+}
+
+/// BehaviorTree.CPP's name of a Canopy type for the writer (the name itself when no row says
+/// otherwise).
+inline std::string_view written_type(std::string_view canopy) {
+    for (const type_row& row : type_rows) {
+        if (row.write && row.canopy == canopy) return row.btcpp;
+    }
+    return canopy;
+}
+
+/// Canopy's name of a BehaviorTree.CPP type for the reader.
+inline std::string_view read_type(std::string_view btcpp) {
+    for (const type_row& row : type_rows) {
+        if (row.read && row.btcpp == btcpp) return row.canopy;
+    }
+    return btcpp;
+}
+
+/// The node types BehaviorTree.CPP 4 registers itself (BehaviorTreeFactory's built-ins): the
+/// writer gives every other type a model in <TreeNodesModel>, so that Groot2 shows it.
+inline constexpr std::string_view builtin_types[] = {
+    "AlwaysFailure",
+    "AlwaysRunning",
+    "AlwaysSuccess",
+    "Delay",
+    "EntryUpdatedAction",
+    "EntryUpdatedDecorator",
+    "Fallback",
+    "ForceFailure",
+    "ForceSuccess",
+    "IfThenElse",
+    "Inverter",
+    "KeepRunningUntilFailure",
+    "LoopBool",
+    "LoopDouble",
+    "LoopInt",
+    "LoopString",
+    "Parallel",
+    "ParallelAll",
+    "Precondition",
+    "ReactiveFallback",
+    "ReactiveSequence",
+    "Repeat",
+    "RetryUntilSuccessful",
+    "RunOnce",
+    "Script",
+    "ScriptCondition",
+    "Sequence",
+    "SequenceWithMemory",
+    "SetBlackboard",
+    "SkipUnlessUpdated",
+    "Sleep",
+    "SubTree",
+    "Switch2",
+    "Switch3",
+    "Switch4",
+    "Switch5",
+    "Switch6",
+    "Timeout",
+    "UnsetBlackboard",
+    "WaitValueUpdate",
+    "WasEntryUpdated",
+    "WhileDoElse",
+};
+
+inline bool is_builtin(std::string_view type) {
+    return std::find(std::begin(builtin_types), std::end(builtin_types), type) !=
+           std::end(builtin_types);
+}
+
+/// BehaviorTree.CPP 4's pre- and post-condition attributes (PreCondNames, PostCondNames):
+/// scripts Canopy does not run.
+inline constexpr std::string_view condition_attributes[] = {
+    "_failureIf", "_successIf", "_skipIf",   "_while",
+    "_onSuccess", "_onFailure", "_onHalted", "_post",
+};
+
+}  // namespace canopy::detail::btcpp
