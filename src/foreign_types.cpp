@@ -1,6 +1,7 @@
 #include "foreign_types.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <unordered_map>
 
@@ -24,6 +25,18 @@ void mention(learned& type, const std::string& name, std::optional<std::string> 
     if (at != type.params.end()) return;
     type.params.push_back(name);
     type.defaults.push_back(std::move(fallback));
+}
+
+// A name that differs from a registered one in case only (`inverter`) is a typo that the
+// program's type would fix, not a type of another program: it stays an error.
+bool miscased(const registry& reg, std::string_view name) {
+    if (reg.find(name) != nullptr) return false;
+    const std::string_view nearest = reg.nearest_name(name);
+    return nearest.size() == name.size() &&
+           std::equal(name.begin(), name.end(), nearest.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) ==
+                      std::tolower(static_cast<unsigned char>(b));
+           });
 }
 
 bool fits(const node_type& type, const record_set& records, std::size_t i) {
@@ -54,7 +67,7 @@ registry learn_types(const file_set& files, const registry& reg) {
             for (std::size_t i = 0; i < records.size(); ++i) {
                 if (records.has_type_id(i)) continue;
                 const std::string name(records.type_name(i));
-                if (name.empty() || name == subtree_type_name) continue;
+                if (name.empty() || name == subtree_type_name || miscased(reg, name)) continue;
                 const node_type* known = reg.find(name);
                 if (known != nullptr && fits(*known, records, i) && types.count(name) == 0)
                     continue;

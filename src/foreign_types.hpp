@@ -11,7 +11,8 @@ namespace canopy::detail {
 /// type without behaviour (agents refuse to run trees that use it) whose parameters, of type
 /// any, are its model's ports and every parameter the files give it; its arity is its
 /// model's, else leaf where no node has children, decorator where each has one, else
-/// composite.
+/// composite. A name that differs from a registered one in case only is not learned: it is
+/// the typo its "did you mean" says.
 registry learn_types(const file_set& files, const registry& reg);
 
 }  // namespace canopy::detail

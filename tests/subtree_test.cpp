@@ -336,6 +336,11 @@ TEST_SUITE("subtrees") {
         CHECK(std::get<std::int64_t>(*t->params(3).find("wait_duration")) == 5);
         CHECK(t->keys().back().name == "goal");
         CHECK_THROWS_AS(agent{t}, error);
+        // A case slip is a typo, not a type of another program.
+        std::string miscased = json;
+        miscased.replace(miscased.find("\"Sequence\""), 10, "\"sequence\"");
+        CHECK(testing::only(load(miscased, lenient), diagnostic_code::unknown_type).message ==
+              "unknown node type 'sequence' (did you mean 'Sequence'?)");
     }
 }
 
