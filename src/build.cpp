@@ -680,6 +680,11 @@ private:
         }
         const std::string_view name =
             key_of(given.value).value_or(std::get<std::string>(given.value));
+        if (name.empty()) {
+            report_at(where, i, diagnostic_code::wrong_param_type,
+                      "parameter '" + given.name + "' must name a blackboard key, but it is empty");
+            return std::nullopt;
+        }
         const std::uint32_t slot = find_key(i, name, where);
         if (slot == param::no_key) return std::nullopt;
         key_type = keys_[slot].type;

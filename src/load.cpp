@@ -150,6 +150,7 @@ public:
     std::shared_ptr<const tree> build(tree_ref ref, bool may_move) {
         detail::loaded_file& file = files_.file(ref.file);
         record_set& records = file.document.trees[ref.tree];
+        if (records.empty() && !files_.clean(ref.file)) return nullptr;  // the reader said why
         build_options options;
         options.foreign = foreign_ ? &*foreign_ : nullptr;
         load_result built;
