@@ -24,12 +24,18 @@ const node_rule rules[] = {
     {flavour::classic, "Failer", "AlwaysFailure", none},
     {flavour::classic, "Runner", "AlwaysRunning", none},
     // Wait: `this.endTime = settings.milliseconds || 0`.
-    {flavour::classic, "Wait", "Wait", {"milliseconds", "seconds", -1, conversion::milliseconds, 0}},
+    {flavour::classic,
+     "Wait",
+     "Wait",
+     {"milliseconds", "seconds", -1, conversion::milliseconds, 0}},
     {flavour::classic,
      "MaxTime",
      "MaxTime",
      {"maxTime", "seconds", -1, conversion::milliseconds, no_default}},
-    {flavour::classic, "Limiter", "Limiter", {"maxLoop", "max_loop", -1, conversion::same, no_default}},
+    {flavour::classic,
+     "Limiter",
+     "Limiter",
+     {"maxLoop", "max_loop", -1, conversion::same, no_default}},
     // `this.maxLoop = settings.maxLoop || -1`, and a negative maxLoop loops for ever.
     {flavour::classic, "Repeater", "Repeat", {"maxLoop", "count", -1, conversion::js_loop, -1}},
     // Until failure, at most maxLoop successes, then success: Canopy's Repeat.

@@ -25,9 +25,9 @@ enum class conversion : std::uint8_t {
 
 /// One argument of a behavior3 node and the Canopy parameter it is.
 struct arg_rule {
-    std::string_view arg;        ///< behavior3's argument name ("milliseconds", "time")
-    std::string_view param;      ///< Canopy's parameter name ("seconds")
-    int input_slot;              ///< the `input` position that may give it instead, or -1
+    std::string_view arg;    ///< behavior3's argument name ("milliseconds", "time")
+    std::string_view param;  ///< Canopy's parameter name ("seconds")
+    int input_slot;          ///< the `input` position that may give it instead, or -1
     conversion convert;
     /// The value (already converted) that the runtime uses when the file gives neither the
     /// argument nor its input: -1, 0 or none (`no_default`).

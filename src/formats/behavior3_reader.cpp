@@ -10,8 +10,8 @@
 // make records: a copy with locations is the simplest way to have it.
 #include <algorithm>
 #include <cctype>
-#include <initializer_list>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -377,8 +377,8 @@ private:
             default: break;
         }
         report(v.where, diagnostic_code::wrong_param_type,
-               "argument '" + std::string(name) + "' must be a number, a string or a boolean, not " +
-                   std::string(kind_name(v)),
+               "argument '" + std::string(name) +
+                   "' must be a number, a string or a boolean, not " + std::string(kind_name(v)),
                record_id);
         return std::nullopt;
     }
@@ -492,9 +492,9 @@ private:
 
     // {"scope": "project", "trees": [...], "custom_nodes": [...]}
     void read_classic_project(std::uint32_t object) {
-        members m = read_members(object, {"version", "scope", "selectedTree", "trees",
-                                          "custom_nodes", "display", "name", "description",
-                                          "path", "id", "title"},
+        members m = read_members(object,
+                                 {"version", "scope", "selectedTree", "trees", "custom_nodes",
+                                  "display", "name", "description", "path", "id", "title"},
                                  "a behavior3 project");
         read_custom_nodes(m["custom_nodes"]);
         const std::uint32_t trees = m["trees"];
@@ -530,8 +530,8 @@ private:
             std::string name(title.empty() ? id : title);
             if (name.empty()) name = "Tree " + std::to_string(t + 1);
             if (taken.count(name) != 0) {
-                name += " (" + (id.empty() || id == name ? std::to_string(t + 1) : std::string(id)) +
-                        ")";
+                name += " (" +
+                        (id.empty() || id == name ? std::to_string(t + 1) : std::string(id)) + ")";
                 while (taken.count(name) != 0) name += "'";
             }
             taken.insert(name);
@@ -659,8 +659,8 @@ private:
                                                  std::int64_t parent, record_set& records) {
         const std::string what = "node '" + at(node).key + "'";
         members m = read_members(node,
-                                 {"id", "name", "title", "description", "properties",
-                                  "parameters", "display", "children", "child", "category"},
+                                 {"id", "name", "title", "description", "properties", "parameters",
+                                  "display", "children", "child", "category"},
                                  what);
         const std::uint32_t name_value = m["name"];
         const std::string_view name = text_field(name_value, "name");
@@ -669,8 +669,7 @@ private:
         const std::string_view category = text_field(m["category"], "category");
         // The title, which the editor shows, unless it only repeats the name; else the
         // description.
-        const std::string_view describe =
-            !title.empty() && title != name ? title : description;
+        const std::string_view describe = !title.empty() && title != name ? title : description;
         std::vector<arg_entry> args;
         collect_args(m["parameters"], "parameters", args);  // behavior3js 0.1
         collect_args(m["properties"], "properties", args);
@@ -689,8 +688,7 @@ private:
             }
         } else {
             if (name_value == none) {
-                report(at(node).where, diagnostic_code::missing_field, what + " has no 'name'",
-                       id);
+                report(at(node).where, diagnostic_code::missing_field, what + " has no 'name'", id);
             } else if (category == "tree") {
                 report(at(name_value).where, diagnostic_code::unknown_tree,
                        "subtree '" + std::string(name) + "' names no tree of this project", id);
@@ -751,9 +749,8 @@ private:
             if (category == "decorator") model.shape = arity::decorator;
             if (category == "action" || category == "condition") model.shape = arity::leaf;
             const std::string_view description = text_field(m["description"], "description");
-            model.description = std::string(description.empty()
-                                                ? text_field(m["title"], "title")
-                                                : description);
+            model.description =
+                std::string(description.empty() ? text_field(m["title"], "title") : description);
             for (std::string_view field : {"parameters", "properties"}) {
                 const std::uint32_t props = m[field];
                 if (props == none || at(props).type == kind::null || !is_object(props, field)) {
@@ -888,8 +885,8 @@ private:
                 report(at(n.node).where, diagnostic_code::missing_field, "a node has no 'name'",
                        ids[i]);
             }
-            add_mapped(b3::flavour::nested, type, describe, at(n.node).where, ids[i], parent,
-                       args, slots(n.input, "input"), slots(n.output, "output"), records);
+            add_mapped(b3::flavour::nested, type, describe, at(n.node).where, ids[i], parent, args,
+                       slots(n.input, "input"), slots(n.output, "output"), records);
             if (type.empty()) records.mark_problem(record_set::bad_type);
         }
     }
@@ -937,8 +934,7 @@ private:
         for (std::uint32_t i = at(list).first; i != none; i = at(i).next) {
             if (at(i).type != kind::object) {
                 report(at(i).where, diagnostic_code::unexpected_element,
-                       "a node definition must be an object, not " +
-                           std::string(kind_name(at(i))));
+                       "a node definition must be an object, not " + std::string(kind_name(at(i))));
                 continue;
             }
             members m = read_members(i,
@@ -953,7 +949,7 @@ private:
             }
             const b3::node_rule* rule = b3::find_rule(b3::flavour::nested, name);
             node_model model;
-            model.name = std::string(!rule                          ? name
+            model.name = std::string(!rule                           ? name
                                      : !rule->unlimited_name.empty() ? rule->unlimited_name
                                                                      : rule->canopy_name);
             model.where = at(i).where;
@@ -973,9 +969,9 @@ private:
                                    std::string(kind_name(at(a))));
                         continue;
                     }
-                    members d = read_members(
-                        a, {"name", "type", "desc", "oneof", "default", "options"},
-                        "an argument definition");
+                    members d =
+                        read_members(a, {"name", "type", "desc", "oneof", "default", "options"},
+                                     "an argument definition");
                     port_model port;
                     const std::string_view arg = text_field(d["name"], "name");
                     port.name = std::string(rule && rule->arg.arg == arg ? rule->arg.param : arg);
@@ -1029,9 +1025,10 @@ private:
         std::vector<record_set::raw_param> params;
         std::vector<bool> inputs_used(inputs.size(), false);
         if (rule && !rule->dropped_arg.empty()) {
-            args.erase(std::remove_if(args.begin(), args.end(),
-                                      [&](const arg_entry& a) { return a.name == rule->dropped_arg; }),
-                       args.end());
+            args.erase(
+                std::remove_if(args.begin(), args.end(),
+                               [&](const arg_entry& a) { return a.name == rule->dropped_arg; }),
+                args.end());
         }
         if (rule && !rule->arg.arg.empty()) {
             map_argument(*rule, name, type, args, inputs, inputs_used, params, id);
@@ -1086,7 +1083,8 @@ private:
                            ? "'" + std::string(name) + "' takes its '" + std::string(arg.arg) +
                                  "' as an argument or as input " +
                                  std::to_string(arg.input_slot + 1) + ", not both"
-                           : "'" + std::string(name) + "' prints its 'message' and input 1 "
+                           : "'" + std::string(name) +
+                                 "' prints its 'message' and input 1 "
                                  "together; Canopy's Log writes one message: give one or the other",
                        id);
             }

@@ -2,6 +2,7 @@
 // form, one tree per file, with Canopy's types and units mapped back to behavior3 (Lua/TS)
 // names (docs/behavior3.md).
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -13,6 +14,18 @@ namespace canopy::detail {
 namespace {
 
 namespace b3 = behavior3;
+
+// A value as JSON; a number that is whole keeps a ".0", so that it reads back as a number and
+// not as an integer.
+void append_value(std::string& out, const param_value& value) {
+    if (value.index() != 2 || !std::isfinite(std::get<double>(value))) {
+        append_json_value(out, value);
+        return;
+    }
+    std::string text = number_text(std::get<double>(value));
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";
+    out += text;
+}
 
 void append_string(std::string& out, std::string_view text) {
     out += '"';
@@ -157,6 +170,16 @@ private:
                 write_mapped(*rule, *p, out, id);
                 continue;
             }
+            if (rule != nullptr && (p->name == rule->arg.arg || p->name == rule->dropped_arg)) {
+                problem("node " + std::to_string(id) + ": parameter '" + p->name + "' of " +
+                            std::string(type) + " would read back as behavior3's '" + p->name +
+                            "' of " + std::string(rule->b3_name) +
+                            (p->name == rule->arg.arg
+                                 ? ", which is Canopy's '" + std::string(rule->arg.param) + "'"
+                                 : ", which Canopy ignores"),
+                        id);
+                continue;
+            }
             if (is_key(p->value)) {
                 if (const int slot = slot_of(p->name, "input"); slot >= 0) {
                     set_slot(out.input, slot, key_name(p->value));
@@ -189,9 +212,8 @@ private:
             if (n < least) {
                 problem("node " + std::to_string(id) + ": " + std::string(p.name) + " " +
                             std::to_string(n) + " has no equal in behavior3's " +
-                            std::string(rule.b3_name) + " ('" + std::string(arg.arg) +
-                            "' below " + std::to_string(least) + " means " +
-                            std::to_string(least) + ")",
+                            std::string(rule.b3_name) + " ('" + std::string(arg.arg) + "' below " +
+                            std::to_string(least) + " means " + std::to_string(least) + ")",
                         id);
             }
         }
@@ -258,7 +280,7 @@ private:
                 if (a != 0) out += ", ";
                 append_string(out, node.args[a].first);
                 out += ": ";
-                append_json_value(out, node.args[a].second);
+                append_value(out, node.args[a].second);
             }
             out += '}';
         }
@@ -303,7 +325,7 @@ private:
                 append_string(out, key.type);
                 if (key.initial) {
                     out += ", \"default\": ";
-                    append_json_value(out, key.initial->value);
+                    append_value(out, key.initial->value);
                 }
                 out += '}';
                 separator = ",\n    ";
@@ -377,7 +399,7 @@ private:
 
     const tree_document& document_;
     write_result& result_;
-    std::vector<std::string> files_;                       // each tree's file name
+    std::vector<std::string> files_;                        // each tree's file name
     std::unordered_map<std::string, std::size_t> by_name_;  // tree name -> index
 };
 
