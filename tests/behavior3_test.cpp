@@ -43,7 +43,7 @@ std::string records_text(const record_set& records, bool by_name = false) {
                std::string(records.type_name(i));
         if (!records.describe(i).empty()) out += " \"" + std::string(records.describe(i)) + "\"";
         std::vector<std::string> params;
-        for (auto p = records.params_begin(i); p != records.params_end(i); ++p) {
+        for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
             params.push_back(" " + p->name + "=" + value_text(p->value));
         }
         if (by_name) std::sort(params.begin(), params.end());
@@ -209,15 +209,20 @@ TEST_SUITE("behavior3") {
             CHECK(one(R"({"id": 2, "name": "IfElse")" + child) == "2<1 IfThenElse\n3<2 A\n");
         }
         SUBCASE("decorators") {
-            for (auto [b3, canopy] : {std::pair{"Invert", "Not"},
+            for (const auto& names : {std::pair{"Invert", "Not"},
                                       {"Inverter", "Not"},
                                       {"Not", "Not"},
                                       {"AlwaysSuccess", "ForceSuccess"},
                                       {"AlwaysFailure", "ForceFailure"},
                                       {"AlwaysFail", "ForceFailure"}}) {
-                CAPTURE(b3);
-                CHECK(one(R"({"id": 2, "name": ")" + std::string(b3) + "\"" + child) ==
-                      "2<1 " + std::string(canopy) + "\n3<2 A\n");
+                std::string node = R"({"id": 2, "name": ")";
+                node += names.first;
+                node += '"';
+                node += child;
+                std::string expected = "2<1 ";
+                expected += names.second;
+                expected += "\n3<2 A\n";
+                CHECK(one(node) == expected);
             }
         }
         SUBCASE("leaves") {

@@ -35,12 +35,12 @@ void append_string(std::string& out, std::string_view text) {
 
 bool is_key(const param_value& value) {
     if (value.index() != 3) return false;
-    const std::string& text = std::get<std::string>(value);
+    const auto& text = std::get<std::string>(value);
     return text.size() > 2 && text.front() == '{' && text.back() == '}';
 }
 
 std::string key_name(const param_value& value) {
-    const std::string& text = std::get<std::string>(value);
+    const auto& text = std::get<std::string>(value);
     return text.substr(1, text.size() - 2);
 }
 
@@ -304,7 +304,8 @@ private:
     // Two spaces a level, up to a bound, so that a tree thousands of levels deep does not make
     // a file of white space.
     static std::string indent(int depth) {
-        return std::string(2U * static_cast<unsigned>(std::min(depth, 40)), ' ');
+        std::string spaces(static_cast<std::size_t>(2 * std::min(depth, 40)), ' ');
+        return spaces;
     }
 
     std::string write_tree(const record_set& records) {
@@ -319,9 +320,9 @@ private:
             const char* separator = "\n    ";
             for (const record_set::key_declaration& key : records.declared_keys()) {
                 out += separator;
-                out += "{\"name\": ";
+                out += R"({"name": )";
                 append_string(out, key.name);
-                out += ", \"desc\": \"\", \"type\": ";
+                out += R"(, "desc": "", "type": )";
                 append_string(out, key.type);
                 if (key.initial) {
                     out += ", \"default\": ";
