@@ -570,6 +570,7 @@ TEST_SUITE("behavior3") {
         }
         SUBCASE("an object that is no behavior3 tree") {
             only(read(R"({"title": "t"})"), diagnostic_code::missing_field);
+            only(read(R"({"data": {"data": {"trees": []}}})"), diagnostic_code::missing_field);
             only(read("42"), diagnostic_code::unexpected_element);
         }
     }

@@ -64,8 +64,9 @@ const node_rule rules[] = {
     {flavour::nested, "AlwaysFail", "ForceFailure", none},
     {flavour::nested, "JustSuccess", "AlwaysSuccess", none},
     {flavour::nested, "JustFailure", "AlwaysFailure", none},
-    // `time` is in the host's unit of Context.time, which the runtimes' examples and
-    // behavior3lua count in seconds; `_checkOneof(0, args.time, 0)`: input 1 instead.
+    // `time` counts in the unit of the host's clock (Context.time, advanced by the host's
+    // update(dt); behavior3lua says "time/tick"): taken as seconds, unchanged.
+    // `_checkOneof(0, args.time, 0)`: input 1 gives it instead.
     {flavour::nested, "Wait", "Wait", {"time", "seconds", 0, conversion::same, 0}},
     {flavour::nested, "Timeout", "Timeout", {"time", "seconds", 0, conversion::same, 0}},
     // count absent: Number.MAX_SAFE_INTEGER iterations; below 1: none, success.

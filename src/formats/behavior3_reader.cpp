@@ -456,7 +456,7 @@ private:
     }
 
     // A tree, a project, or the `.b3` wrapper around one.
-    void read_object(std::uint32_t object) {
+    void read_object(std::uint32_t object, bool wrapped = false) {
         auto has = [&](std::string_view name) {
             for (std::uint32_t i = at(object).first; i != none; i = at(i).next) {
                 if (at(i).key == name) return i;
@@ -473,10 +473,11 @@ private:
             classic_tree_names_.clear();
             read_classic_trees(object, {object});
         } else if (const std::uint32_t data = has("data");
-                   data != none && at(data).type == kind::object) {
-            // behavior3delphi's .b3: {"name", "description", "data": {...}, "path"}.
+                   !wrapped && data != none && at(data).type == kind::object) {
+            // behavior3delphi's .b3: {"name", "description", "data": {...}, "path"}; one level
+            // only, so that this recursion is bounded.
             read_members(object, {"name", "description", "data", "path"}, "the .b3 file object");
-            read_object(data);
+            read_object(data, true);
         } else if (has("files") != none) {
             report(at(object).where, diagnostic_code::unexpected_element,
                    "this is a behavior3editor workspace, which lists tree files and holds no "
@@ -540,6 +541,11 @@ private:
         }
         for (std::size_t t = 0; t < trees.size(); ++t) read_classic_tree(trees[t], names[t]);
         choose_classic_main_tree();
+        for (std::size_t t = 0; t < trees.size(); ++t) {
+            if (names[t] == result_.document.main_tree) {
+                result_.document.main_tree_where = at(trees[t]).where;
+            }
+        }
     }
 
     // The main tree: the only one, else the only one no other tree uses as a subtree. A
@@ -808,6 +814,8 @@ private:
         }
         record_set& records = new_tree(name);
         result_.document.main_tree = name;
+        result_.document.main_tree_where =
+            m["name"] != none ? at(m["name"]).where : at(object).where;
         text_field(m["desc"], "desc");
         if (const std::uint32_t overrides = m["$override"];
             overrides != none && is_object(overrides, "$override") && at(overrides).size > 0) {
