@@ -3,12 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <canopy/port.hpp>
 #include <canopy/write.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
 
+#include "runtime_support.hpp"
 #include "test_support.hpp"
 
 using namespace canopy;
@@ -112,6 +114,19 @@ std::string read_file_text(const fs::path& path) {
 }
 
 const fs::path corpus = fs::path(CANOPY_SOURCE_DIR) / ".." / "shared" / "corpus";
+
+// A leaf that writes an output port, to see outputs survive a round trip.
+class counter final : public node {
+public:
+    explicit counter(const param_list& params) : node({}), total_(params, "total") {}
+    status tick(context& ctx) const override {
+        total_.set(ctx, std::int64_t{1});
+        return status::success;
+    }
+
+private:
+    output<std::int64_t> total_;
+};
 
 // Writes a document and reads the main text back.
 tree_document write_and_read(const tree_document& document, const std::string& path = "w.json") {
@@ -480,8 +495,10 @@ TEST_SUITE("behavior3") {
   {"name": "speed", "desc": "", "type": "number", "default": 2.5},
   {"name": "mode", "desc": "", "type": "string"},
   {"name": "loose", "desc": "no type: made on first write"}],
+  "declvar": [{"name": "hp", "desc": "", "type": "integer"}],
   "root": {"id": 1, "name": "A"}})");
-        CHECK(records_text(doc.trees.front()) == "1<0 A\nkey speed:number=2.5d\nkey mode:string\n");
+        CHECK(records_text(doc.trees.front()) ==
+              "1<0 A\nkey speed:number=2.5d\nkey mode:string\nkey hp:integer\n");
     }
 
     TEST_CASE("reads .b3-setting node definitions as models, mapped like the nodes") {
@@ -761,6 +778,54 @@ TEST_SUITE("behavior3") {
                 }
             }
         }
+    }
+
+    TEST_CASE("ports, outputs, file keys and awkward text survive a behavior3 round trip") {
+        registry reg = testing::runtime_registry();
+        reg.add<counter>("Counter", 400, arity::leaf,
+                         {param_spec::output_port("total", param_type::integer)});
+        const std::string text = R"({"name": "quotes \" and <tags> & ünïcode",
+          "blackboard": {"mode": {"type": "string", "default": "a \"b\" <c>\n"},
+                         "wait": {"type": "number", "default": 0.1},
+                         "health": {"type": "number", "default": 80}},
+          "nodes": [
+            {"id": 10, "type": "Sequence", "describe": "line one\nline two\t\"quoted\""},
+            {"id": -3, "parentId": 10, "type": "Wait", "params": {"seconds": "{wait}"}},
+            {"id": 7, "parentId": 10, "type": "Counter", "params": {"total": "count"}},
+            {"id": 8, "parentId": 10, "type": "Counter"},
+            {"id": 9, "parentId": 10, "type": "CheckBlackboard",
+             "params": {"key": "mode", "op": "!=", "value": "x & <y>"}},
+            {"id": 11, "parentId": 10, "type": "Repeat", "params": {"count": "{count}"}},
+            {"id": 12, "parentId": 11, "type": "AlwaysSuccess"}]})";
+        load_result loaded = try_load_text(text, file_format::flat_json, reg, "t.json");
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        const std::string written = write_text(*loaded.tree, file_format::behavior3);
+        INFO(written);
+        load_result again = try_load_text(written, file_format::behavior3, reg, "w.json");
+        for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(again);
+        CHECK(to_text(*again.tree) == to_text(*loaded.tree));
+        CHECK(again.tree->name() == loaded.tree->name());
+        CHECK(write_text(*again.tree, file_format::behavior3) == written);
+        REQUIRE(again.tree->keys().size() == loaded.tree->keys().size());
+        for (std::size_t k = 0; k < loaded.tree->keys().size(); ++k) {
+            CHECK(again.tree->keys()[k].name == loaded.tree->keys()[k].name);
+            CHECK(again.tree->keys()[k].type == loaded.tree->keys()[k].type);
+            CHECK(again.tree->keys()[k].initial == loaded.tree->keys()[k].initial);
+            CHECK(again.tree->keys()[k].from_file == loaded.tree->keys()[k].from_file);
+        }
+        for (tree::index i = 0; i < loaded.tree->size(); ++i) {
+            param_list a = loaded.tree->params(i);
+            param_list b = again.tree->params(i);
+            REQUIRE(a.size() == b.size());
+            for (std::size_t p = 0; p < a.size(); ++p) {
+                CHECK(a.begin()[p].name == b.begin()[p].name);
+                CHECK(a.begin()[p].value == b.begin()[p].value);
+                CHECK(a.begin()[p].key == b.begin()[p].key);
+            }
+        }
+        CHECK(written.find(R"("args": {"total": "{count}"})") != std::string::npos);
     }
 
     TEST_CASE("every corpus file reads, or is refused for a real defect") {

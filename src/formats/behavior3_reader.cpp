@@ -796,10 +796,11 @@ private:
     };
 
     void read_nested_tree(std::uint32_t object) {
-        members m = read_members(object,
-                                 {"name", "desc", "root", "vars", "import", "export", "firstid",
-                                  "group", "version", "custom", "$id", "$override", "prefix"},
-                                 "a behavior3 tree");
+        members m =
+            read_members(object,
+                         {"name", "desc", "root", "vars", "declvar", "import", "export", "firstid",
+                          "group", "version", "custom", "$id", "$override", "prefix"},
+                         "a behavior3 tree");
         result_.document.implicit_keys = true;
         result_.document.subtree_paths = tree_document::path_base::workspace;
         std::string name(text_field(m["name"], "name"));
@@ -824,6 +825,7 @@ private:
                    "the changes in the subtree files");
         }
         read_vars(m["vars"], records);
+        read_vars(m["declvar"], records);  // behavior3editor 1.8's name for them
         const std::uint32_t root = m["root"];
         if (!is_object(root, "root")) return;
 
