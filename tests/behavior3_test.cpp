@@ -670,6 +670,38 @@ TEST_SUITE("behavior3") {
         CHECK(document_text(again, true) == "main guard\ntree guard\n" + records_text(t, true));
     }
 
+    TEST_CASE("every type name the writer writes reads back as the same name") {
+        tree_document doc;
+        record_set& t = doc.trees.emplace_back();
+        t.set_name("names");
+        const char* names[] = {"Sequence",
+                               "ReactiveSequence",
+                               "Not",
+                               "Inverter",
+                               "JustSuccess",
+                               "AlwaysSuccess",
+                               "ForceSuccess",
+                               "behavior3.Parallel",
+                               "behavior3.Sequence",
+                               "Parallel",
+                               "canopy.X",
+                               "Switch",
+                               "Delay",
+                               "AlwaysRunning",
+                               "RepeatUntilFailure",
+                               "RepeatUntilSuccess",
+                               "Check",
+                               "MemSequence"};
+        std::int64_t id = 1;
+        t.add(id, 0, "Selector");
+        for (const char* name : names) t.add(++id, 1, name);
+        tree_document again = write_and_read(doc);
+        CHECK(records_text(again.trees.front()) == records_text(t));
+        // The classic flavour's names mean nothing special to the nested one.
+        CHECK(nested(R"({"id": 1, "name": "MemSequence"})") == "1<0 MemSequence\n");
+        CHECK(read_clean(R"({"root": "a", "nodes": {"a": {"name": "A"}}})").implicit_keys);
+    }
+
     TEST_CASE("writes each tree of a document in a file of its own, subtrees by path") {
         tree_document doc;
         doc.main_tree = "main";

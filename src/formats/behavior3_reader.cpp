@@ -471,7 +471,7 @@ private:
             read_nested_tree(object);
         } else if (root != none || nodes != none) {
             classic_tree_names_.clear();
-            read_classic_trees(object, {object});
+            read_classic_trees({object});
         } else if (const std::uint32_t data = has("data");
                    !wrapped && data != none && at(data).type == kind::object) {
             // behavior3delphi's .b3: {"name", "description", "data": {...}, "path"}; one level
@@ -510,12 +510,13 @@ private:
             }
             tree_objects.push_back(i);
         }
-        read_classic_trees(object, tree_objects);
+        read_classic_trees(tree_objects);
     }
 
     // Names every tree (titles, made unique), then reads them: a node may use a tree that
     // comes later as its subtree.
-    void read_classic_trees(std::uint32_t /*holder*/, const std::vector<std::uint32_t>& trees) {
+    void read_classic_trees(const std::vector<std::uint32_t>& trees) {
+        result_.document.implicit_keys = true;
         std::unordered_set<std::string> taken;
         std::vector<std::string> names;
         for (std::size_t t = 0; t < trees.size(); ++t) {

@@ -134,9 +134,10 @@ private:
     static std::string b3_name(std::string_view type, const b3::node_rule* rule) {
         if (rule != nullptr) return std::string(rule->b3_name);
         // Kept apart on reading: the behavior3 node itself.
-        if (type.substr(0, b3::kept_prefix.size()) == b3::kept_prefix &&
-            b3::find_rule(b3::flavour::nested, type.substr(b3::kept_prefix.size())) != nullptr) {
-            return std::string(type.substr(b3::kept_prefix.size()));
+        if (type.substr(0, b3::kept_prefix.size()) == b3::kept_prefix) {
+            const std::string_view b3_name = type.substr(b3::kept_prefix.size());
+            const b3::node_rule* kept = b3::find_rule(b3::flavour::nested, b3_name);
+            if (kept != nullptr && kept->canopy_name == type) return std::string(b3_name);
         }
         // A name behavior3 gives another node, or one that reads as an escape: escaped.
         const bool taken = b3::find_rule(b3::flavour::nested, type) != nullptr ||
