@@ -241,6 +241,9 @@ public:
         json::sax_parse(first, last, &copy);
         if (!result_.complete || values_.empty()) return;
         read_top(0);
+        // A file refused before any tree still gives one, empty, as the flat reader does: the
+        // loader builds a document's trees and expects one.
+        if (result_.document.trees.empty() && !result_.diagnostics.empty()) new_tree({});
     }
 
 private:
