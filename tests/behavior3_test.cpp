@@ -860,6 +860,57 @@ TEST_SUITE("behavior3") {
         CHECK(written.find(R"("args": {"total": "{count}"})") != std::string::npos);
     }
 
+    TEST_CASE("survives corrupted files: diagnostics or a document, never a crash") {
+        const std::string samples[] = {
+            R"({"name": "t", "vars": [{"name": "v", "desc": "", "type": "number", "default": 1}],
+  "root": {"id": 1, "name": "Sequence", "children": [
+    {"id": 2, "name": "Wait", "args": {"time": 1.5}, "input": ["v"]},
+    {"id": 3, "name": "Sequence", "path": "sub.json", "disabled": false},
+    {"id": 4, "name": "Repeat", "args": {"count": 2}, "children": [{"id": 5, "name": "Log"}]}]}})",
+            R"({"trees": [{"id": "t1", "title": "a", "root": "x", "nodes": {
+  "x": {"name": "MemSequence", "children": ["y", "z"]}, "y": {"name": "t2", "category": "tree"},
+  "z": {"name": "Wait", "properties": {"milliseconds": 10}}}},
+  {"id": "t2", "title": "b", "root": "q", "nodes": {"q": {"name": "Inverter", "child": "r"},
+  "r": {"name": "Succeeder"}}}], "custom_nodes": [{"name": "A", "category": "action"}]})",
+            R"([{"name": "Wait", "type": "Action", "input": ["t?"], "args": [{"name": "time",
+  "type": "float", "desc": "", "default": [1, {"a": null}]}]}])"};
+        registry reg = testing::test_registry();
+        std::uint64_t state = 7;
+        auto next = [&state] {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            return state;
+        };
+        int documents = 0;
+        for (const std::string& original : samples) {
+            for (int round = 0; round < 700; ++round) {
+                std::string text = original;
+                for (int edits = 1 + static_cast<int>(next() % 3); edits > 0; --edits) {
+                    const std::size_t at = next() % text.size();
+                    switch (next() % 3) {
+                        case 0: text.erase(at, 1 + next() % 6); break;
+                        case 1: text.insert(at, 1, "{}[]\",:0aZ-"[next() % 12]); break;
+                        default: text[at] = "{}[]\",:0aZ-"[next() % 12]; break;
+                    }
+                    if (text.empty()) text = " ";
+                }
+                read_result r = read(text);
+                for (const diagnostic& d : r.diagnostics) {
+                    CHECK(d.where.line >= 1);  // every problem is located
+                }
+                if (r.diagnostics.empty()) ++documents;
+                (void)info(file_format::behavior3).write(r.document);
+                // The loader builds a document's first tree: node definitions alone have none
+                // (a loader that takes models-only documents is still to come).
+                if (!r.document.trees.empty()) {
+                    (void)try_load_text(text, file_format::behavior3, reg, "t.json");
+                }
+            }
+        }
+        CHECK(documents > 0);
+    }
+
     TEST_CASE("every corpus file reads, or is refused for a real defect") {
         const fs::path dirs[] = {corpus / "behavior3-json",
                                  corpus / "layouts" / "behavior3editor-sample"};
