@@ -1,18 +1,1268 @@
-// Placeholder until the reader lands.
+// Reads behavior3 JSON (docs/behavior3.md): the classic export (a tree whose `nodes` is a map
+// keyed by id, or a project of such trees, or behavior3delphi's `.b3` wrapper), the nested
+// form of zhandouxiaojiji/behavior3editor and the behavior3 Lua/TS runtimes (`root` with
+// `children`), and `.b3-setting` node definitions.
+//
+// nlohmann's SAX parser (iterative) fills a flat, located copy of the JSON: one vector of
+// values linked by index, so that neither building it, reading it nor freeing it recurses,
+// whatever the depth. A classic tree links its nodes by id in any order, and a project's
+// subtrees name trees that may come later, so the reader needs the whole text before it can
+// make records: a copy with locations is the simplest way to have it.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "behavior3_names.hpp"
+#include "diagnostic_sink.hpp"
+#include "json_text.hpp"
+#include "json_tracking.hpp"
 #include "readers.hpp"
+#include "suggest.hpp"
+#include "text_position.hpp"
 
 namespace canopy::detail {
+namespace {
 
-read_result read_behavior3(std::string_view, const std::string& path) {
+using json = nlohmann::json;
+namespace b3 = behavior3;
+
+constexpr std::uint32_t none = 0xFFFFFFFF;
+
+// ---- a located copy of the JSON text -----------------------------------------------------
+
+enum class kind : std::uint8_t { null, boolean, integer, number, string, array, object };
+
+struct jvalue {
+    kind type = kind::null;
+    bool boolean = false;
+    bool big_integer = false;  // an integer beyond 64 bits, kept as a number
+    std::int64_t integer = 0;
+    double number = 0;
+    std::string text;  // a string's value
+    std::string key;   // its name in the object that holds it
+    source_location where;
+    source_location key_where;
+    std::uint32_t first = none;  // the first element or member
+    std::uint32_t last = none;
+    std::uint32_t next = none;  // the next element or member of the same container
+    std::uint32_t size = 0;
+};
+
+std::string_view kind_name(const jvalue& v) {
+    switch (v.type) {
+        case kind::null: return "null";
+        case kind::boolean: return "a boolean";
+        case kind::integer: return "an integer";
+        case kind::number: return v.big_integer ? "an integer beyond 64 bits" : "a number";
+        case kind::string: return "a string";
+        case kind::array: return "an array";
+        default: return "an object";
+    }
+}
+
+// final: sax_parse is a template over the handler type, so the calls are not virtual.
+class located_copy final : public nlohmann::json_sax<json> {
+public:
+    located_copy(std::string_view text, std::vector<jvalue>& values, diagnostic_sink& sink,
+                 bool& complete)
+        : text_(text),
+          values_(values),
+          sink_(sink),
+          complete_(complete),
+          position_(text),
+          reached_(text.data()) {}
+
+    const char** reached() { return &reached_; }
+
+    bool null() override {
+        add(token_start(), kind::null);
+        return true;
+    }
+    bool boolean(bool value) override {
+        values_[add(token_start(), kind::boolean)].boolean = value;
+        return true;
+    }
+    bool number_integer(std::int64_t value) override {
+        values_[add(token_start(), kind::integer)].integer = value;
+        return true;
+    }
+    bool number_unsigned(std::uint64_t value) override {
+        const std::size_t start = token_start();
+        if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            jvalue& v = values_[add(start, kind::number)];
+            v.number = static_cast<double>(value);
+            v.big_integer = true;
+        } else {
+            values_[add(start, kind::integer)].integer = static_cast<std::int64_t>(value);
+        }
+        return true;
+    }
+    bool number_float(double value, const std::string& written) override {
+        jvalue& v = values_[add(token_start(), kind::number)];
+        v.number = value;
+        // nlohmann reads an integer below the 64-bit range as a float.
+        v.big_integer = written.find_first_of(".eE") == std::string::npos;
+        return true;
+    }
+    bool string(std::string& value) override {
+        values_[add(token_start(), kind::string)].text = std::move(value);
+        return true;
+    }
+    bool binary(binary_t& /*value*/) override { return true; }  // JSON text has none
+    bool start_object(std::size_t /*elements*/) override {
+        open_.push_back(add(token_start(), kind::object));
+        return true;
+    }
+    bool start_array(std::size_t /*elements*/) override {
+        open_.push_back(add(token_start(), kind::array));
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(std::string& name) override {
+        key_where_ = location(token_start());
+        key_ = std::move(name);
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string& /*last_token*/,
+                     const nlohmann::detail::exception& ex) override {
+        // As the flat JSON reader: the location is ours to give, and the echo of the last
+        // token may not even be UTF-8.
+        std::string_view what = ex.what();
+        std::size_t detail = what.find(": ", what.find("column"));
+        std::string message = detail == std::string_view::npos
+                                  ? std::string(what)
+                                  : std::string(what.substr(detail + 2));
+        if (std::size_t echo = message.find("; last read:"); echo != std::string::npos) {
+            message.erase(echo);
+        }
+        const diagnostic_code code = message.find("UTF-8") != std::string::npos
+                                         ? diagnostic_code::invalid_utf8
+                                         : diagnostic_code::syntax_error;
+        sink_.report(position_.at(position == 0 ? 0 : position - 1), code, "JSON " + message);
+        complete_ = false;
+        return false;
+    }
+
+private:
+    // Where the previous token ended; the token being reported starts past the white space
+    // and separator that follow (see the flat JSON reader, which does the same).
+    std::size_t token_start() {
+        const std::size_t previous = previous_end_;
+        previous_end_ = static_cast<std::size_t>(reached_ - text_.data());
+        return previous;
+    }
+    source_location location(std::size_t at) {
+        auto skip_space = [&] {
+            while (at < text_.size() && (text_[at] == ' ' || text_[at] == '\t' ||
+                                         text_[at] == '\n' || text_[at] == '\r')) {
+                ++at;
+            }
+        };
+        skip_space();
+        if (at < text_.size() && (text_[at] == ',' || text_[at] == ':')) {
+            ++at;
+            skip_space();
+        }
+        return position_.at(at);
+    }
+
+    std::uint32_t add(std::size_t start, kind type) {
+        const auto index = static_cast<std::uint32_t>(values_.size());
+        values_.emplace_back();
+        jvalue& v = values_.back();
+        v.type = type;
+        v.where = location(start);
+        if (!open_.empty()) {
+            jvalue& parent = values_[open_.back()];
+            if (parent.last == none) {
+                parent.first = index;
+            } else {
+                values_[parent.last].next = index;
+            }
+            parent.last = index;
+            ++parent.size;
+            if (parent.type == kind::object) {
+                v.key = std::move(key_);
+                v.key_where = key_where_;
+            }
+        }
+        return index;
+    }
+    bool close() {
+        token_start();
+        open_.pop_back();
+        return true;
+    }
+
+    std::string_view text_;
+    std::vector<jvalue>& values_;
+    diagnostic_sink& sink_;
+    bool& complete_;
+    text_position position_;
+    const char* reached_;
+    std::size_t previous_end_ = 0;
+    std::vector<std::uint32_t> open_;  // the containers being read, innermost last
+    std::string key_;
+    source_location key_where_;
+};
+
+// ---- reading the copy ---------------------------------------------------------------------
+
+// One argument of a node as the file gives it.
+struct arg_entry {
+    std::string_view name;
+    std::uint32_t value;
+    source_location where;  // its key
+};
+
+// A variable wired to an input or output slot ("" for a slot left unwired).
+struct slot_entry {
+    std::string_view name;
+    source_location where;
+};
+
+class behavior3_reader {
+public:
+    behavior3_reader(std::string_view text, const std::string& path, read_result& result)
+        : text_(text), path_(path), result_(result), sink_(path_, result_.diagnostics) {}
+
+    void run() {
+        located_copy copy(text_, values_, sink_, result_.complete);
+        tracking_iterator first(text_.data(), copy.reached());
+        tracking_iterator last(text_.data() + text_.size(), copy.reached());
+        json::sax_parse(first, last, &copy);
+        if (!result_.complete || values_.empty()) return;
+        read_top(0);
+        // A file refused before any tree still gives one, empty, as the flat reader does: the
+        // loader builds a document's trees and expects one.
+        if (result_.document.trees.empty() && !result_.diagnostics.empty()) new_tree({});
+    }
+
+private:
+    // ---- helpers ----
+
+    const jvalue& at(std::uint32_t index) const { return values_[index]; }
+
+    void report(source_location where, diagnostic_code code, std::string message,
+                std::optional<std::int64_t> record_id = std::nullopt) {
+        sink_.report(where, code, std::move(message), record_id);
+    }
+
+    // The members of an object by name. A name the format does not know, or one given twice,
+    // is reported; `what` names the object in messages ("a node").
+    class members {
+    public:
+        std::uint32_t operator[](std::string_view name) const {
+            for (const auto& [key, value] : found_) {
+                if (key == name) return value;
+            }
+            return none;
+        }
+        std::vector<std::pair<std::string_view, std::uint32_t>> found_;
+    };
+
+    members read_members(std::uint32_t object, std::initializer_list<std::string_view> known,
+                         std::string_view what) {
+        members m;
+        for (std::uint32_t i = at(object).first; i != none; i = at(i).next) {
+            const jvalue& member = at(i);
+            if (std::find(known.begin(), known.end(), member.key) == known.end()) {
+                report(member.key_where, diagnostic_code::unknown_field,
+                       "unknown key '" + member.key + "' in " + std::string(what) +
+                           did_you_mean(member.key, std::vector<std::string_view>(known)));
+                continue;
+            }
+            if (m[member.key] != none) {
+                report(member.key_where, diagnostic_code::duplicate_field,
+                       "key '" + member.key + "' appears twice in " + std::string(what));
+                continue;
+            }
+            m.found_.emplace_back(member.key, i);
+        }
+        return m;
+    }
+
+    void wrong_type(std::uint32_t value, std::string_view field, std::string_view expected) {
+        report(at(value).where, diagnostic_code::wrong_field_type,
+               "'" + std::string(field) + "' must be " + std::string(expected) + ", not " +
+                   std::string(kind_name(at(value))));
+    }
+
+    // A text field: a string, or null and absent for none. Reports anything else.
+    std::string_view text_field(std::uint32_t value, std::string_view field) {
+        if (value == none || at(value).type == kind::null) return {};
+        if (at(value).type == kind::string) return at(value).text;
+        wrong_type(value, field, "a string");
+        return {};
+    }
+
+    bool boolean_field(std::uint32_t value, std::string_view field) {
+        if (value == none || at(value).type == kind::null) return false;
+        if (at(value).type == kind::boolean) return at(value).boolean;
+        wrong_type(value, field, "true or false");
+        return false;
+    }
+
+    bool is_object(std::uint32_t value, std::string_view field) {
+        if (value == none) return false;
+        if (at(value).type == kind::object) return true;
+        wrong_type(value, field, "an object");
+        return false;
+    }
+
+    bool is_array(std::uint32_t value, std::string_view field) {
+        if (value == none) return false;
+        if (at(value).type == kind::array) return true;
+        wrong_type(value, field, "an array");
+        return false;
+    }
+
+    // `input` or `output`: an array of variable names, "" (or null) for a slot not wired.
+    std::vector<slot_entry> slots(std::uint32_t value, std::string_view field) {
+        std::vector<slot_entry> out;
+        if (value == none || at(value).type == kind::null || !is_array(value, field)) return out;
+        for (std::uint32_t i = at(value).first; i != none; i = at(i).next) {
+            if (at(i).type == kind::string) {
+                out.push_back({at(i).text, at(i).where});
+            } else if (at(i).type == kind::null) {
+                out.push_back({{}, at(i).where});
+            } else {
+                report(at(i).where, diagnostic_code::wrong_field_type,
+                       "each '" + std::string(field) + "' entry must be a variable name, not " +
+                           std::string(kind_name(at(i))));
+                out.push_back({{}, at(i).where});
+            }
+        }
+        return out;
+    }
+
+    // The arguments of a node: an object of values, in file order.
+    void collect_args(std::uint32_t value, std::string_view field, std::vector<arg_entry>& out) {
+        if (value == none || at(value).type == kind::null || !is_object(value, field)) return;
+        for (std::uint32_t i = at(value).first; i != none; i = at(i).next) {
+            auto same = [&](const arg_entry& a) { return a.name == at(i).key; };
+            if (std::find_if(out.begin(), out.end(), same) != out.end()) {
+                report(at(i).key_where, diagnostic_code::duplicate_field,
+                       "argument '" + at(i).key + "' appears twice in one node");
+                continue;
+            }
+            out.push_back({at(i).key, i, at(i).key_where});
+        }
+    }
+
+    // A JSON value as Canopy's parameter value: numbers, strings and booleans only.
+    std::optional<param_value> scalar(std::uint32_t value, std::string_view name,
+                                      std::optional<std::int64_t> record_id) {
+        const jvalue& v = at(value);
+        switch (v.type) {
+            case kind::boolean: return v.boolean;
+            case kind::integer: return v.integer;
+            case kind::number:
+                if (!v.big_integer) return v.number;
+                break;
+            case kind::string: return v.text;
+            case kind::array:
+            case kind::object:
+                // Written back they would be strings, which behavior3 reads otherwise.
+                report(v.where, diagnostic_code::unsupported_feature,
+                       "argument '" + std::string(name) + "' is " + std::string(kind_name(v)) +
+                           "; a Canopy parameter is a number, a string or a boolean",
+                       record_id);
+                return std::nullopt;
+            default: break;
+        }
+        report(v.where, diagnostic_code::wrong_param_type,
+               "argument '" + std::string(name) +
+                   "' must be a number, a string or a boolean, not " + std::string(kind_name(v)),
+               record_id);
+        return std::nullopt;
+    }
+
+    // JSON text of a value (a model's default), without recursion.
+    std::string json_text(std::uint32_t value) const {
+        struct step {
+            std::uint32_t index;
+            bool closing;
+            bool member;  // of an object: its key goes first
+            bool first;   // the first of its container: no comma before it
+        };
+        std::string out;
+        std::vector<step> todo{{value, false, false, true}};
+        while (!todo.empty()) {
+            const step s = todo.back();
+            todo.pop_back();
+            const jvalue& v = at(s.index);
+            if (s.closing) {
+                out += v.type == kind::object ? '}' : ']';
+                continue;
+            }
+            if (!s.first) out += ',';
+            if (s.member) {
+                out += '"';
+                append_json_escaped(out, v.key);
+                out += "\":";
+            }
+            switch (v.type) {
+                case kind::null: out += "null"; break;
+                case kind::boolean: out += v.boolean ? "true" : "false"; break;
+                case kind::integer: out += std::to_string(v.integer); break;
+                case kind::number: out += number_text(v.number); break;
+                case kind::string:
+                    out += '"';
+                    append_json_escaped(out, v.text);
+                    out += '"';
+                    break;
+                default: {
+                    out += v.type == kind::object ? '{' : '[';
+                    todo.push_back({s.index, true, false, true});
+                    const std::size_t from = todo.size();
+                    for (std::uint32_t i = v.first; i != none; i = at(i).next) {
+                        todo.push_back({i, false, v.type == kind::object, i == v.first});
+                    }
+                    std::reverse(todo.begin() + static_cast<std::ptrdiff_t>(from), todo.end());
+                }
+            }
+        }
+        return out;
+    }
+
+    record_set& new_tree(std::string name) {
+        result_.document.trees.emplace_back();
+        result_.document.trees.back().set_name(std::move(name));
+        return result_.document.trees.back();
+    }
+
+    // ---- the top level ----
+
+    void read_top(std::uint32_t top) {
+        const jvalue& v = at(top);
+        if (v.type == kind::array) {
+            read_settings(top);
+            return;
+        }
+        if (v.type != kind::object) {
+            report(v.where, diagnostic_code::unexpected_element,
+                   "a behavior3 file must be a JSON object (a tree or a project) or an array of "
+                   "node definitions, not " +
+                       std::string(kind_name(v)));
+            return;
+        }
+        read_object(top);
+    }
+
+    // A tree, a project, or the `.b3` wrapper around one.
+    void read_object(std::uint32_t object, bool wrapped = false) {
+        auto has = [&](std::string_view name) {
+            for (std::uint32_t i = at(object).first; i != none; i = at(i).next) {
+                if (at(i).key == name) return i;
+            }
+            return none;
+        };
+        const std::uint32_t root = has("root");
+        const std::uint32_t nodes = has("nodes");
+        if (has("trees") != none) {
+            read_classic_project(object);
+        } else if (root != none && at(root).type == kind::object) {
+            read_nested_tree(object);
+        } else if (root != none || nodes != none) {
+            classic_tree_names_.clear();
+            read_classic_trees({object});
+        } else if (const std::uint32_t data = has("data");
+                   !wrapped && data != none && at(data).type == kind::object) {
+            // behavior3delphi's .b3: {"name", "description", "data": {...}, "path"}; one level
+            // only, so that this recursion is bounded.
+            read_members(object, {"name", "description", "data", "path"}, "the .b3 file object");
+            read_object(data, true);
+        } else if (has("files") != none) {
+            report(at(object).where, diagnostic_code::unexpected_element,
+                   "this is a behavior3editor workspace, which lists tree files and holds no "
+                   "tree; open one of the files it lists");
+        } else {
+            report(at(object).where, diagnostic_code::missing_field,
+                   "a behavior3 tree needs a 'root' (a node object, or the id of one of its "
+                   "'nodes'), and a project its 'trees'");
+        }
+    }
+
+    // ---- the classic flavour ----
+
+    // {"scope": "project", "trees": [...], "custom_nodes": [...]}
+    void read_classic_project(std::uint32_t object) {
+        members m = read_members(object,
+                                 {"version", "scope", "selectedTree", "trees", "custom_nodes",
+                                  "display", "name", "description", "path", "id", "title"},
+                                 "a behavior3 project");
+        read_custom_nodes(m["custom_nodes"]);
+        const std::uint32_t trees = m["trees"];
+        if (!is_array(trees, "trees")) return;
+        std::vector<std::uint32_t> tree_objects;
+        for (std::uint32_t i = at(trees).first; i != none; i = at(i).next) {
+            if (at(i).type != kind::object) {
+                report(at(i).where, diagnostic_code::unexpected_element,
+                       "each of a project's 'trees' must be a tree object, not " +
+                           std::string(kind_name(at(i))));
+                continue;
+            }
+            tree_objects.push_back(i);
+        }
+        read_classic_trees(tree_objects);
+    }
+
+    // Names every tree (titles, made unique), then reads them: a node may use a tree that
+    // comes later as its subtree.
+    void read_classic_trees(const std::vector<std::uint32_t>& trees) {
+        result_.document.implicit_keys = true;
+        std::unordered_set<std::string> taken;
+        std::vector<std::string> names;
+        for (std::size_t t = 0; t < trees.size(); ++t) {
+            std::string_view id;
+            std::string_view title;
+            for (std::uint32_t i = at(trees[t]).first; i != none; i = at(i).next) {
+                if (at(i).type != kind::string) continue;
+                if (at(i).key == "id") id = at(i).text;
+                if (at(i).key == "title") title = at(i).text;
+            }
+            // The title, as the editor shows it; else the id; a title used already gets its
+            // id (or its position) after it.
+            std::string name(title.empty() ? id : title);
+            if (name.empty()) name = "Tree " + std::to_string(t + 1);
+            if (taken.count(name) != 0) {
+                name += " (" +
+                        (id.empty() || id == name ? std::to_string(t + 1) : std::string(id)) + ")";
+                while (taken.count(name) != 0) name += "'";
+            }
+            taken.insert(name);
+            if (!id.empty()) classic_tree_names_.emplace(std::string(id), name);
+            names.push_back(name);
+        }
+        for (std::size_t t = 0; t < trees.size(); ++t) read_classic_tree(trees[t], names[t]);
+        choose_classic_main_tree();
+        for (std::size_t t = 0; t < trees.size(); ++t) {
+            if (names[t] == result_.document.main_tree) {
+                result_.document.main_tree_where = at(trees[t]).where;
+            }
+        }
+    }
+
+    // The main tree: the only one, else the only one no other tree uses as a subtree. A
+    // project of several top-level trees names none (the editor's `selectedTree` is only the
+    // one it last showed).
+    void choose_classic_main_tree() {
+        tree_document& doc = result_.document;
+        if (doc.trees.size() == 1) {
+            doc.main_tree = doc.trees.front().name();
+            return;
+        }
+        std::string only;
+        int candidates = 0;
+        for (const record_set& tree : doc.trees) {
+            if (used_as_subtree_.count(tree.name()) == 0) {
+                only = tree.name();
+                ++candidates;
+            }
+        }
+        if (candidates == 1) doc.main_tree = only;
+    }
+
+    void read_classic_tree(std::uint32_t object, const std::string& name) {
+        members m = read_members(object,
+                                 {"version", "scope", "id", "title", "description", "root",
+                                  "properties", "nodes", "display", "custom_nodes"},
+                                 "a behavior3 tree");
+        read_custom_nodes(m["custom_nodes"]);
+        record_set& records = new_tree(name);
+        const std::uint32_t nodes = m["nodes"];
+        const std::uint32_t root = m["root"];
+        if (nodes == none) {
+            report(at(object).where, diagnostic_code::missing_field,
+                   "tree '" + name + "' has no 'nodes' object");
+            return;
+        }
+        if (!is_object(nodes, "nodes")) return;
+        std::unordered_map<std::string_view, std::uint32_t> by_id;
+        for (std::uint32_t i = at(nodes).first; i != none; i = at(i).next) {
+            if (!by_id.emplace(at(i).key, i).second) {
+                report(at(i).key_where, diagnostic_code::duplicate_id,
+                       "node id '" + at(i).key + "' appears twice in 'nodes'");
+            }
+        }
+        std::string_view root_id = text_field(root, "root");
+        if (root_id.empty()) {
+            report(root == none ? at(object).where : at(root).where, diagnostic_code::no_root,
+                   "tree '" + name + "' has no root: 'root' must name one of its 'nodes'");
+            return;
+        }
+        auto found_root = by_id.find(root_id);
+        if (found_root == by_id.end()) {
+            report(at(root).where, diagnostic_code::no_root,
+                   "root '" + std::string(root_id) + "' of tree '" + name +
+                       "' names none of its 'nodes'");
+            return;
+        }
+        // Preorder from the root, ids 1..n; nodes no one reaches are left out (the editor
+        // exports nodes left unconnected on its canvas; behavior3js never runs them).
+        struct pending {
+            std::uint32_t node;
+            std::int64_t parent;
+        };
+        std::vector<pending> todo{{found_root->second, 0}};
+        std::unordered_map<std::uint32_t, std::int64_t> seen;  // node object -> record id
+        std::vector<std::int64_t> parent_of{0};                // record id -> parent id
+        while (!todo.empty()) {
+            const pending p = todo.back();
+            todo.pop_back();
+            if (at(p.node).type != kind::object) {
+                report(at(p.node).where, diagnostic_code::unexpected_element,
+                       "node '" + at(p.node).key + "' must be an object, not " +
+                           std::string(kind_name(at(p.node))));
+                continue;
+            }
+            const auto id = static_cast<std::int64_t>(parent_of.size());
+            if (!seen.emplace(p.node, id).second) {
+                report_revisit(p, seen.at(p.node), parent_of);
+                continue;
+            }
+            parent_of.push_back(p.parent);
+            std::vector<std::uint32_t> children = read_classic_node(p.node, id, p.parent, records);
+            for (auto it = children.rbegin(); it != children.rend(); ++it) {
+                auto child = by_id.find(at(*it).text);
+                if (child == by_id.end()) {
+                    report(at(*it).where, diagnostic_code::unknown_parent,
+                           "child '" + at(*it).text + "' of node '" + at(p.node).key +
+                               "' names none of the tree's 'nodes'",
+                           id);
+                    continue;
+                }
+                todo.push_back({child->second, id});
+            }
+        }
+    }
+
+    template <typename Pending>
+    void report_revisit(const Pending& p, std::int64_t first_id,
+                        const std::vector<std::int64_t>& parent_of) {
+        for (std::int64_t up = p.parent; up != 0; up = parent_of[static_cast<std::size_t>(up)]) {
+            if (up == first_id) {
+                report(at(p.node).key_where, diagnostic_code::parent_cycle,
+                       "node '" + at(p.node).key +
+                           "' is its own descendant: its children lead back to it",
+                       first_id);
+                return;
+            }
+        }
+        report(at(p.node).key_where, diagnostic_code::duplicate_id,
+               "node '" + at(p.node).key +
+                   "' is the child of two nodes (or listed twice); a node has one parent",
+               first_id);
+    }
+
+    // Adds the record of one classic node and returns its child id values, in order.
+    std::vector<std::uint32_t> read_classic_node(std::uint32_t node, std::int64_t id,
+                                                 std::int64_t parent, record_set& records) {
+        const std::string what = "node '" + at(node).key + "'";
+        members m = read_members(node,
+                                 {"id", "name", "title", "description", "properties", "parameters",
+                                  "display", "children", "child", "category"},
+                                 what);
+        const std::uint32_t name_value = m["name"];
+        const std::string_view name = text_field(name_value, "name");
+        const std::string_view title = text_field(m["title"], "title");
+        const std::string_view description = text_field(m["description"], "description");
+        const std::string_view category = text_field(m["category"], "category");
+        // The title, which the editor shows, unless it only repeats the name; else the
+        // description.
+        const std::string_view describe = !title.empty() && title != name ? title : description;
+        std::vector<arg_entry> args;
+        collect_args(m["parameters"], "parameters", args);  // behavior3js 0.1
+        collect_args(m["properties"], "properties", args);
+
+        auto subtree = classic_tree_names_.find(std::string(name));
+        if (subtree != classic_tree_names_.end()) {
+            records.add(id, parent, "SubTree", describe, at(node).where);
+            records.add_param("tree", subtree->second, at(name_value).where);
+            records.add_param("_autoremap", true, at(name_value).where);
+            used_as_subtree_.insert(subtree->second);
+            if (!args.empty()) {
+                report(args.front().where, diagnostic_code::unsupported_feature,
+                       "a subtree node takes no properties: the subtree shares its parent's "
+                       "blackboard",
+                       id);
+            }
+        } else {
+            if (name_value == none) {
+                report(at(node).where, diagnostic_code::missing_field, what + " has no 'name'", id);
+            } else if (category == "tree") {
+                report(at(name_value).where, diagnostic_code::unknown_tree,
+                       "subtree '" + std::string(name) + "' names no tree of this project", id);
+            }
+            add_mapped(b3::flavour::classic, name, describe, at(node).where, id, parent, args, {},
+                       {}, records);
+            if (name.empty()) records.mark_problem(record_set::bad_type);
+        }
+
+        std::vector<std::uint32_t> children;
+        const std::uint32_t list = m["children"];
+        const std::uint32_t single = m["child"];
+        const bool has_list = list != none && at(list).type == kind::array && at(list).size > 0;
+        const bool has_single = single != none && at(single).type == kind::string;
+        if (has_list && has_single) {
+            report(at(single).key_where, diagnostic_code::duplicate_field,
+                   what + " has both 'child' and 'children'", id);
+        }
+        if (list != none && at(list).type != kind::null && is_array(list, "children")) {
+            for (std::uint32_t c = at(list).first; c != none; c = at(c).next) {
+                if (at(c).type == kind::string) {
+                    children.push_back(c);
+                } else {
+                    report(at(c).where, diagnostic_code::wrong_field_type,
+                           "each child must be a node id, not " + std::string(kind_name(at(c))),
+                           id);
+                }
+            }
+        }
+        if (single != none && at(single).type != kind::null) {
+            if (at(single).type == kind::string) {
+                if (!at(single).text.empty()) children.push_back(single);
+            } else {
+                wrong_type(single, "child", "a node id");
+            }
+        }
+        return children;
+    }
+
+    // custom_nodes: [{"name", "category", "title", "description", "properties"}]
+    void read_custom_nodes(std::uint32_t list) {
+        if (list == none || !is_array(list, "custom_nodes")) return;
+        for (std::uint32_t i = at(list).first; i != none; i = at(i).next) {
+            if (at(i).type != kind::object) {
+                report(at(i).where, diagnostic_code::unexpected_element,
+                       "a custom node must be an object, not " + std::string(kind_name(at(i))));
+                continue;
+            }
+            members m = read_members(i,
+                                     {"version", "scope", "name", "category", "title",
+                                      "description", "properties", "parameters"},
+                                     "a custom node");
+            node_model model;
+            model.name = std::string(text_field(m["name"], "name"));
+            model.where = at(i).where;
+            const std::string_view category = text_field(m["category"], "category");
+            if (category == "composite") model.shape = arity::composite;
+            if (category == "decorator") model.shape = arity::decorator;
+            if (category == "action" || category == "condition") model.shape = arity::leaf;
+            const std::string_view description = text_field(m["description"], "description");
+            model.description =
+                std::string(description.empty() ? text_field(m["title"], "title") : description);
+            for (std::string_view field : {"parameters", "properties"}) {
+                const std::uint32_t props = m[field];
+                if (props == none || at(props).type == kind::null || !is_object(props, field)) {
+                    continue;
+                }
+                for (std::uint32_t p = at(props).first; p != none; p = at(p).next) {
+                    port_model port;
+                    port.name = at(p).key;
+                    if (at(p).type == kind::string) {
+                        port.default_value = at(p).text;
+                    } else if (at(p).type != kind::null) {
+                        port.default_value = json_text(p);
+                    }
+                    model.ports.push_back(std::move(port));
+                }
+            }
+            if (model.name.empty()) {
+                report(at(i).where, diagnostic_code::missing_field, "a custom node has no 'name'");
+                continue;
+            }
+            result_.document.models.push_back(std::move(model));
+        }
+    }
+
+    // ---- the nested flavour ----
+
+    struct nested_node {
+        std::uint32_t node;
+        std::size_t parent;  // index in the list, or none for the root
+        std::uint32_t id = none;
+        std::uint32_t name = none;
+        std::uint32_t desc = none;
+        std::uint32_t args = none;
+        std::uint32_t input = none;
+        std::uint32_t output = none;
+        std::uint32_t path = none;
+    };
+
+    void read_nested_tree(std::uint32_t object) {
+        members m =
+            read_members(object,
+                         {"name", "desc", "root", "vars", "declvar", "import", "export", "firstid",
+                          "group", "version", "custom", "$id", "$override", "prefix"},
+                         "a behavior3 tree");
+        result_.document.implicit_keys = true;
+        result_.document.subtree_paths = tree_document::path_base::workspace;
+        std::string name(text_field(m["name"], "name"));
+        if (name.empty()) {
+            // behavior3editor names a tree after its file.
+            const std::size_t slash = path_.find_last_of("/\\");
+            name = path_.substr(slash == std::string::npos ? 0 : slash + 1);
+            if (const std::size_t dot = name.rfind('.'); dot != std::string::npos && dot > 0) {
+                name.erase(dot);
+            }
+            if (name.empty()) name = "MainTree";
+        }
+        record_set& records = new_tree(name);
+        result_.document.main_tree = name;
+        result_.document.main_tree_where =
+            m["name"] != none ? at(m["name"]).where : at(object).where;
+        text_field(m["desc"], "desc");
+        if (const std::uint32_t overrides = m["$override"];
+            overrides != none && is_object(overrides, "$override") && at(overrides).size > 0) {
+            report(at(overrides).where, diagnostic_code::unsupported_feature,
+                   "'$override' changes nodes inside subtrees, which Canopy does not do; apply "
+                   "the changes in the subtree files");
+        }
+        read_vars(m["vars"], records);
+        read_vars(m["declvar"], records);  // behavior3editor 1.8's name for them
+        const std::uint32_t root = m["root"];
+        if (!is_object(root, "root")) return;
+
+        // Pass 1: the nodes that run, in preorder (a disabled node is left out with
+        // everything below it, as the runtimes do; a subtree's cached children are not read).
+        std::vector<nested_node> list;
+        std::vector<std::pair<std::uint32_t, std::size_t>> todo{{root, none}};
+        while (!todo.empty()) {
+            const auto [node, parent] = todo.back();
+            todo.pop_back();
+            if (at(node).type != kind::object) {
+                report(at(node).where, diagnostic_code::unexpected_element,
+                       "a child must be a node object, not " + std::string(kind_name(at(node))));
+                continue;
+            }
+            members n = read_members(node,
+                                     {"id", "$id", "name", "desc", "args", "input", "output",
+                                      "children", "path", "debug", "disabled"},
+                                     "a node");
+            boolean_field(n["debug"], "debug");  // logging only
+            if (boolean_field(n["disabled"], "disabled") && parent != none) continue;
+            nested_node entry{node, parent};
+            entry.id = n["id"];
+            entry.name = n["name"];
+            entry.desc = n["desc"];
+            entry.args = n["args"];
+            entry.input = n["input"];
+            entry.output = n["output"];
+            if (!text_field(n["path"], "path").empty()) entry.path = n["path"];
+            const std::size_t index = list.size();
+            list.push_back(entry);
+            const std::uint32_t children = n["children"];
+            if (entry.path != none || children == none || at(children).type == kind::null ||
+                !is_array(children, "children")) {
+                continue;
+            }
+            std::vector<std::uint32_t> kids;
+            for (std::uint32_t c = at(children).first; c != none; c = at(c).next) kids.push_back(c);
+            for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.emplace_back(*it, index);
+        }
+
+        // The file's integer ids when they are all there, non-zero and unique; else 1..n.
+        std::vector<std::int64_t> ids(list.size());
+        bool own_ids = true;
+        std::unordered_set<std::int64_t> taken;
+        for (std::size_t i = 0; i < list.size() && own_ids; ++i) {
+            const std::uint32_t id = list[i].id;
+            own_ids = id != none && at(id).type == kind::integer && at(id).integer != 0 &&
+                      taken.insert(at(id).integer).second;
+            if (own_ids) ids[i] = at(id).integer;
+        }
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (!own_ids) ids[i] = static_cast<std::int64_t>(i) + 1;
+            const nested_node& n = list[i];
+            const std::int64_t parent = n.parent == none ? 0 : ids[n.parent];
+            const std::string_view describe = text_field(n.desc, "desc");
+            if (n.path != none) {
+                records.add(ids[i], parent, "SubTree", describe, at(n.node).where);
+                records.add_param("file", at(n.path).text, at(n.path).where);
+                records.add_param("_autoremap", true, at(n.path).where);
+                continue;
+            }
+            std::vector<arg_entry> args;
+            collect_args(n.args, "args", args);
+            const std::string_view type = text_field(n.name, "name");
+            if (n.name == none) {
+                report(at(n.node).where, diagnostic_code::missing_field, "a node has no 'name'",
+                       ids[i]);
+            }
+            add_mapped(b3::flavour::nested, type, describe, at(n.node).where, ids[i], parent, args,
+                       slots(n.input, "input"), slots(n.output, "output"), records);
+            if (type.empty()) records.mark_problem(record_set::bad_type);
+        }
+    }
+
+    // vars: [{"name", "desc"}], plus the "type" and "default" Canopy's writer adds so that
+    // a declared key survives a round trip. A variable without a type is left undeclared:
+    // behavior3's blackboard makes it when it is first written (implicit_keys).
+    void read_vars(std::uint32_t vars, record_set& records) {
+        if (vars == none || at(vars).type == kind::null || !is_array(vars, "vars")) return;
+        for (std::uint32_t i = at(vars).first; i != none; i = at(i).next) {
+            if (at(i).type != kind::object) {
+                report(at(i).where, diagnostic_code::unexpected_element,
+                       R"(a variable must be an object {"name", "desc"}, not )" +
+                           std::string(kind_name(at(i))));
+                continue;
+            }
+            members m = read_members(i, {"name", "desc", "type", "default"}, "a variable");
+            const std::string_view name = text_field(m["name"], "name");
+            text_field(m["desc"], "desc");
+            if (name.empty()) {
+                report(at(i).where, diagnostic_code::missing_field, "a variable has no 'name'");
+                continue;
+            }
+            const std::uint32_t type = m["type"];
+            if (type == none) continue;
+            record_set::key_declaration key;
+            key.name = std::string(name);
+            key.type = std::string(text_field(type, "type"));
+            key.where = at(i).where;
+            if (const std::uint32_t initial = m["default"]; initial != none) {
+                if (std::optional<param_value> value = scalar(initial, "default", std::nullopt)) {
+                    key.initial =
+                        record_set::raw_param{key.name, std::move(*value), at(initial).where};
+                }
+            }
+            records.declare_key(std::move(key));
+        }
+    }
+
+    // ---- .b3-setting ----
+
+    // [{"name", "type": "Action", "desc", "args": [{"name", "type", "desc"}], "input": [...],
+    //   "output": [...]}]
+    void read_settings(std::uint32_t list) {
+        for (std::uint32_t i = at(list).first; i != none; i = at(i).next) {
+            if (at(i).type != kind::object) {
+                report(at(i).where, diagnostic_code::unexpected_element,
+                       "a node definition must be an object, not " + std::string(kind_name(at(i))));
+                continue;
+            }
+            members m = read_members(i,
+                                     {"name", "type", "desc", "args", "input", "output", "doc",
+                                      "icon", "color", "status", "children", "group"},
+                                     "a node definition");
+            const std::string_view name = text_field(m["name"], "name");
+            if (name.empty()) {
+                report(at(i).where, diagnostic_code::missing_field,
+                       "a node definition has no 'name'");
+                continue;
+            }
+            const b3::node_rule* rule = b3::find_rule(b3::flavour::nested, name);
+            node_model model;
+            model.name = std::string(!rule                           ? name
+                                     : !rule->unlimited_name.empty() ? rule->unlimited_name
+                                                                     : rule->canopy_name);
+            model.where = at(i).where;
+            model.description = std::string(text_field(m["desc"], "desc"));
+            std::string type(text_field(m["type"], "type"));
+            std::transform(type.begin(), type.end(), type.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (type == "composite") model.shape = arity::composite;
+            if (type == "decorator") model.shape = arity::decorator;
+            if (type == "action" || type == "condition") model.shape = arity::leaf;
+            if (const std::uint32_t args = m["args"];
+                args != none && at(args).type != kind::null && is_array(args, "args")) {
+                for (std::uint32_t a = at(args).first; a != none; a = at(a).next) {
+                    if (at(a).type != kind::object) {
+                        report(at(a).where, diagnostic_code::unexpected_element,
+                               "an argument definition must be an object, not " +
+                                   std::string(kind_name(at(a))));
+                        continue;
+                    }
+                    members d =
+                        read_members(a, {"name", "type", "desc", "oneof", "default", "options"},
+                                     "an argument definition");
+                    port_model port;
+                    const std::string_view arg = text_field(d["name"], "name");
+                    port.name = std::string(rule && rule->arg.arg == arg ? rule->arg.param : arg);
+                    port.type = std::string(text_field(d["type"], "type"));
+                    port.description = std::string(text_field(d["desc"], "desc"));
+                    if (const std::uint32_t initial = d["default"]; initial != none) {
+                        port.default_value = at(initial).type == kind::string ? at(initial).text
+                                                                              : json_text(initial);
+                    }
+                    if (rule && rule->dropped_arg == arg) continue;
+                    model.ports.push_back(std::move(port));
+                }
+            }
+            int slot = 0;
+            for (const slot_entry& label : slots(m["input"], "input")) {
+                port_model port;
+                port.name = rule && !rule->arg.arg.empty() && rule->arg.input_slot == slot
+                                ? std::string(rule->arg.param)
+                                : "input" + std::to_string(slot + 1);
+                port.description = std::string(label.name);
+                if (std::none_of(model.ports.begin(), model.ports.end(),
+                                 [&](const port_model& p) { return p.name == port.name; })) {
+                    model.ports.push_back(std::move(port));
+                }
+                ++slot;
+            }
+            slot = 0;
+            for (const slot_entry& label : slots(m["output"], "output")) {
+                port_model port;
+                port.name = "output" + std::to_string(++slot);
+                port.dir = port_model::direction::output;
+                port.description = std::string(label.name);
+                model.ports.push_back(std::move(port));
+            }
+            result_.document.models.push_back(std::move(model));
+        }
+    }
+
+    // ---- from a behavior3 node to a Canopy record ----
+
+    // Adds a record for a node of behavior3 type `name`, mapping the type and its arguments
+    // through the flavour's table (docs/behavior3.md).
+    void add_mapped(b3::flavour in, std::string_view name, std::string_view describe,
+                    source_location where, std::int64_t id, std::int64_t parent,
+                    std::vector<arg_entry>& args, const std::vector<slot_entry>& inputs,
+                    const std::vector<slot_entry>& outputs, record_set& records) {
+        const bool escaped = name.substr(0, b3::escape_prefix.size()) == b3::escape_prefix;
+        const b3::node_rule* rule = escaped ? nullptr : b3::find_rule(in, name);
+        std::string type(escaped ? name.substr(b3::escape_prefix.size()) : name);
+        if (rule != nullptr) type = std::string(rule->canopy_name);
+        std::vector<record_set::raw_param> params;
+        std::vector<bool> inputs_used(inputs.size(), false);
+        if (rule && !rule->dropped_arg.empty()) {
+            args.erase(
+                std::remove_if(args.begin(), args.end(),
+                               [&](const arg_entry& a) { return a.name == rule->dropped_arg; }),
+                args.end());
+        }
+        if (rule && !rule->arg.arg.empty()) {
+            map_argument(*rule, name, type, args, inputs, inputs_used, params, id);
+        }
+        for (const arg_entry& a : args) {
+            if (std::optional<param_value> value = scalar(a.value, a.name, id)) {
+                params.push_back({std::string(a.name), std::move(*value), a.where, false});
+            }
+        }
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            if (inputs_used[i] || inputs[i].name.empty()) continue;  // "" is a slot not wired
+            params.push_back({"input" + std::to_string(i + 1),
+                              "{" + std::string(inputs[i].name) + "}", inputs[i].where, false});
+        }
+        for (std::size_t i = 0; i < outputs.size(); ++i) {
+            if (outputs[i].name.empty()) continue;
+            params.push_back({"output" + std::to_string(i + 1),
+                              "{" + std::string(outputs[i].name) + "}", outputs[i].where, false});
+        }
+        records.add(id, parent, type, describe, where);
+        for (record_set::raw_param& p : params) {
+            records.add_param(std::move(p.name), std::move(p.value), p.where, false);
+        }
+    }
+
+    // The one argument a mapped node has: given as an argument, through its input slot, or
+    // left to the runtime's default; converted to Canopy's units.
+    void map_argument(const b3::node_rule& rule, std::string_view name, std::string& type,
+                      std::vector<arg_entry>& args, const std::vector<slot_entry>& inputs,
+                      std::vector<bool>& inputs_used, std::vector<record_set::raw_param>& params,
+                      std::int64_t id) {
+        const b3::arg_rule& arg = rule.arg;
+        auto given = std::find_if(args.begin(), args.end(),
+                                  [&](const arg_entry& a) { return a.name == arg.arg; });
+        const slot_entry* wired = nullptr;
+        if (arg.input_slot >= 0 && static_cast<std::size_t>(arg.input_slot) < inputs.size() &&
+            !inputs[static_cast<std::size_t>(arg.input_slot)].name.empty()) {
+            wired = &inputs[static_cast<std::size_t>(arg.input_slot)];
+            inputs_used[static_cast<std::size_t>(arg.input_slot)] = true;
+        }
+        std::optional<param_value> value;
+        source_location where;
+        if (given != args.end()) {
+            where = given->where;
+            if (wired != nullptr) {
+                // Log prints both; the others take one or the other (behavior3editor's
+                // "oneof" check refuses both).
+                report(wired->where,
+                       rule.dropped_arg.empty() ? diagnostic_code::duplicate_field
+                                                : diagnostic_code::unsupported_feature,
+                       rule.dropped_arg.empty()
+                           ? "'" + std::string(name) + "' takes its '" + std::string(arg.arg) +
+                                 "' as an argument or as input " +
+                                 std::to_string(arg.input_slot + 1) + ", not both"
+                           : "'" + std::string(name) +
+                                 "' prints its 'message' and input 1 "
+                                 "together; Canopy's Log writes one message: give one or the other",
+                       id);
+            }
+            value = scalar(given->value, given->name, id);
+            if (value) value = convert(arg, std::move(*value), name, at(given->value).where, id);
+            args.erase(given);
+        } else if (wired != nullptr) {
+            where = wired->where;
+            if (arg.convert == b3::conversion::milliseconds ||
+                arg.convert == b3::conversion::js_loop) {
+                unconvertible(arg, name, wired->where, id);
+            } else {
+                value = "{" + std::string(wired->name) + "}";
+            }
+        } else if (arg.absent != b3::no_default) {
+            value = arg.absent;
+        }
+        if (!rule.unlimited_name.empty() &&
+            (!value || (value->index() == 1 && std::get<std::int64_t>(*value) == -1))) {
+            type = std::string(rule.unlimited_name);
+            return;
+        }
+        if (value) params.push_back({std::string(arg.param), std::move(*value), where, false});
+    }
+
+    param_value convert(const b3::arg_rule& arg, param_value value, std::string_view name,
+                        source_location where, std::int64_t id) {
+        if (arg.convert == b3::conversion::same) return value;
+        if (value.index() == 3) {
+            const std::string& text = std::get<std::string>(value);
+            const bool key = text.size() > 2 && text.front() == '{' && text.back() == '}';
+            if (key && (arg.convert == b3::conversion::milliseconds ||
+                        arg.convert == b3::conversion::js_loop)) {
+                unconvertible(arg, name, where, id);
+            }
+            return value;  // another string: the builder says what the parameter takes
+        }
+        switch (arg.convert) {
+            case b3::conversion::milliseconds:
+                if (value.index() == 1) {
+                    return static_cast<double>(std::get<std::int64_t>(value)) / 1000.0;
+                }
+                if (value.index() == 2) return std::get<double>(value) / 1000.0;
+                return value;
+            case b3::conversion::js_loop:
+                if (value.index() == 1 && std::get<std::int64_t>(value) <= 0) {
+                    return std::int64_t{-1};
+                }
+                return value;
+            case b3::conversion::ts_count:
+                if (value.index() == 1 && std::get<std::int64_t>(value) < 0) return std::int64_t{0};
+                return value;
+            case b3::conversion::ts_attempts:
+                if (value.index() == 1 && std::get<std::int64_t>(value) < 1) return std::int64_t{1};
+                return value;
+            default: return value;
+        }
+    }
+
+    void unconvertible(const b3::arg_rule& arg, std::string_view name, source_location where,
+                       std::int64_t id) {
+        report(where, diagnostic_code::unsupported_feature,
+               "'" + std::string(name) + "' takes '" + std::string(arg.arg) +
+                   (arg.convert == b3::conversion::milliseconds
+                        ? "' in milliseconds and Canopy's '" + std::string(arg.param) +
+                              "' is in seconds"
+                        : "' where 0 means for ever and Canopy's '" + std::string(arg.param) +
+                              "' takes -1") +
+                   ": the value must be a literal number, which the reader converts, not a "
+                   "blackboard variable",
+               id);
+    }
+
+    std::string_view text_;
+    const std::string& path_;
+    read_result& result_;
+    diagnostic_sink sink_;
+    std::vector<jvalue> values_;
+    std::unordered_map<std::string, std::string> classic_tree_names_;  // tree id -> name
+    std::unordered_set<std::string> used_as_subtree_;
+};
+
+// ---- content detection ------------------------------------------------------------------
+
+// Reads only as far as it takes to see a behavior3 shape, and stops there: a `root`, a
+// `nodes` object or `trees` at the top, a `.b3` file's `data`, or an array of node
+// definitions (objects with "name" and "type" but no "id").
+class behavior3_sniffer final : public nlohmann::json_sax<json> {
+public:
+    bool claimed = false;
+
+    bool null() override { return value(false); }
+    bool boolean(bool /*value*/) override { return value(false); }
+    bool number_integer(number_integer_t /*value*/) override { return value(false); }
+    bool number_unsigned(number_unsigned_t /*value*/) override { return value(false); }
+    bool number_float(number_float_t /*value*/, const string_t& /*text*/) override {
+        return value(false);
+    }
+    bool string(string_t& /*value*/) override { return value(false); }
+    bool binary(binary_t& /*value*/) override { return value(false); }
+    bool start_object(std::size_t /*elements*/) override { return open(false); }
+    bool start_array(std::size_t /*elements*/) override { return open(true); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& name) override {
+        key_ = name;
+        if (depth_ == 1 && !top_is_array_ && (name == "root" || name == "trees")) {
+            return decide(true);
+        }
+        if (depth_ == 2 && top_is_array_) {
+            if (name == "id" || name == "parentId") return decide(false);
+            if (name == "name") named_ = true;
+            if (name == "type") typed_ = true;
+        }
+        return true;
+    }
+    bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                     const nlohmann::detail::exception& /*error*/) override {
+        return false;
+    }
+
+private:
+    bool decide(bool is_behavior3) {
+        claimed = is_behavior3;
+        return false;  // stops the parse
+    }
+    static bool value(bool /*unused*/) { return true; }
+    bool open(bool is_array) {
+        if (depth_ == 0) top_is_array_ = is_array;
+        // {"nodes": {...}} (classic) or {"data": {...}} (.b3) at the top.
+        if (depth_ == 1 && !top_is_array_ && !is_array && (key_ == "nodes" || key_ == "data")) {
+            return decide(true);
+        }
+        ++depth_;
+        key_.clear();
+        return true;
+    }
+    bool close() {
+        --depth_;
+        // The first definition of a .b3-setting array: a name and a type, no record id.
+        if (depth_ == 1 && top_is_array_) return decide(named_ && typed_);
+        key_.clear();
+        return true;
+    }
+
+    int depth_ = 0;
+    bool top_is_array_ = false;
+    bool named_ = false;
+    bool typed_ = false;
+    std::string key_;
+};
+
+}  // namespace
+
+read_result read_behavior3(std::string_view text, const std::string& path) {
     read_result result;
-    result.complete = false;
-    result.diagnostics.push_back(
-        {path, {}, std::nullopt, diagnostic_code::unknown_format, "not yet"});
+    behavior3_reader(text, path, result).run();
     return result;
 }
 
-bool claims_behavior3(std::string_view) {
-    return false;
+bool claims_behavior3(std::string_view text) {
+    behavior3_sniffer sniffer;
+    json::sax_parse(text.begin(), text.end(), &sniffer);
+    return sniffer.claimed;
 }
 
 }  // namespace canopy::detail

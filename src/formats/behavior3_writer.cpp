@@ -1,10 +1,416 @@
-// Placeholder until the writer lands.
+// behavior3 JSON from a document, the mirror of behavior3_reader.cpp: behavior3editor's nested
+// form, one tree per file, with Canopy's types and units mapped back to behavior3 (Lua/TS)
+// names (docs/behavior3.md).
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "behavior3_names.hpp"
+#include "json_text.hpp"
 #include "readers.hpp"
 
 namespace canopy::detail {
+namespace {
 
-write_result write_behavior3(const tree_document&) {
-    return {};
+namespace b3 = behavior3;
+
+// A value as JSON; a number that is whole keeps a ".0", so that it reads back as a number and
+// not as an integer.
+void append_value(std::string& out, const param_value& value) {
+    if (value.index() != 2 || !std::isfinite(std::get<double>(value))) {
+        append_json_value(out, value);
+        return;
+    }
+    std::string text = number_text(std::get<double>(value));
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";
+    out += text;
+}
+
+void append_string(std::string& out, std::string_view text) {
+    out += '"';
+    append_json_escaped(out, text);
+    out += '"';
+}
+
+bool is_key(const param_value& value) {
+    if (value.index() != 3) return false;
+    const auto& text = std::get<std::string>(value);
+    return text.size() > 2 && text.front() == '{' && text.back() == '}';
+}
+
+std::string key_name(const param_value& value) {
+    const auto& text = std::get<std::string>(value);
+    return text.substr(1, text.size() - 2);
+}
+
+// "input3" -> 2; -1 for any other name.
+int slot_of(std::string_view name, std::string_view prefix) {
+    if (name.substr(0, prefix.size()) != prefix || name.size() == prefix.size()) return -1;
+    int slot = 0;
+    for (char c : name.substr(prefix.size())) {
+        if (c < '0' || c > '9' || slot > 100000) return -1;
+        slot = slot * 10 + (c - '0');
+    }
+    if (name[prefix.size()] == '0') return -1;  // "input01" is not a slot
+    return slot - 1;
+}
+
+// A file name for a tree: its name, with what file systems refuse replaced.
+std::string file_name_for(std::string_view tree_name) {
+    std::string name(tree_name.empty() ? "MainTree" : tree_name);
+    for (char& c : name) {
+        if (c == '/' || c == '\\' || c == ':' || c == '*' || c == '?' || c == '"' || c == '<' ||
+            c == '>' || c == '|' || static_cast<unsigned char>(c) < 0x20) {
+            c = '_';
+        }
+    }
+    if (name == "." || name == "..") name = "_" + name;
+    return name + ".json";
+}
+
+class behavior3_writer {
+public:
+    explicit behavior3_writer(const tree_document& document, write_result& result)
+        : document_(document), result_(result) {}
+
+    void run() {
+        if (document_.trees.empty()) {
+            problem("the document holds no tree; a behavior3 file holds one", std::nullopt);
+            return;
+        }
+        std::size_t main = 0;
+        for (std::size_t t = 0; t < document_.trees.size(); ++t) {
+            if (!document_.main_tree.empty() && document_.trees[t].name() == document_.main_tree) {
+                main = t;
+            }
+        }
+        // Each tree's file, the main tree's first so that it keeps its plain name.
+        std::unordered_set<std::string> taken;
+        files_.resize(document_.trees.size());
+        for (std::size_t k = 0; k < document_.trees.size(); ++k) {
+            const std::size_t t = k == 0 ? main : (k <= main ? k - 1 : k);
+            std::string name = file_name_for(document_.trees[t].name());
+            for (int n = 2; !taken.insert(name).second; ++n) {
+                name = file_name_for(document_.trees[t].name() + "-" + std::to_string(n));
+            }
+            files_[t] = name;
+            if (!document_.trees[t].name().empty()) by_name_.emplace(document_.trees[t].name(), t);
+        }
+        for (std::size_t k = 0; k < document_.trees.size(); ++k) {
+            const std::size_t t = k == 0 ? main : (k <= main ? k - 1 : k);
+            std::string text = write_tree(document_.trees[t]);
+            if (k == 0) {
+                result_.text = std::move(text);
+            } else {
+                result_.files.emplace_back(files_[t], std::move(text));
+            }
+        }
+    }
+
+private:
+    void problem(std::string message, std::optional<std::int64_t> record_id) {
+        result_.problems.push_back(
+            {std::string(), {}, record_id, diagnostic_code::not_expressible, std::move(message)});
+    }
+
+    // What a node is in the file: its name, arguments and wired variables.
+    struct node_text {
+        std::string name;
+        std::vector<std::pair<std::string, param_value>> args;
+        std::vector<std::string> input;
+        std::vector<std::string> output;
+        std::string path;  // a subtree's file
+    };
+
+    static void set_slot(std::vector<std::string>& slots, int slot, std::string name) {
+        if (slots.size() <= static_cast<std::size_t>(slot)) {
+            slots.resize(static_cast<std::size_t>(slot) + 1);
+        }
+        slots[static_cast<std::size_t>(slot)] = std::move(name);
+    }
+
+    // The behavior3 name a Canopy type is written under (see find_rule_for_canopy).
+    static std::string b3_name(std::string_view type, const b3::node_rule* rule) {
+        if (rule != nullptr) return std::string(rule->b3_name);
+        // Kept apart on reading: the behavior3 node itself.
+        if (type.substr(0, b3::kept_prefix.size()) == b3::kept_prefix) {
+            const std::string_view b3_name = type.substr(b3::kept_prefix.size());
+            const b3::node_rule* kept = b3::find_rule(b3::flavour::nested, b3_name);
+            if (kept != nullptr && kept->canopy_name == type) return std::string(b3_name);
+        }
+        // A name behavior3 gives another node, or one that reads as an escape: escaped.
+        const bool taken = b3::find_rule(b3::flavour::nested, type) != nullptr ||
+                           type.substr(0, b3::escape_prefix.size()) == b3::escape_prefix;
+        return taken ? std::string(b3::escape_prefix) + std::string(type) : std::string(type);
+    }
+
+    node_text describe_node(const record_set& records, std::size_t i, std::size_t children) {
+        node_text out;
+        const std::int64_t id = records.id(i);
+        if (records.has_type_id(i)) {
+            problem("node " + std::to_string(id) + " names its type by the numeric id " +
+                        std::to_string(records.type_id(i)) + "; behavior3 names types",
+                    id);
+            out.name = std::to_string(records.type_id(i));
+            return out;
+        }
+        const std::string_view type = records.type_name(i);
+        if (type == "SubTree") return describe_subtree(records, i);
+        const b3::node_rule* rule = b3::find_rule_for_canopy(type);
+        out.name = b3_name(type, rule);
+        if (type == "IfThenElse" && children == 2) {
+            problem("node " + std::to_string(id) +
+                        ": IfThenElse with two children fails when its condition fails; "
+                        "behavior3's IfElse needs the third child",
+                    id);
+        }
+        for (const record_set::raw_param* p = records.params_begin(i); p != records.params_end(i);
+             ++p) {
+            if (rule != nullptr && !rule->arg.arg.empty() && p->name == rule->arg.param) {
+                write_mapped(*rule, *p, out, id);
+                continue;
+            }
+            if (rule != nullptr && (p->name == rule->arg.arg || p->name == rule->dropped_arg)) {
+                problem("node " + std::to_string(id) + ": parameter '" + p->name + "' of " +
+                            std::string(type) + " would read back as behavior3's '" + p->name +
+                            "' of " + std::string(rule->b3_name) +
+                            (p->name == rule->arg.arg
+                                 ? ", which is Canopy's '" + std::string(rule->arg.param) + "'"
+                                 : ", which Canopy ignores"),
+                        id);
+                continue;
+            }
+            if (is_key(p->value)) {
+                if (const int slot = slot_of(p->name, "input"); slot >= 0) {
+                    set_slot(out.input, slot, key_name(p->value));
+                    continue;
+                }
+                if (const int slot = slot_of(p->name, "output"); slot >= 0) {
+                    set_slot(out.output, slot, key_name(p->value));
+                    continue;
+                }
+            }
+            out.args.emplace_back(p->name, p->value);
+        }
+        return out;
+    }
+
+    // The parameter a mapped node's one argument becomes, in behavior3's units: its input
+    // slot for a key, else the argument, or nothing where behavior3's default says it.
+    void write_mapped(const b3::node_rule& rule, const record_set::raw_param& p, node_text& out,
+                      std::int64_t id) {
+        const b3::arg_rule& arg = rule.arg;
+        if (is_key(p.value)) {
+            set_slot(out.input, arg.input_slot, key_name(p.value));
+            return;
+        }
+        if (p.value.index() == 1 && (arg.convert == b3::conversion::ts_count ||
+                                     arg.convert == b3::conversion::ts_attempts)) {
+            const std::int64_t n = std::get<std::int64_t>(p.value);
+            if (n == -1) return;  // behavior3's default: for ever
+            const std::int64_t least = arg.convert == b3::conversion::ts_count ? 0 : 1;
+            if (n < least) {
+                problem("node " + std::to_string(id) + ": " + std::string(p.name) + " " +
+                            std::to_string(n) + " has no equal in behavior3's " +
+                            std::string(rule.b3_name) + " ('" + std::string(arg.arg) + "' below " +
+                            std::to_string(least) + " means " + std::to_string(least) + ")",
+                        id);
+            }
+        }
+        out.args.emplace_back(std::string(arg.arg), p.value);
+    }
+
+    node_text describe_subtree(const record_set& records, std::size_t i) {
+        node_text out;
+        out.name = "SubTree";
+        const std::int64_t id = records.id(i);
+        std::string tree;
+        std::string file;
+        bool autoremap = false;
+        for (const record_set::raw_param* p = records.params_begin(i); p != records.params_end(i);
+             ++p) {
+            if (p->name == "tree" && p->value.index() == 3) {
+                tree = std::get<std::string>(p->value);
+            } else if (p->name == "file" && p->value.index() == 3) {
+                file = std::get<std::string>(p->value);
+            } else if (p->name == "_autoremap" && p->value.index() == 0) {
+                autoremap = std::get<bool>(p->value);
+            } else {
+                problem("node " + std::to_string(id) + ": subtree parameter '" + p->name +
+                            "'; a behavior3 subtree shares its parent's variables and takes no "
+                            "remapping",
+                        id);
+            }
+        }
+        if (!autoremap) {
+            problem("node " + std::to_string(id) +
+                        ": a subtree with a blackboard of its own; a behavior3 subtree shares "
+                        "its parent's variables (_autoremap true)",
+                    id);
+        }
+        if (!file.empty() && !tree.empty()) {
+            problem("node " + std::to_string(id) + ": subtree '" + tree + "' of file '" + file +
+                        "'; behavior3 names a subtree by its file only",
+                    id);
+        }
+        if (!file.empty()) {
+            out.path = file;
+        } else if (auto found = by_name_.find(tree); found != by_name_.end()) {
+            out.path = files_[found->second];
+        } else {
+            out.path = file_name_for(tree);  // a tree of an included file, by its name
+        }
+        return out;
+    }
+
+    void write_node(std::string& out, const record_set& records, std::size_t i,
+                    std::size_t children, int depth) {
+        const node_text node = describe_node(records, i, children);
+        const std::string pad = indent(depth + 1);
+        out += "{\n" + pad + "\"id\": " + std::to_string(records.id(i));
+        out += ",\n" + pad + "\"name\": ";
+        append_string(out, node.name);
+        if (!records.describe(i).empty()) {
+            out += ",\n" + pad + "\"desc\": ";
+            append_string(out, records.describe(i));
+        }
+        if (!node.args.empty()) {
+            out += ",\n" + pad + "\"args\": {";
+            for (std::size_t a = 0; a < node.args.size(); ++a) {
+                if (a != 0) out += ", ";
+                append_string(out, node.args[a].first);
+                out += ": ";
+                append_value(out, node.args[a].second);
+            }
+            out += '}';
+        }
+        for (const auto& [field, slots] :
+             {std::pair<const char*, const std::vector<std::string>*>{"input", &node.input},
+              {"output", &node.output}}) {
+            if (slots->empty()) continue;
+            out += ",\n" + pad + "\"" + field + "\": [";
+            for (std::size_t s = 0; s < slots->size(); ++s) {
+                if (s != 0) out += ", ";
+                append_string(out, (*slots)[s]);
+            }
+            out += ']';
+        }
+        if (!node.path.empty()) {
+            out += ",\n" + pad + "\"path\": ";
+            append_string(out, node.path);
+        }
+    }
+
+    // Two spaces a level, up to a bound, so that a tree thousands of levels deep does not make
+    // a file of white space.
+    static std::string indent(int depth) {
+        std::string spaces(static_cast<std::size_t>(2 * std::min(depth, 40)), ' ');
+        return spaces;
+    }
+
+    std::string write_tree(const record_set& records) {
+        const std::string name = records.name().empty() ? "MainTree" : records.name();
+        std::string out = "{\n  \"name\": ";
+        append_string(out, name);
+        out += ",\n  \"desc\": \"\"";
+        if (!records.declared_keys().empty()) {
+            // behavior3editor's variables are {name, desc}; the type and initial value go
+            // beside them, so that a declared key reads back declared.
+            out += ",\n  \"vars\": [";
+            const char* separator = "\n    ";
+            for (const record_set::key_declaration& key : records.declared_keys()) {
+                out += separator;
+                out += R"({"name": )";
+                append_string(out, key.name);
+                out += R"(, "desc": "", "type": )";
+                append_string(out, key.type);
+                if (key.initial) {
+                    out += ", \"default\": ";
+                    append_value(out, key.initial->value);
+                }
+                out += '}';
+                separator = ",\n    ";
+            }
+            out += "\n  ]";
+        }
+        out += ",\n  \"root\": ";
+
+        // Children in record order; the root is the record without a parent.
+        std::unordered_map<std::int64_t, std::size_t> index;
+        for (std::size_t i = 0; i < records.size(); ++i) index.emplace(records.id(i), i);
+        std::vector<std::vector<std::size_t>> children(records.size());
+        std::vector<std::size_t> roots;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            auto parent = index.find(records.parent_id(i));
+            if (records.parent_id(i) == 0) {
+                roots.push_back(i);
+            } else if (parent == index.end()) {
+                problem("node " + std::to_string(records.id(i)) + " names parent " +
+                            std::to_string(records.parent_id(i)) + ", which is no node",
+                        records.id(i));
+            } else {
+                children[parent->second].push_back(i);
+            }
+        }
+        if (roots.size() != 1) {
+            problem("tree '" + name + "' has " + std::to_string(roots.size()) +
+                        " roots; a behavior3 tree has one",
+                    std::nullopt);
+            out += "null\n}\n";
+            return out;
+        }
+        // Preorder, with an explicit stack: each entry is a node, how many of its children
+        // are written, and its level of indentation.
+        struct open_node {
+            std::size_t record;
+            std::size_t next_child;
+            int level;
+        };
+        std::vector<open_node> stack{{roots.front(), 0, 1}};
+        std::size_t written = 1;
+        write_node(out, records, roots.front(), children[roots.front()].size(), 1);
+        while (!stack.empty()) {
+            open_node& top = stack.back();
+            const std::vector<std::size_t>& kids = children[top.record];
+            const int level = top.level;
+            if (top.next_child < kids.size() && records.type_name(top.record) != "SubTree") {
+                const std::size_t child = kids[top.next_child];
+                out += top.next_child == 0
+                           ? ",\n" + indent(level + 1) + "\"children\": [\n" + indent(level + 2)
+                           : ",\n" + indent(level + 2);
+                ++top.next_child;
+                ++written;
+                write_node(out, records, child, children[child].size(), level + 2);
+                stack.push_back({child, 0, level + 2});  // `top` is not used after this
+                continue;
+            }
+            if (top.next_child > 0) out += "\n" + indent(level + 1) + "]";
+            out += "\n" + indent(level) + "}";
+            stack.pop_back();
+        }
+        if (written != records.size()) {
+            problem("tree '" + name + "': " + std::to_string(records.size() - written) +
+                        " nodes hang from no path to the root (their parents loop, or they are "
+                        "a subtree's children)",
+                    std::nullopt);
+        }
+        out += "\n}\n";
+        return out;
+    }
+
+    const tree_document& document_;
+    write_result& result_;
+    std::vector<std::string> files_;                        // each tree's file name
+    std::unordered_map<std::string, std::size_t> by_name_;  // tree name -> index
+};
+
+}  // namespace
+
+write_result write_behavior3(const tree_document& document) {
+    write_result result;
+    behavior3_writer(document, result).run();
+    return result;
 }
 
 }  // namespace canopy::detail

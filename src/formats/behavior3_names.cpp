@@ -1,0 +1,141 @@
+// The mapping tables of docs/behavior3.md. Each row was checked against the runtime's source:
+// behavior3js 0.2 (src/core/BehaviorTree.js, src/actions, src/decorators) for the classic
+// flavour; behavior3-ts (src/behavior3/nodes) and behavior3lua for the nested one.
+#include "behavior3_names.hpp"
+
+#include <iterator>
+
+namespace canopy::detail::behavior3 {
+namespace {
+
+constexpr arg_rule none{};
+
+// Names the runtimes share with Canopy but that behave otherwise stay apart as
+// "behavior3.<name>", so that the loader reports them unknown instead of running Canopy's.
+const node_rule rules[] = {
+    // behavior3js: Sequence and Priority tick from the first child every tick; the Mem
+    // variants resume at the running child.
+    {flavour::classic, "Sequence", "ReactiveSequence", none},
+    {flavour::classic, "Priority", "ReactiveSelector", none},
+    {flavour::classic, "MemSequence", "Sequence", none},
+    {flavour::classic, "MemPriority", "Selector", none},
+    {flavour::classic, "Inverter", "Not", none},
+    {flavour::classic, "Succeeder", "AlwaysSuccess", none},
+    {flavour::classic, "Failer", "AlwaysFailure", none},
+    {flavour::classic, "Runner", "AlwaysRunning", none},
+    // Wait: `this.endTime = settings.milliseconds || 0`.
+    {flavour::classic,
+     "Wait",
+     "Wait",
+     {"milliseconds", "seconds", -1, conversion::milliseconds, 0}},
+    {flavour::classic,
+     "MaxTime",
+     "MaxTime",
+     {"maxTime", "seconds", -1, conversion::milliseconds, no_default}},
+    {flavour::classic,
+     "Limiter",
+     "Limiter",
+     {"maxLoop", "max_loop", -1, conversion::same, no_default}},
+    // `this.maxLoop = settings.maxLoop || -1`, and a negative maxLoop loops for ever.
+    {flavour::classic, "Repeater", "Repeat", {"maxLoop", "count", -1, conversion::js_loop, -1}},
+    // Until failure, at most maxLoop successes, then success: Canopy's Repeat.
+    {flavour::classic,
+     "RepeatUntilFailure",
+     "Repeat",
+     {"maxLoop", "count", -1, conversion::js_loop, -1},
+     "RepeatUntilFailure"},
+    // Until success, at most maxLoop failures, then failure: Canopy's Retry.
+    {flavour::classic,
+     "RepeatUntilSuccess",
+     "Retry",
+     {"maxLoop", "attempts", -1, conversion::js_loop, -1},
+     "RepeatUntilSuccess"},
+
+    // behavior3 Lua/TS: Sequence and Selector resume at the running child.
+    {flavour::nested, "Sequence", "Sequence", none},
+    {flavour::nested, "Selector", "Selector", none},
+    {flavour::nested, "IfElse", "IfThenElse", none},
+    {flavour::nested, "Invert", "Not", none},
+    {flavour::nested, "Inverter", "Not", none},
+    {flavour::nested, "Not", "Not", none},
+    // Decorators here, leaves in Canopy: ForceSuccess and ForceFailure are these.
+    {flavour::nested, "AlwaysSuccess", "ForceSuccess", none},
+    {flavour::nested, "AlwaysFailure", "ForceFailure", none},
+    {flavour::nested, "AlwaysFail", "ForceFailure", none},
+    {flavour::nested, "JustSuccess", "AlwaysSuccess", none},
+    {flavour::nested, "JustFailure", "AlwaysFailure", none},
+    // `time` counts in the unit of the host's clock (Context.time, advanced by the host's
+    // update(dt); behavior3lua says "time/tick"): taken as seconds, unchanged.
+    // `_checkOneof(0, args.time, 0)`: input 1 gives it instead.
+    {flavour::nested, "Wait", "Wait", {"time", "seconds", 0, conversion::same, 0}},
+    {flavour::nested, "Timeout", "Timeout", {"time", "seconds", 0, conversion::same, 0}},
+    // count absent: Number.MAX_SAFE_INTEGER iterations; below 1: none, success.
+    {flavour::nested, "Repeat", "Repeat", {"count", "count", 0, conversion::ts_count, -1}},
+    // At most `count` tries (the first always runs), then failure; absent: for ever.
+    {flavour::nested,
+     "RetryUntilSuccess",
+     "Retry",
+     {"count", "attempts", 0, conversion::ts_attempts, -1}},
+    // Older behavior3 Lua/TS (and behavior3editor's sample settings): maxLoop tries.
+    {flavour::nested,
+     "RepeatUntilSuccess",
+     "Retry",
+     {"maxLoop", "attempts", 0, conversion::ts_attempts, -1},
+     "RepeatUntilSuccess"},
+    // Prints `message` and input 1; `level` picks the console stream.
+    {flavour::nested,
+     "Log",
+     "Log",
+     {"message", "message", 0, conversion::same, no_default},
+     {},
+     "level"},
+    // Kept apart: Parallel waits for every child and always succeeds (Canopy's counts
+    // thresholds); RepeatUntilFailure returns success when the child fails (Canopy's,
+    // failure); Switch picks among Case children by their conditions; Delay schedules the
+    // child and succeeds at once; AlwaysRunning is a decorator (Canopy's, a leaf).
+    {flavour::nested, "Parallel", "behavior3.Parallel", none},
+    {flavour::nested, "RepeatUntilFailure", "behavior3.RepeatUntilFailure", none},
+    {flavour::nested, "Switch", "behavior3.Switch", none},
+    {flavour::nested, "Delay", "behavior3.Delay", none},
+    {flavour::nested, "AlwaysRunning", "behavior3.AlwaysRunning", none},
+};
+
+// What the writer calls each Canopy type that has a behavior3 (Lua/TS) counterpart.
+struct writer_row {
+    std::string_view canopy_name;
+    std::string_view b3_name;
+};
+constexpr writer_row writer_names[] = {
+    {"Sequence", "Sequence"},
+    {"Selector", "Selector"},
+    {"IfThenElse", "IfElse"},
+    {"Not", "Invert"},
+    {"ForceSuccess", "AlwaysSuccess"},
+    {"ForceFailure", "AlwaysFailure"},
+    {"AlwaysSuccess", "JustSuccess"},
+    {"AlwaysFailure", "JustFailure"},
+    {"Wait", "Wait"},
+    {"Timeout", "Timeout"},
+    {"Repeat", "Repeat"},
+    {"Retry", "RetryUntilSuccess"},
+    {"RepeatUntilSuccess", "RepeatUntilSuccess"},
+    {"Log", "Log"},
+};
+
+}  // namespace
+
+const node_rule* find_rule(flavour in, std::string_view b3_name) {
+    for (const node_rule& rule : rules) {
+        if (rule.in == in && rule.b3_name == b3_name) return &rule;
+    }
+    return nullptr;
+}
+
+const node_rule* find_rule_for_canopy(std::string_view canopy_name) {
+    for (const writer_row& row : writer_names) {
+        if (row.canopy_name == canopy_name) return find_rule(flavour::nested, row.b3_name);
+    }
+    return nullptr;
+}
+
+}  // namespace canopy::detail::behavior3
