@@ -57,8 +57,9 @@ std::string generate_btcpp_xml(std::size_t count, std::size_t& nodes) {
     };
     while (tree.size() < count) {
         // Mostly one of the last few composites, so that siblings come in runs.
-        const std::size_t pick = random() % 4 == 0 ? random() % open.size()
-                                                   : open.size() - 1 - random() % std::min<std::size_t>(open.size(), 8);
+        const std::size_t pick =
+            random() % 4 == 0 ? random() % open.size()
+                              : open.size() - 1 - random() % std::min<std::size_t>(open.size(), 8);
         const std::uint32_t parent = open[pick];
         const std::uint64_t roll = random() % 100;
         if (roll < 15 && tree[parent].depth < 11) {
@@ -78,9 +79,10 @@ std::string generate_btcpp_xml(std::size_t count, std::size_t& nodes) {
         if (tree[c].children.empty()) add(c, "AlwaysSuccess");
     }
     nodes = tree.size();
-    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                      "<root BTCPP_format=\"4\" main_tree_to_execute=\"Main\">\n"
-                      "  <BehaviorTree ID=\"Main\">\n";
+    std::string out =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<root BTCPP_format=\"4\" main_tree_to_execute=\"Main\">\n"
+        "  <BehaviorTree ID=\"Main\">\n";
     // Preorder with an explicit stack: (node, next child to write).
     std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0, 0}};
     auto indent = [&](std::uint32_t depth) { out.append(2 * (depth + 2), ' '); };
@@ -113,10 +115,9 @@ struct input {
 
 void set_counters(benchmark::State& state, const input& in) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.bytes.size()));
-    state.counters["time/node"] =
-        benchmark::Counter(static_cast<double>(in.nodes),
-                           benchmark::Counter::kIsIterationInvariantRate |
-                               benchmark::Counter::kInvert);
+    state.counters["time/node"] = benchmark::Counter(
+        static_cast<double>(in.nodes),
+        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // The floor: tinyxml2's DOM of the bytes, which Canopy's reader walks.
@@ -178,9 +179,9 @@ int main(int argc, char** argv) {
             for (const canopy::diagnostic& d : check.diagnostics) std::cerr << "  " << d << '\n';
             return EXIT_FAILURE;
         }
-        benchmark::AddCustomContext("tree/" + std::to_string(size),
-                                    std::to_string(in->nodes) + " nodes, " +
-                                        std::to_string(in->bytes.size()) + " bytes");
+        benchmark::AddCustomContext(
+            "tree/" + std::to_string(size),
+            std::to_string(in->nodes) + " nodes, " + std::to_string(in->bytes.size()) + " bytes");
         inputs.push_back(std::move(in));
     }
     for (const auto& in : inputs) {

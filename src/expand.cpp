@@ -36,7 +36,9 @@ bool is_true(const param_value& value) {
 // A literal remapped onto a subtree's key, as the key's type.
 std::optional<param_value> literal_as(const record_set::raw_param& raw, param_type type) {
     const param_value& value = raw.value;
-    if (!raw.from_text) {
+    // A string is read as text where the key is not a string: "4" from a format that wrote
+    // XML's text as JSON strings.
+    if (!raw.from_text && !(value.index() == 3 && type != param_type::string)) {
         if (type_of(value) == type) return value;
         if (type == param_type::number && value.index() == 1) {
             return static_cast<double>(std::get<std::int64_t>(value));

@@ -250,7 +250,7 @@ fs::path file_set::resolve(std::size_t from, const std::string& path) const {
     // .b3-workspace file, else the nearest folder up from the file where the path exists.
     fs::path nearest;
     for (fs::path at = folder.empty() ? fs::path(".") : folder;;) {
-        if (holds_workspace_file(at)) return is_file(at / path) ? at / path : fs::path();
+        if (holds_workspace_file(at) && is_file(at / path)) return at / path;
         if (nearest.empty() && is_file(at / path)) nearest = at / path;
         fs::path up = fs::absolute(at).parent_path();
         if (up == fs::absolute(at) || up.empty()) break;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 
 #include "runtime_support.hpp"
@@ -753,12 +754,20 @@ TEST_SUITE("behavior3") {
         only_problem(problems([](record_set& t) {
                          t.add(1, 0, "Sequence");
                          t.add(2, 1, "SubTree");
-                         t.add_param("tree", std::string("x"));
+                         t.add_param("file", std::string("x.json"));
                      }),
                      2);  // no _autoremap: a blackboard of its own
+        CHECK(only_problem(problems([](record_set& t) {
+                               t.add(1, 0, "SubTree");
+                               t.add_param("tree", std::string("elsewhere"));
+                               t.add_param("_autoremap", true);
+                           }),
+                           1)
+                  .find("a tree of an included file; behavior3 has no includes") !=
+              std::string::npos);
         only_problem(problems([](record_set& t) {
                          t.add(1, 0, "SubTree");
-                         t.add_param("tree", std::string("x"));
+                         t.add_param("file", std::string("x.json"));
                          t.add_param("_autoremap", true);
                          t.add_param("goal", std::string("{target}"));
                      }),
@@ -956,14 +965,27 @@ TEST_SUITE("behavior3") {
                 for (const auto& [file, body] : written.files) {
                     got += document_text(read_clean(body, file), true);
                 }
-                // Each tree alone, the main tree first, subtrees by file.
-                std::vector<const record_set*> order;
+                // Each tree alone, the main tree first (the one named, else the first that no
+                // tree uses), subtrees by file.
+                std::set<std::string> used;
                 for (const record_set& tree : r.document.trees) {
-                    if (tree.name() == r.document.main_tree) {
-                        order.insert(order.begin(), &tree);
-                    } else {
-                        order.push_back(&tree);
+                    for (std::size_t i = 0; i < tree.size(); ++i) {
+                        for (const auto* p = tree.params_begin(i); p != tree.params_end(i); ++p) {
+                            if (tree.type_name(i) == "SubTree" && p->name == "tree")
+                                used.insert(std::get<std::string>(p->value));
+                        }
                     }
+                }
+                const record_set* main = nullptr;
+                for (const record_set& tree : r.document.trees) {
+                    if (tree.name() == r.document.main_tree) main = &tree;
+                }
+                for (const record_set& tree : r.document.trees) {
+                    if (main == nullptr && used.count(tree.name()) == 0) main = &tree;
+                }
+                std::vector<const record_set*> order{main};
+                for (const record_set& tree : r.document.trees) {
+                    if (&tree != main) order.push_back(&tree);
                 }
                 std::string expected;
                 for (const record_set* tree : order) {

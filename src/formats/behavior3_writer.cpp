@@ -79,12 +79,28 @@ public:
             problem("the document holds no tree; a behavior3 file holds one", std::nullopt);
             return;
         }
-        std::size_t main = 0;
+        // The trees other trees use, by name.
+        std::unordered_set<std::string> used;
+        for (const record_set& records : document_.trees) {
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                if (records.type_name(i) != "SubTree") continue;
+                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                    if (p->name == "tree" && p->value.index() == 3)
+                        used.insert(std::get<std::string>(p->value));
+                }
+            }
+        }
+        // The main tree: the one the document names, else the first that no tree uses.
+        std::size_t main = document_.trees.size();
         for (std::size_t t = 0; t < document_.trees.size(); ++t) {
             if (!document_.main_tree.empty() && document_.trees[t].name() == document_.main_tree) {
                 main = t;
             }
         }
+        for (std::size_t t = 0; t < document_.trees.size() && main == document_.trees.size(); ++t) {
+            if (used.count(document_.trees[t].name()) == 0) main = t;
+        }
+        if (main == document_.trees.size()) main = 0;
         // Each tree's file, the main tree's first so that it keeps its plain name.
         std::unordered_set<std::string> taken;
         files_.resize(document_.trees.size());
@@ -101,6 +117,9 @@ public:
             const std::size_t t = k == 0 ? main : (k <= main ? k - 1 : k);
             std::string text = write_tree(document_.trees[t]);
             if (k == 0) {
+                // Other trees name it by its file: it has one of its own too.
+                if (used.count(document_.trees[t].name()) != 0)
+                    result_.files.emplace_back(files_[t], text);
                 result_.text = std::move(text);
             } else {
                 result_.files.emplace_back(files_[t], std::move(text));
@@ -249,17 +268,16 @@ private:
                         "its parent's variables (_autoremap true)",
                     id);
         }
-        if (!file.empty() && !tree.empty()) {
-            problem("node " + std::to_string(id) + ": subtree '" + tree + "' of file '" + file +
-                        "'; behavior3 names a subtree by its file only",
-                    id);
-        }
+        // With a file, the tree is the file's own (a behavior3 file holds one).
         if (!file.empty()) {
             out.path = file;
         } else if (auto found = by_name_.find(tree); found != by_name_.end()) {
             out.path = files_[found->second];
         } else {
-            out.path = file_name_for(tree);  // a tree of an included file, by its name
+            problem("node " + std::to_string(id) + ": subtree '" + tree +
+                        "' is a tree of an included file; behavior3 has no includes (convert "
+                        "that file too, and name it by its file)",
+                    id);
         }
         return out;
     }

@@ -1,0 +1,315 @@
+// Real tree files written by others (../shared/corpus, see its SOURCES.md): each one loads,
+// leniently where its program's node types are unknown here, and prints, or is refused with a
+// located error that names its real defect; and each one that loads converts to every format
+// and back with the same print. Skipped, saying why, where the corpus is absent (a user's
+// clone has no ../shared).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "canopy/canopy.hpp"
+
+namespace canopy {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path corpus() {
+    return fs::path(CANOPY_SOURCE_DIR) / ".." / "shared" / "corpus";
+}
+
+const registry& builtins() {
+    static const registry reg = [] {
+        registry r;
+        register_builtin_nodes(r);
+        return r;
+    }();
+    return reg;
+}
+
+// What a file gives: its trees load as they are, or only leniently, or never (with the first
+// diagnostic's code, line and a piece of its message), or it is a palette of node models.
+struct expectation {
+    enum kind { loads, lenient, refused, palette } what;
+    diagnostic_code code = diagnostic_code::syntax_error;
+    std::uint32_t line = 0;
+    std::string message;
+};
+
+expectation loads() {
+    return {expectation::loads, {}, 0, {}};
+}
+expectation lenient() {
+    return {expectation::lenient, {}, 0, {}};
+}
+expectation palette() {
+    return {expectation::palette, {}, 0, {}};
+}
+expectation refused(diagnostic_code code, std::uint32_t line, std::string message) {
+    return {expectation::refused, code, line, std::move(message)};
+}
+
+const std::map<std::string, expectation>& expectations() {
+    static const std::map<std::string, expectation> table = {
+        {"btcpp-xml/BehaviorTree__BehaviorTree.CPP__Check.xml", lenient()},
+        {"btcpp-xml/BehaviorTree__BehaviorTree.CPP__Talk.xml", lenient()},
+        {"btcpp-xml/BehaviorTree__BehaviorTree.CPP__log_test.xml", loads()},
+        // Its includes stand under other names here; layouts/ has them where they belong.
+        {"btcpp-xml/BehaviorTree__BehaviorTree.CPP__subtree_test.xml",
+         refused(diagnostic_code::io_error, 3, "Check.xml': cannot open")},
+        {"btcpp-xml/BehaviorTree__Groot__crossdoor_palette.xml", palette()},
+        {"btcpp-xml/BehaviorTree__Groot__crossdoor_with_subtree.xml", lenient()},
+        // Uses a subtree whose tree the file models but does not hold.
+        {"btcpp-xml/BehaviorTree__Groot__custom_ports.xml",
+         refused(diagnostic_code::unknown_tree, 7, "no tree named 'LotOfStuff'")},
+        {"btcpp-xml/BehaviorTree__Groot__issue_24.xml", lenient()},
+        {"btcpp-xml/BehaviorTree__Groot__issue_3.xml",
+         refused(diagnostic_code::no_root, 3, "is empty")},
+        // SetBlackboard output_key="": BehaviorTree.CPP fails at its first tick.
+        {"btcpp-xml/BehaviorTree__Groot__show_all.xml",
+         refused(diagnostic_code::wrong_param_type, 22, "it is empty")},
+        {"btcpp-xml/BehaviorTree__Groot__subtree_with_remapping.xml", lenient()},
+        {"btcpp-xml/BehaviorTree__Groot__test_subtrees_issue_8.xml", lenient()},
+        {"btcpp-xml/BehaviorTree__Groot__test_xml_key_reordering_issue.xml", lenient()},
+        {"btcpp-xml/PlanSys2__ros2_planning_system_examples__transport.xml", lenient()},
+        {"btcpp-xml/aerostack2__aerostack2__RTL_test_2.xml", lenient()},
+        {"btcpp-xml/aerostack2__aerostack2__follow_path_test.xml", lenient()},
+        {"btcpp-xml/ros-navigation__navigation2__application_example.xml",
+         refused(diagnostic_code::unknown_type, 22,
+                 "unknown node type 'inverter' (did you mean 'Inverter'?)")},
+        {"btcpp-xml/"
+         "ros-navigation__navigation2__humble-v3__navigate_to_pose_w_replanning_and_recovery.xml",
+         lenient()},
+        {"btcpp-xml/ros-navigation__navigation2__nav2_tree_nodes.xml", palette()},
+        {"btcpp-xml/ros-navigation__navigation2__navigate_on_route_graph_w_recovery.xml",
+         lenient()},
+        {"btcpp-xml/"
+         "ros-navigation__navigation2__navigate_through_poses_w_replanning_and_recovery.xml",
+         lenient()},
+        {"btcpp-xml/ros-navigation__navigation2__navigate_to_pose_w_replanning_and_recovery.xml",
+         lenient()},
+        {"behavior3-json/Dennis1000__behavior3delphi__example_1.b3", lenient()},
+        {"behavior3-json/MechWipf__my_screeps__allrounder.json", lenient()},
+        // A Repeater's maxLoop "1e999", a string that only JavaScript's coercion reads as a
+        // number.
+        {"behavior3-json/MechWipf__my_screeps__harvester-energy.json",
+         refused(diagnostic_code::wrong_param_type, 94,
+                 "parameter 'count' of 'Repeat' must be an integer, not a string (\"1e999\")")},
+        {"behavior3-json/dong50252409__behavior3erl__example.json", lenient()},
+        {"behavior3-json/dong50252409__behavior3erl__sample.json", lenient()},
+        {"behavior3-json/zhandouxiaojiji__behavior3editor__hero.json", lenient()},
+        // Its subtrees stand under other names here; layouts/ has them where they belong.
+        {"behavior3-json/zhandouxiaojiji__behavior3editor__monster.json",
+         refused(diagnostic_code::io_error, 25, "subtree file 'workdir/subtree2.json' not found")},
+        {"behavior3-json/zhandouxiaojiji__behavior3editor__node-config.b3-setting", palette()},
+        {"behavior3-json/zhandouxiaojiji__behavior3editor__subtree1.json", loads()},
+        {"behavior3-json/zhandouxiaojiji__behavior3editor__subtree2.json", lenient()},
+        {"behavior3-json/zhandouxiaojiji__behavior3editor__test-subtree.json", loads()},
+        {"behavior3-json/zhandouxiaojiji__behavior3editor__test-vars.json",
+         refused(diagnostic_code::io_error, 29, "subtree file 'vars/test-subtree.json' not found")},
+        {"behavior3-json/zhandouxiaojiji__behavior3lua__test-parallel-with-wait.json", lenient()},
+        {"behavior3-json/zhongfq__behavior3-ts__test-switch-case.json", lenient()},
+        {"behavior3-json/zhongfq__behavior3-ts__test-timeout.json", lenient()},
+        {"layouts/behavior3editor-sample/workdir/hero.json", lenient()},
+        {"layouts/behavior3editor-sample/workdir/monster.json", lenient()},
+        {"layouts/behavior3editor-sample/workdir/subtree1.json", loads()},
+        {"layouts/behavior3editor-sample/workdir/subtree2.json", lenient()},
+        {"layouts/btcpp-subtree-test/Check.xml", lenient()},
+        {"layouts/btcpp-subtree-test/subtree_test.xml", lenient()},
+        {"layouts/btcpp-subtree-test/subtrees/Talk.xml", lenient()},
+    };
+    return table;
+}
+
+// Every tree file of the corpus, by its path from the corpus root.
+std::vector<std::string> corpus_files() {
+    std::vector<std::string> files;
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(corpus())) {
+        if (!entry.is_regular_file() || !format_for_path(entry.path())) continue;
+        files.push_back(fs::relative(entry.path(), corpus()).generic_string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Each tree's print, by name.
+std::map<std::string, std::string> prints(const file_load_result& loaded) {
+    std::map<std::string, std::string> all;
+    for (const auto& [name, t] : loaded.trees) all[name] = to_text(*t);
+    return all;
+}
+
+std::string shown(const std::vector<diagnostic>& diagnostics) {
+    std::string text;
+    for (const diagnostic& d : diagnostics) text += to_string(d) + "\n";
+    return text;
+}
+
+// What converting gives: each tree's print, by name, from every file written; or the
+// problems the target format reported (then nothing is written).
+struct conversion {
+    std::map<std::string, std::string> prints;
+    std::vector<diagnostic> problems;
+};
+
+// Writes a document in a format into `folder` (a copy of the original's, so that its includes
+// and subtree files are found as they were) and loads every tree of every file it wrote.
+conversion converted(const tree_document& document, file_format format, const fs::path& folder,
+                     const std::string& stem, const load_options& options) {
+    conversion result;
+    const write_result written = info(format).write(document);
+    result.problems = written.problems;
+    if (!written.problems.empty()) {
+        for (const diagnostic& d : written.problems)
+            CHECK(d.code == diagnostic_code::not_expressible);
+        return result;
+    }
+    const fs::path out = folder / (stem + std::string(info(format).extensions.front()));
+    std::ofstream(out, std::ios::binary) << written.text;
+    std::vector<fs::path> paths{out};
+    for (const auto& [name, text] : written.files) {
+        std::ofstream(folder / name, std::ios::binary) << text;
+        paths.push_back(folder / name);
+    }
+    for (const fs::path& path : paths) {
+        const file_load_result again = try_load_every_tree(path, builtins(), options);
+        CHECK_MESSAGE(again, shown(again.diagnostics));
+        for (const auto& [name, text] : prints(again)) result.prints[name] = text;
+    }
+    return result;
+}
+
+}  // namespace
+
+TEST_SUITE("corpus") {
+    TEST_CASE("every corpus file loads and prints, or is refused naming its real defect") {
+        if (!fs::is_directory(corpus())) {
+            MESSAGE("skipped: no corpus at " << corpus().string()
+                                             << " (it ships beside the repository, not in it)");
+            return;
+        }
+        std::size_t checked = 0;
+        for (const std::string& name : corpus_files()) {
+            CAPTURE(name);
+            auto expected = expectations().find(name);
+            REQUIRE_MESSAGE(expected != expectations().end(),
+                            "a corpus file the test does not know");
+            const fs::path path = corpus() / name;
+            const file_load_result strict = try_load_every_tree(path, builtins());
+            load_options lenient;
+            lenient.lenient = true;
+            const file_load_result learned = try_load_every_tree(path, builtins(), lenient);
+            switch (expected->second.what) {
+                case expectation::loads: CHECK_MESSAGE(strict, shown(strict.diagnostics)); break;
+                case expectation::lenient:
+                    CHECK_FALSE(strict);
+                    for (const diagnostic& d : strict.diagnostics) {
+                        CHECK_MESSAGE((d.code == diagnostic_code::unknown_type ||
+                                       d.code == diagnostic_code::unknown_param ||
+                                       d.code == diagnostic_code::missing_param),
+                                      to_string(d));
+                    }
+                    CHECK_MESSAGE(learned, shown(learned.diagnostics));
+                    CHECK_FALSE(learned.trees.empty());
+                    break;
+                case expectation::refused: {
+                    REQUIRE_FALSE(learned);
+                    const diagnostic& first = learned.diagnostics.front();
+                    CHECK(first.code == expected->second.code);
+                    CHECK(first.where.line == expected->second.line);
+                    CHECK_MESSAGE(first.message.find(expected->second.message) != std::string::npos,
+                                  first.message);
+                    break;
+                }
+                case expectation::palette: {
+                    CHECK(learned.diagnostics.front().code == diagnostic_code::no_root);
+                    std::vector<diagnostic> problems;
+                    const registry models = learn_node_types(path, builtins(), problems);
+                    CHECK(problems.empty());
+                    CHECK(models.types().size() > 3);
+                    break;
+                }
+            }
+            ++checked;
+        }
+        CHECK(checked == expectations().size());
+    }
+
+    TEST_CASE("every loadable corpus file converts to every format and back, printing the same") {
+        if (!fs::is_directory(corpus())) {
+            MESSAGE("skipped: no corpus at " << corpus().string());
+            return;
+        }
+        const fs::path scratch = fs::temp_directory_path() / "canopy_corpus_round_trip";
+        std::set<std::string> inexpressible;  // "file -> format" that the format refused
+        for (const std::string& name : corpus_files()) {
+            const expectation& expected = expectations().at(name);
+            if (expected.what != expectation::loads && expected.what != expectation::lenient)
+                continue;
+            CAPTURE(name);
+            load_options options;
+            options.lenient = expected.what == expectation::lenient;
+            const fs::path path = corpus() / name;
+            const std::map<std::string, std::string> before =
+                prints(try_load_every_tree(path, builtins(), options));
+            const document_load_result original = try_load_document(path, builtins(), options);
+            REQUIRE(original);
+            const file_format own = *detect_format(path, "");
+            for (const format_info& row : formats()) {
+                CAPTURE(row.name);
+                fs::remove_all(scratch);
+                fs::create_directories(scratch);
+                fs::copy(path.parent_path(), scratch, fs::copy_options::recursive);
+                const std::string stem = "converted";
+                const conversion there =
+                    converted(original.document, row.id, scratch, stem, options);
+                if (!there.problems.empty()) {
+                    inexpressible.insert(name + " -> " + std::string(row.name));
+                    continue;
+                }
+                CHECK(there.prints == before);
+                // And back, from what was written, to the format the file came in.
+                const document_load_result written = try_load_document(
+                    scratch / (stem + std::string(row.extensions.front())), builtins(), options);
+                CHECK_MESSAGE(written, shown(written.diagnostics));
+                if (!written) continue;
+                const conversion back =
+                    converted(written.document, own, scratch, stem + "_back", options);
+                CHECK_MESSAGE(back.problems.empty(), shown(back.problems));
+                // The trees of the file written back (a format of one tree per file names
+                // the others by file, written the first time), each as it was.
+                CHECK_FALSE(back.prints.empty());
+                for (const auto& [tree, text] : back.prints) {
+                    CAPTURE(tree);
+                    CHECK(before.count(tree) == 1);
+                    if (before.count(tree) == 1) CHECK(text == before.at(tree));
+                }
+            }
+        }
+        fs::remove_all(scratch);
+        // What the target cannot say is reported, never dropped: these are the conversions
+        // it refuses, each for the reason in its note.
+        const std::set<std::string> expected = {
+            // Its own Wait takes `time`, which behavior3's Wait maps to seconds.
+            "behavior3-json/MechWipf__my_screeps__allrounder.json -> behavior3",
+            // Subtrees with blackboards of their own, or remapped keys: a behavior3 subtree
+            // shares its parent's variables.
+            "btcpp-xml/BehaviorTree__BehaviorTree.CPP__log_test.xml -> behavior3",
+            "btcpp-xml/BehaviorTree__Groot__crossdoor_with_subtree.xml -> behavior3",
+            "btcpp-xml/BehaviorTree__Groot__subtree_with_remapping.xml -> behavior3",
+            "btcpp-xml/BehaviorTree__Groot__test_subtrees_issue_8.xml -> behavior3",
+            "btcpp-xml/BehaviorTree__Groot__test_xml_key_reordering_issue.xml -> behavior3",
+            // Subtrees from included files: behavior3 has no includes.
+            "layouts/btcpp-subtree-test/subtree_test.xml -> behavior3",
+            // TestB3 has an argument `name`, which BehaviorTree.CPP keeps for the node's name.
+            "layouts/behavior3editor-sample/workdir/monster.json -> BehaviorTree.CPP XML",
+        };
+        for (const std::string& refused : inexpressible) MESSAGE("not expressible: " << refused);
+        CHECK(inexpressible == expected);
+    }
+}
+
+}  // namespace canopy
