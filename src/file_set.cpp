@@ -238,6 +238,15 @@ std::optional<tree_ref> file_set::find_tree(std::size_t file, std::string_view n
             }
         }
     }
+    // Then every file of the load: a project's files see each other's trees, as
+    // BehaviorTree.CPP's factory registers every tree of every file it reads.
+    for (std::size_t f = 0; f < files_.size(); ++f) {
+        if (queued[f]) continue;
+        const std::vector<record_set>& trees = files_[f].document.trees;
+        for (std::size_t t = 0; t < trees.size(); ++t) {
+            if (trees[t].name() == name) return tree_ref{f, t};
+        }
+    }
     return std::nullopt;
 }
 

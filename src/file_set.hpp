@@ -58,7 +58,7 @@ public:
     bool clean(std::size_t i) const { return clean_[i]; }
 
     /// The tree of that name in a file or, failing that, in the files it includes, nearest
-    /// first.
+    /// first, or else in any file of the load (the files of one project see each other's).
     std::optional<tree_ref> find_tree(std::size_t file, std::string_view name) const;
 
     /// The file a subtree's `file` parameter in file `from` names, resolved as the document

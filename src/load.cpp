@@ -130,6 +130,7 @@ public:
             return found;
         }
         if (document.trees.size() == 1) return tree_ref{f, 0};
+        if (document.trees.empty() && !files_.file(f).includes.empty()) return choose_in_project(f);
         if (document.trees.empty()) {
             files_.report(f, {}, diagnostic_code::no_root,
                           document.models.empty()
@@ -144,6 +145,55 @@ public:
                       "the file holds " + std::to_string(document.trees.size()) +
                           " trees and does not say which one is the main tree; choose one of " +
                           tree_list(document, candidates) + " (`--tree NAME`)");
+        return std::nullopt;
+    }
+
+    // A project (Groot2's .btproj) holds no tree but includes the files that do: every tree
+    // of those, nearest first.
+    std::vector<tree_ref> project_trees(std::size_t f) const {
+        std::vector<std::size_t> queue{f};
+        std::vector<tree_ref> trees;
+        for (std::size_t at = 0; at < queue.size(); ++at) {
+            for (std::size_t t = 0; t < files_.file(queue[at]).document.trees.size(); ++t)
+                trees.push_back({queue[at], t});
+            for (std::size_t included : files_.file(queue[at]).includes) {
+                if (std::find(queue.begin(), queue.end(), included) == queue.end())
+                    queue.push_back(included);
+            }
+        }
+        return trees;
+    }
+
+    // The main tree of a project: its only tree that no other tree uses.
+    std::optional<tree_ref> choose_in_project(std::size_t f) {
+        const std::vector<tree_ref> trees = project_trees(f);
+        std::vector<std::string> used;
+        for (tree_ref ref : trees) {
+            const record_set& records = files_.file(ref.file).document.trees[ref.tree];
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                if (records.type_name(i) != detail::subtree_type_name) continue;
+                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                    if (p->name == "tree" && p->value.index() == 3)
+                        used.push_back(std::get<std::string>(p->value));
+                }
+            }
+        }
+        std::vector<tree_ref> candidates;
+        std::string names;
+        for (tree_ref ref : trees) {
+            const std::string& name = files_.file(ref.file).document.trees[ref.tree].name();
+            if (std::find(used.begin(), used.end(), name) != used.end()) continue;
+            candidates.push_back(ref);
+            names += (names.empty() ? "'" : ", '") + name + "'";
+        }
+        if (candidates.size() == 1) return candidates[0];
+        files_.report(
+            f, {}, candidates.empty() ? diagnostic_code::no_root : diagnostic_code::no_main_tree,
+            candidates.empty()
+                ? std::string("the files this project includes hold no tree")
+                : "the files this project includes hold " + std::to_string(candidates.size()) +
+                      " trees that no other tree uses; choose one of " + names +
+                      " (`--tree NAME`)");
         return std::nullopt;
     }
 
@@ -229,10 +279,14 @@ file_load_result try_load_every_tree(const std::filesystem::path& path, const re
     std::optional<std::size_t> f = load.files().open(path);
     if (f) {
         load.prepare();
-        const std::size_t trees = load.files().file(*f).document.trees.size();
-        if (trees == 0) load.choose(*f);  // says why there is nothing to check
-        for (std::size_t t = 0; t < trees; ++t) {
-            std::shared_ptr<const tree> built = load.build({*f, t}, false);
+        // A project's trees are those of the files it includes.
+        std::vector<tree_ref> trees = load.project_trees(*f);
+        if (!load.files().file(*f).document.trees.empty()) {
+            trees.resize(load.files().file(*f).document.trees.size());
+        }
+        if (trees.empty()) load.choose(*f);  // says why there is nothing to check
+        for (tree_ref ref : trees) {
+            std::shared_ptr<const tree> built = load.build(ref, false);
             if (built) result.trees.emplace_back(built->name(), std::move(built));
         }
     }

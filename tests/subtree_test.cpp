@@ -247,6 +247,33 @@ TEST_SUITE("subtrees") {
         CHECK(a.blackboard().get<bool>("armed"));
     }
 
+    TEST_CASE("a Groot2 project opens like the trees its files hold, which see each other") {
+        temp_folder folder("project");
+        folder.write("main.xml", R"(<root BTCPP_format="4"><BehaviorTree ID="Main">
+  <Sequence><Sleep msec="100"/><SubTree ID="Helper"/></Sequence></BehaviorTree></root>)");
+        folder.write("parts/helper.xml", R"(<root BTCPP_format="4">
+  <BehaviorTree ID="Helper"><AlwaysSuccess/></BehaviorTree></root>)");
+        const fs::path project =
+            folder.write("demo.btproj", R"(<root BTCPP_format="4" project_name="demo">
+  <include path="main.xml"/><include path="parts/helper.xml"/><TreeNodesModel/></root>)");
+        load_result r = try_load_file(project, testing::runtime_registry());
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(r);
+        CHECK(to_text(*r.tree) == "Sequence #1\n  Wait #2\n  SubTree #3\n    AlwaysSuccess #4\n");
+        file_load_result all = try_load_every_tree(project, testing::runtime_registry());
+        REQUIRE(all);
+        CHECK(all.trees.size() == 2);
+        // Two trees that nothing uses: the project says neither is the main one.
+        folder.write("parts/helper.xml", R"(<root BTCPP_format="4">
+  <BehaviorTree ID="Helper"><AlwaysSuccess/></BehaviorTree>
+  <BehaviorTree ID="Spare"><AlwaysFailure/></BehaviorTree></root>)");
+        CHECK(testing::only(try_load_file(project, testing::runtime_registry()),
+                            diagnostic_code::no_main_tree)
+                  .message ==
+              "the files this project includes hold 2 trees that no other tree uses; choose "
+              "one of 'Main', 'Spare' (`--tree NAME`)");
+    }
+
     TEST_CASE("every tree of a file is checked, used or not") {
         temp_folder folder("every");
         const fs::path file = folder.write("trees.json", R"({"main_tree": "A", "trees": [
