@@ -15,7 +15,7 @@ namespace {
 // `{name}`: a key reference; as the builder reads them.
 std::optional<std::string> key_named(const param_value& value) {
     if (value.index() != 3) return std::nullopt;
-    const std::string& text = std::get<std::string>(value);
+    const auto& text = std::get<std::string>(value);
     if (text.size() < 3 || text.front() != '{' || text.back() != '}') return std::nullopt;
     return text.substr(1, text.size() - 2);
 }
@@ -45,7 +45,7 @@ std::optional<param_value> literal_as(const record_set::raw_param& raw, param_ty
         }
         return std::nullopt;
     }
-    const std::string& text = std::get<std::string>(value);
+    const auto& text = std::get<std::string>(value);
     const char* first = text.data();
     const char* last = first + text.size();
     switch (type) {
@@ -262,10 +262,15 @@ private:
         }
         for (std::size_t s = user;; s = scopes_[s].parent) {
             if (scopes_[s].ref == *target) {
-                std::string chain = tree_label(*target);
+                std::vector<std::string> labels{tree_label(*target)};
                 for (std::size_t c = user;; c = scopes_[c].parent) {
-                    chain = tree_label(scopes_[c].ref) + " -> " + chain;
+                    labels.push_back(tree_label(scopes_[c].ref));
                     if (c == s) break;
+                }
+                std::string chain;
+                for (auto label = labels.rbegin(); label != labels.rend(); ++label) {
+                    if (!chain.empty()) chain += " -> ";
+                    chain += *label;
                 }
                 return fail(diagnostic_code::subtree_cycle,
                             "trees use each other as subtrees in a loop: " + chain);
@@ -324,7 +329,7 @@ private:
                 } else {
                     std::optional<param_value> value = literal_as(given, key.type);
                     if (!value) {
-                        report(file, given.where.line ? given.where : where,
+                        report(file, given.where.line != 0 ? given.where : where,
                                diagnostic_code::wrong_param_type,
                                "subtree key '" + key.name + "' is " +
                                    std::string(to_string(key.type)) + ", so '" +
@@ -352,7 +357,8 @@ private:
                 std::vector<std::string_view> names;
                 for (std::size_t k = program_keys(); k < keys.size(); ++k)
                     names.emplace_back(keys[k].name);
-                report(file, stray->where.line ? stray->where : where, diagnostic_code::unknown_key,
+                report(file, stray->where.line != 0 ? stray->where : where,
+                       diagnostic_code::unknown_key,
                        "the subtree has no blackboard key '" + stray->name + "' to remap" +
                            did_you_mean(stray->name, names),
                        std::nullopt);
@@ -372,7 +378,7 @@ private:
         for (std::size_t k = 0; k < program_keys(); ++k) {
             if (owner_.registry_.keys()[k].name == name) return name;
         }
-        const std::string made = scopes_[in].prefix + name;
+        std::string made = scopes_[in].prefix + name;
         scopes_[in].names[name] = made;
         declare(made, like.type, like.initial);
         return made;

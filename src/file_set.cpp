@@ -30,7 +30,8 @@ std::string known_extensions() {
     }
     std::string text;
     for (const auto& [extension, names] : known) {
-        text += (text.empty() ? "" : ", ") + extension + " (" + names + ")";
+        if (!text.empty()) text += ", ";
+        text.append(extension).append(" (").append(names).append(")");
     }
     return text;
 }

@@ -714,14 +714,16 @@ public:
     bool flat = true;  // what a file that never says otherwise is read as
 
     bool null() override { return value(false); }
-    bool boolean(bool) override { return value(false); }
-    bool number_integer(number_integer_t) override { return value(false); }
-    bool number_unsigned(number_unsigned_t) override { return value(false); }
-    bool number_float(number_float_t, const string_t&) override { return value(false); }
-    bool string(string_t&) override { return value(false); }
-    bool binary(binary_t&) override { return value(false); }
-    bool start_object(std::size_t) override { return open(false); }
-    bool start_array(std::size_t) override { return open(true); }
+    bool boolean(bool /*value*/) override { return value(false); }
+    bool number_integer(number_integer_t /*value*/) override { return value(false); }
+    bool number_unsigned(number_unsigned_t /*value*/) override { return value(false); }
+    bool number_float(number_float_t /*value*/, const string_t& /*written*/) override {
+        return value(false);
+    }
+    bool string(string_t& /*value*/) override { return value(false); }
+    bool binary(binary_t& /*value*/) override { return value(false); }
+    bool start_object(std::size_t /*elements*/) override { return open(false); }
+    bool start_array(std::size_t /*elements*/) override { return open(true); }
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
     bool key(string_t& name) override {
@@ -730,7 +732,8 @@ public:
         if (depth_ == 1 && name == "root") return decide(false);
         return true;
     }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                     const nlohmann::detail::exception& /*error*/) override {
         return false;  // the reader reports it
     }
 
