@@ -112,6 +112,8 @@ void file_set::open_subtree_files() {
     for (std::size_t f = 0; f < files_.size(); ++f) {
         std::vector<std::string> named;
         for (const record_set& records : files_[f].document.trees) {
+            const std::vector<std::string>& types = records.type_names();
+            if (std::find(types.begin(), types.end(), subtree_type_name) == types.end()) continue;
             for (std::size_t i = 0; i < records.size(); ++i) {
                 if (records.type_name(i) != subtree_type_name) continue;
                 for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
@@ -131,15 +133,20 @@ void file_set::open_subtree_files() {
 // known.
 void file_set::mark_tree_uses(std::size_t file) {
     for (record_set& records : files_[file].document.trees) {
+        // By distinct type name first: a file of a million records has a few dozen.
+        std::vector<bool> tree_name(records.type_names().size(), false);
+        bool any = false;
+        for (std::size_t n = 0; n < tree_name.size(); ++n) {
+            const std::string& type = records.type_names()[n];
+            tree_name[n] = type != subtree_type_name && registry_.find(type) == nullptr &&
+                           find_tree(file, type).has_value();
+            any = any || tree_name[n];
+        }
+        if (!any) continue;
         auto names_tree = [&](std::size_t i) {
-            if (records.has_type_id(i)) return false;
-            const std::string_view type = records.type_name(i);
-            return type != subtree_type_name && registry_.find(type) == nullptr &&
-                   find_tree(file, type).has_value();
+            return !records.has_type_id(i) && tree_name[records.type_name_index(i)];
         };
         std::size_t i = 0;
-        while (i < records.size() && !names_tree(i)) ++i;
-        if (i == records.size()) continue;
         record_set marked;
         marked.set_name(records.name());
         for (const record_set::key_declaration& key : records.declared_keys())
