@@ -94,9 +94,9 @@ void file_set::report(std::size_t file, source_location where, diagnostic_code c
     out_.push_back({files_[file].name, where, record, code, std::move(message)});
 }
 
-std::optional<std::size_t> file_set::open(const fs::path& path) {
+std::optional<std::size_t> file_set::open(const fs::path& path, std::optional<file_format> format) {
     const std::size_t before = files_.size();
-    std::optional<std::size_t> first = read(path, path.string(), std::nullopt, {});
+    std::optional<std::size_t> first = read(path, path.string(), std::nullopt, {}, format);
     if (first && *first >= before) open_includes(*first);
     return first;
 }
@@ -186,7 +186,8 @@ void file_set::open_includes(std::size_t first) {
 }
 
 std::optional<std::size_t> file_set::read(const fs::path& path, const std::string& name,
-                                          std::optional<std::size_t> from, source_location where) {
+                                          std::optional<std::size_t> from, source_location where,
+                                          std::optional<file_format> format) {
     auto fail = [&](diagnostic_code code, std::string message) -> std::optional<std::size_t> {
         if (from) {
             report(*from, where, code, "'" + name + "': " + message);
@@ -200,7 +201,7 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
     if (seen != canonical_.end()) return static_cast<std::size_t>(seen - canonical_.begin());
     if (std::find(failed_.begin(), failed_.end(), canonical) != failed_.end()) return std::nullopt;
     failed_.push_back(canonical);  // until it reads
-    if (!format_for_path(path)) {
+    if (!format && !format_for_path(path)) {
         const std::string extension = path.extension().string();
         return fail(diagnostic_code::unknown_format,
                     (extension.empty() ? std::string("the file has no extension")
@@ -210,7 +211,7 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
     std::string problem;
     std::optional<std::string> text = read_whole_file(path, problem);
     if (!text) return fail(diagnostic_code::io_error, problem);
-    return add(path, name, *text, *detect_format(path, *text));
+    return add(path, name, *text, format ? *format : *detect_format(path, *text));
 }
 
 std::optional<std::size_t> file_set::add(const fs::path& path, const std::string& name,

@@ -42,7 +42,8 @@ public:
     /// Reads a file and, transitively, the files it includes; returns its index, or nothing
     /// when it cannot be read as a whole (the reasons are reported). A file read before is
     /// not read again.
-    std::optional<std::size_t> open(const std::filesystem::path& path);
+    std::optional<std::size_t> open(const std::filesystem::path& path,
+                                    std::optional<file_format> format = std::nullopt);
     /// The same for text in memory, named `name`, whose relative paths start at the working
     /// directory.
     std::optional<std::size_t> open_text(std::string_view text, file_format format,
@@ -73,7 +74,8 @@ private:
     std::optional<std::size_t> add(const std::filesystem::path& path, const std::string& name,
                                    std::string_view text, file_format format);
     std::optional<std::size_t> read(const std::filesystem::path& path, const std::string& name,
-                                    std::optional<std::size_t> from, source_location where);
+                                    std::optional<std::size_t> from, source_location where,
+                                    std::optional<file_format> format = std::nullopt);
     void open_includes(std::size_t first);
     void mark_tree_uses(std::size_t file);
 

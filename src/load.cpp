@@ -262,7 +262,7 @@ load_result try_load_text(std::string_view text, file_format format, const regis
 load_result try_load_file(const std::filesystem::path& path, const registry& reg,
                           const load_options& options) {
     loader load(reg, options);
-    return load.load(load.files().open(path));
+    return load.load(load.files().open(path, options.format));
 }
 
 std::shared_ptr<const tree> load_file(const std::filesystem::path& path, const registry& reg,
@@ -276,7 +276,7 @@ file_load_result try_load_every_tree(const std::filesystem::path& path, const re
                                      const load_options& options) {
     loader load(reg, options);
     file_load_result result;
-    std::optional<std::size_t> f = load.files().open(path);
+    std::optional<std::size_t> f = load.files().open(path, options.format);
     if (f) {
         load.prepare();
         // A project's trees are those of the files it includes.
@@ -414,7 +414,7 @@ document_load_result try_load_document(const std::filesystem::path& path, const 
                                        const load_options& options) {
     loader load(reg, options);
     document_load_result result;
-    std::optional<std::size_t> f = load.files().open(path);
+    std::optional<std::size_t> f = load.files().open(path, options.format);
     if (f) {
         load.prepare();
         const std::size_t trees = load.files().file(*f).document.trees.size();

@@ -25,6 +25,9 @@ struct load_options {
     /// how the file uses them, so that a tree written for another program prints, validates
     /// and converts. Agents refuse to run such a tree. See docs/formats.md.
     bool lenient = false;
+    /// The format of the file asked for, whatever its extension and content say; the files it
+    /// includes or names are still told by theirs.
+    std::optional<file_format> format;
 };
 
 /// Loads a tree file, choosing the format by its extension and, where formats share one, by

@@ -13,11 +13,32 @@ namespace canopy::cli {
 /// each tree in data/ loads and runs.
 const registry& cli_registry();
 
+/// --from FORMAT: read the file as a format named in the format table.
+inline void add_from_option(CLI::App& command, load_options& options) {
+    std::string names;
+    for (const format_info& row : formats()) {
+        names += (names.empty() ? "'" : ", '") + std::string(row.name) + "'";
+    }
+    command.add_option_function<std::string>(
+        "--from",
+        [&options](const std::string& name) {
+            for (const format_info& row : formats()) {
+                if (row.name == name) {
+                    options.format = row.id;
+                    return;
+                }
+            }
+            throw CLI::ValidationError("--from", "unknown format '" + name + "'");
+        },
+        "Read the file as this format, whatever its extension and content say: " + names);
+}
+
 /// --tree NAME and, where `lenient` is offered, --lenient.
 inline void add_tree_options(CLI::App& command, load_options& options, bool lenient) {
     command.add_option("--tree", options.tree,
                        "The tree to use, by name, where the file holds several (default: its "
                        "main tree)");
+    add_from_option(command, options);
     if (lenient) {
         command.add_flag("--lenient", options.lenient,
                          "Take node types the program does not know from the file's node models "

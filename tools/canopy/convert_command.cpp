@@ -50,6 +50,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     command->add_option("OUT", o->out, "File to write (replaced if it exists)")->required();
     command->add_option("--to", o->to,
                         "Format to write, if not OUT's extension's: " + format_names());
+    add_from_option(*command, o->load);
     command->add_flag("--lenient", o->load.lenient,
                       "Take node types the program does not know from the file's node models "
                       "or from their shape (see docs/formats.md)");

@@ -12,6 +12,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     auto files = std::make_shared<std::vector<std::string>>();
     auto options = std::make_shared<load_options>();
     command->add_option("FILE", *files, "Tree files (see docs/formats.md)")->required();
+    add_from_option(*command, *options);
     command->add_flag("--lenient", options->lenient,
                       "Take node types the program does not know from the file's node models "
                       "or from their shape (see docs/formats.md)");
