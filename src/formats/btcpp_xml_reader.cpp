@@ -17,6 +17,7 @@
 #include "suggest.hpp"
 #include "text_position.hpp"
 #include "utf8.hpp"
+#include "xml_syntax.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -93,22 +94,6 @@ std::string trimmed(const char* text) {
     if (first == std::string_view::npos) return {};
     const std::size_t last = view.find_last_not_of(" \t\r\n");
     return std::string(view.substr(first, last - first + 1));
-}
-
-const char* syntax_problem(tinyxml2::XMLError error) {
-    switch (error) {
-        case tinyxml2::XML_ERROR_PARSING_ELEMENT: return "malformed or unclosed element";
-        case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: return "malformed attribute";
-        case tinyxml2::XML_ERROR_PARSING_TEXT: return "malformed text";
-        case tinyxml2::XML_ERROR_PARSING_CDATA: return "malformed CDATA section";
-        case tinyxml2::XML_ERROR_PARSING_COMMENT: return "malformed comment";
-        case tinyxml2::XML_ERROR_PARSING_DECLARATION: return "malformed declaration";
-        case tinyxml2::XML_ERROR_PARSING_UNKNOWN: return "malformed markup";
-        case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
-            return "closing tag does not match its opening tag";
-        case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: return "no element at all";
-        default: return "not well-formed";
-    }
 }
 
 source_location line_of(const tinyxml2::XMLNode* node) {
