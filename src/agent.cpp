@@ -7,6 +7,7 @@
 #include <string>
 
 #include "canopy/error.hpp"
+#include "tree_handle_state.hpp"
 
 namespace canopy {
 namespace {
@@ -29,13 +30,24 @@ agent::agent(std::shared_ptr<const canopy::tree> tree, void* host, std::uint64_t
     allocate();
 }
 
+agent::agent(const tree_handle& handle, void* host, std::uint64_t seed)
+    : host_(host), random_(mix(seed) | 1) {
+    if (!handle) throw error("an agent needs a tree: the handle is empty");
+    auto [tree, version] = handle.shared_->read();
+    tree_ = std::move(tree);
+    if (!tree_) throw error("an agent needs a tree");
+    follow_ = std::make_unique<following>(following{handle.shared_, version});
+    allocate();
+}
+
 agent::agent(agent&& other) noexcept
     : tree_(std::move(other.tree_)),
       block_(other.block_),
       host_(other.host_),
       observer_(other.observer_),
       time_ns_(other.time_ns_),
-      random_(other.random_) {
+      random_(other.random_),
+      follow_(std::move(other.follow_)) {
     other.block_ = nullptr;
 }
 
@@ -48,6 +60,7 @@ agent& agent::operator=(agent&& other) noexcept {
         observer_ = other.observer_;
         time_ns_ = other.time_ns_;
         random_ = other.random_;
+        follow_ = std::move(other.follow_);
         other.block_ = nullptr;
     }
     return *this;
@@ -98,6 +111,10 @@ status agent::tick(double dt) {
     // call on every agent tick.
     // NOLINTNEXTLINE(bugprone-incorrect-roundings)
     const auto dt_ns = static_cast<std::int64_t>(dt * 1e9 + 0.5);
+    if (follow_ != nullptr &&
+        follow_->handle->version.load(std::memory_order_acquire) != follow_->version) {
+        follow_new_tree();
+    }
     time_ns_ += dt_ns;
     context ctx(*this, dt_ns);
     return ctx.tick(tree::root);
@@ -123,6 +140,64 @@ void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {
         block_ = old_block;
         throw;
     }
+    ::operator delete(old_block, std::align_val_t(old->block_align_));
+}
+
+void agent::follow_new_tree() {
+    auto [tree, version] = follow_->handle->read();
+    follow_->version = version;
+    if (tree != tree_) move_to(std::move(tree));
+}
+
+tree_handle agent::followed() const {
+    tree_handle handle;
+    if (follow_ != nullptr) handle.shared_ = follow_->handle;
+    return handle;
+}
+
+namespace {
+
+// Copies the values of the keys two layouts share, by name and type.
+void carry_keys(canopy::blackboard from, const std::vector<blackboard_key>& from_keys,
+                canopy::blackboard to, const std::vector<blackboard_key>& to_keys) {
+    for (std::size_t k = 0; k < to_keys.size(); ++k) {
+        for (std::size_t j = 0; j < from_keys.size(); ++j) {
+            if (from_keys[j].name != to_keys[k].name || from_keys[j].type != to_keys[k].type)
+                continue;
+            const auto a = static_cast<std::uint32_t>(j);
+            const auto b = static_cast<std::uint32_t>(k);
+            switch (to_keys[k].type) {
+                case param_type::integer: to.set(b, from.get<std::int64_t>(a)); break;
+                case param_type::number: to.set(b, from.get<double>(a)); break;
+                case param_type::boolean: to.set(b, from.get<bool>(a)); break;
+                default: to.set(b, from.get<std::string_view>(a)); break;
+            }
+            break;
+        }
+    }
+}
+
+}  // namespace
+
+void agent::move_to(std::shared_ptr<const canopy::tree> tree) {
+    if (!tree) throw error("an agent needs a tree");
+    {
+        context ctx(*this, 0);
+        ctx.halt_subtree(tree::root);
+    }
+    std::shared_ptr<const canopy::tree> old = std::move(tree_);
+    std::byte* old_block = block_;
+    tree_ = std::move(tree);
+    try {
+        allocate();
+    } catch (...) {
+        tree_ = std::move(old);
+        block_ = old_block;
+        construct_states();
+        throw;
+    }
+    carry_keys({old_block + old->blackboard_offset_, &old->board_}, old->keys(), blackboard(),
+               tree_->keys());
     ::operator delete(old_block, std::align_val_t(old->block_align_));
 }
 

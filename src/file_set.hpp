@@ -66,6 +66,13 @@ public:
     /// says (tree_document::path_base); empty when it names nothing that exists.
     std::filesystem::path resolve(std::size_t from, const std::string& path) const;
 
+    /// Every file read or looked for, as absolute, normalised paths.
+    std::vector<std::filesystem::path> files_met() const {
+        std::vector<std::filesystem::path> met = canonical_;
+        met.insert(met.end(), failed_.begin(), failed_.end());
+        return met;
+    }
+
     /// Where to report a problem in file i.
     void report(std::size_t file, source_location where, diagnostic_code code, std::string message,
                 std::optional<std::int64_t> record = std::nullopt);

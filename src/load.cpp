@@ -265,6 +265,15 @@ load_result try_load_file(const std::filesystem::path& path, const registry& reg
     return load.load(load.files().open(path, options.format));
 }
 
+load_result try_load_file(const std::filesystem::path& path, const registry& reg,
+                          const load_options& options,
+                          std::vector<std::filesystem::path>& files_read) {
+    loader load(reg, options);
+    load_result result = load.load(load.files().open(path, options.format));
+    files_read = load.files().files_met();
+    return result;
+}
+
 std::shared_ptr<const tree> load_file(const std::filesystem::path& path, const registry& reg,
                                       const load_options& options) {
     load_result result = try_load_file(path, reg, options);

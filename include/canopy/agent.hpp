@@ -10,6 +10,7 @@
 #include "canopy/observer.hpp"
 #include "canopy/status.hpp"
 #include "canopy/tree.hpp"
+#include "canopy/tree_handle.hpp"
 
 namespace canopy {
 
@@ -28,6 +29,10 @@ public:
     /// with add_leaf, which loads and prints but cannot tick).
     explicit agent(std::shared_ptr<const canopy::tree> tree, void* host = nullptr,
                    std::uint64_t seed = 0);
+    /// An agent that follows a handle: at the start of each tick it checks, with one atomic
+    /// load, whether the handle has a new tree, and if so moves to it (see move_to).
+    /// @warning throws canopy::error for an empty handle, and as the other constructor.
+    explicit agent(const tree_handle& handle, void* host = nullptr, std::uint64_t seed = 0);
     agent(agent&& other) noexcept;
     agent& operator=(agent&& other) noexcept;
     agent(const agent&) = delete;
@@ -46,6 +51,14 @@ public:
     void reset();
     /// Halts every running node, then runs `tree` from scratch (a new state block).
     void replace_tree(std::shared_ptr<const canopy::tree> tree);
+    /// Moves to another version of the tree, as a followed handle's agents do: halts every
+    /// running node, children before parents, then runs `tree` from its root with fresh node
+    /// state. The clock goes on, and every blackboard key the two trees share (same name and
+    /// type) keeps its value. If `tree` cannot run (a type without behaviour), throws
+    /// canopy::error and stays on its tree, halted.
+    void move_to(std::shared_ptr<const canopy::tree> tree);
+    /// The handle this agent follows, if any.
+    tree_handle followed() const;
 
     const canopy::tree& tree() const noexcept { return *tree_; }
     const std::shared_ptr<const canopy::tree>& shared_tree() const noexcept { return tree_; }
@@ -72,6 +85,7 @@ private:
     void allocate();
     void construct_states();
     void release() noexcept;
+    void follow_new_tree();
 
     std::shared_ptr<const canopy::tree> tree_;
     std::byte* block_ = nullptr;
@@ -79,6 +93,13 @@ private:
     observer* observer_ = nullptr;
     std::int64_t time_ns_ = 0;
     std::uint64_t random_;
+    // The handle followed and the version of the tree the agent runs; null when it follows
+    // none, which keeps an agent that follows nothing as small as before.
+    struct following {
+        std::shared_ptr<tree_handle::shared> handle;
+        std::uint64_t version;
+    };
+    std::unique_ptr<following> follow_;
 };
 
 }  // namespace canopy

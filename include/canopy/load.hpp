@@ -36,6 +36,13 @@ struct load_options {
 load_result try_load_file(const std::filesystem::path& path, const registry& reg,
                           const load_options& options = {});
 
+/// The same, and every file the load read or looked for: the file itself, the files it
+/// includes and the files its subtrees name, those it could not read included, absolute and
+/// normalised, so that a watcher knows what to watch (canopy/tree_library.hpp).
+load_result try_load_file(const std::filesystem::path& path, const registry& reg,
+                          const load_options& options,
+                          std::vector<std::filesystem::path>& files_read);
+
 /// Loads a tree from text in memory; `path` names it in diagnostics, and relative paths in it
 /// start from the working directory.
 load_result try_load_text(std::string_view text, file_format format, const registry& reg,
