@@ -40,7 +40,7 @@ record_set with_registered_names(const record_set& records, const registry& reg,
         auto node = node_of.find(records.id(i));
         for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
             const param* checked = nullptr;
-            if (p->from_text && node != node_of.end()) {
+            if (p->from_text && built != nullptr && node != node_of.end()) {
                 checked = built->params(node->second).find_param(p->name);
             }
             if (checked != nullptr && checked->key == param::no_key && !checked->names_key &&
