@@ -9,6 +9,7 @@
 #include "canopy/context.hpp"
 #include "canopy/diagnostic.hpp"
 #include "canopy/document.hpp"
+#include "canopy/dot.hpp"
 #include "canopy/error.hpp"
 #include "canopy/format.hpp"
 #include "canopy/load.hpp"
