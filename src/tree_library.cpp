@@ -77,7 +77,7 @@ struct tree_library::state {
     }
 
     // Reloads one tree whose files changed and settled; the event says what came of it.
-    reload_event reload(const fs::path& key, entry& e) {
+    reload_event reload(const fs::path& key, entry& e) const {
         reload_event event;
         event.path = e.name;
         event.changed = std::move(e.pending);

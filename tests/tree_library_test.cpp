@@ -483,6 +483,7 @@ TEST_SUITE("hot reload") {
 
         std::atomic<bool> done{false};
         std::atomic<int> thrown{0};
+        std::atomic<int> passes{0};  // over all the agents
         std::set<std::size_t> seen;  // sizes of the trees agents ran: the ticking thread's
         std::thread ticking([&] {
             while (!done.load()) {
@@ -494,8 +495,14 @@ TEST_SUITE("hot reload") {
                         ++thrown;
                     }
                 }
+                ++passes;
             }
         });
+        // Until a whole pass has begun after now: every agent then ran the current tree.
+        auto wait_for_a_pass = [&] {
+            const int now = passes.load();
+            while (passes.load() < now + 2) std::this_thread::yield();
+        };
         std::set<std::size_t> published{2};
         const int versions = 30;
         for (int v = 2; v <= versions; ++v) {
@@ -504,6 +511,7 @@ TEST_SUITE("hot reload") {
             write(folder / "a.json", sequence_of(v));
             poll_until_event(trees);
             published.insert(static_cast<std::size_t>(v) + 1);
+            if (v % 10 == 0) wait_for_a_pass();
         }
         done = true;
         ticking.join();
@@ -511,6 +519,8 @@ TEST_SUITE("hot reload") {
         CHECK(log.count(reload_outcome::reloaded) == versions - 1);
         CHECK(log.count(reload_outcome::kept_previous) == versions - 1);
         for (std::size_t size : seen) CHECK(published.count(size) == 1);
+        CHECK(seen.count(11) == 1);  // those waited for were run
+        CHECK(seen.count(31) == 1);
         for (agent& a : agents) a.tick(0.01);
         for (const agent& a : agents) CHECK(a.tree().size() == versions + 1);
     }

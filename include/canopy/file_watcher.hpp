@@ -67,7 +67,7 @@ private:
         std::uint64_t hash = 0;  // of that content
         bool settled = true;
     };
-    void start(const std::filesystem::path& file, file_state& state);
+    static void start(const std::filesystem::path& file, file_state& state);
     std::map<std::filesystem::path, file_state> files_;
 };
 
