@@ -3,6 +3,7 @@
 // these. A subcommand's callback stores its exit code: 0 success, 1 invalid input.
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 
 #include "canopy/load.hpp"
 #include "canopy/registry.hpp"
@@ -44,6 +45,20 @@ inline void add_tree_options(CLI::App& command, load_options& options, bool leni
                          "Take node types the program does not know from the file's node models "
                          "or from their shape (see docs/formats.md)");
     }
+}
+
+/// Set by SIGINT or SIGTERM once stop_on_signals() has run: `--watch` runs until then.
+inline volatile std::sig_atomic_t stop_signal = 0;
+
+/// Makes SIGINT (Ctrl-C) and SIGTERM ask a watching command to stop, print what it prints at
+/// the end, and exit, rather than die where it stands.
+inline void stop_on_signals() {
+    std::signal(SIGINT, [](int) { stop_signal = 1; });
+    std::signal(SIGTERM, [](int) { stop_signal = 1; });
+}
+
+inline bool stop_requested() {
+    return stop_signal != 0;
 }
 
 void add_print_command(CLI::App& app, int& exit_code);

@@ -1,5 +1,6 @@
 // canopy run: ticks agents of a tree, each in its own copy of its demo's world, prints agent
-// 0's status every tick, and sums up.
+// 0's status every tick, and sums up. With --watch, the tree follows its file as it is saved.
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -8,7 +9,9 @@
 #include <iostream>
 #include <limits>
 #include <new>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "canopy/agent.hpp"
@@ -17,6 +20,7 @@
 #include "canopy/parallel_ticker.hpp"
 #include "canopy/trace_printer.hpp"
 #include "canopy/tree.hpp"
+#include "canopy/tree_library.hpp"
 #include "commands.hpp"
 #include "demo.hpp"
 
@@ -31,6 +35,8 @@ struct run_options {
     std::uint64_t seed = 1;
     bool trace = false;
     unsigned threads = 1;
+    bool watch = false;  // follow the file as it is saved, at real-time pace unless `fast`
+    bool fast = false;
     load_options load;  // --tree
 };
 
@@ -91,18 +97,22 @@ const CLI::Validator time_step(
     },
     "SECONDS");
 
-void print_summary(const run_options& o, const tree& t, const demo::pack* pack,
+void print_summary(const run_options& o, std::uint64_t ticks, const tree& t, const demo::pack* pack,
                    const demo::world* world, std::uint64_t visits,
                    std::chrono::steady_clock::duration ticking) {
     const double ms = std::chrono::duration<double, std::milli>(ticking).count();
-    const double agent_ticks = static_cast<double>(o.agents) * static_cast<double>(o.ticks);
+    const double agent_ticks = static_cast<double>(o.agents) * static_cast<double>(ticks);
     std::cout << "agents: " << o.agents << '\n'
-              << "ticks: " << o.ticks << '\n'
+              << "ticks: " << ticks << '\n'
               << "node visits: " << visits << " by agent 0"
               << (o.agents > 1 ? " (the others are not observed)\n" : "\n") << std::fixed
-              << std::setprecision(3) << "time: " << ms << " ms ticking (" << std::setprecision(1)
-              << ms * 1e6 / agent_ticks << " ns per agent tick)\n"
-              << "bytes per agent: " << sizeof(agent) + t.state_bytes() << " (agent "
+              << std::setprecision(3) << "time: " << ms << " ms ticking (" << std::setprecision(1);
+    if (agent_ticks > 0) {
+        std::cout << ms * 1e6 / agent_ticks << " ns per agent tick)\n";
+    } else {
+        std::cout << "no ticks)\n";
+    }
+    std::cout << "bytes per agent: " << sizeof(agent) + t.state_bytes() << " (agent "
               << sizeof(agent) << " + state block " << t.state_bytes() << ")";
     if (world != nullptr) {
         std::cout << " + host " << world->host_bytes() << " (" << pack->name << " world)\n"
@@ -111,11 +121,131 @@ void print_summary(const run_options& o, const tree& t, const demo::pack* pack,
     std::cout << '\n';
 }
 
+std::string agents_text(std::size_t n) {
+    return std::to_string(n) + (n == 1 ? " agent" : " agents");
+}
+
+// With --watch: the library that reloads the file, and what it has to say, printed on stderr
+// between ticks. A reload is reported after the tick that moved the agents to it.
+class reload_reporter {
+public:
+    explicit reload_reporter(tree_library& trees) {
+        trees.on_event([this](const reload_event& e) { report(e); });
+    }
+
+    // Says how many agents run the new tree, once they have ticked since it came.
+    void after_tick(const std::vector<agent>& agents, const tree_handle& handle) {
+        if (!pending_) return;
+        const std::shared_ptr<const tree> now = handle.current();
+        std::size_t moved = 0;
+        for (const agent& a : agents) moved += a.shared_tree() == now ? 1 : 0;
+        print_reloaded(moved);
+    }
+    // The run ends: a reload no agent ticked yet.
+    void finish() {
+        if (pending_) print_reloaded(0);
+    }
+
+private:
+    void report(const reload_event& e) {
+        const std::string name = e.path.string();
+        const std::string nodes = std::to_string(e.nodes) + (e.nodes == 1 ? " node" : " nodes");
+        switch (e.outcome) {
+            case reload_outcome::reloaded:
+                if (pending_) print_reloaded(0);
+                pending_ = e;
+                return;
+            case reload_outcome::kept_previous:
+                for (const diagnostic& d : e.diagnostics) std::cerr << d << '\n';
+                if (!e.refusal.empty())
+                    std::cerr << name << ": error: cannot run the new tree: " << e.refusal << '\n';
+                std::cerr << name << ": kept the previous tree (" << nodes
+                          << "); fix the file to reload\n";
+                return;
+            case reload_outcome::deleted:
+                std::cerr << name << ": deleted; kept the previous tree (" << nodes
+                          << ") until the file is back\n";
+                return;
+        }
+    }
+    void print_reloaded(std::size_t moved) {
+        const reload_event& e = *pending_;
+        std::cerr << e.path.string() << ": reloaded (" << e.nodes
+                  << (e.nodes == 1 ? " node" : " nodes") << ") in " << std::fixed
+                  << std::setprecision(1)
+                  << std::chrono::duration<double, std::milli>(e.load_time).count() << " ms; "
+                  << agents_text(moved) << " moved to it\n";
+        std::cerr.unsetf(std::ios::floatfield);
+        pending_.reset();
+    }
+
+    std::optional<reload_event> pending_;
+};
+
+// The demo a tree's agents live in, or why it cannot run. Once the first tree has chosen the
+// demo, a reloaded tree must use the same one (or built-in nodes only): the agents' hosts
+// stay those of the first.
+class demo_check {
+public:
+    std::string operator()(const tree& t) {
+        const demo::pack* uses = nullptr;
+        try {
+            uses = demo::pack_for(t);
+        } catch (const error& e) {
+            return refuse(e.what());
+        }
+        if (!chosen_) {
+            chosen_ = true;
+            pack_ = uses;
+            return {};
+        }
+        if (uses == nullptr || uses == pack_) return {};
+        return refuse("the tree now uses the " + std::string(uses->name) +
+                      " demo's node types, but its agents live in " +
+                      (pack_ != nullptr ? "the " + std::string(pack_->name) + " demo's world"
+                                        : "no demo's world") +
+                      "; run it anew to change demos");
+    }
+    const demo::pack* pack() const noexcept { return pack_; }
+    const std::string& refusal() const noexcept { return refusal_; }
+
+private:
+    std::string refuse(std::string why) {
+        refusal_ = why;
+        return why;
+    }
+    bool chosen_ = false;
+    const demo::pack* pack_ = nullptr;
+    std::string refusal_;
+};
+
 int run(const run_options& o) {
-    load_result loaded = try_load_file(o.file, cli_registry(), o.load);
-    for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
-    if (!loaded) return 1;
-    const std::shared_ptr<const tree>& t = loaded.tree;
+    // Without --watch the tree is loaded once; with it, a library reloads it, checking that
+    // each new version fits the demo world the agents were made in.
+    auto check = std::make_shared<demo_check>();
+    tree_library_options library_options;
+    library_options.load = o.load;
+    library_options.accept = [check](const tree& t) { return (*check)(t); };
+    tree_library trees(cli_registry(), library_options);
+    tree_handle handle;
+    std::shared_ptr<const tree> t;
+    if (o.watch) {
+        try {
+            handle = trees.load(o.file);
+        } catch (const load_error& e) {
+            for (const diagnostic& d : e.diagnostics()) std::cerr << d << '\n';
+            return 1;
+        } catch (const error&) {
+            std::cerr << o.file << ": error: cannot run this tree: " << check->refusal() << '\n';
+            return 1;
+        }
+        t = handle.current();
+    } else {
+        load_result loaded = try_load_file(o.file, cli_registry(), o.load);
+        for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+        if (!loaded) return 1;
+        t = loaded.tree;
+    }
 
     std::unique_ptr<demo::world> world;
     const demo::pack* pack = nullptr;
@@ -125,7 +255,12 @@ int run(const run_options& o) {
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         agents.reserve(o.agents);
         for (std::size_t i = 0; i < o.agents; ++i) {
-            agents.emplace_back(t, world ? world->host(i) : nullptr, o.seed + i);
+            void* host = world ? world->host(i) : nullptr;
+            if (o.watch) {
+                agents.emplace_back(handle, host, o.seed + i);
+            } else {
+                agents.emplace_back(t, host, o.seed + i);
+            }
         }
     } catch (const error& e) {
         std::cerr << o.file << ": error: cannot run this tree: " << e.what() << '\n';
@@ -143,18 +278,52 @@ int run(const run_options& o) {
     agents.front().set_observer(&counter);
     parallel_ticker ticker(o.threads);
     std::chrono::steady_clock::duration ticking{};
-    for (std::uint64_t k = 1; k <= o.ticks; ++k) {
+
+    using clock = std::chrono::steady_clock;
+    reload_reporter reporter(trees);
+    if (o.watch) stop_on_signals();
+    const auto interval = library_options.poll_interval;
+    const auto step =
+        std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(o.dt));
+    auto next_tick = clock::now();
+    auto next_poll = next_tick + interval;
+    std::uint64_t k = 0;
+    while (o.ticks == 0 || k < o.ticks) {
+        if (o.watch) {
+            // Wait for the tick's time (real-time pace unless --fast), polling the file every
+            // interval and looking for a stop request at least every 50 ms meanwhile.
+            for (;;) {
+                const auto now = clock::now();
+                if (now >= next_poll) {
+                    trees.poll();
+                    next_poll = now + interval;
+                }
+                if (o.fast || now >= next_tick || stop_requested()) break;
+                std::this_thread::sleep_until(
+                    std::min({next_tick, next_poll, now + std::chrono::milliseconds(50)}));
+            }
+            if (stop_requested()) break;
+            // A run that falls behind (a slow tick, a long load) goes on from now rather than
+            // ticking in a burst to catch up.
+            next_tick = std::max(next_tick + step, clock::now());
+        }
+        ++k;
         if (world) {
             for (std::size_t i = 0; i < agents.size(); ++i) world->before_tick(i, agents[i], o.dt);
             if (o.trace) std::cout << "world: " << world->describe(0) << '\n';
         }
-        const auto start = std::chrono::steady_clock::now();
+        const auto start = clock::now();
         ticker.tick(agents, o.dt);
-        ticking += std::chrono::steady_clock::now() - start;
+        ticking += clock::now() - start;
         std::cout << "tick " << k << ": " << to_string(agents.front().last_status(tree::root))
                   << '\n';
+        if (o.watch) {
+            std::cout.flush();  // the ticks and the reload lines on stderr, in their order
+            reporter.after_tick(agents, handle);
+        }
     }
-    print_summary(o, *t, pack, world.get(), counter.visits(), ticking);
+    reporter.finish();
+    print_summary(o, k, agents.front().tree(), pack, world.get(), counter.visits(), ticking);
     std::cout.flush();
     return std::cout ? 0 : 1;
 }
@@ -167,9 +336,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<run_options>();
     command->add_option("FILE", o->file, "Tree file (see docs/formats.md)")->required();
     add_tree_options(*command, o->load, false);
-    command->add_option("--ticks", o->ticks, "How many times to tick each agent")
+    command
+        ->add_option("--ticks", o->ticks,
+                     "How many times to tick each agent; with --watch, 0 (the default there) "
+                     "ticks until Ctrl-C or SIGTERM")
         ->capture_default_str()
-        ->check(whole_number(1, unbounded, "POSITIVE"));
+        ->check(whole_number(0, unbounded, "NONNEGATIVE"));
     command->add_option("--agents", o->agents, "How many agents run the tree")
         ->capture_default_str()
         ->check(whole_number(1, unbounded, "POSITIVE"));
@@ -186,11 +358,25 @@ void add_run_command(CLI::App& app, int& exit_code) {
     command->add_option("--threads", o->threads, "Threads that tick the agents; 0: one per core")
         ->capture_default_str()
         ->check(whole_number(0, 1024, "0 TO 1024"));
+    auto* watch = command->add_flag(
+        "--watch", o->watch,
+        "Tick at real-time pace (a tick every --dt seconds) and reload the tree whenever its "
+        "file, or a file it uses, is saved; a version that does not load is reported and the "
+        "previous tree runs on (see docs/hot_reload.md)");
+    command->add_flag("--fast", o->fast, "With --watch: tick as fast as possible, not in real time")
+        ->needs(watch);
     command->footer(
         "Prints 'tick K: success|failure|running' for agent 0 after each tick, then a summary: "
         "agents, ticks, agent 0's node visits, the time spent ticking, and the bytes each "
-        "agent holds.");
-    command->callback([o, &exit_code] { exit_code = run(*o); });
+        "agent holds. With --watch, reloads and the problems of versions that do not load go to "
+        "stderr between the ticks.");
+    command->callback([o, command, &exit_code] {
+        if (o->watch && command->count("--ticks") == 0) o->ticks = 0;
+        if (o->ticks == 0 && !o->watch) {
+            throw CLI::ValidationError("--ticks", "expected a whole number, 1 or more, not '0'");
+        }
+        exit_code = run(*o);
+    });
 }
 
 }  // namespace canopy::cli

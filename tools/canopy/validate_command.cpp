@@ -1,48 +1,137 @@
+// canopy validate: checks tree files and reports every problem; with --watch, again each time
+// a file, or a file it uses, is saved.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <iostream>
+#include <thread>
 
+#include "canopy/file_watcher.hpp"
 #include "canopy/load.hpp"
 #include "canopy/tree.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Checks every tree of one file; prints its problems on stderr or "FILE: ok (...)" on stdout.
+bool validate(const std::string& file, const load_options& options) {
+    file_load_result loaded = try_load_every_tree(file, cli_registry(), options);
+    for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+    if (!loaded) return false;
+    auto nodes = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); };
+    std::cout << file << ": ok (";
+    if (loaded.trees.size() == 1) {
+        std::cout << nodes(loaded.trees[0].second->size());
+    } else {
+        std::cout << loaded.trees.size() << " trees: ";
+        for (std::size_t t = 0; t < loaded.trees.size(); ++t) {
+            std::cout << (t == 0 ? "" : ", ") << loaded.trees[t].first << " "
+                      << nodes(loaded.trees[t].second->size());
+        }
+    }
+    std::cout << ")\n";
+    return true;
+}
+
+// One file of the command line under --watch: the files its check read, and its result.
+struct watched_file {
+    std::string name;
+    std::vector<fs::path> files;
+    std::vector<fs::path> pending;  // changed, not yet checked again
+    bool valid = false;
+};
+
+// Validates the file and notes the files it reads: itself, its includes, its main tree's
+// subtree files (loading its main tree lists them; a file of several trees and no main one
+// lists its includes).
+void check(watched_file& w, const load_options& options) {
+    w.valid = validate(w.name, options);
+    std::cout.flush();
+    w.files.clear();
+    try_load_file(w.name, cli_registry(), options, w.files);
+    std::error_code ec;
+    fs::path self = fs::weakly_canonical(w.name, ec);
+    if (ec) self = fs::absolute(w.name, ec).lexically_normal();
+    if (std::find(w.files.begin(), w.files.end(), self) == w.files.end()) w.files.push_back(self);
+}
+
+std::vector<fs::path> all_files(const std::vector<watched_file>& watched) {
+    std::vector<fs::path> files;
+    for (const watched_file& w : watched) files.insert(files.end(), w.files.begin(), w.files.end());
+    return files;
+}
+
+// Checks the files, then again each time one changes and settles, until Ctrl-C or SIGTERM;
+// 0 if every file is valid at the end.
+int validate_watching(const std::vector<std::string>& names, const load_options& options) {
+    stop_on_signals();
+    std::vector<watched_file> watched;
+    for (const std::string& name : names) {
+        watched.push_back({name, {}, {}, false});
+        check(watched.back(), options);
+    }
+    file_watcher watcher;
+    watcher.watch(all_files(watched));
+    const auto interval = std::chrono::milliseconds(250);
+    while (!stop_requested()) {
+        const auto next_poll = std::chrono::steady_clock::now() + interval;
+        while (!stop_requested() && std::chrono::steady_clock::now() < next_poll)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (stop_requested()) break;
+        const auto changes = watcher.poll();
+        bool checked = false;
+        for (watched_file& w : watched) {
+            for (const auto& change : changes) {
+                if (std::find(w.files.begin(), w.files.end(), change.first) != w.files.end() &&
+                    std::find(w.pending.begin(), w.pending.end(), change.first) == w.pending.end())
+                    w.pending.push_back(change.first);
+            }
+            const bool settled = std::all_of(w.files.begin(), w.files.end(),
+                                             [&](const fs::path& f) { return watcher.settled(f); });
+            if (w.pending.empty() || !settled) continue;
+            w.pending.clear();
+            check(w, options);
+            checked = true;
+        }
+        if (checked) watcher.watch(all_files(watched));
+    }
+    const bool all_valid =
+        std::all_of(watched.begin(), watched.end(), [](const watched_file& w) { return w.valid; });
+    return all_valid ? 0 : 1;
+}
+
+}  // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
     auto* command =
         app.add_subcommand("validate", "Check tree files and report every problem in each");
     auto files = std::make_shared<std::vector<std::string>>();
     auto options = std::make_shared<load_options>();
+    auto watch = std::make_shared<bool>(false);
     command->add_option("FILE", *files, "Tree files (see docs/formats.md)")->required();
     add_from_option(*command, *options);
     command->add_flag("--lenient", options->lenient,
                       "Take node types the program does not know from the file's node models "
                       "or from their shape (see docs/formats.md)");
+    command->add_flag("--watch", *watch,
+                      "Check each file again each time it, or a file it uses, is saved, until "
+                      "Ctrl-C or SIGTERM (see docs/hot_reload.md)");
     command->footer(
         "Checks every tree of each file, used or not. Prints 'FILE: ok (N nodes)' for each "
         "valid file (with the trees' names and sizes where it holds several) and "
-        "path:line:col: error: ... on stderr for each problem; exits 1 if any file is invalid.");
-    command->callback([files, options, &exit_code] {
+        "path:line:col: error: ... on stderr for each problem; exits 1 if any file is invalid "
+        "(with --watch: at the end).");
+    command->callback([files, options, watch, &exit_code] {
+        if (*watch) {
+            exit_code = validate_watching(*files, *options);
+            return;
+        }
         exit_code = 0;
         for (const std::string& file : *files) {
-            file_load_result loaded = try_load_every_tree(file, cli_registry(), *options);
-            for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
-            if (!loaded) {
-                exit_code = 1;
-                continue;
-            }
-            auto nodes = [](std::size_t n) {
-                return std::to_string(n) + (n == 1 ? " node" : " nodes");
-            };
-            std::cout << file << ": ok (";
-            if (loaded.trees.size() == 1) {
-                std::cout << nodes(loaded.trees[0].second->size());
-            } else {
-                std::cout << loaded.trees.size() << " trees: ";
-                for (std::size_t t = 0; t < loaded.trees.size(); ++t) {
-                    std::cout << (t == 0 ? "" : ", ") << loaded.trees[t].first << " "
-                              << nodes(loaded.trees[t].second->size());
-                }
-            }
-            std::cout << ")\n";
+            if (!validate(file, *options)) exit_code = 1;
         }
     });
 }
