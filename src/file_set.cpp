@@ -259,10 +259,16 @@ std::optional<tree_ref> file_set::find_tree(std::size_t file, std::string_view n
     return std::nullopt;
 }
 
-fs::path file_set::resolve(std::size_t from, const std::string& path) const {
+fs::path file_set::resolve(std::size_t from, const std::string& path) {
     const fs::path folder = files_[from].location.parent_path();
+    auto missing = [&] {
+        const fs::path where = canonical_or_absolute(folder / path);
+        if (std::find(missing_.begin(), missing_.end(), where) == missing_.end())
+            missing_.push_back(where);
+        return fs::path();
+    };
     if (files_[from].document.subtree_paths == tree_document::path_base::file) {
-        return is_file(folder / path) ? folder / path : fs::path();
+        return is_file(folder / path) ? folder / path : missing();
     }
     // behavior3editor names subtree files from its workspace root: the folder of the
     // .b3-workspace file, else the nearest folder up from the file where the path exists.
@@ -274,7 +280,7 @@ fs::path file_set::resolve(std::size_t from, const std::string& path) const {
         if (up == fs::absolute(at) || up.empty()) break;
         at = up;
     }
-    return nearest;
+    return nearest.empty() ? missing() : nearest;
 }
 
 }  // namespace canopy::detail

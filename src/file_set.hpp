@@ -63,13 +63,15 @@ public:
     std::optional<tree_ref> find_tree(std::size_t file, std::string_view name) const;
 
     /// The file a subtree's `file` parameter in file `from` names, resolved as the document
-    /// says (tree_document::path_base); empty when it names nothing that exists.
-    std::filesystem::path resolve(std::size_t from, const std::string& path) const;
+    /// says (tree_document::path_base); empty when it names nothing that exists, and then the
+    /// place it would be first looked for is among files_met(), for a watcher to see it come.
+    std::filesystem::path resolve(std::size_t from, const std::string& path);
 
     /// Every file read or looked for, as absolute, normalised paths.
     std::vector<std::filesystem::path> files_met() const {
         std::vector<std::filesystem::path> met = canonical_;
         met.insert(met.end(), failed_.begin(), failed_.end());
+        met.insert(met.end(), missing_.begin(), missing_.end());
         return met;
     }
 
@@ -91,7 +93,8 @@ private:
     std::vector<loaded_file> files_;
     std::vector<std::filesystem::path> canonical_;  // per file, to read each once
     std::vector<bool> clean_;
-    std::vector<std::filesystem::path> failed_;  // reported once
+    std::vector<std::filesystem::path> failed_;   // reported once
+    std::vector<std::filesystem::path> missing_;  // subtree files named but not found
 };
 
 /// Reads a whole file; on failure returns nothing and says why in `problem`.
