@@ -37,19 +37,22 @@ std::string value_text(const param_value& value) {
     }
 }
 
-const char* shape_of(const tree& t, tree::index i) {
-    if (t.type_name(i) == "SubTree") return "folder";
+// The attributes that say what kind of node it is.
+const char* look_of(const tree& t, tree::index i) {
+    if (t.type_name(i) == "SubTree") return "shape=folder";
     switch (t.type(i).arity) {
-        case arity::composite: return "box";
-        case arity::decorator: return "hexagon";
-        default: return "box\", style=\"rounded";
+        case arity::composite: return "shape=box";
+        case arity::decorator: return "shape=hexagon";
+        default: return "shape=box, style=rounded";
     }
 }
 
 }  // namespace
 
 std::string to_dot(const tree& t) {
-    std::string out = "digraph tree {\n  rankdir=TB;\n  node [fontname=\"Helvetica\"];\n";
+    std::string out =
+        "digraph tree {\n  rankdir=TB;\n  graph [fontname=\"Helvetica\"];\n  node "
+        "[fontname=\"Helvetica\"];\n";
     const std::vector<blackboard_key>& keys = t.keys();
     std::vector<tree::index> clusters;  // ends of the open subtree clusters
     for (tree::index i = 0; i < t.size(); ++i) {
@@ -59,7 +62,7 @@ std::string to_dot(const tree& t) {
             out += "}\n";
         }
         const std::string indent(2 * clusters.size() + 2, ' ');
-        out += indent + "n" + std::to_string(i) + " [shape=\"" + shape_of(t, i) + "\", label=\"";
+        out += indent + "n" + std::to_string(i) + " [" + look_of(t, i) + ", label=\"";
         append_quoted(out, t.type_name(i));
         if (!t.describe(i).empty()) {
             out += "\\n\\\"";

@@ -66,5 +66,6 @@ void add_validate_command(CLI::App& app, int& exit_code);
 void add_types_command(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
+void add_dot_command(CLI::App& app, int& exit_code);
 
 }  // namespace canopy::cli
