@@ -65,9 +65,9 @@ std::string to_dot(const tree& t) {
         out += indent + "n" + std::to_string(i) + " [" + look_of(t, i) + ", label=\"";
         append_quoted(out, t.type_name(i));
         if (!t.describe(i).empty()) {
-            out += "\\n\\\"";
+            out += R"(\n\")";  // a new line, then the describe in quotes
             append_quoted(out, t.describe(i));
-            out += "\\\"";
+            out += R"(\")";
         }
         const param* tree_param = nullptr;
         for (const param& p : t.params(i)) {
