@@ -21,6 +21,7 @@
 #include "canopy/print.hpp"
 #include "canopy/records.hpp"
 #include "canopy/registry.hpp"
+#include "canopy/schema.hpp"
 #include "canopy/source_location.hpp"
 #include "canopy/status.hpp"
 #include "canopy/trace_printer.hpp"

@@ -1,0 +1,35 @@
+// canopy schema: the JSON Schema of flat JSON for the CLI's node types.
+#include <fstream>
+#include <iostream>
+
+#include "canopy/schema.hpp"
+#include "commands.hpp"
+
+namespace canopy::cli {
+
+void add_schema_command(CLI::App& app, int& exit_code) {
+    auto* command = app.add_subcommand(
+        "schema",
+        "Write the JSON Schema (draft 2020-12) of flat JSON tree files for the node types");
+    auto out = std::make_shared<std::string>();
+    command->add_option("-o,--output", *out, "File to write (default: standard output)");
+    command->footer(
+        "A tree file that names the schema in \"$schema\" gets completion and checking in "
+        "editors that read JSON Schema, VS Code among them.");
+    command->callback([out, &exit_code] {
+        const std::string schema = json_schema(cli_registry());
+        if (out->empty()) {
+            std::cout << schema;
+            std::cout.flush();
+            exit_code = std::cout ? 0 : 1;
+            return;
+        }
+        std::ofstream written(*out, std::ios::binary);
+        written << schema;
+        written.close();
+        if (!written) std::cerr << *out << ": error: cannot write the file\n";
+        exit_code = written ? 0 : 1;
+    });
+}
+
+}  // namespace canopy::cli
