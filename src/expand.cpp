@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <unordered_set>
 
 #include "canopy/tree.hpp"
@@ -127,6 +128,17 @@ public:
         // The main tree keeps its ids; subtree nodes are numbered after its largest.
         for (std::size_t i = 0; i < checked->size(); ++i) {
             next_id_ = std::max(next_id_, checked->record_id(static_cast<tree::index>(i)));
+        }
+        // Room for every node subtrees may add, within 64 bits.
+        constexpr std::int64_t room = static_cast<std::int64_t>(max_expanded_nodes) + 1;
+        if (next_id_ > std::numeric_limits<std::int64_t>::max() - room) {
+            report(main.file, {}, diagnostic_code::limit_exceeded,
+                   "node id " + std::to_string(next_id_) +
+                       " leaves no room to number the nodes of its subtrees after it; use ids "
+                       "below " +
+                       std::to_string(std::numeric_limits<std::int64_t>::max() - room),
+                   std::nullopt);
+            return std::nullopt;
         }
         ++next_id_;
         // First come, first copied: subtree nodes are numbered in the order they are used.

@@ -167,6 +167,16 @@ TEST_SUITE("subtrees") {
         CHECK(d.message.find("subtrees add more than 1000000 nodes") == 0);
     }
 
+    TEST_CASE("ids so large that subtree nodes cannot be numbered after them are refused") {
+        const std::string json = R"({"main_tree": "A", "trees": [
+            {"name": "A", "nodes": [{"id": 9223372036854775807, "type": "SubTree",
+                                     "params": {"tree": "B"}}]},
+            {"name": "B", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]}]})";
+        CHECK(testing::only(load(json), diagnostic_code::limit_exceeded)
+                  .message.find("leaves no room to number the nodes of its subtrees") !=
+              std::string::npos);
+    }
+
     TEST_CASE("a problem inside a subtree is reported where the subtree is written") {
         temp_folder folder("problem");
         folder.write("sub.json", R"({"name": "Sub", "blackboard": {"level": "string"},
