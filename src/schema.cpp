@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "canopy/registry.hpp"
+#include "param_json.hpp"
 #include "subtree_node.hpp"
 
 namespace canopy {
@@ -15,15 +16,6 @@ json key_reference() {
     return {{"type", "string"},
             {"pattern", "^\\{@?[^{}]+\\}$"},
             {"description", "a blackboard key, read at each tick"}};
-}
-
-json value_of(const param_value& value) {
-    switch (value.index()) {
-        case 0: return std::get<bool>(value);
-        case 1: return std::get<std::int64_t>(value);
-        case 2: return std::get<double>(value);
-        default: return std::get<std::string>(value);
-    }
 }
 
 // What a parameter's value may be: a literal of its type or "{key}".
@@ -49,7 +41,7 @@ json param_schema(const param_spec& spec) {
             case param_type::any: schema = json::object(); break;
         }
     }
-    if (spec.default_value) schema["default"] = value_of(*spec.default_value);
+    if (spec.default_value) schema["default"] = detail::json_value(*spec.default_value);
     return schema;
 }
 

@@ -16,6 +16,7 @@
 #include "canopy/load.hpp"
 #include "canopy/node.hpp"
 #include "canopy/observer.hpp"
+#include "canopy/palette.hpp"
 #include "canopy/parallel_ticker.hpp"
 #include "canopy/param.hpp"
 #include "canopy/print.hpp"

@@ -27,6 +27,9 @@ struct port_model {
 struct node_model {
     std::string name;            ///< the type's name, as the file's records use it
     std::optional<arity> shape;  ///< unknown for a model that does not say
+    /// A leaf the file lists as a condition (BehaviorTree.CPP's `<Condition>`, behavior3's
+    /// `Condition`) rather than an action; both load as leaves.
+    bool condition = false;
     std::vector<port_model> ports;
     std::string description;
     source_location where;

@@ -34,6 +34,9 @@ struct node_type {
     /// May be empty: its nodes then have no object. For a type without parameters, a tree
     /// calls it once and shares the object between all the type's nodes.
     node_creator create;
+    /// A leaf that only checks something (add_condition): editors' palettes list it as a
+    /// condition rather than an action. Loading and ticking do not depend on it.
+    bool condition = false;
 };
 
 namespace detail {
@@ -178,10 +181,12 @@ private:
         if (detail::is_null_callable(callable)) {
             throw registry_error(std::string(kind) + " '" + name + "' has no function");
         }
-        return add(node_type{std::move(name), id, arity::leaf, std::move(params),
-                             [callable = std::move(callable)](const param_list&) {
-                                 return std::unique_ptr<node>(new Leaf<Callable>(callable));
-                             }});
+        node_type type{std::move(name), id, arity::leaf, std::move(params),
+                       [callable = std::move(callable)](const param_list&) {
+                           return std::unique_ptr<node>(new Leaf<Callable>(callable));
+                       }};
+        type.condition = std::is_same_v<Leaf<Callable>, detail::condition_leaf<Callable>>;
+        return add(std::move(type));
     }
 
     std::deque<node_type> types_;  // a deque keeps references stable as types are added

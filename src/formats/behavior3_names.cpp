@@ -138,4 +138,18 @@ const node_rule* find_rule_for_canopy(std::string_view canopy_name) {
     return nullptr;
 }
 
+std::string written_name(std::string_view canopy_name, const node_rule* rule) {
+    if (rule != nullptr) return std::string(rule->b3_name);
+    // Kept apart on reading: the behavior3 node itself.
+    if (canopy_name.substr(0, kept_prefix.size()) == kept_prefix) {
+        const std::string_view b3_name = canopy_name.substr(kept_prefix.size());
+        const node_rule* kept = find_rule(flavour::nested, b3_name);
+        if (kept != nullptr && kept->canopy_name == canopy_name) return std::string(b3_name);
+    }
+    // A name behavior3 gives another node, or one that reads as an escape: escaped.
+    const bool taken = find_rule(flavour::nested, canopy_name) != nullptr ||
+                       canopy_name.substr(0, escape_prefix.size()) == escape_prefix;
+    return taken ? std::string(escape_prefix) + std::string(canopy_name) : std::string(canopy_name);
+}
+
 }  // namespace canopy::detail::behavior3

@@ -4,6 +4,7 @@
 // reader and the writer, so that what one maps the other maps back.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace canopy::detail::behavior3 {
@@ -55,6 +56,12 @@ const node_rule* find_rule(flavour in, std::string_view b3_name);
 /// null when the type has no behavior3 counterpart (it is then written under its own name, or
 /// with escape_prefix when behavior3 uses that name for another node).
 const node_rule* find_rule_for_canopy(std::string_view canopy_name);
+
+/// The name the writer gives a Canopy type whose nested-flavour rule (find_rule_for_canopy)
+/// is `rule`: the rule's behavior3 name; a kept-apart type's behavior3 name
+/// ("behavior3.Parallel" → "Parallel"); escape_prefix before a name behavior3 gives another
+/// node ("canopy.Parallel"); else the type's own name.
+std::string written_name(std::string_view canopy_name, const node_rule* rule);
 
 /// The prefix of behavior3 nodes that Canopy keeps apart because a Canopy node of the same
 /// name behaves otherwise ("behavior3.Parallel"), and of Canopy types written to behavior3

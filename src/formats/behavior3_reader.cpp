@@ -963,7 +963,10 @@ private:
             }
             const b3::node_rule* rule = b3::find_rule(b3::flavour::nested, name);
             node_model model;
-            model.name = std::string(!rule                           ? name
+            // A Canopy type escaped from behavior3's node of its name, as in trees.
+            const bool escaped = name.substr(0, b3::escape_prefix.size()) == b3::escape_prefix;
+            model.name = std::string(escaped ? name.substr(b3::escape_prefix.size())
+                                     : !rule ? name
                                      : !rule->unlimited_name.empty() ? rule->unlimited_name
                                                                      : rule->canopy_name);
             model.where = at(i).where;
@@ -974,6 +977,7 @@ private:
             if (type == "composite") model.shape = arity::composite;
             if (type == "decorator") model.shape = arity::decorator;
             if (type == "action" || type == "condition") model.shape = arity::leaf;
+            model.condition = type == "condition";
             if (const std::uint32_t args = m["args"];
                 args != none && at(args).type != kind::null && is_array(args, "args")) {
                 for (std::uint32_t a = at(args).first; a != none; a = at(a).next) {

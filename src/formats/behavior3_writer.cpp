@@ -149,21 +149,6 @@ private:
         slots[static_cast<std::size_t>(slot)] = std::move(name);
     }
 
-    // The behavior3 name a Canopy type is written under (see find_rule_for_canopy).
-    static std::string b3_name(std::string_view type, const b3::node_rule* rule) {
-        if (rule != nullptr) return std::string(rule->b3_name);
-        // Kept apart on reading: the behavior3 node itself.
-        if (type.substr(0, b3::kept_prefix.size()) == b3::kept_prefix) {
-            const std::string_view b3_name = type.substr(b3::kept_prefix.size());
-            const b3::node_rule* kept = b3::find_rule(b3::flavour::nested, b3_name);
-            if (kept != nullptr && kept->canopy_name == type) return std::string(b3_name);
-        }
-        // A name behavior3 gives another node, or one that reads as an escape: escaped.
-        const bool taken = b3::find_rule(b3::flavour::nested, type) != nullptr ||
-                           type.substr(0, b3::escape_prefix.size()) == b3::escape_prefix;
-        return taken ? std::string(b3::escape_prefix) + std::string(type) : std::string(type);
-    }
-
     node_text describe_node(const record_set& records, std::size_t i, std::size_t children) {
         node_text out;
         const std::int64_t id = records.id(i);
@@ -177,7 +162,7 @@ private:
         const std::string_view type = records.type_name(i);
         if (type == "SubTree") return describe_subtree(records, i);
         const b3::node_rule* rule = b3::find_rule_for_canopy(type);
-        out.name = b3_name(type, rule);
+        out.name = b3::written_name(type, rule);
         if (type == "IfThenElse" && children == 2) {
             problem("node " + std::to_string(id) +
                         ": IfThenElse with two children fails when its condition fails; "

@@ -158,6 +158,33 @@ inline bool is_builtin(std::string_view type) {
            std::end(builtin_types);
 }
 
+/// The model element of a Canopy type that BehaviorTree.CPP lacks, where its arity alone
+/// does not say it (a leaf that only checks is a <Condition>); empty for other types.
+inline std::string_view canopy_model_element(std::string_view type) {
+    for (std::string_view composite :
+         {"RandomSelector", "Switch", "PipelineSequence", "RoundRobin", "RecoveryNode"}) {
+        if (type == composite) return "Control";
+    }
+    for (std::string_view decorator :
+         {"RepeatUntilSuccess", "Cooldown", "RateController", "Limiter", "MaxTime"}) {
+        if (type == decorator) return "Decorator";
+    }
+    if (type == "CheckBlackboard") return "Condition";
+    if (type == "Wait" || type == "WaitTicks" || type == "Log") return "Action";
+    return {};
+}
+
+/// The C++ type name a port model gives a value of a key type (integer, number, boolean,
+/// string), as BehaviorTree.CPP writes it; empty for other types. The reader's key_type_of
+/// reads these back.
+inline std::string_view cpp_type_of(std::string_view key_type) {
+    if (key_type == "integer") return "int";
+    if (key_type == "number") return "double";
+    if (key_type == "boolean") return "bool";
+    if (key_type == "string") return "std::string";
+    return {};
+}
+
 /// BehaviorTree.CPP 4's pre- and post-condition attributes (PreCondNames, PostCondNames):
 /// scripts Canopy does not run.
 inline constexpr std::string_view condition_attributes[] = {

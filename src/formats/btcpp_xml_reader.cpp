@@ -549,6 +549,7 @@ private:
             node_model model;
             model.name = id;
             model.shape = shape;
+            model.condition = element == "Condition";
             model.where = line_of(e);
             read_ports(*e, model);
             if (element == "SubTree") {

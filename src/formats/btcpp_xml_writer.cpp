@@ -19,15 +19,6 @@ namespace {
 
 using raw_param = record_set::raw_param;
 
-std::string attribute_text(const param_value& value) {
-    switch (value.index()) {
-        case 0: return std::get<bool>(value) ? "true" : "false";
-        case 1: return std::to_string(std::get<std::int64_t>(value));
-        case 2: return number_text(std::get<double>(value));
-        default: return std::get<std::string>(value);
-    }
-}
-
 bool is_key_reference(std::string_view text) {
     return text.size() > 2 && text.front() == '{' && text.back() == '}';
 }
@@ -53,30 +44,6 @@ bool is_reserved_element(std::string_view name) {
         "Action",      "Condition",    "Control", "Decorator", "SubTree",
         "SubTreePlus", "BehaviorTree", "root",    "include",   "TreeNodesModel"};
     return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
-}
-
-// The element that models a Canopy type that BehaviorTree.CPP lacks, by its arity.
-std::string_view canopy_model_element(std::string_view type) {
-    for (std::string_view composite :
-         {"RandomSelector", "Switch", "PipelineSequence", "RoundRobin", "RecoveryNode"}) {
-        if (type == composite) return "Control";
-    }
-    for (std::string_view decorator :
-         {"RepeatUntilSuccess", "Cooldown", "RateController", "Limiter", "MaxTime"}) {
-        if (type == decorator) return "Decorator";
-    }
-    if (type == "CheckBlackboard") return "Condition";
-    if (type == "Wait" || type == "WaitTicks" || type == "Log") return "Action";
-    return {};
-}
-
-// The key type names a <SubTree> model port carries (the reader's key_type_of reads them).
-std::string_view cpp_type_of(std::string_view key_type) {
-    if (key_type == "integer") return "int";
-    if (key_type == "number") return "double";
-    if (key_type == "boolean") return "bool";
-    if (key_type == "string") return "std::string";
-    return {};
 }
 
 // Whole milliseconds for a value in seconds, when there are such (that read back as exactly
@@ -423,7 +390,8 @@ private:
                 case arity::composite: return "Control";
             }
         }
-        if (std::string_view element = canopy_model_element(type); !element.empty()) return element;
+        if (std::string_view element = btcpp::canopy_model_element(type); !element.empty())
+            return element;
         auto use = uses_.find(std::string(type));
         const std::size_t children = use == uses_.end() ? 0 : use->second.most_children;
         return children == 0 ? "Action" : children == 1 ? "Decorator" : "Control";
@@ -457,7 +425,7 @@ private:
     }
 
     void write_model(const node_model& model) {
-        std::string_view element = "Action";
+        std::string_view element = model.condition ? "Condition" : "Action";
         if (model.shape == arity::decorator) element = "Decorator";
         if (model.shape == arity::composite) element = "Control";
         if (!model.shape) element = model_element_of(model.name);
@@ -506,7 +474,7 @@ private:
             printer_.OpenElement("SubTree");
             printer_.PushAttribute("ID", name.c_str());
             for (const record_set::key_declaration& key : records->declared_keys()) {
-                const std::string_view type = cpp_type_of(key.type);
+                const std::string_view type = btcpp::cpp_type_of(key.type);
                 if (type.empty()) {
                     problem("tree '" + name + "': key '" + key.name + "' has type '" + key.type +
                             "', which is no key type (integer, number, boolean, string)");

@@ -41,6 +41,17 @@ inline std::string number_text(double value) {
     return {text, end};
 }
 
+/// A parameter value as the text an XML attribute or a model's default holds: true, 42, 2.5
+/// or the string itself.
+inline std::string attribute_text(const param_value& value) {
+    switch (value.index()) {
+        case 0: return std::get<bool>(value) ? "true" : "false";
+        case 1: return std::to_string(std::get<std::int64_t>(value));
+        case 2: return number_text(std::get<double>(value));
+        default: return std::get<std::string>(value);
+    }
+}
+
 /// A parameter value as JSON: true, 42, 2.5 or "text".
 inline void append_json_value(std::string& out, const param_value& value) {
     switch (value.index()) {

@@ -7,16 +7,6 @@
 namespace canopy::detail {
 namespace {
 
-// A value as the text a flat XML attribute holds: true, 42, 2.5 or the string itself.
-std::string attribute_text(const param_value& value) {
-    switch (value.index()) {
-        case 0: return std::get<bool>(value) ? "true" : "false";
-        case 1: return std::to_string(std::get<std::int64_t>(value));
-        case 2: return number_text(std::get<double>(value));
-        default: return std::get<std::string>(value);
-    }
-}
-
 void write_tree(const record_set& records, tinyxml2::XMLPrinter& printer) {
     printer.OpenElement("tree");
     if (!records.name().empty()) printer.PushAttribute("name", records.name().c_str());

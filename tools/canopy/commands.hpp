@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <fstream>
+#include <iostream>
 
 #include "canopy/load.hpp"
 #include "canopy/registry.hpp"
@@ -47,6 +49,24 @@ inline void add_tree_options(CLI::App& command, load_options& options, bool leni
     }
 }
 
+/// Writes a command's text to `path`, or to standard output when `path` is empty; the exit
+/// code: 0, or 1 with a message naming the file when it cannot be written.
+inline int write_output(const std::string& path, const std::string& text) {
+    if (path.empty()) {
+        std::cout << text;
+        std::cout.flush();
+        return std::cout ? 0 : 1;
+    }
+    std::ofstream written(path, std::ios::binary);
+    written << text;
+    written.close();
+    if (!written) {
+        std::cerr << path << ": error: cannot write the file\n";
+        return 1;
+    }
+    return 0;
+}
+
 /// Set by SIGINT or SIGTERM once stop_on_signals() has run: `--watch` runs until then.
 inline volatile std::sig_atomic_t stop_signal = 0;
 
@@ -68,5 +88,6 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
 void add_dot_command(CLI::App& app, int& exit_code);
 void add_schema_command(CLI::App& app, int& exit_code);
+void add_models_command(CLI::App& app, int& exit_code);
 
 }  // namespace canopy::cli

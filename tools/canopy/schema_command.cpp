@@ -1,7 +1,4 @@
 // canopy schema: the JSON Schema of flat JSON for the CLI's node types.
-#include <fstream>
-#include <iostream>
-
 #include "canopy/schema.hpp"
 #include "commands.hpp"
 
@@ -16,20 +13,8 @@ void add_schema_command(CLI::App& app, int& exit_code) {
     command->footer(
         "A tree file that names the schema in \"$schema\" gets completion and checking in "
         "editors that read JSON Schema, VS Code among them.");
-    command->callback([out, &exit_code] {
-        const std::string schema = json_schema(cli_registry());
-        if (out->empty()) {
-            std::cout << schema;
-            std::cout.flush();
-            exit_code = std::cout ? 0 : 1;
-            return;
-        }
-        std::ofstream written(*out, std::ios::binary);
-        written << schema;
-        written.close();
-        if (!written) std::cerr << *out << ": error: cannot write the file\n";
-        exit_code = written ? 0 : 1;
-    });
+    command->callback(
+        [out, &exit_code] { exit_code = write_output(*out, json_schema(cli_registry())); });
 }
 
 }  // namespace canopy::cli
