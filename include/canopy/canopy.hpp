@@ -25,6 +25,7 @@
 #include "canopy/source_location.hpp"
 #include "canopy/status.hpp"
 #include "canopy/trace_printer.hpp"
+#include "canopy/trace_recorder.hpp"
 #include "canopy/tree.hpp"
 #include "canopy/tree_handle.hpp"
 #include "canopy/tree_library.hpp"
