@@ -13,6 +13,7 @@
 #include "canopy/error.hpp"
 #include "canopy/file_watcher.hpp"
 #include "canopy/format.hpp"
+#include "canopy/html.hpp"
 #include "canopy/load.hpp"
 #include "canopy/node.hpp"
 #include "canopy/observer.hpp"
