@@ -193,7 +193,7 @@ recorded_trace read_trace(std::istream& in, const std::string& path) {
                 fail("expected 'tree NODES CHECKSUM [NAME]' (CHECKSUM: 16 hex digits)");
             }
             if (words.size() > 3) {
-                const std::size_t start = static_cast<std::size_t>(words[3].data() - line.data());
+                const auto start = static_cast<std::size_t>(words[3].data() - line.data());
                 trace.tree_name = line.substr(start);
             }
             have_tree = true;
