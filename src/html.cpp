@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "canopy/error.hpp"
@@ -53,12 +54,18 @@ std::string literal_string(const tree& t, tree::index i, std::string_view name) 
     return {};
 }
 
-// [[name, shown, is_key], ...]: a literal as written, a key as {key}.
+// [[name, shown, is_key], ...]: a literal as written, a key as {key}. A SubTree's `tree`
+// names its group instead, and its `file` shows only when it has one.
 json params_of(const tree& t, tree::index i) {
     json list = json::array();
     const std::vector<blackboard_key>& keys = t.keys();
+    const bool subtree = t.type_name(i) == "SubTree";
     for (const param& p : t.params(i)) {
         if (p.output && p.key == param::no_key) continue;  // an output wired nowhere
+        if (subtree &&
+            (p.name == "tree" || (p.name == "file" && literal_string(t, i, "file").empty()))) {
+            continue;
+        }
         if (p.names_key) {
             list.push_back(
                 {p.name, keys[static_cast<std::size_t>(std::get<std::int64_t>(p.value))].name, 0});
@@ -175,10 +182,11 @@ std::string to_html(const tree& t, const html_options& options) {
     // Type indexes as the page numbers them: by position in types().
     json files;
     const std::vector<std::uint32_t> file_of = files_of(t, options.path, files);
+    std::unordered_map<std::string_view, std::size_t> type_index_of;
+    for (std::size_t k = 0; k < t.types().size(); ++k) type_index_of[t.types()[k].name] = k;
     json nodes = json::array();
     for (tree::index i = 0; i < t.size(); ++i) {
-        std::size_t type_index = 0;
-        while (t.types()[type_index].name != t.type_name(i)) ++type_index;
+        const std::size_t type_index = type_index_of.at(t.type_name(i));
         const source_location where = t.where(i);
         json node = {
             type_index,       i == tree::root ? -1 : static_cast<std::int64_t>(t.parent(i)),

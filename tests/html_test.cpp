@@ -177,6 +177,7 @@ TEST_SUITE("html") {
         REQUIRE(nodes.size() == 3);
         CHECK(nodes[1].size() == 10);  // a SubTree: its group's name last
         CHECK(nodes[1][9] == "parts/post.json");
+        CHECK(nodes[1][8] == json::parse(R"([["file", "\"parts/post.json\"", 0]])"));  // no `tree`
         CHECK(nodes[1][5] == 0);
         CHECK(nodes[2][5] == 1);  // the Wait, read from parts/post.json
         CHECK(nodes[2][6] == 2);

@@ -60,10 +60,11 @@ bool record_run(const html_command_options& o, const std::shared_ptr<const tree>
     }
 }
 
-bool write_file(const std::string& path, const std::string& what,
-                void (*write)(std::ostream&, const void*), const void* thing) {
+// Writes a file with `write(stream)`; says so and returns false if that fails.
+template <typename Write>
+bool write_file(const std::string& path, const std::string& what, Write write) {
     std::ofstream out(path, std::ios::binary);
-    if (out) write(out, thing);
+    if (out) write(out);
     out.close();
     if (!out) std::cerr << path << ": error: cannot write the " << what << '\n';
     return static_cast<bool>(out);
@@ -94,27 +95,15 @@ int make_page(const html_command_options& o) {
     } else if (o.ticks > 0) {
         if (!record_run(o, t, trace)) return 1;
         replay = true;
-        if (!o.write_trace.empty() && !write_file(
-                                          o.write_trace, "trace",
-                                          [](std::ostream& out, const void* p) {
-                                              write_trace(*static_cast<const recorded_trace*>(p),
-                                                          out);
-                                          },
-                                          &trace)) {
-            return 1;
-        }
+        const auto save = [&trace](std::ostream& out) { write_trace(trace, out); };
+        if (!o.write_trace.empty() && !write_file(o.write_trace, "trace", save)) return 1;
     }
 
     html_options options;
     options.path = o.file;
     options.replay = replay ? &trace : nullptr;
     const std::string page = to_html(*t, options);
-    return write_file(
-               o.output, "page",
-               [](std::ostream& out, const void* p) { out << *static_cast<const std::string*>(p); },
-               &page)
-               ? 0
-               : 1;
+    return write_file(o.output, "page", [&page](std::ostream& out) { out << page; }) ? 0 : 1;
 }
 
 // A time step: a finite number of seconds, 0 or more.
