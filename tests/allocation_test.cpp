@@ -122,3 +122,19 @@ TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates o
     CHECK(allocations.load() - before_ticking == 0);
     CHECK(running > 0);  // the tree did run, not just finish at once
 }
+
+TEST_CASE("a trace recorder allocates nothing once each kept tick has seen its events") {
+    auto t = testing::runtime_tree(R"({"nodes": [
+        {"id": 1, "type": "Sequence"},
+        {"id": 2, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 2}},
+        {"id": 3, "parentId": 1, "type": "AlwaysSuccess"}
+    ]})");
+    agent a(t);
+    trace_recorder recorder(t, 5);
+    a.set_observer(&recorder);
+    for (int tick = 0; tick < 30; ++tick) a.tick(0.1);  // every slot sees every phase
+    const long before = allocations.load();
+    for (int tick = 0; tick < 300; ++tick) a.tick(0.1);
+    CHECK(allocations.load() - before == 0);
+    CHECK(recorder.recording().ticks.size() == 5);
+}

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
         canopy::cli::add_dot_command(app, exit_code);
         canopy::cli::add_schema_command(app, exit_code);
         canopy::cli::add_models_command(app, exit_code);
+        canopy::cli::add_html_command(app, exit_code);
         try {
             app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {

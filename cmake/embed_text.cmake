@@ -1,0 +1,31 @@
+# Compiles a text file into the library as a function returning it:
+#   cmake -DINPUT=file -DOUTPUT=file.cpp -DFUNCTION=canopy::detail::name -P embed_text.cmake
+# The text goes in as raw string literals of at most 4,000 bytes each (compilers limit the
+# length of one literal, not of their concatenation).
+file(READ "${INPUT}" text)
+string(LENGTH "${text}" length)
+string(FIND "${text}" ")canopy_text\"" clash)
+if(NOT clash EQUAL -1)
+  message(FATAL_ERROR "${INPUT} holds ')canopy_text\"', which would end the raw string")
+endif()
+string(REGEX MATCH "^(.*)::([^:]+)$" matched "${FUNCTION}")
+set(space "${CMAKE_MATCH_1}")
+set(name "${CMAKE_MATCH_2}")
+set(body "// Generated from ${INPUT} by cmake/embed_text.cmake: edit that file instead.\n")
+string(APPEND body "#include <string_view>\n\nnamespace ${space} {\n\nstd::string_view ${name}() {\n")
+string(APPEND body "    static constexpr char text[] =\n")
+set(at 0)
+while(at LESS length)
+  string(SUBSTRING "${text}" ${at} 4000 piece)
+  string(APPEND body "        R\"canopy_text(${piece})canopy_text\"\n")
+  math(EXPR at "${at} + 4000")
+endwhile()
+string(APPEND body "        \"\";\n    return {text, sizeof text - 1};\n}\n\n}  // namespace ${space}\n")
+# Rewritten only when it changes, so that an unchanged page recompiles nothing.
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" old)
+  if(old STREQUAL body)
+    return()
+  endif()
+endif()
+file(WRITE "${OUTPUT}" "${body}")

@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Drives the page `canopy html` writes in a real browser (headless Chromium).
+
+For each page it writes a copy with a driver script appended, which clicks and types as a user
+would and writes what it sees into the DOM; Chromium's --dump-dom prints that DOM and this
+script checks it against the trace and the tree:
+
+  * the Hornet boss replayed for 40 ticks: stepping with the buttons, the Left arrow key and the
+    slider colours each node as the trace says for that tick; the trace list is the tick's
+    status changes; collapsing a node hides its descendants and expanding shows them again;
+    clicking a trace entry reveals and selects its node; a search highlights its hits and
+    opens their ancestors;
+  * a generated tree of 10,000 nodes: opens collapsed past depth 3 with only the rows in view
+    in the DOM, and a search for a deep node's describe or id reveals it.
+
+Usage: viewer_test.py CANOPY_BINARY SOURCE_DIR. Exits 77 (skipped) when Chromium is absent.
+Python 3 standard library only.
+"""
+
+import html
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+CHROMIUM_TIMEOUT = 120  # seconds for one page, start to exit
+STATUS = ["idle", "success", "failure", "running", "halted"]
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL: " + message)
+    return condition
+
+
+def find_chromium():
+    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def run(command, **kwargs):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, **kwargs)
+    if result.returncode != 0:
+        sys.exit("command failed (%d): %s\n%s%s" % (result.returncode, " ".join(command),
+                                                   result.stdout, result.stderr))
+    return result
+
+
+def dump_dom(chromium, page, profile):
+    """Loads the page in headless Chromium; returns the DOM it ends with and the seconds taken."""
+    command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+               "--no-first-run", "--disable-extensions", "--disable-background-networking",
+               "--disable-sync", "--user-data-dir=" + profile, "--window-size=1280,900",
+               "--virtual-time-budget=15000", "--dump-dom", "file://" + page]
+    start = time.monotonic()
+    # A session of its own, so that a timeout can end Chromium and every process it started.
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=CHROMIUM_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        sys.exit("Chromium did not finish %s within %d s" % (page, CHROMIUM_TIMEOUT))
+    seconds = time.monotonic() - start
+    if process.returncode != 0:
+        sys.exit("Chromium failed (%d) on %s:\n%s" % (process.returncode, page, err[-2000:]))
+    return out, seconds
+
+
+def page_data(page_text):
+    match = re.search(r'<script type="application/json" id="tree-data">(.*?)</script>',
+                      page_text, re.S)
+    return json.loads(match.group(1))
+
+
+def drive(chromium, workdir, page, driver):
+    """The results the driver script wrote into the page, as Chromium ran it."""
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    at = text.rfind("</body>")
+    driven = os.path.join(workdir, "driven-" + os.path.basename(page))
+    with open(driven, "w", encoding="utf-8") as f:
+        f.write(text[:at] + "<script>\n" + DRIVER_COMMON + driver + "\n</script>\n" + text[at:])
+    dom, seconds = dump_dom(chromium, driven, os.path.join(workdir, "profile"))
+    match = re.search(r'<pre id="test-results">(.*?)</pre>', dom, re.S)
+    if not match:
+        sys.exit("the driver wrote no results into " + driven + "; the DOM ends:\n" + dom[-3000:])
+    return json.loads(html.unescape(match.group(1))), seconds
+
+
+# Helpers for the drivers: read the rows in the DOM, and write the results when done.
+DRIVER_COMMON = r"""
+var R = {errors: []};
+window.addEventListener("error", function (e) { R.errors.push(String(e.message)); });
+function q(s) { return document.querySelector(s); }
+function rowOf(i) { return q('#canvas .row[data-node="' + i + '"]'); }
+function rowNodes() {
+  return Array.prototype.map.call(document.querySelectorAll("#canvas .row"),
+                                  function (r) { return +r.getAttribute("data-node"); });
+}
+function statusOf(i) {
+  var r = rowOf(i); if (!r) return "absent";
+  var m = r.className.match(/\bst-(\w+)/); return m ? m[1] : "idle";
+}
+function statuses(n) { var s = []; for (var i = 0; i < n; i++) s.push(statusOf(i)); return s; }
+function classed(c) {
+  return Array.prototype.map.call(document.querySelectorAll("#canvas .row." + c),
+                                  function (r) { return +r.getAttribute("data-node"); });
+}
+function press(target, key, shift) {
+  target.dispatchEvent(new KeyboardEvent("keydown", {key: key, shiftKey: !!shift, bubbles: true}));
+}
+function finish() {
+  var pre = document.createElement("pre");
+  pre.id = "test-results";
+  pre.textContent = JSON.stringify(R);
+  document.body.appendChild(pre);
+}
+"""
+
+
+def statuses_at(tick, n):
+    s = ["idle"] * n
+    for kind, node, _before, result in tick["e"]:
+        if kind == 1:
+            s[node] = STATUS[result]
+        elif kind == 2:
+            s[node] = "halted"
+    return s
+
+
+def changes_of(tick):
+    return [[node, STATUS[result] if kind == 1 else "halted"]
+            for kind, node, _before, result in tick["e"] if kind != 0]
+
+
+def descendants(data, i):
+    return list(range(i + 1, data["nodes"][i][2]))
+
+
+def test_hornet(chromium, canopy, source, workdir):
+    page = os.path.join(workdir, "hornet.html")
+    trace = os.path.join(workdir, "hornet.trace")
+    run([canopy, "html", "data/hornet.json", "--ticks", "40", "--write-trace", trace, "-o", page],
+        cwd=source)
+    # The page made from the saved trace is the same page.
+    replayed = os.path.join(workdir, "hornet-replayed.html")
+    run([canopy, "html", "data/hornet.json", "--trace", trace, "-o", replayed], cwd=source)
+    with open(page, encoding="utf-8") as a, open(replayed, encoding="utf-8") as b:
+        check(a.read() == b.read(), "the page from --trace differs from the page from --ticks")
+    with open(page, encoding="utf-8") as f:
+        data = page_data(f.read())
+    nodes, ticks = data["nodes"], data["ticks"]
+    n = len(nodes)
+    check(len(ticks) == 40, "40 ticks embedded, not %d" % len(ticks))
+    # Ticks to look at: K by the Next button, K-1 by the Left arrow, J by the slider; each with
+    # nodes of several statuses, so a viewer colouring everything alike fails.
+    def varied(k):
+        return len(set(statuses_at(ticks[k], n))) >= 3
+    k_next = next(k for k in range(5, 40) if varied(k) and varied(k - 1))
+    j_slider = next(k for k in range(39, 0, -1) if varied(k) and k not in (k_next, k_next - 1))
+    composite = next(i for i in range(1, n) if len(descendants(data, i)) >= 2)
+    trace_node = max((c[0] for c in changes_of(ticks[j_slider])), key=lambda i: (i > composite, i))
+    hits = [i for i in range(n) if "dash" in nodes[i][4].lower()
+            or "dash" in data["types"][nodes[i][0]]["name"].lower()]
+
+    driver = r"""
+try {
+  var N = %(n)d;
+  R.ready = document.body.getAttribute("data-ready");
+  R.opened = statuses(N);
+  q("#expand-all").click();
+  for (var k = 0; k < %(k)d; k++) q("#next").click();
+  R.label = q("#tick-label").textContent;
+  R.afterNext = statuses(N);
+  press(document.body, "ArrowLeft");
+  R.afterLeft = statuses(N);
+  var slider = q("#slider");
+  slider.value = %(j)d;
+  slider.dispatchEvent(new Event("input", {bubbles: true}));
+  R.afterSlider = statuses(N);
+  R.trace = Array.prototype.map.call(document.querySelectorAll("#trace li[data-node]"), function (li) {
+    return [+li.getAttribute("data-node"), li.getAttribute("data-status")];
+  });
+  rowOf(%(c)d).querySelector(".toggle").click();
+  R.afterCollapse = rowNodes();
+  rowOf(%(c)d).querySelector(".toggle").click();
+  R.afterExpand = rowNodes();
+  q("#collapse-all").click();
+  R.collapsedAll = rowNodes();
+  q('#trace li[data-node="%(t)d"]').click();
+  R.afterTraceClick = {rows: rowNodes(), selected: classed("sel"), detail: q("#detail").textContent};
+  q("#collapse-all").click();
+  var search = q("#search");
+  search.value = "dash";
+  search.dispatchEvent(new Event("input", {bubbles: true}));  // searches after a short pause
+  setTimeout(function () {
+    R.search = {hits: classed("hit"), rows: rowNodes(), current: classed("cur"),
+                label: q("#matches").textContent};
+    press(search, "Enter");
+    R.search.next = classed("cur");
+    finish();
+  }, 600);
+} catch (e) { R.errors.push(String(e && e.stack || e)); finish(); }
+""" % {"n": n, "k": k_next, "j": j_slider, "c": composite, "t": trace_node}
+    R, seconds = drive(chromium, workdir, page, driver)
+    print("hornet page: %d nodes, %d ticks, %d bytes, Chromium ran it in %.1f s"
+          % (n, len(ticks), os.path.getsize(page), seconds))
+    check(R["errors"] == [], "script errors: %s" % R["errors"])
+    check(R.get("ready") == "1", "the viewer did not start")
+    check(R["opened"] == statuses_at(ticks[0], n), "at opening, the nodes are not coloured as "
+          "tick 1 says: %s" % R["opened"])
+    check(("tick %d " % ticks[k_next]["n"]) in R["label"], "the label after %d steps reads %r"
+          % (k_next, R["label"]))
+    check(R["afterNext"] == statuses_at(ticks[k_next], n),
+          "after %d clicks on Next: %s, but the trace says %s"
+          % (k_next, R["afterNext"], statuses_at(ticks[k_next], n)))
+    check(R["afterLeft"] == statuses_at(ticks[k_next - 1], n),
+          "after the Left arrow: %s, but the trace says %s"
+          % (R["afterLeft"], statuses_at(ticks[k_next - 1], n)))
+    check(R["afterSlider"] == statuses_at(ticks[j_slider], n),
+          "after the slider to %d: %s, but the trace says %s"
+          % (j_slider, R["afterSlider"], statuses_at(ticks[j_slider], n)))
+    check(R["trace"] == changes_of(ticks[j_slider]), "the trace list of tick %d is %s, not %s"
+          % (j_slider, R["trace"], changes_of(ticks[j_slider])))
+    hidden = set(descendants(data, composite))
+    check(composite in R["afterCollapse"] and not hidden & set(R["afterCollapse"]),
+          "collapsing node %d left rows %s" % (composite, R["afterCollapse"]))
+    check(R["afterExpand"] == list(range(n)), "expanding again shows %s" % R["afterExpand"])
+    check(R["collapsedAll"] == [0] + [i for i in range(1, n) if nodes[i][1] == 0],
+          "collapse all shows %s" % R["collapsedAll"])
+    clicked = R["afterTraceClick"]
+    check(trace_node in clicked["rows"] and clicked["selected"] == [trace_node],
+          "clicking the trace entry of node %d: rows %s, selected %s"
+          % (trace_node, clicked["rows"], clicked["selected"]))
+    check(nodes[trace_node][4] in clicked["detail"], "the detail panel does not show node %d"
+          % trace_node)
+    found = R["search"]
+    check(hits and found["hits"] == hits, "searching 'dash' highlights %s, not %s"
+          % (found["hits"], hits))
+    check(set(hits) <= set(found["rows"]), "a hit of the search is not shown: rows %s"
+          % found["rows"])
+    check(found["current"] == hits[:1] and found["label"] == "1 of %d" % len(hits),
+          "the current match is %s, labelled %r" % (found["current"], found["label"]))
+    check(found["next"] == hits[1:2] or len(hits) == 1, "Enter moves to %s" % found["next"])
+
+
+def test_ten_thousand(chromium, canopy, workdir):
+    n = 10000
+    records = []
+    for k in range(1, n + 1):
+        parent = 0 if k == 1 else (k - 2) // 8 + 1
+        has_children = (k - 1) * 8 + 2 <= n
+        record = {"id": k, "parentId": parent,
+                  "type": "Sequence" if has_children else "AlwaysSuccess",
+                  "describe": "step %d" % k}
+        records.append(record)
+    needle = 9876
+    records[needle - 1]["describe"] = "the needle in the haystack"
+    tree_file = os.path.join(workdir, "big.json")
+    with open(tree_file, "w", encoding="utf-8") as f:
+        json.dump({"name": "ten thousand", "nodes": records}, f)
+    page = os.path.join(workdir, "big.html")
+    run([canopy, "html", tree_file, "-o", page])
+    with open(page, encoding="utf-8") as f:
+        data = page_data(f.read())
+    nodes = data["nodes"]
+    check(len(nodes) == n, "the page holds %d nodes" % len(nodes))
+    needle_index = next(i for i in range(n) if nodes[i][3] == needle)
+    by_id = next(i for i in range(n) if nodes[i][3] == 5000)
+    depth = [0] * n
+    for i in range(1, n):
+        depth[i] = depth[nodes[i][1]] + 1
+    shallow = [i for i in range(n) if depth[i] <= 3]
+
+    driver = r"""
+try {
+  R.ready = document.body.getAttribute("data-ready");
+  R.startedAfterMs = Math.round(performance.now());
+  R.rows = rowNodes();
+  R.height = q("#canvas").offsetHeight;
+  var t0 = performance.now();
+  var search = q("#search");
+  search.value = "needle";
+  press(search, "Enter");
+  R.needle = {hits: classed("hit"), current: classed("cur"), label: q("#matches").textContent,
+              ms: Math.round(performance.now() - t0)};
+  search.value = "#5000";
+  press(search, "Enter");
+  R.byId = {hits: classed("hit"), current: classed("cur")};
+  search.value = "Sequence";
+  t0 = performance.now();
+  press(search, "Enter");
+  R.wide = {label: q("#matches").textContent, ms: Math.round(performance.now() - t0),
+            rendered: document.querySelectorAll("#canvas .row").length};
+} catch (e) { R.errors.push(String(e && e.stack || e)); }
+finish();
+"""
+    R, seconds = drive(chromium, workdir, page, driver)
+    print("10,000-node page: %d bytes, Chromium ran it in %.1f s (script started %s ms after "
+          "navigation; search for one describe %s ms, for 'Sequence' %s ms)"
+          % (os.path.getsize(page), seconds, R.get("startedAfterMs"), R.get("needle", {}).get("ms"),
+             R.get("wide", {}).get("ms")))
+    check(R["errors"] == [], "script errors: %s" % R["errors"])
+    check(R.get("ready") == "1", "the viewer did not start")
+    check(R["height"] == 24 * len(shallow), "the outline is %d px high, not %d rows of 24"
+          % (R["height"], len(shallow)))
+    check(0 < len(R["rows"]) < 200, "%d rows are in the DOM: the page renders every row"
+          % len(R["rows"]))
+    check(all(depth[i] <= 3 for i in R["rows"]), "rows deeper than 3 are shown at opening")
+    check(R["needle"]["hits"] == [needle_index] and R["needle"]["current"] == [needle_index],
+          "searching 'needle' shows hits %s, current %s, not node %d"
+          % (R["needle"]["hits"], R["needle"]["current"], needle_index))
+    check(R["needle"]["label"] == "1 of 1", "the search label reads %r" % R["needle"]["label"])
+    check(R["byId"]["current"] == [by_id], "searching '#5000' reveals %s, not node %d"
+          % (R["byId"]["current"], by_id))
+    sequences = sum(1 for r in records if r["type"] == "Sequence")
+    check(R["wide"]["label"] == "1 of %d" % sequences, "searching 'Sequence' reads %r"
+          % R["wide"]["label"])
+    check(R["wide"]["rendered"] < 200, "a wide search put %d rows in the DOM"
+          % R["wide"]["rendered"])
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: viewer_test.py CANOPY_BINARY SOURCE_DIR")
+    canopy, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    chromium = find_chromium()
+    if chromium is None:
+        print("SKIPPED: Chromium is not installed (scripts/install-deps.sh installs the Debian "
+              "package 'chromium'); the viewer was not tested in a browser")
+        return SKIP
+    with tempfile.TemporaryDirectory(prefix="canopy-viewer-test-") as workdir:
+        test_hornet(chromium, canopy, source, workdir)
+        test_ten_thousand(chromium, canopy, workdir)
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("viewer: every check passed in Chromium")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

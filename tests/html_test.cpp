@@ -1,0 +1,187 @@
+// Trees as a self-contained HTML page: the JSON it embeds reads back as the tree and its
+// replay, no text of the tree can end the element that holds it, and the page loads nothing
+// from anywhere. (tests/browser/viewer_test.py drives the page in a real browser.)
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "canopy/canopy.hpp"
+#include "runtime_support.hpp"
+
+namespace canopy {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+constexpr std::string_view data_open = R"(<script type="application/json" id="tree-data">)";
+
+// The text of the page's data element, up to the first "</script" after its start tag: where
+// an HTML parser ends it.
+std::string data_text(const std::string& page) {
+    const std::size_t open = page.find(data_open);
+    REQUIRE(open != std::string::npos);
+    const std::size_t start = open + data_open.size();
+    const std::size_t end = page.find("</script", start);
+    REQUIRE(end != std::string::npos);
+    return page.substr(start, end - start);
+}
+
+json page_data(const std::string& page) {
+    return json::parse(data_text(page));
+}
+
+}  // namespace
+
+TEST_SUITE("html") {
+    TEST_CASE("the embedded JSON holds every node with its type, describe, id and location") {
+        registry reg = testing::test_registry();
+        const fs::path file = fs::path(CANOPY_SOURCE_DIR) / "data/hornet.json";
+        load_result loaded = try_load_file(file, reg);
+        REQUIRE(loaded);
+        const tree& t = *loaded.tree;
+        html_options options;
+        options.path = "data/hornet.json";
+        const json data = page_data(to_html(t, options));
+        CHECK(data["format"] == 1);
+        CHECK(data["files"][0] == "data/hornet.json");
+        CHECK(data["ticks"].is_null());
+        const json& nodes = data["nodes"];
+        REQUIRE(nodes.size() == t.size());
+        for (tree::index i = 0; i < t.size(); ++i) {
+            CAPTURE(i);
+            const json& node = nodes[i];
+            CHECK(data["types"][node[0].get<std::size_t>()]["name"] == t.type_name(i));
+            CHECK(node[1] == (i == 0 ? -1 : static_cast<std::int64_t>(t.parent(i))));
+            CHECK(node[2] == t.subtree_end(i));
+            CHECK(node[3] == t.record_id(i));
+            CHECK(node[4] == t.describe(i));
+            CHECK(node[6] == t.where(i).line);
+            CHECK(node[7] == t.where(i).column);
+            CHECK(node[6] > 0);
+            CHECK(node[8].size() <= t.params(i).size());
+        }
+    }
+
+    TEST_CASE("parameters show literals as written and keys in braces") {
+        const load_result loaded = testing::load_json(R"({"blackboard": {"pause": "number"},
+            "nodes": [
+              {"id": 1, "type": "Sequence"},
+              {"id": 2, "parentId": 1, "type": "Wait", "params": {"seconds": "{pause}"}},
+              {"id": 3, "parentId": 1, "type": "Pause", "params": {"seconds": 2.5, "label": "x"}}
+            ]})");
+        REQUIRE(loaded);
+        const json nodes = page_data(to_html(*loaded.tree))["nodes"];
+        CHECK(nodes[1][8] == json::parse(R"([["seconds", "{pause}", 1]])"));
+        CHECK(
+            nodes[2][8] ==
+            json::parse(R"([["seconds", "2.5", 0], ["loud", "false", 0], ["label", "\"x\"", 0]])"));
+    }
+
+    TEST_CASE("a describe holding </script> or <!-- cannot end the data element") {
+        const std::string nasty = R"(</script><script>alert(1)</script><!--<script> & "q")";
+        const load_result loaded = testing::load_json(
+            R"({"name": "</script><b>", "nodes": [{"id": 1, "type": "AlwaysSuccess", "describe": )" +
+            json(nasty).dump() + "}]}");
+        REQUIRE(loaded);
+        const std::string page = to_html(*loaded.tree);
+        const std::string text = data_text(page);
+        CHECK(text.find('<') == std::string::npos);
+        CHECK(text.find('>') == std::string::npos);
+        const json data = json::parse(text);
+        CHECK(data["nodes"][0][4] == nasty);
+        CHECK(data["title"] == "</script><b>");
+        CHECK(page.find("<title></script>") == std::string::npos);
+        CHECK(page.find("<title>&lt;/script&gt;&lt;b&gt;</title>") != std::string::npos);
+        // The page's own script still follows the data element intact.
+        CHECK(page.find("JSON.parse(document.getElementById(\"tree-data\")") != std::string::npos);
+    }
+
+    TEST_CASE("the page loads nothing from the network or from other files") {
+        const load_result loaded = testing::load_json(
+            R"({"nodes": [{"id": 1, "type": "AlwaysSuccess", "describe": "see https://example.com"}]})");
+        REQUIRE(loaded);
+        std::string page = to_html(*loaded.tree);
+        // The data may hold any text (escaped); the page around it must name no address.
+        const std::string data = data_text(page);
+        page.erase(page.find(data), data.size());
+        CHECK(page.find("http://") == std::string::npos);
+        CHECK(page.find("https://") == std::string::npos);
+        CHECK(page.find("//cdn") == std::string::npos);
+        CHECK(page.find("<link") == std::string::npos);
+        CHECK(page.find("@import") == std::string::npos);
+        CHECK(page.find("url(") == std::string::npos);
+        CHECK_FALSE(std::regex_search(page, std::regex(R"(\bsrc\s*=)")));
+        // The only links are the page's own: href="#" for the ancestors of the selected node.
+        const std::regex href(R"re(\bhref\s*=\s*\\?"([^"\\]*))re");
+        for (auto it = std::sregex_iterator(page.begin(), page.end(), href);
+             it != std::sregex_iterator(); ++it) {
+            CHECK((*it)[1].str() == "#");
+        }
+    }
+
+    TEST_CASE("a replay embeds each recorded tick's events") {
+        auto t = testing::runtime_tree(R"({"nodes": [
+            {"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 1}},
+            {"id": 3, "parentId": 1, "type": "AlwaysSuccess"}
+        ]})");
+        agent a(t);
+        trace_recorder recorder(t, 10);
+        a.set_observer(&recorder);
+        a.tick(0.1);
+        a.tick(0.1);
+        const recorded_trace trace = recorder.recording();
+        html_options options;
+        options.replay = &trace;
+        const json ticks = page_data(to_html(*t, options))["ticks"];
+        REQUIRE(ticks.size() == 2);
+        CHECK(ticks[0]["n"] == 1);
+        CHECK(ticks[1]["t"] == 200000000);
+        // [kind, node, before, result]: kind 0 visit, 1 result, 2 halt; statuses as numbers.
+        CHECK(ticks[0]["e"] == json::parse("[[0,0,0,0],[0,1,0,0],[1,1,0,3],[1,0,0,3]]"));
+        CHECK(ticks[1]["e"].back() == json::parse("[1,0,3,1]"));
+    }
+
+    TEST_CASE("refuses a replay naming a node the tree does not have") {
+        auto t = testing::runtime_tree(R"({"nodes": [{"id": 1, "type": "AlwaysSuccess"}]})");
+        recorded_trace trace;
+        trace.ticks.push_back({1, 0, {{trace_event::kind::visit, status::idle, status::idle, 4}}});
+        html_options options;
+        options.replay = &trace;
+        CHECK_THROWS_AS(to_html(*t, options), error);
+    }
+
+    TEST_CASE("groups subtrees and locates their nodes in the subtree's own file") {
+        const fs::path dir = fs::temp_directory_path() / "canopy_html_test";
+        fs::create_directories(dir / "parts");
+        std::ofstream(dir / "main.json") << R"({"nodes": [
+  {"id": 1, "type": "Sequence"},
+  {"id": 2, "parentId": 1, "type": "SubTree", "params": {"file": "parts/post.json"}}
+]})";
+        std::ofstream(dir / "parts/post.json") << R"({"name": "Post", "nodes": [
+  {"id": 1, "type": "Wait", "describe": "stand", "params": {"seconds": 1}}
+]})";
+        const load_result loaded = try_load_file(dir / "main.json", testing::test_registry());
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        html_options options;
+        options.path = "trees/main.json";
+        const json data = page_data(to_html(*loaded.tree, options));
+        fs::remove_all(dir);
+        CHECK(data["files"] == json::parse(R"(["trees/main.json", "trees/parts/post.json"])"));
+        const json& nodes = data["nodes"];
+        REQUIRE(nodes.size() == 3);
+        CHECK(nodes[1].size() == 10);  // a SubTree: its group's name last
+        CHECK(nodes[1][9] == "parts/post.json");
+        CHECK(nodes[1][8] == json::parse(R"([["file", "\"parts/post.json\"", 0]])"));  // no `tree`
+        CHECK(nodes[1][5] == 0);
+        CHECK(nodes[2][5] == 1);  // the Wait, read from parts/post.json
+        CHECK(nodes[2][6] == 2);
+    }
+}
+
+}  // namespace canopy

@@ -1,0 +1,167 @@
+// canopy html: a tree as a self-contained HTML page, with a replay of agent 0's ticks when it
+// runs them (--ticks) or reads them from a recorded trace (--trace).
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+#include "canopy/agent.hpp"
+#include "canopy/error.hpp"
+#include "canopy/html.hpp"
+#include "canopy/load.hpp"
+#include "canopy/trace_recorder.hpp"
+#include "canopy/tree.hpp"
+#include "commands.hpp"
+#include "demo.hpp"
+
+namespace canopy::cli {
+namespace {
+
+struct html_command_options {
+    std::string file;
+    std::string output;
+    std::string trace;        // a recorded trace to replay
+    std::string write_trace;  // where to save the trace of --ticks
+    std::uint64_t ticks = 0;
+    std::size_t keep = 1000;
+    std::size_t agents = 1;
+    double dt = 0.1;
+    std::uint64_t seed = 1;
+    load_options load;
+};
+
+// Ticks the agents in their demo's world, as canopy run does, recording agent 0's last ticks.
+// Returns false, having said why, if the tree cannot run.
+bool record_run(const html_command_options& o, const std::shared_ptr<const tree>& t,
+                recorded_trace& trace) {
+    try {
+        const demo::pack* pack = demo::pack_for(*t);
+        std::unique_ptr<demo::world> world;
+        if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
+        std::vector<agent> agents;
+        agents.reserve(o.agents);
+        for (std::size_t i = 0; i < o.agents; ++i) {
+            agents.emplace_back(t, world ? world->host(i) : nullptr, o.seed + i);
+        }
+        trace_recorder recorder(t, o.keep);
+        agents.front().set_observer(&recorder);
+        for (std::uint64_t k = 0; k < o.ticks; ++k) {
+            for (std::size_t i = 0; i < agents.size(); ++i) {
+                if (world) world->before_tick(i, agents[i], o.dt);
+                agents[i].tick(o.dt);
+            }
+        }
+        trace = recorder.recording();
+        return true;
+    } catch (const error& e) {
+        std::cerr << o.file << ": error: cannot run this tree: " << e.what() << '\n';
+        return false;
+    }
+}
+
+// Writes a file with `write(stream)`; says so and returns false if that fails.
+template <typename Write>
+bool write_file(const std::string& path, const std::string& what, Write write) {
+    std::ofstream out(path, std::ios::binary);
+    if (out) write(out);
+    out.close();
+    if (!out) std::cerr << path << ": error: cannot write the " << what << '\n';
+    return static_cast<bool>(out);
+}
+
+int make_page(const html_command_options& o) {
+    load_result loaded = try_load_file(o.file, cli_registry(), o.load);
+    for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+    if (!loaded) return 1;
+    const std::shared_ptr<const tree> t = loaded.tree;
+
+    recorded_trace trace;
+    bool replay = false;
+    if (!o.trace.empty()) {
+        std::ifstream in(o.trace, std::ios::binary);
+        if (!in) {
+            std::cerr << o.trace << ": error: cannot open the trace\n";
+            return 1;
+        }
+        try {
+            trace = read_trace(in, o.trace);
+            check_trace_fits(trace, *t, o.trace);
+        } catch (const trace_error& e) {
+            std::cerr << e.what() << '\n';
+            return 1;
+        }
+        replay = true;
+    } else if (o.ticks > 0) {
+        if (!record_run(o, t, trace)) return 1;
+        replay = true;
+        const auto save = [&trace](std::ostream& out) { write_trace(trace, out); };
+        if (!o.write_trace.empty() && !write_file(o.write_trace, "trace", save)) return 1;
+    }
+
+    html_options options;
+    options.path = o.file;
+    options.replay = replay ? &trace : nullptr;
+    const std::string page = to_html(*t, options);
+    return write_file(o.output, "page", [&page](std::ostream& out) { out << page; }) ? 0 : 1;
+}
+
+// A time step: a finite number of seconds, 0 or more.
+const CLI::Validator time_step(
+    [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0) {
+            return "expected a number of seconds, 0 or more, not '" + text + "'";
+        }
+        return {};
+    },
+    "SECONDS");
+
+}  // namespace
+
+void add_html_command(CLI::App& app, int& exit_code) {
+    auto* command = app.add_subcommand(
+        "html", "Write a tree as a self-contained HTML page, with a replay of agent 0's ticks");
+    auto o = std::make_shared<html_command_options>();
+    command->add_option("FILE", o->file, "Tree file (see docs/formats.md)")->required();
+    command->add_option("-o,--output", o->output, "The page to write")->required();
+    add_tree_options(*command, o->load, false);
+    auto* ticks = command
+                      ->add_option("--ticks", o->ticks,
+                                   "Tick agents of the tree this many times in their demo's world "
+                                   "(as canopy run does) and replay agent 0's ticks")
+                      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+    command
+        ->add_option("--keep", o->keep,
+                     "With --ticks: replay only the last KEEP ticks (the recorder's bound)")
+        ->capture_default_str()
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+        ->needs(ticks);
+    command->add_option("--agents", o->agents, "With --ticks: how many agents run the tree")
+        ->capture_default_str()
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+        ->needs(ticks);
+    command->add_option("--dt", o->dt, "With --ticks: the time step of each tick, in seconds")
+        ->capture_default_str()
+        ->check(time_step)
+        ->needs(ticks);
+    command
+        ->add_option("--seed", o->seed, "With --ticks: seeds agent i and its world with SEED + i")
+        ->capture_default_str()
+        ->needs(ticks);
+    command
+        ->add_option("--write-trace", o->write_trace,
+                     "With --ticks: also save the recorded trace to this file")
+        ->needs(ticks);
+    command
+        ->add_option("--trace", o->trace,
+                     "Replay a trace recorded on this tree (trace_recorder; docs/viewer.md)")
+        ->excludes(ticks);
+    command->footer(
+        "The page loads nothing from the network: open it from disk. Example: canopy html "
+        "data/hornet.json --ticks 40 -o hornet.html");
+    command->callback([o, &exit_code] { exit_code = make_page(*o); });
+}
+
+}  // namespace canopy::cli
