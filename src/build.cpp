@@ -158,6 +158,7 @@ public:
         link_parents();
         find_cycles();
         check_arity();
+        if (!damaged_ && !options_.subtree_placeholders) check_depth();
         // Records a reader marked as unreadable never make a tree; the reader has reported them.
         if (!diagnostics_.empty() || records_.any_problems_) return finish();
         if (slot_types_.size() > 0xFFFF) {
@@ -547,6 +548,33 @@ private:
                     break;
             }
         }
+    }
+
+    // Ticking recurses once per level (canopy/context.hpp), so a tree's depth is stack its
+    // ticks take. Checked on sound parent links only; a tree checked alone with its subtrees
+    // as placeholders is checked again whole.
+    void check_depth() {
+        std::vector<std::uint32_t> level(count_, 0);  // 0: not known yet
+        std::vector<std::uint32_t> path;
+        std::uint32_t deepest = 0;
+        for (std::size_t start = 0; start < count_; ++start) {
+            auto at = static_cast<std::uint32_t>(start);
+            while (at != none && level[at] == 0) {
+                path.push_back(at);
+                at = parent_[at];
+            }
+            std::uint32_t below = at == none ? 0 : level[at];
+            for (; !path.empty(); path.pop_back()) level[path.back()] = ++below;
+            deepest = std::max(deepest, below);
+        }
+        if (deepest <= options_.max_depth) return;
+        const auto first_past = static_cast<std::size_t>(
+            std::find(level.begin(), level.end(), options_.max_depth + 1) - level.begin());
+        report(first_past, diagnostic_code::limit_exceeded,
+               "the tree is " + std::to_string(deepest) + " levels deep and " +
+                   name_of(first_past) + " is the first node past the limit of " +
+                   std::to_string(options_.max_depth) +
+                   " levels (load_options::max_depth): ticking takes stack for every level");
     }
 
     void check_params_of(std::size_t i, const node_type& type) {

@@ -174,6 +174,7 @@ std::shared_ptr<const tree> loader::build(tree_ref ref, bool may_move) {
     if (records.empty() && !files_.clean(ref.file)) return nullptr;  // the reader said why
     build_options options;
     options.foreign = foreign_ ? &*foreign_ : nullptr;
+    options.max_depth = options_.max_depth;
     load_result built;
     if (!uses_subtrees(records)) {
         options.implicit_keys = file.document.implicit_keys || options_.lenient;

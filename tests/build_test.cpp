@@ -238,6 +238,37 @@ TEST_SUITE("builder") {
         CHECK_FALSE(r.tree);
     }
 
+    TEST_CASE("a tree deeper than the depth limit is refused at its first node past it") {
+        // 150,000 Not decorators used to load and then overflow the stack on the first tick.
+        SUBCASE("the default limit, from JSON text, children before parents") {
+            const int depth = 150000;
+            std::string text = "[";
+            for (int id = depth; id > 1; --id) {
+                text += "{\"id\": " + std::to_string(id) +
+                        ", \"parentId\": " + std::to_string(id - 1) + ", \"type\": \"" +
+                        (id == depth ? "AlwaysSuccess" : "Not") + "\"},\n";
+            }
+            text += R"({"id": 1, "type": "Not"}])";
+            load_result r = load_json(text);
+            diagnostic d = testing::only(r, diagnostic_code::limit_exceeded);
+            CHECK(d.record_id == build_options::default_max_depth + 1);
+            CHECK(d.where.line == depth - build_options::default_max_depth);  // one record a line
+            CHECK(d.message ==
+                  "the tree is 150000 levels deep and node 10001 is the first node past the limit "
+                  "of 10000 levels (load_options::max_depth): ticking takes stack for every level");
+        }
+        SUBCASE("a chosen limit, either way of it") {
+            build_options options;
+            options.max_depth = 50;
+            CHECK(build_tree(testing::not_chain(50), testing::test_registry(), "", options));
+            load_result r =
+                build_tree(testing::not_chain(51), testing::test_registry(), "", options);
+            CHECK(testing::only(r, diagnostic_code::limit_exceeded).record_id == 51);
+            options.max_depth = 20000;
+            CHECK(build_tree(testing::not_chain(20000), testing::test_registry(), "", options));
+        }
+    }
+
     TEST_CASE("loads a tree 10,000 levels deep and 1,000,000 nodes wide") {
         SUBCASE("deep") {
             const int depth = 10000;

@@ -2,6 +2,7 @@
 // file, key remapping, cycles, the expansion limit and lenient loading.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -165,6 +166,27 @@ TEST_SUITE("subtrees") {
         json += R"({"name": "T30", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]}]})";
         diagnostic d = testing::only(load(json), diagnostic_code::limit_exceeded);
         CHECK(d.message.find("subtrees add more than 1000000 nodes") == 0);
+    }
+
+    TEST_CASE("the depth limit holds for the tree with its subtrees in place") {
+        // Each tree is 3 levels deep alone, and 30 levels deep once every use is put in place.
+        std::string json = R"({"main_tree": "T0", "trees": [)";
+        for (int level = 0; level < 10; ++level) {
+            json += R"({"name": "T)" + std::to_string(level) + R"(", "nodes": [
+                {"id": 1, "type": "Not"}, {"id": 2, "parentId": 1, "type": "Not"},
+                {"id": 3, "parentId": 2, "type": "SubTree", "params": {"tree": "T)" +
+                    std::to_string(level + 1) + R"("}}]},)";
+        }
+        json += R"({"name": "T10", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]}]})";
+        load_options options;
+        options.max_depth = 31;
+        CHECK(load(json, options));
+        options.max_depth = 30;
+        diagnostic d = testing::only(load(json, options), diagnostic_code::limit_exceeded);
+        CHECK(d.message.find("the tree is 31 levels deep") == 0);
+        const auto last_line =
+            static_cast<std::uint32_t>(std::count(json.begin(), json.end(), '\n') + 1);
+        CHECK(d.where.line == last_line);  // T10's leaf, where it is written
     }
 
     TEST_CASE("ids so large that subtree nodes cannot be numbered after them are refused") {

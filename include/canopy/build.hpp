@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,11 @@ struct build_options {
     /// `SubTree` records stand as leaves whose parameters are not checked: the loader checks
     /// each tree of a file alone, then expands its subtrees and builds the whole.
     bool subtree_placeholders = false;
+    /// The most levels a tree may have, its root being level 1. Ticking recurses once per
+    /// level, so a deeper tree is refused (`limit-exceeded`, at its first node past the limit)
+    /// rather than left to overflow the stack of the thread that ticks it. See docs/formats.md.
+    std::uint32_t max_depth = default_max_depth;
+    static constexpr std::uint32_t default_max_depth = 10'000;
 };
 
 /// Validates records against a registry and builds one tree from them: checks ids, parents,

@@ -28,6 +28,8 @@ struct load_options {
     /// The format of the file asked for, whatever its extension and content say; the files it
     /// includes or names are still told by theirs.
     std::optional<file_format> format;
+    /// The most levels the tree built may have, subtrees put in place (build_options).
+    std::uint32_t max_depth = build_options::default_max_depth;
 };
 
 /// Loads a tree file, choosing the format by its extension and, where formats share one, by
