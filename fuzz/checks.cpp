@@ -69,8 +69,8 @@ std::string check_read(std::string_view text, file_format format) {
                                 second.diagnostics);
     const write_result again = info(format).write(second.document);
     if (again.text != written.text)
-        return "writing what was read back gives another text:\n" + written.text +
-               "\nagain:\n" + again.text;
+        return "writing what was read back gives another text:\n" + written.text + "\nagain:\n" +
+               again.text;
     return {};
 }
 
@@ -80,8 +80,7 @@ std::string check_load(std::string_view text, file_format format) {
     return problem;
 }
 
-std::string check_tick(const std::uint8_t* data, std::size_t size, file_format format,
-                       int ticks) {
+std::string check_tick(const std::uint8_t* data, std::size_t size, file_format format, int ticks) {
     std::size_t text_size = size;
     const std::uint8_t* outcomes = data;
     std::size_t outcome_size = size;

@@ -33,7 +33,9 @@ const registry& load_registry() {
 
 namespace {
 
-status from_bytes(context& ctx) { return ctx.host<byte_source>().next_status(); }
+status from_bytes(context& ctx) {
+    return ctx.host<byte_source>().next_status();
+}
 
 }  // namespace
 

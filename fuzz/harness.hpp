@@ -15,7 +15,9 @@
 
 namespace canopy::fuzz {
 
-inline file_format harness_format() { return file_format::CANOPY_FUZZ_FORMAT; }
+inline file_format harness_format() {
+    return file_format::CANOPY_FUZZ_FORMAT;
+}
 
 /// Prints a broken promise, if there is one, and aborts: libFuzzer reports an abort as a crash
 /// and saves the input.

@@ -58,8 +58,8 @@ int copy_tree_files(const fs::path& source, const fs::path& out) {
         const std::optional<canopy::file_format> format =
             canopy::detect_format(it->path(), text.str());
         if (!format) continue;
-        const std::string name = "file_" + std::to_string(copied) + "_" +
-                                 it->path().filename().string();
+        const std::string name =
+            "file_" + std::to_string(copied) + "_" + it->path().filename().string();
         write_file(out / format_dir(*format) / name, text.str());
         ++copied;
     }

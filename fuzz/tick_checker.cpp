@@ -6,14 +6,15 @@ tick_checker::tick_checker(const tree& t)
     : tree_(t), entered_(t.size(), false), max_visits_(visits_per_node * t.size() + 16) {}
 
 void tick_checker::fail(tree::index node, const std::string& what) const {
-    throw broken_promise("node " + std::to_string(node) + " (" + std::string(tree_.type_name(node)) +
-                         " #" + std::to_string(tree_.record_id(node)) + "): " + what);
+    throw broken_promise("node " + std::to_string(node) + " (" +
+                         std::string(tree_.type_name(node)) + " #" +
+                         std::to_string(tree_.record_id(node)) + "): " + what);
 }
 
 void tick_checker::on_visit(const agent& /*a*/, tree::index node) {
     if (++visits_ > max_visits_)
-        fail(node, "one tick visited more than " + std::to_string(visits_per_node) +
-                       " x the nodes");
+        fail(node,
+             "one tick visited more than " + std::to_string(visits_per_node) + " x the nodes");
 }
 
 void tick_checker::on_tick(const agent& /*a*/, tree::index node, status before, status result) {

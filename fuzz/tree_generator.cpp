@@ -37,7 +37,8 @@ private:
             record_set::key_declaration key;
             key.name = "k" + std::to_string(k);
             key.type = std::string(to_string(type));
-            if (roll(2) == 0) key.initial = record_set::raw_param{key.name, value_of(type), {}, false};
+            if (roll(2) == 0)
+                key.initial = record_set::raw_param{key.name, value_of(type), {}, false};
             records_.declare_key(std::move(key));
             key_types_.push_back(type);
         }
@@ -49,8 +50,8 @@ private:
             case param_type::number: return 0.25 * roll(9);
             case param_type::boolean: return roll(2) == 0;
             default: {
-                static const char* const words[] = {"", "a", "walk", "x y", "\"quoted\" <&>",
-                                                    "caf\xc3\xa9"};
+                static const char* const words[] = {
+                    "", "a", "walk", "x y", "\"quoted\" <&>", "caf\xc3\xa9"};
                 return std::string(words[roll(6)]);
             }
         }
@@ -113,8 +114,8 @@ private:
 
     const node_type& pick_type(bool leaf_only) {
         for (;;) {
-            const node_type& type = reg_.types()[static_cast<std::size_t>(
-                roll(static_cast<int>(reg_.types().size())))];
+            const node_type& type =
+                reg_.types()[static_cast<std::size_t>(roll(static_cast<int>(reg_.types().size())))];
             if ((!leaf_only || type.arity == arity::leaf) && can_fill(type)) return type;
         }
     }

@@ -19,7 +19,7 @@ TEST_SUITE("fuzz regressions") {
         const fs::path folder = fs::path(CANOPY_SOURCE_DIR) / "tests" / "data" / "fuzz";
         int files = 0;
         for (const auto& entry : fs::directory_iterator(folder)) {
-            if (entry.path().extension() == ".md") continue;
+            if (entry.path().extension() == ".md") continue;  // the README
             CAPTURE(entry.path());
             std::ifstream in(entry.path(), std::ios::binary);
             std::ostringstream buffer;
