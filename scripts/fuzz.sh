@@ -50,12 +50,15 @@ run_one() {
   local log=build/fuzz-logs/$harness.log dict=$seeds/$format.dict
   mkdir -p "$corpus" "$artifacts"
   cat "fuzz/$format.dict" "$seeds/types.dict" >"$dict"
-  local status=0
+  local status=0 start=$SECONDS
+  local command=("$bin/$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048
+    -max_len=65536 -dict="$dict" -artifact_prefix="$artifacts" -print_final_stats=1
+    "$corpus" "$seeds/$format")
+  echo "${command[*]}" >"$log"
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$bin/$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-      -max_len=65536 -dict="$dict" -artifact_prefix="$artifacts" -print_final_stats=1 \
-      "$corpus" "$seeds/$format" >"$log" 2>&1 || status=$?
+    "${command[@]}" >>"$log" 2>&1 || status=$?
+  local elapsed=$((SECONDS - start))
   local last execs
   last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   execs=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')
@@ -66,7 +69,7 @@ run_one() {
   local result=ok
   [[ $status -ne 0 ]] && result="FOUND (exit $status; see $log and $artifacts)"
   printf '%-16s %5ss  exec/s %-6s cov %-6s ft %-7s corpus %-12s %s\n' \
-    "$harness" "$seconds" "$execs" "$cov" "$ft" "$corp" "$result" | tee -a "$summary"
+    "$harness" "$elapsed" "$execs" "$cov" "$ft" "$corp" "$result" | tee -a "$summary"
   [[ $status -eq 0 ]]
 }
 
