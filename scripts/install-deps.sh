@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev libtinyxml2-dev doctest-dev libcli11-dev
-          libbenchmark-dev graphviz python3-jsonschema chromium)
+          libbenchmark-dev graphviz python3-jsonschema chromium
+          clang libclang-rt-14-dev)  # the fuzz harnesses: clang++ and libFuzzer
 if [[ "${1:-}" == "--lint" ]]; then
   packages+=(clang-tidy clang-format)
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds with warnings as errors and runs every test, then
 # builds again under AddressSanitizer + UndefinedBehaviorSanitizer and runs them all again,
-# then runs the threaded tests under ThreadSanitizer.
+# then runs the threaded tests under ThreadSanitizer, then runs every fuzz harness briefly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,3 +22,6 @@ echo "== build and test the threaded tests under TSan"
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$jobs"
 ctest --preset tsan
+
+echo "== fuzz every harness briefly (scripts/fuzz.sh runs them longer)"
+scripts/fuzz.sh --seconds "${CANOPY_FUZZ_SECONDS:-30}" --jobs "$jobs"

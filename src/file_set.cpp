@@ -59,7 +59,14 @@ bool holds_workspace_file(const fs::path& folder) {
 
 // Reads a whole file straight into the string that will hold it: one copy from the page
 // cache. The size is a hint only; a file that grows or shrinks meanwhile is read as it is.
-std::optional<std::string> read_whole_file(const fs::path& path, std::string& problem) {
+std::string too_large_message(std::uint64_t max_bytes) {
+    return "the file is larger than " + std::to_string(max_bytes) +
+           " bytes, the limit load_options::max_file_bytes sets; raise it to load the file";
+}
+
+std::optional<std::string> read_whole_file(const fs::path& path, std::string& problem,
+                                           std::uint64_t max_bytes, bool& too_large) {
+    too_large = false;
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
         problem = "cannot read: it is a directory";
@@ -73,6 +80,11 @@ std::optional<std::string> read_whole_file(const fs::path& path, std::string& pr
     }
     std::string text;
     std::uintmax_t expected = fs::file_size(path, ec);
+    if (!ec && expected > max_bytes) {
+        too_large = true;
+        problem = too_large_message(max_bytes);
+        return std::nullopt;
+    }
     text.resize(ec ? 0 : static_cast<std::size_t>(expected) + 1);  // +1 to see the end
     std::size_t size = 0;
     for (;;) {
@@ -80,6 +92,12 @@ std::optional<std::string> read_whole_file(const fs::path& path, std::string& pr
         std::size_t got = std::fread(text.data() + size, 1, text.size() - size, file.get());
         size += got;
         if (got == 0) break;
+        // A device or pipe has no size to check first: stop reading once past the limit.
+        if (size > max_bytes) {
+            too_large = true;
+            problem = too_large_message(max_bytes);
+            return std::nullopt;
+        }
     }
     if (std::ferror(file.get()) != 0) {
         problem = std::string("cannot read: ") + std::strerror(errno);
@@ -103,6 +121,14 @@ std::optional<std::size_t> file_set::open(const fs::path& path, std::optional<fi
 
 std::optional<std::size_t> file_set::open_text(std::string_view text, file_format format,
                                                const std::string& name) {
+    if (text.size() > max_file_bytes_) {
+        out_.push_back({name,
+                        {},
+                        std::nullopt,
+                        diagnostic_code::limit_exceeded,
+                        too_large_message(max_file_bytes_)});
+        return std::nullopt;
+    }
     std::optional<std::size_t> first = add(fs::path(name), name, text, format);
     if (first) open_includes(*first);
     return first;
@@ -209,8 +235,11 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
                         "; expected " + known_extensions());
     }
     std::string problem;
-    std::optional<std::string> text = read_whole_file(path, problem);
-    if (!text) return fail(diagnostic_code::io_error, problem);
+    bool too_large = false;
+    std::optional<std::string> text = read_whole_file(path, problem, max_file_bytes_, too_large);
+    if (!text)
+        return fail(too_large ? diagnostic_code::limit_exceeded : diagnostic_code::io_error,
+                    problem);
     return add(path, name, *text, format ? *format : *detect_format(path, *text));
 }
 

@@ -3,6 +3,7 @@
 // subtrees name, each read once, with an index of the trees they hold.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -37,7 +38,10 @@ public:
     /// know but which names a tree of its file or the files it includes is a use of that
     /// tree: it becomes a `SubTree` record (BehaviorTree.CPP's `<MyTree/>` for
     /// `<SubTree ID="MyTree"/>`).
-    file_set(const registry& reg, std::vector<diagnostic>& out) : registry_(reg), out_(out) {}
+    /// Files over `max_file_bytes` are refused (load_options::max_file_bytes).
+    file_set(const registry& reg, std::vector<diagnostic>& out,
+             std::uint64_t max_file_bytes = std::uint64_t{1} << 30)
+        : registry_(reg), out_(out), max_file_bytes_(max_file_bytes) {}
 
     /// Reads a file and, transitively, the files it includes; returns its index, or nothing
     /// when it cannot be read as a whole (the reasons are reported). A file read before is
@@ -90,6 +94,7 @@ private:
 
     const registry& registry_;
     std::vector<diagnostic>& out_;
+    std::uint64_t max_file_bytes_;
     std::vector<loaded_file> files_;
     std::vector<std::filesystem::path> canonical_;  // per file, to read each once
     std::vector<bool> clean_;
@@ -97,7 +102,13 @@ private:
     std::vector<std::filesystem::path> missing_;  // subtree files named but not found
 };
 
-/// Reads a whole file; on failure returns nothing and says why in `problem`.
-std::optional<std::string> read_whole_file(const std::filesystem::path& path, std::string& problem);
+/// Reads a whole file; on failure returns nothing and says why in `problem`. A file of more
+/// than `max_bytes` bytes (by its size, or by reading, for a device or pipe) is not read on:
+/// it gives nothing and sets `too_large`.
+std::optional<std::string> read_whole_file(const std::filesystem::path& path, std::string& problem,
+                                           std::uint64_t max_bytes, bool& too_large);
+
+/// Why a file or text over the size limit is refused.
+std::string too_large_message(std::uint64_t max_bytes);
 
 }  // namespace canopy::detail

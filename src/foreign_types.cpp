@@ -21,6 +21,9 @@ struct learned {
 };
 
 void mention(learned& type, const std::string& name, std::optional<std::string> fallback = {}) {
+    // A parameter without a name cannot be declared (the registry refuses it); the builder
+    // reports it at its record as a parameter the type does not take.
+    if (name.empty()) return;
     auto at = std::find(type.params.begin(), type.params.end(), name);
     if (at != type.params.end()) return;
     type.params.push_back(name);
@@ -103,7 +106,8 @@ registry learn_types(const file_set& files, const registry& reg) {
     registry foreign;
     for (const std::string& name : order) {
         const learned& type = types.at(name);
-        if (!type.foreign) continue;
+        // A type without a name is not learned: the builder reports the records that use it.
+        if (!type.foreign || name.empty()) continue;
         node_type made;
         made.name = name;
         if (type.shape) {

@@ -22,7 +22,7 @@ void tidy(std::vector<diagnostic>& diagnostics);
 class loader {
 public:
     loader(const registry& reg, const load_options& options)
-        : registry_(reg), options_(options), files_(reg, diagnostics_) {}
+        : registry_(reg), options_(options), files_(reg, diagnostics_, options.max_file_bytes) {}
 
     file_set& files() { return files_; }
     std::vector<diagnostic>& diagnostics() { return diagnostics_; }

@@ -39,6 +39,11 @@ std::string_view nearest(std::string_view word, const std::vector<std::string_vi
     std::string_view best;
     std::size_t best_distance = limit + 1;
     for (std::string_view candidate : candidates) {
+        // Lengths further apart than the limit are further apart in edits too; skipping them
+        // keeps a long word (a 1 MB type name) linear in its length, not times every name's.
+        const std::size_t apart = word.size() > candidate.size() ? word.size() - candidate.size()
+                                                                 : candidate.size() - word.size();
+        if (apart > limit) continue;
         std::size_t distance = edit_distance(word, candidate);
         if (distance < best_distance) {
             best = candidate;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -30,6 +31,11 @@ struct load_options {
     std::optional<file_format> format;
     /// The most levels the tree built may have, subtrees put in place (build_options).
     std::uint32_t max_depth = build_options::default_max_depth;
+    /// The largest file (or text) a load reads, in bytes, each file it includes or names
+    /// counted alone: a larger one is refused, `limit-exceeded`, before it is read, so that a
+    /// path naming a huge or endless file (/dev/zero) costs nothing. A load's memory stays
+    /// within a few times the bytes it reads (docs/formats.md, "Limits").
+    std::uint64_t max_file_bytes = std::uint64_t{1} << 30;
 };
 
 /// Loads a tree file, choosing the format by its extension and, where formats share one, by

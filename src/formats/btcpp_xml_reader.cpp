@@ -17,6 +17,7 @@
 #include "suggest.hpp"
 #include "text_position.hpp"
 #include "utf8.hpp"
+#include "xml_decoded_utf8.hpp"
 #include "xml_syntax.hpp"
 
 namespace canopy::detail {
@@ -136,6 +137,14 @@ public:
                              std::string("XML syntax error: ") + syntax_problem(xml.ErrorID()) +
                                  " (" + xml.ErrorName() + ")");
             }
+            result_.complete = false;
+            return;
+        }
+        if (const tinyxml2::XMLNode* bad = first_node_not_utf8(xml); bad != nullptr) {
+            sink_.report({static_cast<std::uint32_t>(bad->GetLineNum()), 0},
+                         diagnostic_code::invalid_utf8,
+                         "a value is not UTF-8 once its entities are decoded (an entity reference "
+                         "broken by other characters?): write each reference whole, as &lt;");
             result_.complete = false;
             return;
         }

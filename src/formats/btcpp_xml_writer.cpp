@@ -118,7 +118,8 @@ private:
                      ++p) {
                     if (p->name != "file") continue;
                     const std::string path = attribute_text(p->value);
-                    if (seen.insert(path).second) includes_.push_back(path);
+                    // A loaded tree's subtrees carry `file` at its default, "": no file.
+                    if (!path.empty() && seen.insert(path).second) includes_.push_back(path);
                 }
             }
         }
@@ -249,7 +250,7 @@ private:
         }
         const std::string_view canopy_type = records.type_name(i);
         if (canopy_type == "SubTree") {
-            open_subtree(records, i);
+            open_subtree(records, i, child_count);
             return;
         }
         std::string_view type = btcpp::written_type(canopy_type);
@@ -347,8 +348,17 @@ private:
         printer_.PushAttribute(name.c_str(), value.c_str());
     }
 
-    void open_subtree(const record_set& records, std::size_t i) {
+    void open_subtree(const record_set& records, std::size_t i, std::size_t child_count) {
         const std::int64_t id = records.id(i);
+        // A loaded tree holds each subtree put in place, as the SubTree node's child; a
+        // <SubTree> element takes no children, and its reader would refuse them.
+        if (child_count > 0) {
+            problem("record " + std::to_string(id) +
+                        ": a subtree put in place, its nodes under it (a loaded tree); "
+                        "BehaviorTree.CPP's <SubTree> names its tree instead: convert the file "
+                        "rather than the loaded tree",
+                    id);
+        }
         const raw_param* first = records.params_begin(i);
         const raw_param* last = records.params_end(i);
         const raw_param* tree = nullptr;
@@ -385,7 +395,7 @@ private:
     std::string_view model_element_of(std::string_view type) const {
         if (const node_model* model = find_model(type); model != nullptr && model->shape) {
             switch (*model->shape) {
-                case arity::leaf: return "Action";
+                case arity::leaf: return model->condition ? "Condition" : "Action";
                 case arity::decorator: return "Decorator";
                 case arity::composite: return "Control";
             }

@@ -9,6 +9,7 @@
 #include "suggest.hpp"
 #include "text_position.hpp"
 #include "utf8.hpp"
+#include "xml_decoded_utf8.hpp"
 #include "xml_syntax.hpp"
 
 namespace canopy::detail {
@@ -46,6 +47,14 @@ public:
                    diagnostic_code::syntax_error,
                    std::string("XML syntax error: ") + syntax_problem(document.ErrorID()) + " (" +
                        document.ErrorName() + ")");
+            result_.complete = false;
+            return;
+        }
+        if (const tinyxml2::XMLNode* bad = first_node_not_utf8(document); bad != nullptr) {
+            report(
+                {static_cast<std::uint32_t>(bad->GetLineNum()), 0}, diagnostic_code::invalid_utf8,
+                "a value is not UTF-8 once its entities are decoded (an entity reference broken by "
+                "other characters?): write each reference whole, as &lt;");
             result_.complete = false;
             return;
         }

@@ -1,0 +1,128 @@
+#include "checks.hpp"
+
+#include <sstream>
+
+#include "canopy/agent.hpp"
+#include "canopy/load.hpp"
+#include "canopy/print.hpp"
+#include "canopy/registry.hpp"
+#include "canopy/write.hpp"
+#include "fuzz_registries.hpp"
+#include "tick_checker.hpp"
+
+namespace canopy::fuzz {
+
+namespace {
+
+std::string with_diagnostics(std::string what, const std::vector<diagnostic>& found) {
+    for (const diagnostic& d : found) what += "\n  " + to_string(d);
+    return what;
+}
+
+// A refusal says why, each problem with the path it concerns and a message.
+std::string check_refusal(const std::vector<diagnostic>& found) {
+    if (found.empty()) return "refused without a diagnostic";
+    for (const diagnostic& d : found)
+        if (d.path.empty() || d.message.empty())
+            return with_diagnostics("a diagnostic without a path or message", found);
+    return {};
+}
+
+std::string printed(const tree& t) {
+    std::ostringstream out;
+    print(t, out);
+    return out.str();
+}
+
+// Whether lenient loading learned a type under a registered name, because the file uses it
+// with parameters the registered type lacks (in any of its trees): learned types have no
+// node objects. Written alone, the tree no longer shows why, and reads as the registered
+// type, whose checks it need not pass: no round trip to expect.
+bool shadows_registered_type(const tree& t) {
+    for (tree::index i = 0; i < t.size(); ++i)
+        if (t.object(i) == nullptr && load_registry().find(t.type_name(i)) != nullptr) return true;
+    return false;
+}
+
+std::string load_round_trip(std::string_view text, file_format format, bool lenient) {
+    load_options options;
+    options.lenient = lenient;
+    const load_result first = try_load_text(text, format, load_registry(), "<fuzz>", options);
+    if (!first) return check_refusal(first.diagnostics);
+    if (lenient && shadows_registered_type(*first.tree)) return {};
+    tree_document document;
+    document.trees.push_back(to_records(*first.tree));
+    const write_result written = info(format).write(document);
+    if (!written.problems.empty()) return {};  // the format cannot say it all: no round trip
+    const load_result second =
+        try_load_text(written.text, format, load_registry(), "<written>", options);
+    if (!second)
+        return with_diagnostics("a loaded tree, written, does not load again:\n" + written.text,
+                                second.diagnostics);
+    const std::string before = printed(*first.tree);
+    const std::string after = printed(*second.tree);
+    if (before != after)
+        return "a loaded tree, written and loaded again, prints differently:\n" + before +
+               "\nagain:\n" + after;
+    return {};
+}
+
+}  // namespace
+
+std::string check_read(std::string_view text, file_format format) {
+    const read_result first = read_records(text, format, "<fuzz>");
+    if (!first.complete) return check_refusal(first.diagnostics);
+    if (!first.diagnostics.empty()) return {};
+    const write_result written = info(format).write(first.document);
+    if (!written.problems.empty()) return {};  // the format cannot say it all: no round trip
+    const read_result second = read_records(written.text, format, "<written>");
+    if (!second.complete || !second.diagnostics.empty())
+        return with_diagnostics("the writer's text does not read back:\n" + written.text,
+                                second.diagnostics);
+    const write_result again = info(format).write(second.document);
+    if (again.text != written.text)
+        return "writing what was read back gives another text:\n" + written.text + "\nagain:\n" +
+               again.text;
+    return {};
+}
+
+std::string check_load(std::string_view text, file_format format) {
+    std::string problem = load_round_trip(text, format, false);
+    if (problem.empty()) problem = load_round_trip(text, format, true);
+    return problem;
+}
+
+std::string check_tick(const std::uint8_t* data, std::size_t size, file_format format, int ticks) {
+    std::size_t text_size = size;
+    const std::uint8_t* outcomes = data;
+    std::size_t outcome_size = size;
+    for (std::size_t i = size; i > 0; --i) {
+        if (data[i - 1] == 0) {
+            text_size = i - 1;
+            outcomes = data + i;
+            outcome_size = size - i;
+            break;
+        }
+    }
+    const std::string_view text(reinterpret_cast<const char*>(data), text_size);
+    const load_result loaded = try_load_text(text, format, tick_registry(), "<fuzz>");
+    if (!loaded) return check_refusal(loaded.diagnostics);
+    byte_source bytes(outcomes, outcome_size);
+    agent runner(loaded.tree, &bytes, outcome_size);
+    tick_checker checker(*loaded.tree);
+    runner.set_observer(&checker);
+    try {
+        for (int t = 0; t < ticks; ++t) {
+            checker.begin_tick();
+            runner.tick(bytes.next_dt());
+            checker.end_tick();
+        }
+        runner.reset();
+        checker.check_all_exited();
+    } catch (const broken_promise& e) {
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace canopy::fuzz

@@ -1,0 +1,46 @@
+#include "tick_checker.hpp"
+
+namespace canopy::fuzz {
+
+tick_checker::tick_checker(const tree& t)
+    : tree_(t), entered_(t.size(), false), max_visits_(visits_per_node * t.size() + 16) {}
+
+void tick_checker::fail(tree::index node, const std::string& what) const {
+    throw broken_promise("node " + std::to_string(node) + " (" +
+                         std::string(tree_.type_name(node)) + " #" +
+                         std::to_string(tree_.record_id(node)) + "): " + what);
+}
+
+void tick_checker::on_visit(const agent& /*a*/, tree::index node) {
+    if (++visits_ > max_visits_)
+        fail(node,
+             "one tick visited more than " + std::to_string(visits_per_node) + " x the nodes");
+}
+
+void tick_checker::on_tick(const agent& /*a*/, tree::index node, status before, status result) {
+    const bool was_running = before == status::running;
+    if (was_running != entered_[node])
+        fail(node, was_running ? "ticked as running but never entered"
+                               : "entered again before its exit or halt");
+    entered_[node] = result == status::running;
+}
+
+void tick_checker::on_halt(const agent& /*a*/, tree::index node) {
+    if (!entered_[node]) fail(node, "halted but not entered");
+    entered_[node] = false;
+}
+
+void tick_checker::end_tick() const {
+    for (tree::index i = 0; i < tree_.size(); ++i) {
+        const tree::index parent = tree_.parent(i);
+        if (entered_[i] && parent != tree::no_parent && !entered_[parent])
+            fail(i, "still entered after its parent exited");
+    }
+}
+
+void tick_checker::check_all_exited() const {
+    for (tree::index i = 0; i < tree_.size(); ++i)
+        if (entered_[i]) fail(i, "still entered after reset()");
+}
+
+}  // namespace canopy::fuzz
