@@ -506,6 +506,12 @@ tree M
             {"<root>\n<BehaviourTree ID=\"T\"/>\n</root>", diagnostic_code::unexpected_element, 2,
              "did you mean 'BehaviorTree'"},
             {"<tree>\n</tree>", diagnostic_code::unexpected_element, 1, "<root>"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<Sequence>\n<BehaviorTree name=\"U\"/>\n"
+             "</Sequence>\n</BehaviorTree>\n</root>",
+             diagnostic_code::unexpected_element, 4, "trees do not nest"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<Inverter>\n<include path=\"a.xml\"/>\n"
+             "</Inverter>\n</BehaviorTree>\n</root>",
+             diagnostic_code::unexpected_element, 4, "<include> inside a tree"},
             {"<root>\n<BehaviorTree ID=\"T\">\n<A>\n</BehaviorTree>\n</root>",
              diagnostic_code::syntax_error, 3, "XML_ERROR_MISMATCHED_ELEMENT"},
         };

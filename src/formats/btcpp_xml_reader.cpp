@@ -352,6 +352,18 @@ private:
         std::string_view type = element;
         std::uint8_t problems = 0;
         const char* describe = e.Attribute("name");
+        // The file's own elements name no node type: BehaviorTree.CPP refuses them inside a
+        // tree too, and a type of such a name could not be written back as an element.
+        if (kind == element_kind::compact &&
+            (element == "BehaviorTree" || element == "root" || element == "include" ||
+             element == "TreeNodesModel")) {
+            report(where, diagnostic_code::unexpected_element,
+                   "<" + std::string(element) +
+                       "> inside a tree; trees do not nest: a tree uses another with "
+                       "<SubTree ID=\"...\"/>",
+                   id);
+            problems |= record_set::bad_type;
+        }
         if (kind == element_kind::explicit_id) {
             if (const char* named = e.Attribute("ID")) {
                 type = named;
