@@ -70,6 +70,8 @@ run_one() {
   [[ $status -ne 0 ]] && result="FOUND (exit $status; see $log and $artifacts)"
   printf '%-16s %5ss  exec/s %-6s cov %-6s ft %-7s corpus %-12s %s\n' \
     "$harness" "$elapsed" "$execs" "$cov" "$ft" "$corp" "$result" | tee -a "$summary"
+  # In CI the log is gone with the machine: show what the sanitizer or libFuzzer said.
+  [[ $status -ne 0 ]] && tail -n 40 "$log" >&2
   [[ $status -eq 0 ]]
 }
 
