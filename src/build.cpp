@@ -34,19 +34,6 @@ std::string at_line(source_location where) {
     return " (line " + std::to_string(where.line) + ")";
 }
 
-std::string describe_value(const param_value& value) {
-    switch (value.index()) {
-        case 0: return std::get<bool>(value) ? "true" : "false";
-        case 1: return std::to_string(std::get<std::int64_t>(value));
-        case 2: {
-            char text[32];
-            char* end = std::to_chars(text, text + sizeof text, std::get<double>(value)).ptr;
-            return {text, end};  // shortest form that reads back the same: "2.5"
-        }
-        default: return '"' + std::get<std::string>(value) + '"';
-    }
-}
-
 // Converts a parameter as written to its declared type, or returns nothing.
 std::optional<param_value> convert(const record_set::raw_param& raw, param_type type) {
     if (type == param_type::any) return raw.value;
@@ -233,7 +220,7 @@ private:
                 initial = convert(*declared.initial, *type);
                 if (!initial) {
                     report_key("is " + detail::with_article(*type) + ", so its default cannot be " +
-                               describe_value(declared.initial->value));
+                               detail::value_text(declared.initial->value));
                     continue;
                 }
                 if (*type == param_type::string &&
@@ -640,9 +627,9 @@ private:
         }
         std::optional<param_value> value = convert(given, wanted);
         if (!value) {
-            std::string shown = given.from_text ? describe_value(given.value)
+            std::string shown = given.from_text ? detail::value_text(given.value)
                                                 : detail::with_article(type_of(given.value)) +
-                                                      " (" + describe_value(given.value) + ")";
+                                                      " (" + detail::value_text(given.value) + ")";
             report_at(where, i, diagnostic_code::wrong_param_type,
                       "parameter '" + spec.name + "' of '" + type.name + "' must be " +
                           detail::with_article(wanted) + ", not " + shown);

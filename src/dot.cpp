@@ -1,10 +1,10 @@
 // Trees as Graphviz DOT: a picture writer beside the printer.
 #include "canopy/dot.hpp"
 
-#include <charconv>
 #include <vector>
 
 #include "canopy/tree.hpp"
+#include "param_text.hpp"
 
 namespace canopy {
 namespace {
@@ -21,19 +21,6 @@ void append_quoted(std::string& out, std::string_view text) {
         } else if (static_cast<unsigned char>(c) >= 0x20) {
             out += c;
         }
-    }
-}
-
-std::string value_text(const param_value& value) {
-    switch (value.index()) {
-        case 0: return std::get<bool>(value) ? "true" : "false";
-        case 1: return std::to_string(std::get<std::int64_t>(value));
-        case 2: {
-            char text[32];
-            char* end = std::to_chars(text, text + sizeof text, std::get<double>(value)).ptr;
-            return {text, end};
-        }
-        default: return '"' + std::get<std::string>(value) + '"';
     }
 }
 
@@ -82,7 +69,7 @@ std::string to_dot(const tree& t) {
             } else if (p.key != param::no_key) {
                 shown = "{" + keys[p.key].name + "}";
             } else {
-                shown = value_text(p.value);
+                shown = detail::value_text(p.value);
             }
             out += "\\n";
             append_quoted(out, p.name + " = " + shown);

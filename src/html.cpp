@@ -2,7 +2,6 @@
 // tree and its replay as JSON.
 #include "canopy/html.hpp"
 
-#include <charconv>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -12,6 +11,7 @@
 #include "canopy/error.hpp"
 #include "canopy/trace_recorder.hpp"
 #include "canopy/tree.hpp"
+#include "param_text.hpp"
 
 namespace canopy {
 namespace detail {
@@ -22,19 +22,6 @@ std::string_view viewer_page();
 namespace {
 
 using json = nlohmann::json;
-
-std::string value_text(const param_value& value) {
-    switch (value.index()) {
-        case 0: return std::get<bool>(value) ? "true" : "false";
-        case 1: return std::to_string(std::get<std::int64_t>(value));
-        case 2: {
-            char text[32];
-            char* end = std::to_chars(text, text + sizeof text, std::get<double>(value)).ptr;
-            return {text, end};
-        }
-        default: return '"' + std::get<std::string>(value) + '"';
-    }
-}
 
 const char* arity_name(arity a) {
     switch (a) {
@@ -72,7 +59,7 @@ json params_of(const tree& t, tree::index i) {
         } else if (p.key != param::no_key) {
             list.push_back({p.name, "{" + keys[p.key].name + "}", 1});
         } else {
-            list.push_back({p.name, value_text(p.value), 0});
+            list.push_back({p.name, detail::value_text(p.value), 0});
         }
     }
     return list;
