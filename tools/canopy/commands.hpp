@@ -3,7 +3,9 @@
 // these. A subcommand's callback stores its exit code: 0 success, 1 invalid input.
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -66,6 +68,18 @@ inline int write_output(const std::string& path, const std::string& text) {
     }
     return 0;
 }
+
+/// --dt: a time step, a finite number of seconds, 0 or more (CLI11's ranges let "nan" through).
+inline const CLI::Validator time_step(
+    [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0) {
+            return "expected a number of seconds, 0 or more, not '" + text + "'";
+        }
+        return {};
+    },
+    "SECONDS");
 
 /// Set by SIGINT or SIGTERM once stop_on_signals() has run: `--watch` runs until then.
 inline volatile std::sig_atomic_t stop_signal = 0;

@@ -1,7 +1,5 @@
 // canopy html: a tree as a self-contained HTML page, with a replay of agent 0's ticks when it
 // runs them (--ticks) or reads them from a recorded trace (--trace).
-#include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <vector>
@@ -105,18 +103,6 @@ int make_page(const html_command_options& o) {
     const std::string page = to_html(*t, options);
     return write_file(o.output, "page", [&page](std::ostream& out) { out << page; }) ? 0 : 1;
 }
-
-// A time step: a finite number of seconds, 0 or more.
-const CLI::Validator time_step(
-    [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0) {
-            return "expected a number of seconds, 0 or more, not '" + text + "'";
-        }
-        return {};
-    },
-    "SECONDS");
 
 }  // namespace
 

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -84,18 +82,6 @@ CLI::Validator whole_number(std::uint64_t minimum, std::uint64_t maximum, std::s
 }
 
 const std::uint64_t unbounded = std::numeric_limits<std::uint64_t>::max();
-
-// A time step: a finite number of seconds, 0 or more (CLI11's ranges let "nan" through).
-const CLI::Validator time_step(
-    [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0) {
-            return "expected a number of seconds, 0 or more, not '" + text + "'";
-        }
-        return {};
-    },
-    "SECONDS");
 
 void print_summary(const run_options& o, std::uint64_t ticks, const tree& t, const demo::pack* pack,
                    const demo::world* world, std::uint64_t visits,
