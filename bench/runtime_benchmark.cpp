@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <canopy/canopy.hpp>
-#include <canopy/parallel_ticker.hpp>
+#include <canopy/run/parallel_ticker.hpp>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>

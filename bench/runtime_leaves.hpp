@@ -2,7 +2,7 @@
 // The runtime benchmark's trivial leaves: the same code for Canopy's agents and for the
 // copy-per-agent baseline, so that the two differ only in how they run a tree.
 
-#include <canopy/status.hpp>
+#include <canopy/core/status.hpp>
 #include <cstdint>
 
 namespace canopy_bench {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "canopy/error.hpp"
-#include "canopy/registry.hpp"
-#include "canopy/tree.hpp"
+#include "canopy/core/error.hpp"
+#include "canopy/run/registry.hpp"
+#include "canopy/run/tree.hpp"
 #include "hornet_nodes.hpp"
 #include "idle_nodes.hpp"
 #include "pet_nodes.hpp"
@@ -76,9 +76,10 @@ const pack* pack_for(const tree& t) {
         });
         if (!uses) continue;
         if (found != nullptr) {
-            throw error("the tree uses node types of both the " + std::string(found->name) +
-                        " and the " + std::string(packs()[k].name) +
-                        " demo, but an agent has the host of one demo only");
+            throw error(error_code::host, "the tree uses node types of both the " +
+                                              std::string(found->name) + " and the " +
+                                              std::string(packs()[k].name) +
+                                              " demo, but an agent has the host of one demo only");
         }
         found = &packs()[k];
     }

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "canopy/fwd.hpp"
+#include "canopy/core/fwd.hpp"
 
 namespace canopy::demo {
 

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "canopy/agent.hpp"
-#include "canopy/blackboard.hpp"
-#include "canopy/context.hpp"
-#include "canopy/node.hpp"
-#include "canopy/registry.hpp"
+#include "canopy/run/agent.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/node.hpp"
+#include "canopy/run/registry.hpp"
 
 namespace canopy::demo {
 namespace {
@@ -91,7 +91,7 @@ class aggressive_attack final : public stateful_node<std::int64_t> {
 public:
     explicit aggressive_attack(const param_list& params)
         : strikes_(params.get<std::int64_t>("strikes")) {
-        if (strikes_ < 1) throw std::invalid_argument("'strikes' must be at least 1");
+        if (strikes_ < 1) throw canopy::param_error("'strikes' must be at least 1");
     }
     void enter(context& ctx) const override { ctx.state<std::int64_t>() = strikes_; }
     status tick(context& ctx) const override {

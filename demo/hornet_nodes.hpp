@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "canopy/fwd.hpp"
+#include "canopy/core/fwd.hpp"
 #include "world_random.hpp"
 
 namespace canopy::demo {

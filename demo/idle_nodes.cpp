@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "canopy/context.hpp"
-#include "canopy/registry.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/registry.hpp"
 
 namespace canopy::demo {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "canopy/fwd.hpp"
+#include "canopy/core/fwd.hpp"
 
 namespace canopy::demo {
 

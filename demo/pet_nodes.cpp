@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "canopy/agent.hpp"
-#include "canopy/context.hpp"
-#include "canopy/registry.hpp"
+#include "canopy/run/agent.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/registry.hpp"
 
 namespace canopy::demo {
 namespace {

@@ -2,11 +2,11 @@
 
 #include <sstream>
 
-#include "canopy/agent.hpp"
-#include "canopy/load.hpp"
-#include "canopy/print.hpp"
-#include "canopy/registry.hpp"
-#include "canopy/write.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/run/agent.hpp"
+#include "canopy/run/registry.hpp"
+#include "canopy/views/print.hpp"
+#include "canopy/views/write.hpp"
 #include "fuzz_registries.hpp"
 #include "tick_checker.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "canopy/format.hpp"
+#include "canopy/formats/format.hpp"
 
 namespace canopy::fuzz {
 

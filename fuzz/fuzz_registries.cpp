@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "canopy/builtin_nodes.hpp"
-#include "canopy/context.hpp"
-#include "canopy/registry.hpp"
+#include "canopy/nodes/builtin_nodes.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/registry.hpp"
 #include "demo.hpp"
 
 namespace canopy::fuzz {

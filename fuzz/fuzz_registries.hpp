@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "canopy/fwd.hpp"
-#include "canopy/status.hpp"
+#include "canopy/core/fwd.hpp"
+#include "canopy/core/status.hpp"
 
 namespace canopy::fuzz {
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "canopy/format.hpp"
+#include "canopy/formats/format.hpp"
 
 #ifndef CANOPY_FUZZ_FORMAT
 #error "build the harnesses through fuzz/CMakeLists.txt, which defines CANOPY_FUZZ_FORMAT"

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "canopy/format.hpp"
-#include "canopy/registry.hpp"
+#include "canopy/formats/format.hpp"
+#include "canopy/run/registry.hpp"
 #include "fuzz_registries.hpp"
 #include "tree_generator.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "canopy/observer.hpp"
+#include "canopy/run/observer.hpp"
 
 namespace canopy::fuzz {
 

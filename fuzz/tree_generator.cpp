@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "canopy/registry.hpp"
+#include "canopy/run/registry.hpp"
 
 namespace canopy::fuzz {
 

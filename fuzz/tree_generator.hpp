@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "canopy/document.hpp"
-#include "canopy/fwd.hpp"
+#include "canopy/core/fwd.hpp"
+#include "canopy/records/document.hpp"
 
 namespace canopy::fuzz {
 

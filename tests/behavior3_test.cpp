@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <canopy/port.hpp>
-#include <canopy/write.hpp>
+#include <canopy/run/port.hpp>
+#include <canopy/views/write.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -25,14 +25,15 @@ read_result read(const std::string& text, const std::string& path = "t.json") {
 
 std::string value_text(const param_value& value) {
     std::ostringstream out;
-    switch (value.index()) {
-        case 0: out << (std::get<bool>(value) ? "true" : "false"); break;
-        case 1: out << std::get<std::int64_t>(value); break;
-        case 2:
-            out.precision(17);
-            out << std::get<double>(value) << 'd';
-            break;
-        default: out << '"' << std::get<std::string>(value) << '"';
+    if (const auto* flag = std::get_if<bool>(&value)) {
+        out << (*flag ? "true" : "false");
+    } else if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+        out << *integer;
+    } else if (const auto* number = std::get_if<double>(&value)) {
+        out.precision(17);
+        out << *number << 'd';
+    } else {
+        out << '"' << std::get<std::string>(value) << '"';
     }
     return out.str();
 }

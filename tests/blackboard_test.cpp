@@ -1,5 +1,5 @@
 // Blackboard values, keys a file declares, and parameters bound to keys (ports).
-#include <canopy/port.hpp>
+#include <canopy/run/port.hpp>
 
 #include "runtime_support.hpp"
 

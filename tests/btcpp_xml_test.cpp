@@ -2,10 +2,10 @@
 #include <doctest/doctest.h>
 #include <tinyxml2.h>
 
-#include <canopy/builtin_nodes.hpp>
-#include <canopy/format.hpp>
-#include <canopy/load.hpp>
-#include <canopy/registry.hpp>
+#include <canopy/formats/format.hpp>
+#include <canopy/load/load.hpp>
+#include <canopy/nodes/builtin_nodes.hpp>
+#include <canopy/run/registry.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
-#include "canopy/agent.hpp"
-#include "canopy/load.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/run/agent.hpp"
 #include "test_support.hpp"
 
 using namespace canopy;

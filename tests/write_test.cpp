@@ -1,6 +1,6 @@
 // Writers: a tree written in each format reads back as the same tree.
-#include <canopy/port.hpp>
-#include <canopy/write.hpp>
+#include <canopy/run/port.hpp>
+#include <canopy/views/write.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>

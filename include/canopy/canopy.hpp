@@ -1,34 +1,53 @@
 #pragma once
-/// Everything public in Canopy.
+/// Everything public in Canopy, stage by stage: each stage includes only those before it.
 
-#include "canopy/agent.hpp"
-#include "canopy/arity.hpp"
-#include "canopy/blackboard.hpp"
-#include "canopy/build.hpp"
-#include "canopy/builtin_nodes.hpp"
-#include "canopy/context.hpp"
-#include "canopy/diagnostic.hpp"
-#include "canopy/document.hpp"
-#include "canopy/dot.hpp"
-#include "canopy/error.hpp"
-#include "canopy/file_watcher.hpp"
-#include "canopy/format.hpp"
-#include "canopy/html.hpp"
-#include "canopy/load.hpp"
-#include "canopy/node.hpp"
-#include "canopy/observer.hpp"
-#include "canopy/palette.hpp"
-#include "canopy/parallel_ticker.hpp"
-#include "canopy/param.hpp"
-#include "canopy/print.hpp"
-#include "canopy/records.hpp"
-#include "canopy/registry.hpp"
-#include "canopy/schema.hpp"
-#include "canopy/source_location.hpp"
-#include "canopy/status.hpp"
-#include "canopy/trace_printer.hpp"
-#include "canopy/trace_recorder.hpp"
-#include "canopy/tree.hpp"
-#include "canopy/tree_handle.hpp"
-#include "canopy/tree_library.hpp"
-#include "canopy/write.hpp"
+// core/: values everything uses: status, parameters, diagnostics, errors
+#include "canopy/core/arity.hpp"
+#include "canopy/core/diagnostic.hpp"
+#include "canopy/core/error.hpp"
+#include "canopy/core/fwd.hpp"
+#include "canopy/core/param.hpp"
+#include "canopy/core/source_location.hpp"
+#include "canopy/core/status.hpp"
+
+// records/: node records and tree documents: what readers make and writers take
+#include "canopy/records/document.hpp"
+#include "canopy/records/records.hpp"
+
+// formats/: the format table: a reader and a writer per file format
+#include "canopy/formats/format.hpp"
+
+// run/: the node API, registry, tree, agent, blackboard: ticking
+#include "canopy/run/agent.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/node.hpp"
+#include "canopy/run/observer.hpp"
+#include "canopy/run/parallel_ticker.hpp"
+#include "canopy/run/port.hpp"
+#include "canopy/run/registry.hpp"
+#include "canopy/run/tree.hpp"
+#include "canopy/run/tree_handle.hpp"
+
+// nodes/: the built-in node library
+#include "canopy/nodes/builtin_nodes.hpp"
+
+// build/: records checked and made into a tree
+#include "canopy/build/build.hpp"
+
+// load/: tree files read, subtrees put in place
+#include "canopy/load/load.hpp"
+
+// reload/: files watched, trees reloaded
+#include "canopy/reload/file_watcher.hpp"
+#include "canopy/reload/tree_library.hpp"
+
+// views/: trees and traces as text for people and tools
+#include "canopy/views/dot.hpp"
+#include "canopy/views/html.hpp"
+#include "canopy/views/palette.hpp"
+#include "canopy/views/print.hpp"
+#include "canopy/views/schema.hpp"
+#include "canopy/views/trace_printer.hpp"
+#include "canopy/views/trace_recorder.hpp"
+#include "canopy/views/write.hpp"

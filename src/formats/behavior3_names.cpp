@@ -1,7 +1,7 @@
 // The mapping tables of docs/behavior3.md. Each row was checked against the runtime's source:
 // behavior3js 0.2 (src/core/BehaviorTree.js, src/actions, src/decorators) for the classic
 // flavour; behavior3-ts (src/behavior3/nodes) and behavior3lua for the nested one.
-#include "behavior3_names.hpp"
+#include "formats/behavior3_names.hpp"
 
 #include <iterator>
 

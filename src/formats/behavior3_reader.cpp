@@ -18,13 +18,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "behavior3_names.hpp"
-#include "diagnostic_sink.hpp"
-#include "json_text.hpp"
-#include "json_tracking.hpp"
-#include "readers.hpp"
-#include "suggest.hpp"
-#include "text_position.hpp"
+#include "core/diagnostic_sink.hpp"
+#include "core/suggest.hpp"
+#include "formats/behavior3_names.hpp"
+#include "formats/json_text.hpp"
+#include "formats/json_tracking.hpp"
+#include "formats/readers.hpp"
+#include "formats/text_position.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -1131,7 +1131,7 @@ private:
     param_value convert(const b3::arg_rule& arg, param_value value, std::string_view name,
                         source_location where, std::int64_t id) {
         if (arg.convert == b3::conversion::same) return value;
-        if (value.index() == 3) {
+        if (std::holds_alternative<std::string>(value)) {
             const std::string& text = std::get<std::string>(value);
             const bool key = text.size() > 2 && text.front() == '{' && text.back() == '}';
             if (key && (arg.convert == b3::conversion::milliseconds ||
@@ -1142,21 +1142,26 @@ private:
         }
         switch (arg.convert) {
             case b3::conversion::milliseconds:
-                if (value.index() == 1) {
+                if (std::holds_alternative<std::int64_t>(value)) {
                     return static_cast<double>(std::get<std::int64_t>(value)) / 1000.0;
                 }
-                if (value.index() == 2) return std::get<double>(value) / 1000.0;
+                if (std::holds_alternative<double>(value)) return std::get<double>(value) / 1000.0;
                 return value;
             case b3::conversion::js_loop:
-                if (value.index() == 1 && std::get<std::int64_t>(value) <= 0) {
+                if (std::holds_alternative<std::int64_t>(value) &&
+                    std::get<std::int64_t>(value) <= 0) {
                     return std::int64_t{-1};
                 }
                 return value;
             case b3::conversion::ts_count:
-                if (value.index() == 1 && std::get<std::int64_t>(value) < 0) return std::int64_t{0};
+                if (std::holds_alternative<std::int64_t>(value) &&
+                    std::get<std::int64_t>(value) < 0)
+                    return std::int64_t{0};
                 return value;
             case b3::conversion::ts_attempts:
-                if (value.index() == 1 && std::get<std::int64_t>(value) < 1) return std::int64_t{1};
+                if (std::holds_alternative<std::int64_t>(value) &&
+                    std::get<std::int64_t>(value) < 1)
+                    return std::int64_t{1};
                 return value;
             default: return value;
         }

@@ -6,9 +6,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "behavior3_names.hpp"
-#include "json_text.hpp"
-#include "readers.hpp"
+#include "formats/behavior3_names.hpp"
+#include "formats/json_text.hpp"
+#include "formats/readers.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -18,7 +18,7 @@ namespace b3 = behavior3;
 // A value as JSON; a number that is whole keeps a ".0", so that it reads back as a number and
 // not as an integer.
 void append_value(std::string& out, const param_value& value) {
-    if (value.index() != 2 || !std::isfinite(std::get<double>(value))) {
+    if (!std::holds_alternative<double>(value) || !std::isfinite(std::get<double>(value))) {
         append_json_value(out, value);
         return;
     }
@@ -34,7 +34,7 @@ void append_string(std::string& out, std::string_view text) {
 }
 
 bool is_key(const param_value& value) {
-    if (value.index() != 3) return false;
+    if (!std::holds_alternative<std::string>(value)) return false;
     const auto& text = std::get<std::string>(value);
     return text.size() > 2 && text.front() == '{' && text.back() == '}';
 }
@@ -85,7 +85,7 @@ public:
             for (std::size_t i = 0; i < records.size(); ++i) {
                 if (records.type_name(i) != "SubTree") continue;
                 for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-                    if (p->name == "tree" && p->value.index() == 3)
+                    if (p->name == "tree" && std::holds_alternative<std::string>(p->value))
                         used.insert(std::get<std::string>(p->value));
                 }
             }
@@ -209,8 +209,9 @@ private:
             set_slot(out.input, arg.input_slot, key_name(p.value));
             return;
         }
-        if (p.value.index() == 1 && (arg.convert == b3::conversion::ts_count ||
-                                     arg.convert == b3::conversion::ts_attempts)) {
+        if (std::holds_alternative<std::int64_t>(p.value) &&
+            (arg.convert == b3::conversion::ts_count ||
+             arg.convert == b3::conversion::ts_attempts)) {
             const std::int64_t n = std::get<std::int64_t>(p.value);
             if (n == -1) return;  // behavior3's default: for ever
             const std::int64_t least = arg.convert == b3::conversion::ts_count ? 0 : 1;
@@ -234,11 +235,11 @@ private:
         bool autoremap = false;
         for (const record_set::raw_param* p = records.params_begin(i); p != records.params_end(i);
              ++p) {
-            if (p->name == "tree" && p->value.index() == 3) {
+            if (p->name == "tree" && std::holds_alternative<std::string>(p->value)) {
                 tree = std::get<std::string>(p->value);
-            } else if (p->name == "file" && p->value.index() == 3) {
+            } else if (p->name == "file" && std::holds_alternative<std::string>(p->value)) {
                 file = std::get<std::string>(p->value);
-            } else if (p->name == "_autoremap" && p->value.index() == 0) {
+            } else if (p->name == "_autoremap" && std::holds_alternative<bool>(p->value)) {
                 autoremap = std::get<bool>(p->value);
             } else {
                 problem("node " + std::to_string(id) + ": subtree parameter '" + p->name +

@@ -10,15 +10,15 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "diagnostic_sink.hpp"
+#include "core/diagnostic_sink.hpp"
+#include "core/suggest.hpp"
 #include "formats/btcpp_names.hpp"
-#include "readers.hpp"
-#include "sniff.hpp"
-#include "suggest.hpp"
-#include "text_position.hpp"
-#include "utf8.hpp"
-#include "xml_decoded_utf8.hpp"
-#include "xml_syntax.hpp"
+#include "formats/readers.hpp"
+#include "formats/sniff.hpp"
+#include "formats/text_position.hpp"
+#include "formats/utf8.hpp"
+#include "formats/xml_decoded_utf8.hpp"
+#include "formats/xml_syntax.hpp"
 
 namespace canopy::detail {
 namespace {

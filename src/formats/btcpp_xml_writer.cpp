@@ -12,7 +12,7 @@
 
 #include "formats/btcpp_names.hpp"
 #include "formats/json_text.hpp"
-#include "readers.hpp"
+#include "formats/readers.hpp"
 
 namespace canopy::detail {
 namespace {

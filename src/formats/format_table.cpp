@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "canopy/format.hpp"
-#include "diagnostic_sink.hpp"
-#include "readers.hpp"
-#include "sniff.hpp"
+#include "canopy/formats/format.hpp"
+#include "core/diagnostic_sink.hpp"
+#include "formats/readers.hpp"
+#include "formats/sniff.hpp"
 
 namespace canopy {
 namespace {

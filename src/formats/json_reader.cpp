@@ -6,12 +6,12 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "diagnostic_sink.hpp"
-#include "json_tracking.hpp"
-#include "readers.hpp"
-#include "sniff.hpp"
-#include "suggest.hpp"
-#include "text_position.hpp"
+#include "core/diagnostic_sink.hpp"
+#include "core/suggest.hpp"
+#include "formats/json_tracking.hpp"
+#include "formats/readers.hpp"
+#include "formats/sniff.hpp"
+#include "formats/text_position.hpp"
 
 namespace canopy::detail {
 namespace {

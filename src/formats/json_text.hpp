@@ -4,8 +4,10 @@
 #include <charconv>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
-#include "canopy/param.hpp"
+#include "canopy/core/param.hpp"
 
 namespace canopy::detail {
 
@@ -44,24 +46,29 @@ inline std::string number_text(double value) {
 /// A parameter value as the text an XML attribute or a model's default holds: true, 42, 2.5
 /// or the string itself.
 inline std::string attribute_text(const param_value& value) {
-    switch (value.index()) {
-        case 0: return std::get<bool>(value) ? "true" : "false";
-        case 1: return std::to_string(std::get<std::int64_t>(value));
-        case 2: return number_text(std::get<double>(value));
-        default: return std::get<std::string>(value);
-    }
+    return std::visit(
+        [](const auto& v) -> std::string {
+            using type = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<type, bool>)
+                return v ? "true" : "false";
+            else if constexpr (std::is_same_v<type, std::int64_t>)
+                return std::to_string(v);
+            else if constexpr (std::is_same_v<type, double>)
+                return number_text(v);
+            else
+                return v;
+        },
+        value);
 }
 
 /// A parameter value as JSON: true, 42, 2.5 or "text".
 inline void append_json_value(std::string& out, const param_value& value) {
-    switch (value.index()) {
-        case 0: out += std::get<bool>(value) ? "true" : "false"; break;
-        case 1: out += std::to_string(std::get<std::int64_t>(value)); break;
-        case 2: out += number_text(std::get<double>(value)); break;
-        default:
-            out += '"';
-            append_json_escaped(out, std::get<std::string>(value));
-            out += '"';
+    if (const auto* text = std::get_if<std::string>(&value)) {
+        out += '"';
+        append_json_escaped(out, *text);
+        out += '"';
+    } else {
+        out += attribute_text(value);
     }
 }
 

@@ -1,7 +1,7 @@
 // Flat JSON from records, the mirror of json_reader.cpp: one record per line, as the files in
 // data/ are written.
 #include "formats/json_text.hpp"
-#include "readers.hpp"
+#include "formats/readers.hpp"
 
 namespace canopy::detail {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "canopy/format.hpp"
+#include "canopy/formats/format.hpp"
 
 namespace canopy::detail {
 

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "canopy/source_location.hpp"
+#include "canopy/core/source_location.hpp"
 
 namespace canopy::detail {
 

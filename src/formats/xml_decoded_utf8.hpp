@@ -7,7 +7,7 @@
 
 #include <tinyxml2.h>
 
-#include "utf8.hpp"
+#include "formats/utf8.hpp"
 
 namespace canopy::detail {
 

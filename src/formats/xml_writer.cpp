@@ -2,7 +2,7 @@
 #include <tinyxml2.h>
 
 #include "formats/json_text.hpp"
-#include "readers.hpp"
+#include "formats/readers.hpp"
 
 namespace canopy::detail {
 namespace {

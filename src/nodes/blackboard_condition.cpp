@@ -1,4 +1,4 @@
-#include "blackboard_condition.hpp"
+#include "nodes/blackboard_condition.hpp"
 
 #include <stdexcept>
 #include <utility>
@@ -14,17 +14,16 @@ blackboard_condition::blackboard_condition(const param_list& params)
         {"<", comparison::less},    {"<=", comparison::less_equal},
         {">", comparison::greater}, {">=", comparison::greater_equal}};
     const auto& op = params.get<std::string>("op");
-    const bool boolean = literal_.index() == 0;
+    const bool boolean = std::holds_alternative<bool>(literal_);
     for (const auto& [text, value] : ops) {
         if (op != text) continue;
         if (boolean && value != comparison::equal && value != comparison::not_equal) {
-            throw std::invalid_argument("a boolean key compares with == or != only, not '" + op +
-                                        "'");
+            throw param_error("a boolean key compares with == or != only, not '" + op + "'");
         }
         op_ = value;
         return;
     }
-    throw std::invalid_argument("'op' must be one of == != < <= > >=, not '" + op + "'");
+    throw param_error("'op' must be one of == != < <= > >=, not '" + op + "'");
 }
 
 template <typename T>

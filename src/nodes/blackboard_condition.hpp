@@ -6,15 +6,15 @@
 #include <string>
 #include <string_view>
 
-#include "canopy/context.hpp"
-#include "canopy/param.hpp"
+#include "canopy/core/param.hpp"
+#include "canopy/run/context.hpp"
 
 namespace canopy::detail {
 
 class blackboard_condition {
 public:
     /// From the node's `key`, `op` and `value` parameters.
-    /// @warning throws std::invalid_argument for an unknown `op`, or one the key's type lacks.
+    /// @warning throws param_error for an unknown `op`, or one the key's type lacks.
     explicit blackboard_condition(const param_list& params);
 
     bool holds(const context& ctx) const;

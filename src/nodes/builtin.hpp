@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "canopy/registry.hpp"
+#include "canopy/run/registry.hpp"
 
 namespace canopy::detail {
 

@@ -1,6 +1,6 @@
-#include "canopy/builtin_nodes.hpp"
+#include "canopy/nodes/builtin_nodes.hpp"
 
-#include "builtin.hpp"
+#include "nodes/builtin.hpp"
 
 namespace canopy {
 

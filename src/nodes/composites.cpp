@@ -17,8 +17,9 @@
 #include <utility>
 #include <vector>
 
-#include "builtin.hpp"
-#include "canopy/context.hpp"
+#include "canopy/core/error.hpp"
+#include "canopy/run/context.hpp"
+#include "nodes/builtin.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -122,11 +123,11 @@ void check_threshold(const char* name, std::int64_t threshold, std::size_t count
     const std::int64_t needed = from_end(threshold, count);
     if (needed >= 1 && needed <= static_cast<std::int64_t>(count)) return;
     const std::string n = std::to_string(count);
-    throw std::invalid_argument(
-        std::string("'") + name + "' is " + std::to_string(threshold) + ", but the node has " +
-        (count == 1 ? "1 child: give 1, or -1 for all"
-                    : n + " children: give 1 to " + n + ", or -1 (all) to -" + n +
-                          " counting back from the end"));
+    throw param_error(std::string("'") + name + "' is " + std::to_string(threshold) +
+                      ", but the node has " +
+                      (count == 1 ? "1 child: give 1, or -1 for all"
+                                  : n + " children: give 1 to " + n + ", or -1 (all) to -" + n +
+                                        " counting back from the end"));
 }
 
 // Parallel (BehaviorTree.CPP 4's ParallelNode): ticks in order the children that have not
@@ -221,7 +222,7 @@ private:
 // Refuses a child count other than two or three (condition, then, else).
 void check_two_or_three(std::size_t count) {
     if (count != 2 && count != 3) {
-        throw std::invalid_argument(
+        throw param_error(
             "it takes 2 children (condition, then) or 3 (condition, then, else), not " +
             std::to_string(count));
     }
@@ -322,7 +323,7 @@ public:
     void check_children(std::size_t count) const override {
         if (count == cases_.size() + 1) return;
         const bool one = cases_.size() == 1;
-        throw std::invalid_argument(
+        throw param_error(
             std::to_string(cases_.size()) + (one ? " case (" : " cases (") + cases_from_ +
             (one ? ") needs " : ") need ") + std::to_string(cases_.size() + 1) +
             " children, one per case and the default last, not " + std::to_string(count));
@@ -497,15 +498,14 @@ public:
     explicit recovery_node(const param_list& params)
         : stateful_node({hook::enter}), retries_(params.get<std::int64_t>("number_of_retries")) {
         if (retries_ < 0 || retries_ > std::numeric_limits<std::uint32_t>::max()) {
-            throw std::invalid_argument("'number_of_retries' must be from 0 to 4294967295");
+            throw param_error("'number_of_retries' must be from 0 to 4294967295");
         }
     }
 
     void check_children(std::size_t count) const override {
         if (count != 2) {
-            throw std::invalid_argument(
-                "it takes 2 children (the action, then its recovery), not " +
-                std::to_string(count));
+            throw param_error("it takes 2 children (the action, then its recovery), not " +
+                              std::to_string(count));
         }
     }
 

@@ -10,10 +10,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "blackboard_condition.hpp"
-#include "builtin.hpp"
-#include "canopy/context.hpp"
-#include "canopy/port.hpp"
+#include "canopy/core/error.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/port.hpp"
+#include "nodes/blackboard_condition.hpp"
+#include "nodes/builtin.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -36,8 +37,8 @@ std::string shown(double value) {
 input<double> seconds_param(const param_list& params, const char* name = "seconds") {
     input<double> seconds(params, name);
     if (!seconds.from_blackboard() && !(seconds.literal() >= 0)) {
-        throw std::invalid_argument(std::string("'") + name + "' must be 0 or more, not " +
-                                    shown(seconds.literal()));
+        throw param_error(std::string("'") + name + "' must be 0 or more, not " +
+                          shown(seconds.literal()));
     }
     return seconds;
 }
@@ -82,9 +83,9 @@ public:
     explicit repeat(const param_list& params)
         : stateful_node({hook::enter}), count_(params, param_name) {
         if (!count_.from_blackboard() && count_.literal() < -1) {
-            throw std::invalid_argument(std::string("'") + param_name +
-                                        "' must be -1 (for ever) or 0 or more, not " +
-                                        std::to_string(count_.literal()));
+            throw param_error(std::string("'") + param_name +
+                              "' must be -1 (for ever) or 0 or more, not " +
+                              std::to_string(count_.literal()));
         }
     }
 
@@ -131,7 +132,7 @@ class run_once final : public stateful_node<status> {
 public:
     explicit run_once(const param_list& params) : stateful_node({}) {
         if (params.get<bool>("then_skip")) {
-            throw std::invalid_argument(
+            throw param_error(
                 "'then_skip' true is not supported: Canopy has no skipped status; leave it out "
                 "(false) and RunOnce returns the child's first result on every later tick");
         }
@@ -153,13 +154,12 @@ public:
         : stateful_node({hook::enter}), seconds_(params, "seconds") {
         if (seconds_.from_blackboard()) return;
         if (seconds_.literal() == 0) {
-            throw std::invalid_argument(
+            throw param_error(
                 "'seconds' of 0 would fail at once, without ticking the child (in "
                 "BehaviorTree.CPP, msec=0 means no timeout: for that, leave the Timeout out)");
         }
         if (!(seconds_.literal() > 0)) {
-            throw std::invalid_argument("'seconds' must be more than 0, not " +
-                                        shown(seconds_.literal()));
+            throw param_error("'seconds' must be more than 0, not " + shown(seconds_.literal()));
         }
     }
     void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
@@ -229,7 +229,7 @@ private:
 status parse_else(const std::string& text) {
     if (text == "failure") return status::failure;
     if (text == "success") return status::success;
-    throw std::invalid_argument(R"('else' must be "failure" or "success", not ')" + text + "'");
+    throw param_error(R"('else' must be "failure" or "success", not ')" + text + "'");
 }
 
 // When the child is not running, compares the key's value with `value` as `op` says: false
@@ -267,8 +267,8 @@ public:
     explicit rate_controller(const param_list& params)
         : stateful_node({hook::halt}), hz_(params, "hz") {
         if (!hz_.from_blackboard() && !(hz_.literal() >= 0)) {
-            throw std::invalid_argument("'hz' must be 0 (once per activation) or more, not " +
-                                        shown(hz_.literal()));
+            throw param_error("'hz' must be 0 (once per activation) or more, not " +
+                              shown(hz_.literal()));
         }
     }
     void halt(context& ctx) const override { ctx.state<rate_state>().timing = false; }
@@ -303,8 +303,8 @@ class limiter final : public stateful_node<std::int64_t> {
 public:
     explicit limiter(const param_list& params) : stateful_node({}), max_loop_(params, "max_loop") {
         if (!max_loop_.from_blackboard() && max_loop_.literal() < 1) {
-            throw std::invalid_argument("'max_loop' must be 1 or more, not " +
-                                        std::to_string(max_loop_.literal()));
+            throw param_error("'max_loop' must be 1 or more, not " +
+                              std::to_string(max_loop_.literal()));
         }
     }
     status tick(context& ctx) const override {

@@ -5,10 +5,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "blackboard_condition.hpp"
-#include "builtin.hpp"
-#include "canopy/context.hpp"
-#include "canopy/port.hpp"
+#include "canopy/core/error.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/port.hpp"
+#include "nodes/blackboard_condition.hpp"
+#include "nodes/builtin.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -28,7 +29,7 @@ public:
     explicit wait(const param_list& params)
         : stateful_node({hook::enter}), seconds_(params, "seconds") {
         if (!seconds_.from_blackboard() && seconds_.literal() < 0) {
-            throw std::invalid_argument("'seconds' must not be negative");
+            throw param_error("'seconds' must not be negative");
         }
     }
     void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
@@ -46,7 +47,7 @@ class wait_ticks final : public stateful_node<std::int64_t> {
 public:
     explicit wait_ticks(const param_list& params)
         : stateful_node({hook::enter}), ticks_(params.get<std::int64_t>("ticks")) {
-        if (ticks_ < 0) throw std::invalid_argument("'ticks' must be 0 or more");
+        if (ticks_ < 0) throw param_error("'ticks' must be 0 or more");
     }
     void enter(context& ctx) const override { ctx.state<std::int64_t>() = ticks_; }
     status tick(context& ctx) const override {
@@ -95,11 +96,11 @@ public:
         : node({}),
           key_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
           value_(*params.find_param("value")) {
-        if (value_.key == param::no_key && value_.value.index() == 3 &&
+        if (value_.key == param::no_key && std::holds_alternative<std::string>(value_.value) &&
             std::get<std::string>(value_.value).size() > blackboard::max_string_bytes) {
-            throw std::invalid_argument("'value' is longer than the " +
-                                        std::to_string(blackboard::max_string_bytes) +
-                                        " bytes a blackboard string holds");
+            throw param_error("'value' is longer than the " +
+                              std::to_string(blackboard::max_string_bytes) +
+                              " bytes a blackboard string holds");
         }
     }
 
@@ -109,12 +110,7 @@ public:
             copy(board);
             return status::success;
         }
-        switch (value_.value.index()) {
-            case 0: board.set(key_, std::get<bool>(value_.value)); break;
-            case 1: board.set(key_, std::get<std::int64_t>(value_.value)); break;
-            case 2: board.set(key_, std::get<double>(value_.value)); break;
-            default: board.set(key_, std::get<std::string>(value_.value)); break;
-        }
+        std::visit([&](const auto& literal) { board.set(key_, literal); }, value_.value);
         return status::success;
     }
 

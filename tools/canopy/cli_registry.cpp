@@ -1,4 +1,4 @@
-#include "canopy/builtin_nodes.hpp"
+#include "canopy/nodes/builtin_nodes.hpp"
 #include "commands.hpp"
 #include "demo.hpp"
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "canopy/load.hpp"
-#include "canopy/registry.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/run/registry.hpp"
 
 namespace canopy::cli {
 

@@ -1,9 +1,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "canopy/load.hpp"
-#include "canopy/tree.hpp"
-#include "canopy/write.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/run/tree.hpp"
+#include "canopy/views/write.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {

@@ -2,9 +2,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "canopy/dot.hpp"
-#include "canopy/load.hpp"
-#include "canopy/tree.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/run/tree.hpp"
+#include "canopy/views/dot.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {

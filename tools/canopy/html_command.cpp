@@ -4,12 +4,12 @@
 #include <iostream>
 #include <vector>
 
-#include "canopy/agent.hpp"
-#include "canopy/error.hpp"
-#include "canopy/html.hpp"
-#include "canopy/load.hpp"
-#include "canopy/trace_recorder.hpp"
-#include "canopy/tree.hpp"
+#include "canopy/core/error.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/run/agent.hpp"
+#include "canopy/run/tree.hpp"
+#include "canopy/views/html.hpp"
+#include "canopy/views/trace_recorder.hpp"
 #include "commands.hpp"
 #include "demo.hpp"
 

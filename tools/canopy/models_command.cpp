@@ -1,5 +1,5 @@
 // canopy models: the CLI's node types as an editor's palette (Groot2, behavior3editor).
-#include "canopy/palette.hpp"
+#include "canopy/views/palette.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {

@@ -1,8 +1,8 @@
 #include <iostream>
 
-#include "canopy/load.hpp"
-#include "canopy/print.hpp"
-#include "canopy/tree.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/run/tree.hpp"
+#include "canopy/views/print.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {

@@ -12,13 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "canopy/agent.hpp"
-#include "canopy/error.hpp"
-#include "canopy/load.hpp"
-#include "canopy/parallel_ticker.hpp"
-#include "canopy/trace_printer.hpp"
-#include "canopy/tree.hpp"
-#include "canopy/tree_library.hpp"
+#include "canopy/core/error.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/reload/tree_library.hpp"
+#include "canopy/run/agent.hpp"
+#include "canopy/run/parallel_ticker.hpp"
+#include "canopy/run/tree.hpp"
+#include "canopy/views/trace_printer.hpp"
 #include "commands.hpp"
 #include "demo.hpp"
 

@@ -1,5 +1,5 @@
 // canopy schema: the JSON Schema of flat JSON for the CLI's node types.
-#include "canopy/schema.hpp"
+#include "canopy/views/schema.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {

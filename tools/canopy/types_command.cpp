@@ -2,7 +2,7 @@
 #include <iomanip>
 #include <iostream>
 
-#include "canopy/load.hpp"
+#include "canopy/load/load.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {

@@ -6,9 +6,9 @@
 #include <iostream>
 #include <thread>
 
-#include "canopy/file_watcher.hpp"
-#include "canopy/load.hpp"
-#include "canopy/tree.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/reload/file_watcher.hpp"
+#include "canopy/run/tree.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {

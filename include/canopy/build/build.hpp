@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "canopy/core/diagnostic.hpp"
+#include "canopy/core/fwd.hpp"
+
+namespace canopy {
+
+/// A complete tree, or every problem that prevented one; never both. (Never neither either,
+/// except from build_tree() given records a reader marked as unreadable: see below.)
+struct load_result {
+    std::shared_ptr<const canopy::tree> tree;
+    std::vector<diagnostic> diagnostics;
+
+    explicit operator bool() const noexcept { return tree != nullptr; }
+};
+
+/// What build_tree does with what a file leaves unsaid.
+struct build_options {
+    /// Keys that parameters name but neither the program nor the file declares exist anyway,
+    /// each with the type of the first parameter in file order that reads or writes it as a
+    /// value (a string where none does), as in formats whose libraries create blackboard
+    /// entries on first use (tree_document::implicit_keys).
+    bool implicit_keys = false;
+    /// Node types looked up before the registry's: those lenient loading learned from the
+    /// file (see load_options::lenient).
+    const registry* foreign = nullptr;
+    /// `SubTree` records stand as leaves whose parameters are not checked: the loader checks
+    /// each tree of a file alone, then expands its subtrees and builds the whole.
+    bool subtree_placeholders = false;
+    /// The most levels a tree may have, its root being level 1. Ticking recurses once per
+    /// level, so a deeper tree is refused (`limit-exceeded`, at its first node past the limit)
+    /// rather than left to overflow the stack of the thread that ticks it. See docs/formats.md.
+    std::uint32_t max_depth = default_max_depth;
+    static constexpr std::uint32_t default_max_depth = 10'000;
+};
+
+/// Validates records against a registry and builds one tree from them: checks ids, parents,
+/// the single root, cycles, types, arity and parameters, reporting every problem found,
+/// located (diagnostics carry `path`), in file order. Creates each node's object.
+/// Records marked with record_set::mark_problem() never make a tree: whoever marked them has
+/// reported their problems, so the result may then hold no diagnostic of its own.
+load_result build_tree(const record_set& records, const registry& reg, const std::string& path = "",
+                       const build_options& options = {});
+
+/// The same, moving the records into the tree (which keeps them as its cold data) rather
+/// than copying them.
+load_result build_tree(record_set&& records, const registry& reg, const std::string& path = "",
+                       const build_options& options = {});
+
+}  // namespace canopy

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "canopy/core/source_location.hpp"
+
+namespace canopy {
+
+/// The kind of a load problem. Each has a stable spelling (see `to_string`) that tests and
+/// tools may match; new kinds are only ever added.
+enum class diagnostic_code : std::uint8_t {
+    io_error,                    ///< the file cannot be opened or read
+    unknown_format,              ///< the file's extension names no supported format
+    empty_file,                  ///< the file holds nothing but white space
+    syntax_error,                ///< not well-formed JSON or XML
+    invalid_utf8,                ///< text that is not UTF-8
+    unexpected_element,          ///< a JSON value or XML element where the format has none
+    unknown_field,               ///< a key or attribute the format does not define (a typo)
+    duplicate_field,             ///< the same key twice in one record
+    missing_field,               ///< a required key is absent
+    wrong_field_type,            ///< a key's value has the wrong type (id not an integer, ...)
+    invalid_id,                  ///< a node id of 0
+    duplicate_id,                ///< two records with one id
+    unknown_parent,              ///< a parentId that names no record
+    self_parent,                 ///< a record that is its own parent
+    parent_cycle,                ///< records whose parents form a loop
+    no_root,                     ///< no record without a parent
+    multiple_roots,              ///< more than one record without a parent
+    unknown_type,                ///< a type name or id the registry does not know
+    leaf_with_children,          ///< a leaf type given children
+    decorator_child_count,       ///< a decorator without exactly one child
+    composite_without_children,  ///< a composite with no children
+    unknown_param,               ///< a parameter the node type does not accept
+    missing_param,               ///< a required parameter is absent
+    wrong_param_type,            ///< a parameter value of the wrong type
+    invalid_param,               ///< the node type's creator rejected the parameters
+    too_many_nodes,              ///< more nodes than a tree can index
+    too_many_types,              ///< more distinct node types than a tree can index
+    unknown_key,                 ///< a key parameter naming no declared blackboard key
+    invalid_key,                 ///< a blackboard key declaration the tree cannot have
+    key_type_mismatch,           ///< a parameter bound to a key of another type
+    unsupported_feature,         ///< something the format has that Canopy does not do (`_skipIf`)
+    unknown_tree,                ///< a subtree or a chosen tree that names no tree
+    no_main_tree,                ///< several trees and none said to be the main one
+    subtree_cycle,               ///< trees that use each other as subtrees in a loop
+    limit_exceeded,              ///< nesting or subtree expansion past a documented bound
+    not_expressible,             ///< a writer's target format cannot say what a tree says
+};
+
+/// The stable spelling of a code, e.g. "unknown-parent".
+std::string_view to_string(diagnostic_code code) noexcept;
+
+/// One problem found while loading a tree, located in its file.
+struct diagnostic {
+    std::string path;                       ///< the file as the caller named it
+    source_location where;                  ///< 1-based; 0 where unknown
+    std::optional<std::int64_t> record_id;  ///< the record it concerns, if any
+    diagnostic_code code = diagnostic_code::syntax_error;
+    std::string message;  ///< says what is wrong and, where it can, how to fix it
+};
+
+/// Renders `path:line:col: error: message`, leaving out col, then line, where unknown.
+std::string to_string(const diagnostic& d);
+std::ostream& operator<<(std::ostream& out, const diagnostic& d);
+
+}  // namespace canopy

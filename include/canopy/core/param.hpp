@@ -1,0 +1,132 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "canopy/core/error.hpp"
+
+namespace canopy {
+
+/// The value types a node parameter may have.
+enum class param_type : std::uint8_t {
+    integer,
+    number,
+    boolean,
+    string,
+    /// The name of a blackboard key the registry declares (registry::add_key). The file gives
+    /// the name; the node reads the key's slot as an integer: params.get<std::int64_t>(...).
+    key,
+    /// A value of the type of the node's one `key` parameter, converted to it at load.
+    key_value,
+    /// Any value, kept as the file wrote it, or any key: the parameters of node types that
+    /// lenient loading learns from a file (see load_options::lenient). Optional even
+    /// without a default.
+    any,
+};
+
+/// "integer", "number", "boolean", "string", "key", "key-value" or "any".
+std::string_view to_string(param_type type) noexcept;
+
+/// A parameter value. An integer is accepted where a number is expected.
+using param_value = std::variant<bool, std::int64_t, double, std::string>;
+
+/// The type a value holds.
+param_type type_of(const param_value& value) noexcept;
+
+/// One parameter a node type accepts: its name, type and, unless it is required, a default.
+///
+/// A file may give any parameter as `"{key}"`: the node then reads the blackboard key's value
+/// at each tick (see input in canopy/run/port.hpp). An output parameter is always a key, which the
+/// node writes (see output).
+struct param_spec {
+    std::string name;
+    param_type type = param_type::string;
+    std::optional<param_value> default_value;  ///< absent: the file must give the parameter
+    bool output = false;  ///< the node writes the key the file names; never a literal
+
+    static param_spec required(std::string name, param_type type) {
+        return {std::move(name), type, std::nullopt, false};
+    }
+    static param_spec optional(std::string name, param_value default_value) {
+        param_type type = type_of(default_value);
+        return {std::move(name), type, std::move(default_value), false};
+    }
+    /// An output port of a value type (integer, number, boolean or string); optional: a node
+    /// whose file leaves it out writes nowhere.
+    static param_spec output_port(std::string name, param_type type) {
+        return {std::move(name), type, std::nullopt, true};
+    }
+};
+
+/// A parameter of one tree node, already checked against its type's spec.
+struct param {
+    static constexpr std::uint32_t no_key = 0xFFFFFFFF;
+
+    std::string name;
+    param_value value;  ///< the literal; for a parameter bound to a key, its type's zero
+    /// The blackboard slot the parameter reads (`"{key}"`) or, for an output, writes; no_key
+    /// for a literal, and for an output the file left out.
+    std::uint32_t key = no_key;
+    bool output = false;     ///< an output port (param_spec::output)
+    bool names_key = false;  ///< a `key` parameter: the value is the named key's slot
+};
+
+/// The parameters of one tree node: every parameter its type declares, in declaration order,
+/// defaults filled in. A view into storage owned by a tree (or by the builder while it runs).
+class param_list {
+public:
+    param_list() = default;
+    param_list(const param* first, std::size_t count) : first_(first), count_(count) {}
+
+    const param* begin() const noexcept { return first_; }
+    const param* end() const noexcept { return first_ + count_; }
+    std::size_t size() const noexcept { return count_; }
+    bool empty() const noexcept { return count_ == 0; }
+
+    /// The value of a parameter, or null if the node type declares none of that name.
+    const param_value* find(std::string_view name) const noexcept {
+        for (const param& p : *this) {
+            if (p.name == name) return &p.value;
+        }
+        return nullptr;
+    }
+
+    /// The parameter of that name, or null if the node type declares none.
+    const param* find_param(std::string_view name) const noexcept {
+        for (const param& p : *this) {
+            if (p.name == name) return &p;
+        }
+        return nullptr;
+    }
+
+    /// The literal value of a declared parameter as T (bool, std::int64_t, double or
+    /// std::string), for values a node fixes when the tree is built.
+    /// @warning throws param_error for an undeclared name, for a parameter the file bound to
+    /// a blackboard key (read those with canopy::input, which a creator that calls get()
+    /// does not support: the loader reports the message, located), and for the wrong T.
+    template <typename T>
+    const T& get(std::string_view name) const {
+        const param* found = find_param(name);
+        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
+        if (found->key != param::no_key) {
+            throw param_error("parameter '" + std::string(name) +
+                              "' takes a literal value here, not a blackboard key");
+        }
+        const T* value = std::get_if<T>(&found->value);
+        if (value == nullptr) {
+            throw param_error("parameter '" + std::string(name) + "' is " +
+                              std::string(to_string(type_of(found->value))) +
+                              ", not read as the type asked for");
+        }
+        return *value;
+    }
+
+private:
+    const param* first_ = nullptr;
+    std::size_t count_ = 0;
+};
+
+}  // namespace canopy

@@ -1,0 +1,93 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "canopy/build/build.hpp"
+#include "canopy/core/diagnostic.hpp"
+#include "canopy/core/fwd.hpp"
+#include "canopy/formats/format.hpp"
+
+namespace canopy {
+
+/// Which tree of a file to build, and how strictly.
+struct load_options {
+    /// The tree to build, by name, from the file or the files it includes. Empty: the file's
+    /// main tree, which is the one it names (BehaviorTree.CPP's main_tree_to_execute), else
+    /// its only tree, else its only tree that no other tree of the file uses as a subtree.
+    std::string tree;
+    /// Node types the registry lacks, or whose parameters do not fit the file's, are learned
+    /// from the file's node models (`<TreeNodesModel>`, `.b3-setting`) or, failing those, from
+    /// how the file uses them, so that a tree written for another program prints, validates
+    /// and converts. Agents refuse to run such a tree. See docs/formats.md.
+    bool lenient = false;
+    /// The format of the file asked for, whatever its extension and content say; the files it
+    /// includes or names are still told by theirs.
+    std::optional<file_format> format;
+    /// The most levels the tree built may have, subtrees put in place (build_options).
+    std::uint32_t max_depth = build_options::default_max_depth;
+    /// The largest file (or text) a load reads, in bytes, each file it includes or names
+    /// counted alone: a larger one is refused, `limit-exceeded`, before it is read, so that a
+    /// path naming a huge or endless file (/dev/zero) costs nothing. A load's memory stays
+    /// within a few times the bytes it reads (docs/formats.md, "Limits").
+    std::uint64_t max_file_bytes = std::uint64_t{1} << 30;
+};
+
+/// Loads a tree file, choosing the format by its extension and, where formats share one, by
+/// its content (canopy/formats/format.hpp), with the files it includes and the trees its subtrees
+/// name; every problem found comes back as a diagnostic. Never throws for bad input.
+load_result try_load_file(const std::filesystem::path& path, const registry& reg,
+                          const load_options& options = {});
+
+/// The same, and every file the load read or looked for: the file itself, the files it
+/// includes and the files its subtrees name, those it could not read included, absolute and
+/// normalised, so that a watcher knows what to watch (canopy/reload/tree_library.hpp).
+load_result try_load_file(const std::filesystem::path& path, const registry& reg,
+                          const load_options& options,
+                          std::vector<std::filesystem::path>& files_read);
+
+/// Loads a tree from text in memory; `path` names it in diagnostics, and relative paths in it
+/// start from the working directory.
+load_result try_load_text(std::string_view text, file_format format, const registry& reg,
+                          const std::string& path = "<text>", const load_options& options = {});
+
+/// Loads a tree file as try_load_file() does.
+/// @warning throws load_error, holding every problem found, if the file does not give a
+/// valid tree.
+std::shared_ptr<const tree> load_file(const std::filesystem::path& path, const registry& reg,
+                                      const load_options& options = {});
+
+/// Every tree of a file (not those of the files it includes), each built as try_load_file()
+/// builds the tree named in load_options::tree, and every problem found in any of them.
+struct file_load_result {
+    std::vector<std::pair<std::string, std::shared_ptr<const tree>>> trees;  ///< those built
+    std::vector<diagnostic> diagnostics;
+    explicit operator bool() const noexcept { return diagnostics.empty(); }
+};
+file_load_result try_load_every_tree(const std::filesystem::path& path, const registry& reg,
+                                     const load_options& options = {});
+
+/// A tree file as a document (canopy/records/document.hpp), checked: every tree of it is built as
+/// try_load_every_tree() builds them, and each record names its type by the name the
+/// registry gives it (aliases and numeric type ids resolved), as writers want them
+/// (canopy/views/write.hpp). The files it includes and the files its subtrees name are checked
+/// but not part of the document.
+struct document_load_result {
+    tree_document document;
+    std::vector<diagnostic> diagnostics;
+    explicit operator bool() const noexcept { return diagnostics.empty(); }
+};
+document_load_result try_load_document(const std::filesystem::path& path, const registry& reg,
+                                       const load_options& options = {});
+
+/// The node types lenient loading learns from a file, its includes and its subtree files, as
+/// a registry (types without behaviour), and the problems met reading them.
+registry learn_node_types(const std::filesystem::path& path, const registry& reg,
+                          std::vector<diagnostic>& problems);
+
+}  // namespace canopy

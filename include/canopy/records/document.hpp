@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "canopy/core/arity.hpp"
+#include "canopy/core/source_location.hpp"
+#include "canopy/records/records.hpp"
+
+namespace canopy {
+
+/// One port of a node model, as the file declares it.
+struct port_model {
+    enum class direction : std::uint8_t { input, output, inout };
+    std::string name;
+    direction dir = direction::input;
+    std::string type;  ///< as the file names it ("double", "std::string"); may be empty
+    std::optional<std::string> default_value;  ///< as text
+    std::string description;
+};
+
+/// A node type a file describes for its editor (BehaviorTree.CPP's `<TreeNodesModel>`,
+/// behavior3editor's `.b3-setting`): enough to print, check and convert trees that use it
+/// without the program that runs them (lenient loading).
+struct node_model {
+    std::string name;            ///< the type's name, as the file's records use it
+    std::optional<arity> shape;  ///< unknown for a model that does not say
+    /// A leaf the file lists as a condition (BehaviorTree.CPP's `<Condition>`, behavior3's
+    /// `Condition`) rather than an action; both load as leaves.
+    bool condition = false;
+    std::vector<port_model> ports;
+    std::string description;
+    source_location where;
+};
+
+/// Another file a document names, by a path relative to the document's own folder.
+struct file_reference {
+    std::string path;
+    source_location where;
+};
+
+/// Everything a reader gives for one file: its trees, as records with Canopy's type and
+/// parameter names (each format's reader maps its own), which tree runs by default, and the
+/// node models and included files it names.
+///
+/// Subtrees are records of type `SubTree`, which no registry defines: the loader replaces
+/// each by the tree it names before building. Its parameters:
+///   - `tree`: the name of a tree in this document or a file it includes, or, with `file`,
+///     a tree of that file (its main tree when `tree` is absent);
+///   - `file`: a path to another tree file (see subtree_paths);
+///   - `_autoremap` (boolean): the subtree's keys that no parameter remaps use the parent's
+///     keys of the same names;
+///   - any other parameter remaps the subtree's key of its name: to the parent's key `"{key}"`,
+///     or to a literal value that the subtree's key starts with, private to that use.
+struct tree_document {
+    /// Where a subtree's `file` is looked for.
+    enum class path_base : std::uint8_t {
+        file,       ///< the folder of the file that names it
+        workspace,  ///< behavior3editor's workspace root (see docs/behavior3.md)
+    };
+
+    std::vector<record_set> trees;  ///< in file order; each named (record_set::name())
+    std::string main_tree;          ///< the tree the file says runs; empty where it names none
+    source_location main_tree_where;
+    std::vector<node_model> models;
+    std::vector<file_reference> includes;  ///< files whose trees this one's subtrees may name
+    path_base subtree_paths = path_base::file;
+    /// Whether keys that a tree uses but does not declare exist anyway, with the type their
+    /// uses give them, as in formats whose libraries create blackboard entries on first use.
+    bool implicit_keys = false;
+};
+
+}  // namespace canopy

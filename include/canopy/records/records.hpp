@@ -1,0 +1,134 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "canopy/core/param.hpp"
+#include "canopy/core/source_location.hpp"
+
+namespace canopy {
+
+namespace detail {
+class tree_assembler;
+}
+
+/// The flat records a tree file describes, in file order, before any validation: one per node,
+/// naming its parent, as a flat editor export lists them. Readers fill one from a file; a program
+/// may fill one by hand and pass it to build_tree(). Storage is compact (strings live in shared
+/// arenas) because a file may hold millions of records.
+class record_set {
+public:
+    /// A record's parameter as the file wrote it. Values read from XML attributes are text
+    /// that the builder converts to the declared type (`from_text`); JSON values are typed.
+    struct raw_param {
+        std::string name;
+        param_value value;
+        source_location where;
+        bool from_text = false;
+    };
+
+    /// A blackboard key the file declares, as written; the builder checks the type's name
+    /// (integer, number, boolean or string) and converts the initial value to it.
+    struct key_declaration {
+        std::string name;
+        std::string type;
+        std::optional<raw_param> initial;  ///< its name is the key's
+        source_location where;
+    };
+
+    /// What the reader could not read in a record. A problem it has already reported, so the
+    /// builder does not report what follows from it a second time.
+    enum problem : std::uint8_t {
+        bad_id = 1,      ///< id missing or unreadable
+        bad_parent = 2,  ///< parentId unreadable
+        bad_type = 4,    ///< type missing or unreadable
+    };
+
+    /// Appends a record naming its type by name and returns its index.
+    std::size_t add(std::int64_t id, std::int64_t parent_id, std::string_view type_name,
+                    std::string_view describe = {}, source_location where = {});
+    /// Appends a record naming its type by numeric id and returns its index.
+    std::size_t add_with_type_id(std::int64_t id, std::int64_t parent_id, std::int64_t type_id,
+                                 std::string_view describe = {}, source_location where = {});
+    /// Appends a parameter to the last record added.
+    void add_param(std::string name, param_value value, source_location where = {},
+                   bool from_text = false);
+    /// Makes room for `records` records and `text_bytes` of describe text.
+    void reserve(std::size_t records, std::size_t text_bytes) {
+        records_.reserve(records);
+        text_.reserve(text_bytes);
+    }
+    /// Marks what a reader failed to read in the last record added (a bitwise or of problem).
+    void mark_problem(std::uint8_t problems);
+
+    std::size_t size() const noexcept { return records_.size(); }
+    bool empty() const noexcept { return records_.empty(); }
+
+    std::int64_t id(std::size_t i) const { return records_[i].id; }
+    /// 0 for a root.
+    std::int64_t parent_id(std::size_t i) const { return records_[i].parent_id; }
+    /// Whether the record names its type by numeric id rather than by name.
+    bool has_type_id(std::size_t i) const { return records_[i].type_name == by_type_id; }
+    std::string_view type_name(std::size_t i) const;
+    std::int64_t type_id(std::size_t i) const { return records_[i].type_id; }
+    std::string_view describe(std::size_t i) const;
+    source_location where(std::size_t i) const { return records_[i].where; }
+    std::uint8_t problems(std::size_t i) const { return records_[i].problems; }
+    const raw_param* params_begin(std::size_t i) const;
+    const raw_param* params_end(std::size_t i) const;
+
+    /// The distinct type names records use; type_name_index() indexes into it.
+    const std::vector<std::string>& type_names() const noexcept { return type_names_; }
+    /// The index of a record's type name in type_names(); only when !has_type_id(i).
+    std::uint32_t type_name_index(std::size_t i) const { return records_[i].type_name; }
+
+    /// Adds a blackboard key the file declares.
+    void declare_key(key_declaration key) { keys_.push_back(std::move(key)); }
+    const std::vector<key_declaration>& declared_keys() const noexcept { return keys_; }
+
+    /// The tree's name, if the file gives one.
+    const std::string& name() const noexcept { return name_; }
+    void set_name(std::string name) { name_ = std::move(name); }
+
+private:
+    friend class tree_builder;            // reads the id range and the problem flag
+    friend class detail::tree_assembler;  // drops the raw parameters once checked
+    static constexpr std::uint32_t by_type_id = 0xFFFFFFFF;
+
+    struct record {
+        std::int64_t id;
+        std::int64_t parent_id;
+        std::int64_t type_id;
+        std::uint64_t describe_offset;
+        std::uint32_t describe_size;
+        std::uint32_t type_name;  // index into type_names_, or by_type_id
+        std::uint32_t first_param;
+        std::uint32_t param_count;
+        source_location where;
+        std::uint8_t problems;
+    };
+
+    std::size_t push(std::int64_t id, std::int64_t parent_id, std::uint32_t type_name,
+                     std::int64_t type_id, std::string_view describe, source_location where);
+    std::uint32_t intern_type_name(std::string_view name);
+
+    std::vector<record> records_;
+    std::string text_;  // every describe, back to back
+    std::vector<raw_param> params_;
+    std::vector<std::string> type_names_;
+    std::unordered_map<std::string, std::uint32_t> type_name_indexes_;
+    std::string lookup_key_;  // reused so that interning a known name allocates nothing
+    std::uint32_t last_type_name_ = 0;
+    // Kept as records arrive, so that the builder need not pass over them to learn these.
+    std::int64_t min_id_ = 0;
+    std::int64_t max_id_ = 0;
+    bool any_problems_ = false;
+    std::string name_;
+    std::vector<key_declaration> keys_;
+};
+
+}  // namespace canopy

@@ -1,0 +1,105 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "canopy/core/status.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/observer.hpp"
+#include "canopy/run/tree.hpp"
+#include "canopy/run/tree_handle.hpp"
+
+namespace canopy {
+
+/// One runner of a shared tree (the structure/runtime split of the articles Canopy grew from): the
+/// tree, immutable and shared by any number of agents, plus one block of this agent's own state: a
+/// status byte per node, each node's state (stateful_node), and the blackboard. Making an agent is
+/// one allocation; ticking the built-in nodes allocates nothing and reads no clock.
+///
+/// An agent may be ticked from any thread, but from one at a time; different agents of one
+/// tree may be ticked from different threads at once.
+class agent {
+public:
+    /// @param host what nodes reach through context::host (not owned)
+    /// @param seed seeds the agent's generator (context::random)
+    /// @warning throws canopy::error if a node of the tree has no behaviour (a type added
+    /// with add_leaf, which loads and prints but cannot tick).
+    explicit agent(std::shared_ptr<const canopy::tree> tree, void* host = nullptr,
+                   std::uint64_t seed = 0);
+    /// An agent that follows a handle: at the start of each tick it checks, with one atomic
+    /// load, whether the handle has a new tree, and if so moves to it (see move_to).
+    /// @warning throws canopy::error for an empty handle, and as the other constructor.
+    explicit agent(const tree_handle& handle, void* host = nullptr, std::uint64_t seed = 0);
+    agent(agent&& other) noexcept;
+    agent& operator=(agent&& other) noexcept;
+    agent(const agent&) = delete;
+    agent& operator=(const agent&) = delete;
+    /// Frees the state without halting running nodes: call reset() first if they must know.
+    ~agent();
+
+    /// Ticks the root once, `dt` seconds after the previous tick, and returns its status.
+    /// The agent's clock counts whole nanoseconds, so dt is rounded to the nearest one. A
+    /// program without time passes 0: then Wait, Timeout, Cooldown and the other timed nodes
+    /// never end, which is why there is no default. An exception from a node passes through;
+    /// reset() then halts every node it left entered.
+    /// @warning throws canopy::error for a dt that is negative, not finite, or over a year.
+    status tick(double dt);
+    /// Halts every running node, children before parents, and zeroes the clock.
+    void reset();
+    /// Halts every running node, then runs `tree` from scratch (a new state block).
+    void replace_tree(std::shared_ptr<const canopy::tree> tree);
+    /// Moves to another version of the tree, as a followed handle's agents do: halts every
+    /// running node, children before parents, then runs `tree` from its root with fresh node
+    /// state. The clock goes on, and every blackboard key the two trees share (same name and
+    /// type) keeps its value. If `tree` cannot run (a type without behaviour), throws
+    /// canopy::error and stays on its tree, halted.
+    void move_to(std::shared_ptr<const canopy::tree> tree);
+    /// The handle this agent follows, if any.
+    tree_handle followed() const;
+
+    const canopy::tree& tree() const noexcept { return *tree_; }
+    const std::shared_ptr<const canopy::tree>& shared_tree() const noexcept { return tree_; }
+    canopy::blackboard blackboard() noexcept;
+    void* host() const noexcept { return host_; }
+    void set_host(void* host) noexcept { host_ = host; }
+    /// The sum of the time steps ticked since the agent was made or reset, in seconds.
+    double time() const noexcept { return static_cast<double>(time_ns_) * 1e-9; }
+    /// The same in whole nanoseconds.
+    std::int64_t time_ns() const noexcept { return time_ns_; }
+    /// Attaches an observer (not owned), or detaches with nullptr.
+    void set_observer(observer* o) noexcept { observer_ = o; }
+
+    /// The status a node's last tick returned, or idle if it has not been ticked since the
+    /// agent was made, reset, or the node was halted.
+    status last_status(canopy::tree::index node) const noexcept;
+    bool is_running(canopy::tree::index node) const noexcept;
+    /// The size of this agent's state block in bytes.
+    std::size_t state_bytes() const noexcept;
+
+private:
+    friend class context;
+    std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
+    void allocate();
+    void construct_states();
+    void release() noexcept;
+    void follow_new_tree();
+
+    std::shared_ptr<const canopy::tree> tree_;
+    std::byte* block_ = nullptr;
+    void* host_ = nullptr;
+    observer* observer_ = nullptr;
+    std::int64_t time_ns_ = 0;
+    std::uint64_t random_;
+    // The handle followed and the version of the tree the agent runs; null when it follows
+    // none, which keeps an agent that follows nothing as small as before.
+    struct following {
+        std::shared_ptr<tree_handle::shared> handle;
+        std::uint64_t version;
+    };
+    std::unique_ptr<following> follow_;
+};
+
+}  // namespace canopy

@@ -1,0 +1,144 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <new>
+
+#include "canopy/core/param.hpp"
+#include "canopy/core/status.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "canopy/run/node.hpp"
+#include "canopy/run/tree.hpp"
+
+namespace canopy {
+
+class agent;
+class observer;
+
+/// What a node sees while an agent ticks it: the agent's host, time step, blackboard and
+/// state, its own parameters, and its children. Made once per agent tick, never by users.
+class context {
+public:
+    /// The node being ticked.
+    canopy::tree::index node() const noexcept { return node_; }
+    const canopy::tree& tree() const noexcept { return *tree_; }
+    /// The node's parameters, checked at load.
+    param_list params() const { return tree_->params(node_); }
+
+    /// The time step of this tick, in seconds (what agent::tick was given).
+    double dt() const noexcept { return static_cast<double>(dt_ns_) * 1e-9; }
+    /// The time step in whole nanoseconds, the unit the agent's clock counts in.
+    std::int64_t dt_ns() const noexcept { return dt_ns_; }
+    /// The sum of all time steps the agent has ticked, in seconds.
+    double time() const noexcept { return static_cast<double>(time_ns()) * 1e-9; }
+    /// The same in whole nanoseconds: exact however long the agent lives (292 years), so
+    /// nodes compare elapsed time in it.
+    std::int64_t time_ns() const noexcept;
+    /// The host object the agent was made for: the game object or robot it drives.
+    void* host() const noexcept;
+    /// The host as a Host. @warning the agent must have been given one, of that type.
+    template <typename Host>
+    Host& host() const noexcept {
+        return *static_cast<Host*>(host());
+    }
+    canopy::blackboard blackboard() const noexcept {
+        return {block_ + tree_->blackboard_offset_, &tree_->board_};
+    }
+    /// The next number from the agent's own generator (seeded when the agent was made).
+    std::uint64_t random() const noexcept;
+
+    /// This node's per-agent state (see stateful_node).
+    template <typename State>
+    State& state() const noexcept {
+        return *std::launder(reinterpret_cast<State*>(block_ + tree_->state_offset_[node_]));
+    }
+
+    // ---- for composites and decorators ----
+
+    canopy::tree::child_range children() const { return tree_->children(node_); }
+    /// Ticks a child: enters it if it is idle, ticks it, exits it if it finishes.
+    status tick(canopy::tree::index child);
+    /// Halts a child and everything running below it; no-op if the child is idle.
+    void halt(canopy::tree::index child) {
+        if (is_running(child)) halt_subtree(child);
+    }
+    /// Halts every running child of this node.
+    void halt_children() {
+        for (canopy::tree::index child : children()) halt(child);
+    }
+    /// Whether the child is running (entered and not yet finished).
+    bool is_running(canopy::tree::index child) const noexcept {
+        return codes()[child] == static_cast<std::uint8_t>(status::running);
+    }
+    /// The status the child's last tick returned (idle if not ticked since it was cleared).
+    status last_status(canopy::tree::index child) const noexcept {
+        return static_cast<status>(codes()[child]);
+    }
+    /// Forgets a finished child's last status (it becomes idle); a running child is halted.
+    void clear(canopy::tree::index child) { halt_subtree(child); }
+    /// The running child, or tree::no_parent if none is running.
+    canopy::tree::index running_child() const noexcept {
+        const canopy::tree::index end = tree_->subtree_end_[node_];
+        for (canopy::tree::index c = node_ + 1; c < end; c = tree_->subtree_end_[c]) {
+            if (is_running(c)) return c;
+        }
+        return canopy::tree::no_parent;
+    }
+
+private:
+    friend class agent;
+    context(agent& a, std::int64_t dt_ns) noexcept;
+    std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
+    void halt_subtree(canopy::tree::index node);
+    template <bool observed>
+    status step(canopy::tree::index child);
+    status tick_observed(canopy::tree::index child);
+    void notify_visit(canopy::tree::index node);
+    void notify_tick(canopy::tree::index node, bool was_running, status result);
+
+    agent* agent_;
+    const canopy::tree* tree_;
+    const canopy::node* const* nodes_;
+    std::byte* block_;
+    observer* observer_;
+    std::int64_t dt_ns_;
+    canopy::tree::index node_ = 0;
+};
+
+// The engine's inner step, inline so that each composite's loop over its children compiles
+// into the walk itself: enter only a node that was not running, exit only one that finished,
+// and call neither hook for a node that does not use it. An agent with an observer takes the
+// same step out of line, with the notifications, so that without one a visit pays a single
+// untaken branch for tracing.
+inline status context::tick(canopy::tree::index child) {
+    if (observer_ != nullptr) return tick_observed(child);
+    return step<false>(child);
+}
+
+// `inline` matters here: as a plain template GCC may leave the step out of line, a call
+// more per visit.
+template <bool observed>
+inline status context::step(canopy::tree::index child) {
+    std::uint8_t& code = codes()[child];
+    const canopy::node& behaviour = *nodes_[child];
+    const canopy::tree::index outer = node_;
+    node_ = child;
+    if constexpr (observed) notify_visit(child);
+    const bool was_running = code == static_cast<std::uint8_t>(status::running);
+    if (!was_running) {
+        if (behaviour.uses(node::hook::enter)) behaviour.enter(*this);
+        // Entered, so running until it finishes: if its tick throws, a reset still halts it.
+        code = static_cast<std::uint8_t>(status::running);
+    }
+    status result = behaviour.tick(*this);
+    if (result != status::running) {
+        if (result == status::idle) result = status::failure;  // a tick must not say idle
+        if (behaviour.uses(node::hook::exit)) behaviour.exit(*this, result);
+    }
+    code = static_cast<std::uint8_t>(result);
+    if constexpr (observed) notify_tick(child, was_running, result);
+    node_ = outer;
+    return result;
+}
+
+}  // namespace canopy

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "canopy/core/status.hpp"
+#include "canopy/run/tree.hpp"
+
+namespace canopy {
+
+class agent;
+
+/// Sees every visit and status change of every node of the agents it is attached to
+/// (agent::set_observer). With none attached, ticking costs one untaken branch per node.
+class observer {
+public:
+    virtual ~observer() = default;
+    /// A node is about to be ticked (and entered first if it was not running): the parent's
+    /// visit comes before its children's.
+    virtual void on_visit(const agent& /*a*/, tree::index /*node*/) {}
+    /// A node's tick returned `result`. `before` is running when the node was running, and
+    /// idle when this tick entered it.
+    virtual void on_tick(const agent& a, tree::index node, status before, status result) = 0;
+    /// A running node was halted by a parent that left it, or by a reset.
+    virtual void on_halt(const agent& a, tree::index node) = 0;
+};
+
+}  // namespace canopy

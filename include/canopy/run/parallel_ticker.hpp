@@ -1,0 +1,49 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "canopy/core/fwd.hpp"
+
+namespace canopy {
+
+/// Ticks many agents on several threads, each agent on one thread. Its worker threads start
+/// with it and end with it, so a tick costs two waits, not a thread start.
+class parallel_ticker {
+public:
+    /// @param threads how many threads tick, the calling one included; 0 means one per core.
+    explicit parallel_ticker(unsigned threads = 0);
+    ~parallel_ticker();
+    parallel_ticker(const parallel_ticker&) = delete;
+    parallel_ticker& operator=(const parallel_ticker&) = delete;
+
+    /// Ticks each of `count` agents once with time step dt, in contiguous shares, one per
+    /// thread; returns when all are done. An exception from a node is rethrown here (the
+    /// first, if several threads throw); the other agents of its share are not ticked.
+    void tick(agent* agents, std::size_t count, double dt);
+    void tick(std::vector<agent>& agents, double dt);
+
+    unsigned threads() const noexcept { return static_cast<unsigned>(workers_.size()) + 1; }
+
+private:
+    void work(unsigned share);
+    void tick_share(unsigned share) noexcept;
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable start_;
+    std::condition_variable done_;
+    std::size_t generation_ = 0;
+    unsigned pending_ = 0;
+    bool stopping_ = false;
+    agent* agents_ = nullptr;
+    std::size_t count_ = 0;
+    double dt_ = 0.0;
+    std::exception_ptr failure_;
+};
+
+}  // namespace canopy

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "canopy/core/error.hpp"
+#include "canopy/core/param.hpp"
+#include "canopy/run/context.hpp"
+
+namespace canopy {
+
+/// A parameter a node reads at each tick: the file's literal, or the current value of the
+/// blackboard key the file named as `"{key}"`. The loader checked the key's type against the
+/// parameter's, so reading is one branch and, for a key, one load from the agent's block.
+///
+/// T is bool, std::int64_t, double or std::string_view (for a string parameter). Make one in
+/// the node's constructor from its parameters: `seconds_(params, "seconds")`.
+template <typename T>
+class input {
+    static_assert(std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
+                      std::is_same_v<T, double> || std::is_same_v<T, std::string_view>,
+                  "an input is of bool, std::int64_t, double or std::string_view");
+    using stored = std::conditional_t<std::is_same_v<T, std::string_view>, std::string, T>;
+
+public:
+    /// @warning throws param_error when the node's type declares no such parameter, or
+    /// declares it of another type than T.
+    input(const param_list& params, std::string_view name) {
+        const param* found = params.find_param(name);
+        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
+        const stored* literal = std::get_if<stored>(&found->value);
+        if (literal == nullptr) {
+            throw param_error("parameter '" + std::string(name) + "' is " +
+                              std::string(to_string(type_of(found->value))) +
+                              ", not read as this input's type");
+        }
+        literal_ = *literal;
+        key_ = found->key;
+    }
+
+    /// The value for this tick.
+    T get(const context& ctx) const {
+        if (key_ == param::no_key) return literal_;
+        return ctx.blackboard().get<T>(key_);
+    }
+    /// Whether the value comes from the blackboard (else it is literal()).
+    bool from_blackboard() const noexcept { return key_ != param::no_key; }
+    /// The file's value; meaningful only when !from_blackboard().
+    const stored& literal() const noexcept { return literal_; }
+
+private:
+    stored literal_{};
+    std::uint32_t key_ = param::no_key;
+};
+
+/// An output parameter: the blackboard key the file named, which the node writes. A node
+/// whose file left the output out writes nowhere.
+template <typename T>
+class output {
+public:
+    /// @warning throws param_error when the node's type declares no such parameter.
+    output(const param_list& params, std::string_view name) {
+        const param* found = params.find_param(name);
+        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
+        key_ = found->key;
+    }
+
+    /// Writes the value to the key, if the file named one.
+    void set(context& ctx, const T& value) const {
+        if (key_ != param::no_key) ctx.blackboard().set(key_, value);
+    }
+    bool connected() const noexcept { return key_ != param::no_key; }
+
+private:
+    std::uint32_t key_ = param::no_key;
+};
+
+}  // namespace canopy

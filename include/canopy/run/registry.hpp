@@ -1,0 +1,199 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "canopy/core/arity.hpp"
+#include "canopy/core/error.hpp"
+#include "canopy/core/param.hpp"
+#include "canopy/core/status.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "canopy/run/node.hpp"
+
+namespace canopy {
+
+/// Makes the node object for one tree node from its checked parameters. It may throw an
+/// exception derived from std::exception to reject values that are well-typed but invalid
+/// (a negative count, say); the loader reports its message at the record's location.
+using node_creator = std::function<std::unique_ptr<node>(const param_list&)>;
+
+/// Everything the builder must know about a node type.
+struct node_type {
+    std::string name;                   ///< what files call it, e.g. "Sequence"
+    std::optional<std::int64_t> id;     ///< the numeric type id files may use instead
+    canopy::arity arity = arity::leaf;  ///< how many children its nodes take
+    std::vector<param_spec> params;     ///< the parameters it accepts
+    /// May be empty: its nodes then have no object. For a type without parameters, a tree
+    /// calls it once and shares the object between all the type's nodes.
+    node_creator create;
+    /// A leaf that only checks something (add_condition): editors' palettes list it as a
+    /// condition rather than an action. Loading and ticking do not depend on it.
+    bool condition = false;
+};
+
+namespace detail {
+
+// Leaves made from callables: the callable is a member of the node's own class, so a
+// lambda's body is inlined into the one virtual tick() call, as a built-in leaf's is.
+template <typename Action>
+class action_leaf final : public node {
+public:
+    explicit action_leaf(Action action) : node({}), action_(std::move(action)) {}
+    status tick(context& ctx) const override { return action_(ctx); }
+
+private:
+    Action action_;
+};
+
+template <typename Condition>
+class condition_leaf final : public node {
+public:
+    explicit condition_leaf(Condition condition) : node({}), condition_(std::move(condition)) {}
+    status tick(context& ctx) const override {
+        return condition_(ctx) ? status::success : status::failure;
+    }
+
+private:
+    Condition condition_;
+};
+
+template <typename T>
+struct is_std_function : std::false_type {};
+template <typename Signature>
+struct is_std_function<std::function<Signature>> : std::true_type {};
+
+// Whether a callable may be null, and is.
+template <typename F>
+bool is_null_callable(const F& f) {
+    if constexpr (std::is_pointer_v<F> || std::is_member_pointer_v<F> ||
+                  is_std_function<F>::value) {
+        return !f;
+    } else {
+        return false;
+    }
+}
+
+}  // namespace detail
+
+/// Maps node type names and numeric type ids to node types. Registration is explicit: an
+/// application fills its own registry, e.g. with register_builtin_nodes(), before loading.
+/// Trees copy what they need, so a registry may be destroyed before the trees built with it.
+class registry {
+public:
+    registry() = default;
+    // Its lookup tables point into its own storage: moving keeps them valid, copying would not.
+    registry(registry&&) noexcept = default;
+    registry& operator=(registry&&) noexcept = default;
+    registry(const registry&) = delete;
+    registry& operator=(const registry&) = delete;
+
+    /// Adds a node type and returns it.
+    /// @warning throws registry_error if the name is empty, the name or id is taken, two
+    /// params share a name, or a default value does not have its param's type.
+    const node_type& add(node_type type);
+
+    /// Adds a leaf type without parameters or behaviour: trees using it load and print, but
+    /// agents refuse to run them.
+    const node_type& add_leaf(std::string name, std::optional<std::int64_t> id = std::nullopt);
+
+    /// Adds a leaf that runs `action`, any callable as `status(context&)`, on each tick. The
+    /// callable is copied into each node's object, so a lambda costs what a built-in leaf
+    /// does: one virtual call per visit.
+    /// @warning throws registry_error for a null function pointer or empty std::function.
+    template <typename Action>
+    const node_type& add_action(std::string name, Action action,
+                                std::optional<std::int64_t> id = std::nullopt,
+                                std::vector<param_spec> params = {}) {
+        static_assert(std::is_invocable_r_v<status, const Action&, context&>,
+                      "an action is called as canopy::status(canopy::context&) const");
+        return add_callable<detail::action_leaf>("action", std::move(name), std::move(action), id,
+                                                 std::move(params));
+    }
+    /// Adds a leaf that succeeds when `condition`, any callable as `bool(context&)`, holds
+    /// and fails otherwise; costs as add_action.
+    /// @warning throws registry_error for a null function pointer or empty std::function.
+    template <typename Condition>
+    const node_type& add_condition(std::string name, Condition condition,
+                                   std::optional<std::int64_t> id = std::nullopt,
+                                   std::vector<param_spec> params = {}) {
+        static_assert(std::is_invocable_r_v<bool, const Condition&, context&>,
+                      "a condition is called as bool(canopy::context&) const");
+        return add_callable<detail::condition_leaf>("condition", std::move(name),
+                                                    std::move(condition), id, std::move(params));
+    }
+    /// Adds a type whose nodes are Node objects, made from each node's parameters when Node
+    /// has a constructor taking `const param_list&`, else default-constructed.
+    template <typename Node>
+    const node_type& add(std::string name, std::optional<std::int64_t> id = std::nullopt,
+                         canopy::arity arity = arity::leaf, std::vector<param_spec> params = {}) {
+        static_assert(std::is_base_of_v<node, Node>, "Node must derive from canopy::node");
+        return add(node_type{std::move(name), id, arity, std::move(params),
+                             [](const param_list& p) -> std::unique_ptr<node> {
+                                 if constexpr (std::is_constructible_v<Node, const param_list&>) {
+                                     return std::make_unique<Node>(p);
+                                 } else {
+                                     return std::make_unique<Node>();
+                                 }
+                             }});
+    }
+
+    /// Declares a blackboard key, of type integer, number, boolean or string, that trees
+    /// built with this registry give every agent, and that parameters may name. Each agent's
+    /// value starts as `initial`, or else 0, 0.0, false or "".
+    /// @warning throws registry_error for a taken name, another type, or an initial value
+    /// not of the key's type.
+    void add_key(std::string name, param_type type, std::optional<param_value> initial = {});
+    const std::vector<blackboard_key>& keys() const noexcept { return keys_; }
+
+    /// Makes `alias` another name for the registered type `target` (e.g. "Fallback" for
+    /// "Selector"). Trees print a node by its type's registered name, whatever the file said.
+    void add_alias(std::string alias, std::string_view target);
+
+    /// The type of that name or alias, or null.
+    const node_type* find(std::string_view name) const;
+    /// The type of that numeric id, or null.
+    const node_type* find(std::int64_t id) const;
+
+    /// The registered name or alias nearest to `name` (ignoring case, a few edits at most),
+    /// or an empty view when nothing is close: "Sequnce" gives "Sequence".
+    std::string_view nearest_name(std::string_view name) const;
+
+    /// The registered types in registration order.
+    const std::deque<node_type>& types() const noexcept { return types_; }
+    /// Every alias and the name it stands for, sorted by alias.
+    std::vector<std::pair<std::string, std::string>> aliases() const;
+
+private:
+    void check_name_free(const std::string& name) const;
+
+    // A leaf type whose nodes are Leaf<Callable> objects, each holding a copy of the callable.
+    template <template <typename> class Leaf, typename Callable>
+    const node_type& add_callable(const char* kind, std::string name, Callable callable,
+                                  std::optional<std::int64_t> id, std::vector<param_spec> params) {
+        if (detail::is_null_callable(callable)) {
+            throw registry_error(std::string(kind) + " '" + name + "' has no function");
+        }
+        node_type type{std::move(name), id, arity::leaf, std::move(params),
+                       [callable = std::move(callable)](const param_list&) {
+                           return std::unique_ptr<node>(new Leaf<Callable>(callable));
+                       }};
+        type.condition = std::is_same_v<Leaf<Callable>, detail::condition_leaf<Callable>>;
+        return add(std::move(type));
+    }
+
+    std::deque<node_type> types_;  // a deque keeps references stable as types are added
+    std::unordered_map<std::string, const node_type*> by_name_;
+    std::unordered_map<std::int64_t, const node_type*> by_id_;
+    std::vector<std::string> alias_names_;
+    std::vector<blackboard_key> keys_;
+};
+
+}  // namespace canopy

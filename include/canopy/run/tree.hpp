@@ -1,0 +1,160 @@
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "canopy/core/arity.hpp"
+#include "canopy/core/param.hpp"
+#include "canopy/core/source_location.hpp"
+#include "canopy/records/records.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "canopy/run/node.hpp"
+
+namespace canopy {
+
+namespace detail {
+class tree_assembler;
+}
+
+/// A validated behavior tree, immutable once built and safe to share between threads.
+///
+/// Nodes are numbered 0 to size()-1 in preorder: the root is 0, a node's children follow it
+/// in file order, and a node's subtree is the index range [i, subtree_end(i)). The arrays that
+/// traversal reads are kept apart from the cold ones (describe text, record ids, locations).
+/// A tree copies what it needs from the registry it was built with and never points into it.
+class tree {
+public:
+    using index = std::uint32_t;
+    static constexpr index root = 0;
+    static constexpr index no_parent = 0xFFFFFFFF;
+
+    /// The type of a tree's nodes, as the tree's own copy.
+    struct type_info {
+        std::string name;
+        std::optional<std::int64_t> id;
+        canopy::arity arity;
+    };
+
+    /// The children of one node, in file order.
+    class child_range {
+    public:
+        class iterator {
+        public:
+            using iterator_category = std::forward_iterator_tag;
+            using value_type = index;
+            using difference_type = std::ptrdiff_t;
+            using pointer = const index*;
+            using reference = index;
+
+            iterator(const tree* t, index at) : tree_(t), at_(at) {}
+            index operator*() const { return at_; }
+            iterator& operator++() {
+                at_ = tree_->subtree_end(at_);
+                return *this;
+            }
+            iterator operator++(int) {
+                iterator old = *this;
+                ++*this;
+                return old;
+            }
+            friend bool operator==(iterator a, iterator b) { return a.at_ == b.at_; }
+            friend bool operator!=(iterator a, iterator b) { return a.at_ != b.at_; }
+
+        private:
+            const tree* tree_;
+            index at_;
+        };
+
+        child_range(const tree* t, index parent)
+            : tree_(t), first_(parent + 1), end_(t->subtree_end(parent)) {}
+        iterator begin() const { return {tree_, first_}; }
+        iterator end() const { return {tree_, end_}; }
+
+    private:
+        const tree* tree_;
+        index first_;
+        index end_;
+    };
+
+    tree(const tree&) = delete;
+    tree& operator=(const tree&) = delete;
+    tree(tree&&) noexcept = default;
+    tree& operator=(tree&&) noexcept = default;
+    ~tree();
+
+    /// The number of nodes (at least 1).
+    std::size_t size() const noexcept { return subtree_end_.size(); }
+    /// The tree's name from its file ("name" in JSON, the root element's name in XML), or "".
+    const std::string& name() const noexcept { return records_.name(); }
+
+    const type_info& type(index i) const { return types_[type_[i]]; }
+    std::string_view type_name(index i) const { return type(i).name; }
+    /// The record's describe text; empty when it had none.
+    std::string_view describe(index i) const { return records_.describe(record_of_[i]); }
+    /// The id the node's record had in the file.
+    std::int64_t record_id(index i) const { return records_.id(record_of_[i]); }
+    /// Where the node's record stands in its file.
+    source_location where(index i) const { return records_.where(record_of_[i]); }
+
+    /// The parent's index, or no_parent for the root.
+    index parent(index i) const { return parent_[i]; }
+    /// One past the last node of i's subtree.
+    index subtree_end(index i) const { return subtree_end_[i]; }
+    std::size_t child_count(index i) const { return child_count_[i]; }
+    child_range children(index i) const { return {this, i}; }
+    /// The node's depth below the root (the root's is 0).
+    std::size_t depth(index i) const;
+
+    /// The node's parameters, every declared one in declaration order.
+    param_list params(index i) const;
+    /// The object its type's creator made for the node; null when the type has no creator.
+    const node* object(index i) const;
+
+    /// The distinct node types the tree uses.
+    const std::vector<type_info>& types() const noexcept { return types_; }
+    /// The blackboard keys every agent of the tree has, in slot order: the program's
+    /// (registry::add_key), then those the file declared.
+    const std::vector<blackboard_key>& keys() const noexcept { return board_.keys; }
+    /// The bytes of state each agent of this tree holds (see agent).
+    std::size_t state_bytes() const noexcept { return block_size_; }
+
+private:
+    friend class detail::tree_assembler;  // the one place that makes trees; src/build/assemble.cpp
+    friend class agent;                   // the runtime reads the state layout
+    friend class context;
+    tree() = default;
+
+    // Read while traversing.
+    std::vector<index> subtree_end_;
+    std::vector<index> parent_;
+    std::vector<std::uint32_t> child_count_;
+    std::vector<std::uint16_t> type_;
+    std::vector<const node*> objects_;  // per node; empty when no type has a creator
+    std::vector<std::unique_ptr<node>> owned_objects_;
+
+    // Each agent's state block: a status byte per node, then node states at their offsets,
+    // then the blackboard's values.
+    std::vector<std::uint32_t> state_offset_;  // per node; only meaningful where it has state
+    std::vector<std::uint32_t> stateful_;      // the nodes with state, to construct it
+    std::size_t blackboard_offset_ = 0;
+    std::size_t block_size_ = 0;
+    std::size_t block_align_ = 1;
+    bool runnable_ = false;  // every node has an object
+    blackboard::layout board_;
+
+    // Cold, in file order, reached through record_of_: the records as read (ids, describe
+    // texts, locations) and the checked parameters. Kept in file order so that building
+    // never copies them into preorder.
+    std::vector<std::uint32_t> record_of_;  // preorder index -> record index
+    record_set records_;
+    std::vector<param> param_values_;          // record by record
+    std::vector<std::uint32_t> params_begin_;  // per record, and one past the last
+    std::vector<type_info> types_;
+};
+
+}  // namespace canopy

@@ -1,0 +1,745 @@
+// The one place that validates records and the one place that makes trees. Every pass is
+// linear and iterative (no recursion), so a tree ten thousand levels deep or a million nodes
+// wide costs no stack.
+#include "canopy/build/build.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "build/assemble.hpp"
+#include "build/id_index.hpp"
+#include "build/subtree_node.hpp"
+#include "canopy/records/records.hpp"
+#include "canopy/run/node.hpp"
+#include "canopy/run/registry.hpp"
+#include "canopy/run/tree.hpp"
+#include "core/diagnostic_sink.hpp"
+#include "core/param_text.hpp"
+#include "core/suggest.hpp"
+
+namespace canopy {
+namespace {
+
+constexpr std::uint32_t none = detail::id_index::none;
+
+std::string id_text(std::int64_t id) {
+    return "node " + std::to_string(id);
+}
+
+std::string at_line(source_location where) {
+    if (where.line == 0) return {};
+    return " (line " + std::to_string(where.line) + ")";
+}
+
+// Converts a parameter as written to its declared type, or returns nothing.
+std::optional<param_value> convert(const record_set::raw_param& raw, param_type type) {
+    if (type == param_type::any) return raw.value;
+    if (!raw.from_text) {
+        if (type_of(raw.value) == type) return raw.value;
+        if (type == param_type::number && std::holds_alternative<std::int64_t>(raw.value)) {
+            return static_cast<double>(std::get<std::int64_t>(raw.value));
+        }
+        return std::nullopt;
+    }
+    const auto& text = std::get<std::string>(raw.value);
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    switch (type) {
+        case param_type::key:
+        case param_type::key_value: return std::nullopt;  // resolved by the builder
+        case param_type::string:
+        case param_type::any: return raw.value;
+        case param_type::boolean:
+            if (text == "true") return true;
+            if (text == "false") return false;
+            return std::nullopt;
+        case param_type::integer: {
+            std::int64_t value = 0;
+            auto [end, error] = std::from_chars(first, last, value);
+            if (text.empty() || error != std::errc() || end != last) return std::nullopt;
+            return value;
+        }
+        case param_type::number: {
+            double value = 0;
+            auto [end, error] = std::from_chars(first, last, value);
+            // JSON has no infinity or NaN, so neither does XML.
+            if (text.empty() || error != std::errc() || end != last || !std::isfinite(value)) {
+                return std::nullopt;
+            }
+            return value;
+        }
+    }
+    return std::nullopt;
+}
+
+// `{name}` names a blackboard key; anything else is a literal. `{@name}` is BehaviorTree.CPP's
+// key of the main tree: once subtrees are in place that is the key `name`, but a subtree
+// checked alone keeps the mark for the loader to see.
+std::optional<std::string_view> key_reference(const param_value& value, bool keep_main_mark) {
+    if (!std::holds_alternative<std::string>(value)) return std::nullopt;
+    const std::string_view text = std::get<std::string>(value);
+    if (text.size() < 3 || text.front() != '{' || text.back() != '}') return std::nullopt;
+    std::string_view name = text.substr(1, text.size() - 2);
+    if (!keep_main_mark && name.size() > 1 && name.front() == '@') name.remove_prefix(1);
+    return name;
+}
+
+param_value zero_of(param_type type) {
+    switch (type) {
+        case param_type::boolean: return false;
+        case param_type::number: return 0.0;
+        case param_type::string:
+        case param_type::any: return std::string();
+        default: return std::int64_t{0};
+    }
+}
+
+std::optional<param_type> value_type_named(std::string_view name) {
+    for (param_type type :
+         {param_type::integer, param_type::number, param_type::boolean, param_type::string}) {
+        if (name == to_string(type)) return type;
+    }
+    return std::nullopt;
+}
+
+// Whether a value of type `from` may be used where `to` is wanted: the same type, an integer
+// where a number is wanted, or anything to or from a parameter of a learned type.
+bool fits(param_type from, param_type to) {
+    return from == to || (from == param_type::integer && to == param_type::number) ||
+           from == param_type::any || to == param_type::any;
+}
+
+}  // namespace
+
+class tree_builder {
+public:
+    /// `owned` is the same records when the builder may move them into the tree.
+    tree_builder(const record_set& records, record_set* owned, const registry& reg,
+                 const std::string& path, const build_options& options)
+        : records_(records),
+          owned_(owned),
+          registry_(reg),
+          path_(path),
+          options_(options),
+          count_(records.size()) {}
+
+    load_result run() {
+        if (count_ == 0) {
+            report_file(diagnostic_code::no_root,
+                        "the file holds no node records; a tree needs at least a root");
+            return finish();
+        }
+        if (count_ >= none) {
+            report_file(diagnostic_code::too_many_nodes,
+                        "the file holds " + std::to_string(count_) +
+                            " records; a tree holds at most " + std::to_string(none - 1));
+            return finish();
+        }
+        resolve_keys();
+        if (options_.implicit_keys || options_.subtree_placeholders) declare_used_keys();
+        resolve_types_and_params();
+        index_ids();
+        link_parents();
+        find_cycles();
+        check_arity();
+        if (!damaged_ && !options_.subtree_placeholders) check_depth();
+        // Records a reader marked as unreadable never make a tree; the reader has reported them.
+        if (!diagnostics_.empty() || records_.any_problems_) return finish();
+        if (slot_types_.size() > 0xFFFF) {
+            report_file(diagnostic_code::too_many_types,
+                        "a tree uses at most 65535 distinct node types");
+            return finish();
+        }
+        tree_ = detail::assemble_tree(
+            {records_, owned_, count_, root_, parent_, child_count_, slot_, slot_types_,
+             std::move(params_), std::move(params_begin_), std::move(keys_)},
+            sink_);
+        return finish();
+    }
+
+private:
+    // ---- reporting -------------------------------------------------------------------------
+
+    void report(std::size_t record, diagnostic_code code, std::string message) {
+        std::optional<std::int64_t> id;
+        if ((records_.problems(record) & record_set::bad_id) == 0) id = records_.id(record);
+        sink_.report(records_.where(record), code, std::move(message), id);
+    }
+    void report_at(source_location where, std::size_t record, diagnostic_code code,
+                   std::string message) {
+        report(record, code, std::move(message));
+        if (where.line != 0) diagnostics_.back().where = where;
+    }
+    void report_file(diagnostic_code code, std::string message, source_location where = {}) {
+        sink_.report(where, code, std::move(message));
+    }
+
+    load_result finish() {
+        load_result result;
+        if (diagnostics_.empty()) {
+            result.tree = std::move(tree_);
+        } else {
+            detail::diagnostic_sink::sort(diagnostics_);
+            result.diagnostics = std::move(diagnostics_);
+        }
+        return result;
+    }
+
+    std::string name_of(std::size_t record) const {
+        return (records_.problems(record) & record_set::bad_id) != 0 ? "the node"
+                                                                     : id_text(records_.id(record));
+    }
+
+    // ---- passes ----------------------------------------------------------------------------
+
+    // The tree's blackboard keys: the program's, then the file's. A file may give a program
+    // key of the same type an initial value; any other clash is reported where it stands.
+    void resolve_keys() {
+        keys_ = registry_.keys();
+        const std::size_t program_keys = keys_.size();
+        for (const record_set::key_declaration& declared : records_.declared_keys()) {
+            auto report_key = [&](const std::string& problem) {
+                report_file(diagnostic_code::invalid_key,
+                            "blackboard key '" + declared.name + "' " + problem, declared.where);
+            };
+            if (declared.name.empty() || declared.name.find_first_of("{}") != std::string::npos) {
+                report_key("is not a usable key name (give a non-empty name without braces)");
+                continue;
+            }
+            const std::optional<param_type> type = value_type_named(declared.type);
+            if (!type) {
+                report_key("has type '" + declared.type +
+                           "'; a key is an integer, number, boolean or string");
+                continue;
+            }
+            std::optional<param_value> initial;
+            if (declared.initial) {
+                initial = convert(*declared.initial, *type);
+                if (!initial) {
+                    report_key("is " + detail::with_article(*type) + ", so its default cannot be " +
+                               detail::value_text(declared.initial->value));
+                    continue;
+                }
+                if (*type == param_type::string &&
+                    std::get<std::string>(*initial).size() > blackboard::max_string_bytes) {
+                    report_key("holds at most " + std::to_string(blackboard::max_string_bytes) +
+                               " bytes of text; its default is longer");
+                    continue;
+                }
+            }
+            auto same = std::find_if(keys_.begin(), keys_.end(), [&](const blackboard_key& k) {
+                return k.name == declared.name;
+            });
+            if (same == keys_.end()) {
+                keys_.push_back({declared.name, *type, std::move(initial), true});
+            } else if (static_cast<std::size_t>(same - keys_.begin()) >= program_keys) {
+                report_key("is declared twice in the file");
+            } else if (same->type != *type) {
+                report_key("is " + detail::with_article(*type) +
+                           " here, but the program declares it " +
+                           detail::with_article(same->type));
+            } else {
+                same->initial = std::move(initial);
+                same->from_file = true;
+            }
+        }
+    }
+
+    // The type of the literal a record gives its type's key-value parameter, where JSON
+    // typed it.
+    std::optional<param_type> typed_value_of(std::size_t i, const node_type& type) const {
+        for (const param_spec& spec : type.params) {
+            if (spec.type != param_type::key_value) continue;
+            for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
+                if (raw->name == spec.name && !raw->from_text && !key_of(raw->value))
+                    return type_of(raw->value);
+            }
+        }
+        return std::nullopt;
+    }
+
+    // The keys parameters name that nobody declared, in order of first use, each typed by the
+    // first parameter that reads or writes it as a value (a string where none does). Only
+    // the main tree's keys (`{@key}`) where keys are not implicit: a tree checked alone
+    // cannot know those.
+    void declare_used_keys() {
+        const std::size_t known = keys_.size();
+        std::vector<bool> typed;  // per key from `known` on
+        auto use = [&](std::string_view name, std::optional<param_type> type) {
+            auto same = std::find_if(keys_.begin(), keys_.end(),
+                                     [&](const blackboard_key& k) { return k.name == name; });
+            if (same == keys_.end()) {
+                keys_.push_back({std::string(name), type.value_or(param_type::string), {}, false});
+                typed.push_back(type.has_value());
+                return;
+            }
+            const std::size_t at = static_cast<std::size_t>(same - keys_.begin());
+            if (at >= known && type && !typed[at - known]) {
+                same->type = *type;
+                typed[at - known] = true;
+            }
+        };
+        for (std::size_t i = 0; i < count_; ++i) {
+            if ((records_.problems(i) & record_set::bad_type) != 0) continue;
+            const node_type* type = find_type(i);
+            if (type == &detail::subtree_placeholder_type()) continue;  // remaps: the loader's
+            for (const record_set::raw_param* raw = records_.params_begin(i);
+                 raw != records_.params_end(i); ++raw) {
+                const param_spec* spec = nullptr;
+                if (type != nullptr) {
+                    for (const param_spec& s : type->params) {
+                        if (s.name == raw->name) spec = &s;
+                    }
+                }
+                std::optional<std::string_view> name = key_of(raw->value);
+                const bool names_key =
+                    spec != nullptr && (spec->type == param_type::key || spec->output);
+                if (!name && names_key && std::holds_alternative<std::string>(raw->value) &&
+                    !std::get<std::string>(raw->value).empty()) {
+                    name = std::get<std::string>(raw->value);  // a bare key name
+                }
+                if (!name || name->empty()) continue;
+                if (!options_.implicit_keys && name->front() != '@') continue;
+                std::optional<param_type> value_type;
+                if (spec != nullptr && spec->type != param_type::key &&
+                    spec->type != param_type::key_value && spec->type != param_type::any) {
+                    value_type = spec->type;
+                } else if (spec != nullptr && spec->type == param_type::key) {
+                    value_type = typed_value_of(i, *type);  // SetBlackboard's value, say
+                }
+                use(*name, value_type);
+            }
+        }
+    }
+
+    // Each distinct type gets a slot, numbered in order of first use, which becomes its
+    // index in the tree's type table; a name is looked up once, not once per record. The
+    // parameters are checked in the same pass over the records.
+    void resolve_types_and_params() {
+        slot_.assign(count_, no_slot);
+        params_begin_.assign(count_ + 1, 0);
+        std::vector<std::uint32_t> slot_of_name(records_.type_names().size(), unresolved);
+        std::unordered_map<std::int64_t, std::uint32_t> slot_of_id;
+        for (std::size_t i = 0; i < count_; ++i) {
+            params_begin_[i] = static_cast<std::uint32_t>(params_.size());
+            if ((records_.problems(i) & record_set::bad_type) != 0) continue;
+            std::uint32_t* known = nullptr;
+            if (records_.has_type_id(i)) {
+                known = &slot_of_id.try_emplace(records_.type_id(i), unresolved).first->second;
+            } else {
+                known = &slot_of_name[records_.type_name_index(i)];
+            }
+            if (*known == unresolved) {
+                const node_type* type = find_type(i);
+                *known = type == nullptr ? no_slot : slot_for(type);
+            }
+            slot_[i] = *known;
+            if (*known == no_slot) {
+                report_unknown_type(i);
+                continue;
+            }
+            const node_type& type = *slot_types_[*known];
+            if (&type == &detail::subtree_placeholder_type()) continue;  // the loader checks it
+            if (!type.params.empty() || records_.params_begin(i) != records_.params_end(i)) {
+                check_params_of(i, type);
+            }
+        }
+        params_begin_[count_] = static_cast<std::uint32_t>(params_.size());
+    }
+
+    std::optional<std::string_view> key_of(const param_value& value) const {
+        return key_reference(value, options_.subtree_placeholders);
+    }
+
+    const node_type* find_type(std::size_t i) const {
+        if (records_.has_type_id(i)) return registry_.find(records_.type_id(i));
+        const std::string_view name = records_.type_name(i);
+        if (name == detail::subtree_type_name) {
+            return options_.subtree_placeholders ? &detail::subtree_placeholder_type()
+                                                 : &detail::subtree_type();
+        }
+        if (options_.foreign != nullptr) {
+            if (const node_type* learned = options_.foreign->find(name)) return learned;
+        }
+        return registry_.find(name);
+    }
+
+    std::uint32_t slot_for(const node_type* type) {
+        // Aliases and ids lead to the same type: one slot each.
+        auto found = std::find(slot_types_.begin(), slot_types_.end(), type);
+        if (found != slot_types_.end())
+            return static_cast<std::uint32_t>(found - slot_types_.begin());
+        slot_types_.push_back(type);
+        return static_cast<std::uint32_t>(slot_types_.size() - 1);
+    }
+
+    const node_type* type_of_record(std::size_t record) const {
+        return slot_[record] == no_slot ? nullptr : slot_types_[slot_[record]];
+    }
+
+    void report_unknown_type(std::size_t i) {
+        if (records_.has_type_id(i)) {
+            report(i, diagnostic_code::unknown_type,
+                   "unknown node type id " + std::to_string(records_.type_id(i)) +
+                       " (`canopy types` lists the registered ids)");
+            return;
+        }
+        std::string_view name = records_.type_name(i);
+        std::string_view nearest = registry_.nearest_name(name);
+        report(i, diagnostic_code::unknown_type,
+               "unknown node type '" + std::string(name) + "'" +
+                   (nearest.empty() ? std::string(" (`canopy types` lists the registered types)")
+                                    : " (did you mean '" + std::string(nearest) + "'?)"));
+    }
+
+    void index_ids() {
+        ids_ = std::make_unique<detail::id_index>(records_.min_id_, records_.max_id_, count_);
+        reliable_.assign(count_, true);
+        for (std::size_t i = 0; i < count_; ++i) {
+            if ((records_.problems(i) & record_set::bad_id) != 0) {
+                ids_unreadable_ = true;
+                reliable_[i] = false;
+                continue;
+            }
+            std::int64_t id = records_.id(i);
+            if (id == 0) {
+                report(i, diagnostic_code::invalid_id,
+                       "node id 0 is not allowed: parentId 0 means 'no parent'; give the node a "
+                       "non-zero id");
+                reliable_[i] = false;
+                continue;
+            }
+            std::uint32_t first = ids_->insert(id, static_cast<std::uint32_t>(i));
+            if (first != i) {
+                report(i, diagnostic_code::duplicate_id,
+                       "duplicate node id " + std::to_string(id) + "; it was first used" +
+                           at_line(records_.where(first)));
+                reliable_[i] = false;
+            }
+        }
+    }
+
+    void link_parents() {
+        parent_.assign(count_, none);
+        std::size_t first_root = none;
+        for (std::size_t i = 0; i < count_; ++i) {
+            if ((records_.problems(i) & record_set::bad_parent) != 0) {
+                damaged_ = true;
+                continue;
+            }
+            std::int64_t parent_id = records_.parent_id(i);
+            if (parent_id == 0) {
+                if (first_root == none) {
+                    first_root = i;
+                } else {
+                    report(i, diagnostic_code::multiple_roots,
+                           name_of(i) + " has no parent, but " + name_of(first_root) +
+                               at_line(records_.where(first_root)) +
+                               " is already the root; a tree has exactly one root");
+                }
+                continue;
+            }
+            if (reliable_[i] && parent_id == records_.id(i)) {
+                report(i, diagnostic_code::self_parent, name_of(i) + " is its own parent");
+                damaged_ = true;
+                continue;
+            }
+            std::uint32_t parent = ids_->find(parent_id);
+            if (parent == none) {
+                damaged_ = true;
+                // With an id the reader could not read, that record may be the parent meant.
+                if (!ids_unreadable_) {
+                    report(i, diagnostic_code::unknown_parent,
+                           "parent id " + std::to_string(parent_id) + " of " + name_of(i) +
+                               " names no node");
+                }
+                continue;
+            }
+            parent_[i] = parent;
+        }
+        root_ = static_cast<std::uint32_t>(first_root);
+        if (first_root == none && !damaged_) {
+            report_file(diagnostic_code::no_root,
+                        "no root: every record has a parent; exactly one must have parentId 0, "
+                        "null or none");
+        }
+    }
+
+    // Walks up from every record, marking each walk; reaching a record marked by the current
+    // walk closes a cycle, which is reported once, at its first record in the file.
+    void find_cycles() {
+        std::vector<std::uint32_t> walk(count_, none);
+        for (std::size_t start = 0; start < count_; ++start) {
+            auto at = static_cast<std::uint32_t>(start);
+            while (at != none && walk[at] == none) {
+                walk[at] = static_cast<std::uint32_t>(start);
+                at = parent_[at];
+            }
+            if (at == none || walk[at] != start) continue;
+            // The cycle, told from its first record in the file.
+            std::uint32_t first = at;
+            for (std::uint32_t member = parent_[at]; member != at; member = parent_[member]) {
+                first = std::min(first, member);
+            }
+            std::string chain = std::to_string(records_.id(first));
+            std::size_t length = 1;
+            for (std::uint32_t member = parent_[first]; member != first; member = parent_[member]) {
+                if (length++ < 8) chain += " -> " + std::to_string(records_.id(member));
+            }
+            chain += length > 8 ? " -> ..." : " -> " + std::to_string(records_.id(first));
+            report(first, diagnostic_code::parent_cycle,
+                   name_of(first) + " is its own ancestor: parents run " + chain +
+                       "; one of these nodes must hang from the root");
+            damaged_ = true;
+        }
+    }
+
+    // Too many children is always a problem; too few may only follow from a broken parent
+    // link reported already, so it is checked only when every link is sound.
+    void check_arity() {
+        child_count_.assign(count_, 0);
+        for (std::size_t i = 0; i < count_; ++i) {
+            if (parent_[i] != none) ++child_count_[parent_[i]];
+        }
+        for (std::size_t i = 0; i < count_; ++i) {
+            const node_type* type = type_of_record(i);
+            if (type == nullptr || !reliable_[i]) continue;
+            std::uint32_t children = child_count_[i];
+            auto kind = [type] {
+                return "'" + type->name + "' is a " + std::string(to_string(type->arity));
+            };
+            switch (type->arity) {
+                case arity::leaf:
+                    if (children != 0) {
+                        report(i, diagnostic_code::leaf_with_children,
+                               kind() + " and takes no children, but " + name_of(i) + " has " +
+                                   std::to_string(children));
+                    }
+                    break;
+                case arity::decorator:
+                    if (children > 1 || (children == 0 && !damaged_)) {
+                        report(i, diagnostic_code::decorator_child_count,
+                               kind() + " and takes exactly one child, but " + name_of(i) +
+                                   " has " + std::to_string(children));
+                    }
+                    break;
+                case arity::composite:
+                    if (children == 0 && !damaged_) {
+                        report(i, diagnostic_code::composite_without_children,
+                               kind() + " and needs at least one child, but " + name_of(i) +
+                                   " has none");
+                    }
+                    break;
+            }
+        }
+    }
+
+    // Ticking recurses once per level (canopy/run/context.hpp), so a tree's depth is stack its
+    // ticks take. Checked on sound parent links only; a tree checked alone with its subtrees
+    // as placeholders is checked again whole.
+    void check_depth() {
+        std::vector<std::uint32_t> level(count_, 0);  // 0: not known yet
+        std::vector<std::uint32_t> path;
+        std::uint32_t deepest = 0;
+        for (std::size_t start = 0; start < count_; ++start) {
+            auto at = static_cast<std::uint32_t>(start);
+            while (at != none && level[at] == 0) {
+                path.push_back(at);
+                at = parent_[at];
+            }
+            std::uint32_t below = at == none ? 0 : level[at];
+            for (; !path.empty(); path.pop_back()) level[path.back()] = ++below;
+            deepest = std::max(deepest, below);
+        }
+        if (deepest <= options_.max_depth) return;
+        const auto first_past = static_cast<std::size_t>(
+            std::find(level.begin(), level.end(), options_.max_depth + 1) - level.begin());
+        report(first_past, diagnostic_code::limit_exceeded,
+               "the tree is " + std::to_string(deepest) + " levels deep and " +
+                   name_of(first_past) + " is the first node past the limit of " +
+                   std::to_string(options_.max_depth) +
+                   " levels (load_options::max_depth): ticking takes stack for every level");
+    }
+
+    void check_params_of(std::size_t i, const node_type& type) {
+        const record_set::raw_param* first = records_.params_begin(i);
+        const record_set::raw_param* last = records_.params_end(i);
+        std::vector<std::string_view> declared;
+        for (const param_spec& spec : type.params) declared.emplace_back(spec.name);
+        for (const record_set::raw_param* raw = first; raw != last; ++raw) {
+            auto spec = std::find_if(type.params.begin(), type.params.end(),
+                                     [&](const param_spec& s) { return s.name == raw->name; });
+            if (spec != type.params.end()) continue;
+            std::string accepted;
+            for (std::string_view name : declared) {
+                accepted += (accepted.empty() ? "" : ", ") + std::string(name);
+            }
+            std::string hint = detail::did_you_mean(raw->name, declared);
+            if (hint.empty())
+                hint = accepted.empty() ? "; it takes none" : "; it takes: " + accepted;
+            report_at(raw->where, i, diagnostic_code::unknown_param,
+                      "'" + type.name + "' has no parameter '" + raw->name + "'" + hint);
+        }
+        // A key parameter is resolved first: a key-value parameter takes its key's type.
+        std::optional<param_type> key_type;
+        std::vector<std::optional<param>> values(type.params.size());
+        for (int pass = 0; pass < 2; ++pass) {
+            for (std::size_t s = 0; s < type.params.size(); ++s) {
+                const param_spec& spec = type.params[s];
+                if ((spec.type == param_type::key) != (pass == 0)) continue;
+                values[s] = checked_value(i, type, spec, first, last, key_type);
+            }
+        }
+        for (std::size_t s = 0; s < type.params.size(); ++s) {
+            if (values[s]) params_.push_back(std::move(*values[s]));
+        }
+    }
+
+    // The value of one declared parameter, converted to its type or bound to a blackboard
+    // key, or nothing after a report.
+    std::optional<param> checked_value(std::size_t i, const node_type& type, const param_spec& spec,
+                                       const record_set::raw_param* first,
+                                       const record_set::raw_param* last,
+                                       std::optional<param_type>& key_type) {
+        const auto* raw = std::find_if(
+            first, last, [&](const record_set::raw_param& r) { return r.name == spec.name; });
+        if (raw == last && spec.output) {
+            return param{spec.name, zero_of(spec.type), param::no_key, true};  // unwired
+        }
+        if (raw == last && spec.type == param_type::any && !spec.default_value) return std::nullopt;
+        if (raw == last && !spec.default_value) {
+            report(i, diagnostic_code::missing_param,
+                   name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name + "' (" +
+                       detail::with_article(spec.type) + ")");
+            return std::nullopt;
+        }
+        const record_set::raw_param given =
+            raw != last ? *raw : record_set::raw_param{spec.name, *spec.default_value, {}, false};
+        const source_location where = raw != last ? raw->where : source_location{};
+        if (spec.type == param_type::key) return key_slot(i, given, where, key_type);
+        if (spec.type == param_type::key_value && !key_type) return std::nullopt;  // reported
+        const param_type wanted = spec.type == param_type::key_value ? *key_type : spec.type;
+        if (spec.output || key_of(given.value)) {
+            return bound_param(i, type, spec, given, where, wanted);
+        }
+        std::optional<param_value> value = convert(given, wanted);
+        if (!value) {
+            std::string shown = given.from_text ? detail::value_text(given.value)
+                                                : detail::with_article(type_of(given.value)) +
+                                                      " (" + detail::value_text(given.value) + ")";
+            report_at(where, i, diagnostic_code::wrong_param_type,
+                      "parameter '" + spec.name + "' of '" + type.name + "' must be " +
+                          detail::with_article(wanted) + ", not " + shown);
+            return std::nullopt;
+        }
+        return param{spec.name, std::move(*value)};
+    }
+
+    // A parameter the file wired to a key: `"{key}"` for an input, `"{key}"` or the bare key
+    // name for an output. The key's type must fit: an input reads it as the parameter's type,
+    // an output writes the parameter's type into it.
+    std::optional<param> bound_param(std::size_t i, const node_type& type, const param_spec& spec,
+                                     const record_set::raw_param& given, source_location where,
+                                     param_type wanted) {
+        std::optional<std::string_view> name = key_of(given.value);
+        if (!name && spec.output && std::holds_alternative<std::string>(given.value))
+            name = std::get<std::string>(given.value);
+        if (!name || name->empty()) {
+            report_at(where, i, diagnostic_code::wrong_param_type,
+                      "parameter '" + spec.name + "' of '" + type.name +
+                          "' is an output: give the blackboard key it writes, as \"{key}\"");
+            return std::nullopt;
+        }
+        const std::uint32_t slot = find_key(i, *name, where);
+        if (slot == param::no_key) return std::nullopt;
+        const param_type held = keys_[slot].type;
+        if (spec.output ? !fits(wanted, held) : !fits(held, wanted)) {
+            report_at(where, i, diagnostic_code::key_type_mismatch,
+                      "parameter '" + spec.name + "' of '" + type.name + "' " +
+                          (spec.output ? "writes " : "reads ") + detail::with_article(wanted) +
+                          ", but blackboard key '" + std::string(*name) + "' holds " +
+                          detail::with_article(held));
+            return std::nullopt;
+        }
+        return param{spec.name, zero_of(wanted), slot, spec.output};
+    }
+
+    // The slot of a key the tree has, or no_key after reporting it.
+    std::uint32_t find_key(std::size_t i, std::string_view name, source_location where) {
+        for (std::size_t k = 0; k < keys_.size(); ++k) {
+            if (keys_[k].name == name) return static_cast<std::uint32_t>(k);
+        }
+        std::vector<std::string_view> names;
+        names.reserve(keys_.size());
+        for (const blackboard_key& key : keys_) names.emplace_back(key.name);
+        std::string hint = detail::did_you_mean(name, names);
+        report_at(where, i, diagnostic_code::unknown_key,
+                  "unknown blackboard key '" + std::string(name) + "'" +
+                      (hint.empty() ? " (declare it in the file's blackboard, or in the program "
+                                      "with registry::add_key)"
+                                    : hint));
+        return param::no_key;
+    }
+
+    // A `key` parameter: the key's name, bare or as "{key}"; the node gets its slot.
+    std::optional<param> key_slot(std::size_t i, const record_set::raw_param& given,
+                                  source_location where, std::optional<param_type>& key_type) {
+        if (!std::holds_alternative<std::string>(given.value)) {
+            report_at(where, i, diagnostic_code::wrong_param_type,
+                      "parameter '" + given.name + "' must name a blackboard key, not " +
+                          detail::with_article(type_of(given.value)));
+            return std::nullopt;
+        }
+        const std::string_view name =
+            key_of(given.value).value_or(std::get<std::string>(given.value));
+        if (name.empty()) {
+            report_at(where, i, diagnostic_code::wrong_param_type,
+                      "parameter '" + given.name + "' must name a blackboard key, but it is empty");
+            return std::nullopt;
+        }
+        const std::uint32_t slot = find_key(i, name, where);
+        if (slot == param::no_key) return std::nullopt;
+        key_type = keys_[slot].type;
+        return param{given.name, static_cast<std::int64_t>(slot), param::no_key, false, true};
+    }
+
+    const record_set& records_;
+    record_set* owned_;
+    const registry& registry_;
+    const std::string& path_;
+    const build_options& options_;
+    const std::size_t count_;
+    std::vector<diagnostic> diagnostics_;
+    detail::diagnostic_sink sink_{path_, diagnostics_};
+
+    static constexpr std::uint32_t no_slot = 0xFFFFFFFF;     // an unknown or unreadable type
+    static constexpr std::uint32_t unresolved = 0xFFFFFFFE;  // not looked up yet
+    std::vector<std::uint32_t> slot_;                        // per record: its type's slot
+    std::vector<const node_type*> slot_types_;               // per slot
+    std::unique_ptr<detail::id_index> ids_;
+    std::vector<bool> reliable_;  // false: id unreadable, 0 or a duplicate
+    bool ids_unreadable_ = false;
+    std::vector<std::uint32_t> parent_;  // per record: the parent record, or none
+    std::uint32_t root_ = none;
+    bool damaged_ = false;                    // some parent link is broken (and reported)
+    std::vector<std::uint32_t> child_count_;  // per record
+    std::vector<param> params_;               // checked params, record by record
+    std::vector<blackboard_key> keys_;        // the program's, then the file's
+    std::vector<std::uint32_t> params_begin_;
+    std::shared_ptr<const tree> tree_;
+};
+
+load_result build_tree(const record_set& records, const registry& reg, const std::string& path,
+                       const build_options& options) {
+    return tree_builder(records, nullptr, reg, path, options).run();
+}
+
+load_result build_tree(record_set&& records, const registry& reg, const std::string& path,
+                       const build_options& options) {
+    return tree_builder(records, &records, reg, path, options).run();
+}
+
+}  // namespace canopy

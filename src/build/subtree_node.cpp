@@ -1,0 +1,33 @@
+#include "build/subtree_node.hpp"
+
+#include "canopy/run/context.hpp"
+
+namespace canopy::detail {
+namespace {
+
+class subtree_node final : public node {
+public:
+    subtree_node() : node({}) {}
+    status tick(context& ctx) const override {
+        return ctx.tick(ctx.node() + 1);
+    }  // its one child follows it in preorder
+};
+
+}  // namespace
+
+const node_type& subtree_type() {
+    static const node_type type{
+        std::string(subtree_type_name),
+        std::nullopt,
+        arity::decorator,
+        {param_spec::optional("tree", std::string()), param_spec::optional("file", std::string())},
+        [](const param_list&) { return std::make_unique<subtree_node>(); }};
+    return type;
+}
+
+const node_type& subtree_placeholder_type() {
+    static const node_type type{std::string(subtree_type_name), std::nullopt, arity::leaf, {}, {}};
+    return type;
+}
+
+}  // namespace canopy::detail

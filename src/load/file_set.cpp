@@ -1,0 +1,315 @@
+#include "load/file_set.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "build/subtree_node.hpp"
+#include "core/diagnostic_sink.hpp"
+
+namespace canopy::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "expected .json (flat JSON or behavior3), .xml (...)": each extension once.
+std::string known_extensions() {
+    std::vector<std::pair<std::string, std::string>> known;
+    for (const format_info& row : formats()) {
+        for (std::string_view extension : row.extensions) {
+            auto same = std::find_if(known.begin(), known.end(),
+                                     [&](const auto& k) { return k.first == extension; });
+            if (same == known.end()) {
+                known.emplace_back(std::string(extension), std::string(row.name));
+            } else {
+                same->second += " or " + std::string(row.name);
+            }
+        }
+    }
+    std::string text;
+    for (const auto& [extension, names] : known) {
+        if (!text.empty()) text += ", ";
+        text.append(extension).append(" (").append(names).append(")");
+    }
+    return text;
+}
+
+fs::path canonical_or_absolute(const fs::path& path) {
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    return ec ? fs::absolute(path, ec).lexically_normal() : canonical;
+}
+
+bool is_file(const fs::path& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
+bool holds_workspace_file(const fs::path& folder) {
+    std::error_code ec;
+    for (fs::directory_iterator entry(folder, ec), end; !ec && entry != end; entry.increment(ec)) {
+        if (entry->path().extension() == ".b3-workspace") return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// Reads a whole file straight into the string that will hold it: one copy from the page
+// cache. The size is a hint only; a file that grows or shrinks meanwhile is read as it is.
+std::string too_large_message(std::uint64_t max_bytes) {
+    return "the file is larger than " + std::to_string(max_bytes) +
+           " bytes, the limit load_options::max_file_bytes sets; raise it to load the file";
+}
+
+std::optional<std::string> read_whole_file(const fs::path& path, std::string& problem,
+                                           std::uint64_t max_bytes, bool& too_large) {
+    too_large = false;
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        problem = "cannot read: it is a directory";
+        return std::nullopt;
+    }
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file) {
+        problem = std::string("cannot open: ") + std::strerror(errno);
+        return std::nullopt;
+    }
+    std::string text;
+    std::uintmax_t expected = fs::file_size(path, ec);
+    if (!ec && expected > max_bytes) {
+        too_large = true;
+        problem = too_large_message(max_bytes);
+        return std::nullopt;
+    }
+    text.resize(ec ? 0 : static_cast<std::size_t>(expected) + 1);  // +1 to see the end
+    std::size_t size = 0;
+    for (;;) {
+        if (size == text.size()) text.resize(std::max<std::size_t>(2 * size, 1 << 16));
+        std::size_t got = std::fread(text.data() + size, 1, text.size() - size, file.get());
+        size += got;
+        if (got == 0) break;
+        // A device or pipe has no size to check first: stop reading once past the limit.
+        if (size > max_bytes) {
+            too_large = true;
+            problem = too_large_message(max_bytes);
+            return std::nullopt;
+        }
+    }
+    if (std::ferror(file.get()) != 0) {
+        problem = std::string("cannot read: ") + std::strerror(errno);
+        return std::nullopt;
+    }
+    text.resize(size);
+    return text;
+}
+
+void file_set::report(std::size_t file, source_location where, diagnostic_code code,
+                      std::string message, std::optional<std::int64_t> record) {
+    out_.push_back({files_[file].name, where, record, code, std::move(message)});
+}
+
+std::optional<std::size_t> file_set::open(const fs::path& path, std::optional<file_format> format) {
+    const std::size_t before = files_.size();
+    std::optional<std::size_t> first = read(path, path.string(), std::nullopt, {}, format);
+    if (first && *first >= before) open_includes(*first);
+    return first;
+}
+
+std::optional<std::size_t> file_set::open_text(std::string_view text, file_format format,
+                                               const std::string& name) {
+    if (text.size() > max_file_bytes_) {
+        out_.push_back({name,
+                        {},
+                        std::nullopt,
+                        diagnostic_code::limit_exceeded,
+                        too_large_message(max_file_bytes_)});
+        return std::nullopt;
+    }
+    std::optional<std::size_t> first = add(fs::path(name), name, text, format);
+    if (first) open_includes(*first);
+    return first;
+}
+
+void file_set::open_subtree_files() {
+    for (std::size_t f = 0; f < files_.size(); ++f) {
+        std::vector<std::string> named;
+        for (const record_set& records : files_[f].document.trees) {
+            const std::vector<std::string>& types = records.type_names();
+            if (std::find(types.begin(), types.end(), subtree_type_name) == types.end()) continue;
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                if (records.type_name(i) != subtree_type_name) continue;
+                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                    if (p->name == "file" && std::holds_alternative<std::string>(p->value))
+                        named.push_back(std::get<std::string>(p->value));
+                }
+            }
+        }
+        for (const std::string& path : named) {
+            const fs::path found = resolve(f, path);
+            if (!found.empty()) open(found);
+        }
+    }
+}
+
+// Files from `first` on: all their includes are open, so every tree name they may use is
+// known.
+void file_set::mark_tree_uses(std::size_t file) {
+    for (record_set& records : files_[file].document.trees) {
+        // By distinct type name first: a file of a million records has a few dozen.
+        std::vector<bool> tree_name(records.type_names().size(), false);
+        bool any = false;
+        for (std::size_t n = 0; n < tree_name.size(); ++n) {
+            const std::string& type = records.type_names()[n];
+            tree_name[n] = type != subtree_type_name && registry_.find(type) == nullptr &&
+                           find_tree(file, type).has_value();
+            any = any || tree_name[n];
+        }
+        if (!any) continue;
+        auto names_tree = [&](std::size_t i) {
+            return !records.has_type_id(i) && tree_name[records.type_name_index(i)];
+        };
+        std::size_t i = 0;
+        record_set marked;
+        marked.set_name(records.name());
+        for (const record_set::key_declaration& key : records.declared_keys())
+            marked.declare_key(key);
+        for (i = 0; i < records.size(); ++i) {
+            if (records.has_type_id(i)) {
+                marked.add_with_type_id(records.id(i), records.parent_id(i), records.type_id(i),
+                                        records.describe(i), records.where(i));
+            } else if (names_tree(i)) {
+                marked.add(records.id(i), records.parent_id(i), subtree_type_name,
+                           records.describe(i), records.where(i));
+                marked.add_param("tree", std::string(records.type_name(i)), records.where(i));
+            } else {
+                marked.add(records.id(i), records.parent_id(i), records.type_name(i),
+                           records.describe(i), records.where(i));
+            }
+            for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
+                marked.add_param(p->name, p->value, p->where, p->from_text);
+            marked.mark_problem(records.problems(i));
+        }
+        records = std::move(marked);
+    }
+}
+
+// Breadth first, so that no chain of includes, however long, deepens the stack.
+void file_set::open_includes(std::size_t first) {
+    for (std::size_t i = first; i < files_.size(); ++i) {
+        const std::vector<file_reference> references = files_[i].document.includes;
+        for (const file_reference& reference : references) {
+            const fs::path target = files_[i].location.parent_path() / reference.path;
+            std::optional<std::size_t> included =
+                read(target, target.lexically_normal().string(), i, reference.where);
+            if (included) files_[i].includes.push_back(*included);
+        }
+    }
+    for (std::size_t i = first; i < files_.size(); ++i) mark_tree_uses(i);
+}
+
+std::optional<std::size_t> file_set::read(const fs::path& path, const std::string& name,
+                                          std::optional<std::size_t> from, source_location where,
+                                          std::optional<file_format> format) {
+    auto fail = [&](diagnostic_code code, std::string message) -> std::optional<std::size_t> {
+        if (from) {
+            report(*from, where, code, "'" + name + "': " + message);
+        } else {
+            out_.push_back({name, {}, std::nullopt, code, std::move(message)});
+        }
+        return std::nullopt;
+    };
+    const fs::path canonical = canonical_or_absolute(path);
+    auto seen = std::find(canonical_.begin(), canonical_.end(), canonical);
+    if (seen != canonical_.end()) return static_cast<std::size_t>(seen - canonical_.begin());
+    if (std::find(failed_.begin(), failed_.end(), canonical) != failed_.end()) return std::nullopt;
+    failed_.push_back(canonical);  // until it reads
+    if (!format && !format_for_path(path)) {
+        const std::string extension = path.extension().string();
+        return fail(diagnostic_code::unknown_format,
+                    (extension.empty() ? std::string("the file has no extension")
+                                       : "unknown file extension '" + extension + "'") +
+                        "; expected " + known_extensions());
+    }
+    std::string problem;
+    bool too_large = false;
+    std::optional<std::string> text = read_whole_file(path, problem, max_file_bytes_, too_large);
+    if (!text)
+        return fail(too_large ? diagnostic_code::limit_exceeded : diagnostic_code::io_error,
+                    problem);
+    return add(path, name, *text, format ? *format : *detect_format(path, *text));
+}
+
+std::optional<std::size_t> file_set::add(const fs::path& path, const std::string& name,
+                                         std::string_view text, file_format format) {
+    read_result read = read_records(text, format, name);
+    diagnostic_sink::sort(read.diagnostics);
+    const bool clean = read.complete && read.diagnostics.empty();
+    out_.insert(out_.end(), std::make_move_iterator(read.diagnostics.begin()),
+                std::make_move_iterator(read.diagnostics.end()));
+    // A problem the reader found (a misspelled key, say) must not pass silently: the file
+    // makes no tree, though its problems and those the builder finds are all reported.
+    if (!read.complete) return std::nullopt;  // a file that is not well-formed makes nothing
+    files_.push_back({name, path, std::move(read.document), {}});
+    canonical_.push_back(canonical_or_absolute(path));
+    failed_.erase(std::remove(failed_.begin(), failed_.end(), canonical_.back()), failed_.end());
+    clean_.push_back(clean);
+    return files_.size() - 1;
+}
+
+std::optional<tree_ref> file_set::find_tree(std::size_t file, std::string_view name) const {
+    std::vector<std::size_t> queue{file};
+    std::vector<bool> queued(files_.size(), false);
+    queued[file] = true;
+    for (std::size_t at = 0; at < queue.size(); ++at) {
+        const std::vector<record_set>& trees = files_[queue[at]].document.trees;
+        for (std::size_t t = 0; t < trees.size(); ++t) {
+            if (trees[t].name() == name) return tree_ref{queue[at], t};
+        }
+        for (std::size_t included : files_[queue[at]].includes) {
+            if (!queued[included]) {
+                queued[included] = true;
+                queue.push_back(included);
+            }
+        }
+    }
+    // Then every file of the load: a project's files see each other's trees, as
+    // BehaviorTree.CPP's factory registers every tree of every file it reads.
+    for (std::size_t f = 0; f < files_.size(); ++f) {
+        if (queued[f]) continue;
+        const std::vector<record_set>& trees = files_[f].document.trees;
+        for (std::size_t t = 0; t < trees.size(); ++t) {
+            if (trees[t].name() == name) return tree_ref{f, t};
+        }
+    }
+    return std::nullopt;
+}
+
+fs::path file_set::resolve(std::size_t from, const std::string& path) {
+    const fs::path folder = files_[from].location.parent_path();
+    auto missing = [&] {
+        const fs::path where = canonical_or_absolute(folder / path);
+        if (std::find(missing_.begin(), missing_.end(), where) == missing_.end())
+            missing_.push_back(where);
+        return fs::path();
+    };
+    if (files_[from].document.subtree_paths == tree_document::path_base::file) {
+        return is_file(folder / path) ? folder / path : missing();
+    }
+    // behavior3editor names subtree files from its workspace root: the folder of the
+    // .b3-workspace file, else the nearest folder up from the file where the path exists.
+    fs::path nearest;
+    for (fs::path at = folder.empty() ? fs::path(".") : folder;;) {
+        if (holds_workspace_file(at) && is_file(at / path)) return at / path;
+        if (nearest.empty() && is_file(at / path)) nearest = at / path;
+        fs::path up = fs::absolute(at).parent_path();
+        if (up == fs::absolute(at) || up.empty()) break;
+        at = up;
+    }
+    return nearest.empty() ? missing() : nearest;
+}
+
+}  // namespace canopy::detail

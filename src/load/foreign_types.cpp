@@ -1,0 +1,130 @@
+#include "load/foreign_types.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <unordered_map>
+
+#include "build/subtree_node.hpp"
+
+namespace canopy::detail {
+namespace {
+
+struct learned {
+    std::optional<arity> shape;  // from a model
+    std::size_t most_children = 0;
+    bool any_use = false;
+    bool all_one_child = true;
+    std::vector<std::string> params;  // in order of first mention
+    std::vector<std::optional<std::string>> defaults;
+    bool foreign = false;  // unknown to the registry, or its parameters do not fit
+};
+
+void mention(learned& type, const std::string& name, std::optional<std::string> fallback = {}) {
+    // A parameter without a name cannot be declared (the registry refuses it); the builder
+    // reports it at its record as a parameter the type does not take.
+    if (name.empty()) return;
+    auto at = std::find(type.params.begin(), type.params.end(), name);
+    if (at != type.params.end()) return;
+    type.params.push_back(name);
+    type.defaults.push_back(std::move(fallback));
+}
+
+// A name that differs from a registered one in case only (`inverter`) is a typo that the
+// program's type would fix, not a type of another program: it stays an error.
+bool miscased(const registry& reg, std::string_view name) {
+    if (reg.find(name) != nullptr) return false;
+    const std::string_view nearest = reg.nearest_name(name);
+    return nearest.size() == name.size() &&
+           std::equal(name.begin(), name.end(), nearest.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) ==
+                      std::tolower(static_cast<unsigned char>(b));
+           });
+}
+
+bool fits(const node_type& type, const record_set& records, std::size_t i) {
+    for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+        if (std::none_of(type.params.begin(), type.params.end(),
+                         [&](const param_spec& spec) { return spec.name == p->name; })) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+registry learn_types(const file_set& files, const registry& reg) {
+    std::map<std::string, learned, std::less<>> types;
+    std::vector<std::string> order;  // of first mention, so the registry lists them as met
+    auto entry = [&](const std::string& name) -> learned& {
+        auto [at, added] = types.try_emplace(name);
+        if (added) order.push_back(name);
+        return at->second;
+    };
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const tree_document& document = files.file(f).document;
+        for (const record_set& records : document.trees) {
+            std::unordered_map<std::int64_t, std::size_t> children;
+            for (std::size_t i = 0; i < records.size(); ++i) ++children[records.parent_id(i)];
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                if (records.has_type_id(i)) continue;
+                const std::string name(records.type_name(i));
+                if (name.empty() || name == subtree_type_name || miscased(reg, name)) continue;
+                const node_type* known = reg.find(name);
+                if (known != nullptr && fits(*known, records, i) && types.count(name) == 0)
+                    continue;
+                learned& type = entry(name);
+                type.foreign = true;
+                if (known != nullptr) {  // its parameters do not fit: keep what does
+                    if (!type.shape) type.shape = known->arity;
+                    for (const param_spec& spec : known->params) mention(type, spec.name);
+                }
+                auto count = children.find(records.id(i));
+                const std::size_t n = count == children.end() ? 0 : count->second;
+                type.any_use = true;
+                type.most_children = std::max(type.most_children, n);
+                type.all_one_child = type.all_one_child && n == 1;
+                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
+                    mention(type, p->name);
+            }
+        }
+    }
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        for (const node_model& model : files.file(f).document.models) {
+            auto at = types.find(model.name);
+            if (at == types.end()) {
+                if (reg.find(model.name) != nullptr) continue;  // the program's own wins
+                entry(model.name).foreign = true;
+                at = types.find(model.name);
+            }
+            if (model.shape) at->second.shape = model.shape;
+            for (const port_model& port : model.ports)
+                mention(at->second, port.name, port.default_value);
+        }
+    }
+    registry foreign;
+    for (const std::string& name : order) {
+        const learned& type = types.at(name);
+        // A type without a name is not learned: the builder reports the records that use it.
+        if (!type.foreign || name.empty()) continue;
+        node_type made;
+        made.name = name;
+        if (type.shape) {
+            made.arity = *type.shape;
+        } else if (type.most_children == 0) {
+            made.arity = arity::leaf;
+        } else {
+            made.arity = type.any_use && type.all_one_child ? arity::decorator : arity::composite;
+        }
+        for (std::size_t p = 0; p < type.params.size(); ++p) {
+            param_spec spec{type.params[p], param_type::any, std::nullopt, false};
+            if (type.defaults[p]) spec.default_value = *type.defaults[p];
+            made.params.push_back(std::move(spec));
+        }
+        foreign.add(std::move(made));
+    }
+    return foreign;
+}
+
+}  // namespace canopy::detail

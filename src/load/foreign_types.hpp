@@ -1,0 +1,18 @@
+#pragma once
+// Lenient loading: node types a file uses that the program did not register (or whose
+// parameters do not fit the file's), learned from the file's node models or from its shape.
+
+#include "canopy/run/registry.hpp"
+#include "load/file_set.hpp"
+
+namespace canopy::detail {
+
+/// The types to look up before the registry's when building the trees of `files`. Each is a
+/// type without behaviour (agents refuse to run trees that use it) whose parameters, of type
+/// any, are its model's ports and every parameter the files give it; its arity is its
+/// model's, else leaf where no node has children, decorator where each has one, else
+/// composite. A name that differs from a registered one in case only is not learned: it is
+/// the typo its "did you mean" says.
+registry learn_types(const file_set& files, const registry& reg);
+
+}  // namespace canopy::detail

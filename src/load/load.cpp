@@ -1,0 +1,78 @@
+// The public loading functions (canopy/load/load.hpp), over the loader (loader.hpp).
+#include "canopy/load/load.hpp"
+
+#include "canopy/core/error.hpp"
+#include "load/foreign_types.hpp"
+#include "load/loader.hpp"
+
+namespace canopy {
+
+using detail::loader;
+using detail::tree_ref;
+
+load_result try_load_text(std::string_view text, file_format format, const registry& reg,
+                          const std::string& path, const load_options& options) {
+    loader load(reg, options);
+    return load.load(load.files().open_text(text, format, path));
+}
+
+load_result try_load_file(const std::filesystem::path& path, const registry& reg,
+                          const load_options& options) {
+    loader load(reg, options);
+    return load.load(load.files().open(path, options.format));
+}
+
+load_result try_load_file(const std::filesystem::path& path, const registry& reg,
+                          const load_options& options,
+                          std::vector<std::filesystem::path>& files_read) {
+    loader load(reg, options);
+    load_result result = load.load(load.files().open(path, options.format));
+    files_read = load.files().files_met();
+    return result;
+}
+
+std::shared_ptr<const tree> load_file(const std::filesystem::path& path, const registry& reg,
+                                      const load_options& options) {
+    load_result result = try_load_file(path, reg, options);
+    if (!result) throw load_error(std::move(result.diagnostics));
+    return std::move(result.tree);
+}
+
+file_load_result try_load_every_tree(const std::filesystem::path& path, const registry& reg,
+                                     const load_options& options) {
+    loader load(reg, options);
+    file_load_result result;
+    std::optional<std::size_t> f = load.files().open(path, options.format);
+    if (f) {
+        load.prepare();
+        // A project's trees are those of the files it includes.
+        std::vector<tree_ref> trees = load.project_trees(*f);
+        if (!load.files().file(*f).document.trees.empty()) {
+            trees.resize(load.files().file(*f).document.trees.size());
+        }
+        if (trees.empty()) load.choose(*f);  // says why there is nothing to check
+        for (tree_ref ref : trees) {
+            std::shared_ptr<const tree> built = load.build(ref, false);
+            if (built) result.trees.emplace_back(built->name(), std::move(built));
+        }
+    }
+    load_result all = load.finish(nullptr);
+    result.diagnostics = std::move(all.diagnostics);
+    if (!result.diagnostics.empty()) result.trees.clear();
+    return result;
+}
+
+registry learn_node_types(const std::filesystem::path& path, const registry& reg,
+                          std::vector<diagnostic>& problems) {
+    loader load(reg, {});
+    registry learned;
+    if (load.files().open(path)) {
+        load.files().open_subtree_files();
+        learned = detail::learn_types(load.files(), reg);
+    }
+    detail::tidy(load.diagnostics());
+    problems = std::move(load.diagnostics());
+    return learned;
+}
+
+}  // namespace canopy

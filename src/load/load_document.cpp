@@ -1,0 +1,151 @@
+// try_load_document (canopy/load/load.hpp): a file's document, checked, with what writers need
+// said the way every writer can say it.
+#include <map>
+#include <unordered_map>
+
+#include "build/subtree_node.hpp"
+#include "canopy/load/load.hpp"
+#include "load/loader.hpp"
+
+namespace canopy {
+namespace {
+
+using detail::file_set;
+using detail::loader;
+using detail::tree_ref;
+
+// The records with each type named as the registry (or the learned types) names it and, where
+// the tree was built, each literal given as text (XML's) typed as its parameter is, so that a
+// format that types its values (JSON) writes it as what it is: 3, not "3".
+record_set with_registered_names(const record_set& records, const registry& reg,
+                                 const registry* foreign, const tree* built) {
+    std::unordered_map<std::int64_t, tree::index> node_of;
+    if (built != nullptr) {
+        for (tree::index n = 0; n < built->size(); ++n) node_of.emplace(built->record_id(n), n);
+    }
+    record_set named;
+    named.set_name(records.name());
+    for (const record_set::key_declaration& key : records.declared_keys()) named.declare_key(key);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const node_type* type = nullptr;
+        if (records.has_type_id(i)) {
+            type = reg.find(records.type_id(i));
+        } else if (records.type_name(i) != detail::subtree_type_name) {
+            if (foreign != nullptr) type = foreign->find(records.type_name(i));
+            if (type == nullptr) type = reg.find(records.type_name(i));
+        }
+        named.add(records.id(i), records.parent_id(i),
+                  type != nullptr ? std::string_view(type->name) : records.type_name(i),
+                  records.describe(i), records.where(i));
+        auto node = node_of.find(records.id(i));
+        for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+            const param* checked = nullptr;
+            if (p->from_text && built != nullptr && node != node_of.end()) {
+                checked = built->params(node->second).find_param(p->name);
+            }
+            if (checked != nullptr && checked->key == param::no_key && !checked->names_key &&
+                !checked->output) {
+                named.add_param(p->name, checked->value, p->where, false);
+            } else {
+                named.add_param(p->name, p->value, p->where, p->from_text);
+            }
+        }
+    }
+    return named;
+}
+
+// Each subtree named by file, as a path from the file's own folder (behavior3's paths start at
+// its workspace), with the name of the tree it uses: what every format's writer can say.
+void name_subtree_files(file_set& files, std::size_t f) {
+    namespace fs = std::filesystem;
+    // First every file the subtrees name, opened (opening may move the files' documents).
+    struct named_file {
+        std::string path;
+        std::string tree;
+    };
+    std::map<std::string, named_file> by_path;
+    for (std::size_t t = 0; t < files.file(f).document.trees.size(); ++t) {
+        for (std::size_t i = 0; i < files.file(f).document.trees[t].size(); ++i) {
+            const record_set& records = files.file(f).document.trees[t];
+            if (records.type_name(i) != detail::subtree_type_name) continue;
+            for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                if (p->name != "file" || !std::holds_alternative<std::string>(p->value)) continue;
+                const std::string file = std::get<std::string>(p->value);
+                const fs::path found = files.resolve(f, file);
+                const std::optional<std::size_t> target =
+                    found.empty() ? std::nullopt : files.open(found);
+                if (!target) break;
+                std::error_code ec;
+                const fs::path folder =
+                    fs::weakly_canonical(fs::absolute(files.file(f).location), ec).parent_path();
+                named_file named{fs::weakly_canonical(fs::absolute(found), ec)
+                                     .lexically_relative(folder)
+                                     .generic_string(),
+                                 {}};
+                const tree_document& used = files.file(*target).document;
+                if (used.trees.size() == 1) named.tree = used.trees[0].name();
+                by_path.emplace(file, std::move(named));
+                break;
+            }
+        }
+    }
+    tree_document& document = files.file(f).document;
+    for (record_set& records : document.trees) {
+        record_set named;
+        named.set_name(records.name());
+        for (const record_set::key_declaration& key : records.declared_keys())
+            named.declare_key(key);
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            named.add(records.id(i), records.parent_id(i), records.type_name(i),
+                      records.describe(i), records.where(i));
+            std::optional<std::string> file;
+            bool has_tree = false;
+            for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                if (records.type_name(i) == detail::subtree_type_name && p->name == "file" &&
+                    std::holds_alternative<std::string>(p->value)) {
+                    file = std::get<std::string>(p->value);
+                    continue;
+                }
+                has_tree = has_tree || p->name == "tree";
+                named.add_param(p->name, p->value, p->where, p->from_text);
+            }
+            if (!file) continue;
+            auto found = by_path.find(*file);
+            if (found == by_path.end()) {
+                named.add_param("file", *file, records.where(i));
+                continue;
+            }
+            if (!has_tree && !found->second.tree.empty())
+                named.add_param("tree", found->second.tree, records.where(i));
+            named.add_param("file", found->second.path, records.where(i));
+        }
+        records = std::move(named);
+    }
+    document.subtree_paths = tree_document::path_base::file;
+}
+
+}  // namespace
+
+document_load_result try_load_document(const std::filesystem::path& path, const registry& reg,
+                                       const load_options& options) {
+    loader load(reg, options);
+    document_load_result result;
+    std::optional<std::size_t> f = load.files().open(path, options.format);
+    if (f) {
+        load.prepare();
+        const std::size_t trees = load.files().file(*f).document.trees.size();
+        if (trees == 0) load.choose(*f);
+        std::vector<std::shared_ptr<const tree>> built;
+        for (std::size_t t = 0; t < trees; ++t) built.push_back(load.build({*f, t}, false));
+        name_subtree_files(load.files(), *f);
+        result.document = std::move(load.files().file(*f).document);
+        for (std::size_t t = 0; t < trees; ++t) {
+            record_set& records = result.document.trees[t];
+            records = with_registered_names(records, reg, load.foreign(), built[t].get());
+        }
+    }
+    result.diagnostics = load.finish(nullptr).diagnostics;
+    return result;
+}
+
+}  // namespace canopy

@@ -1,0 +1,91 @@
+#include "canopy/records/records.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "canopy/core/error.hpp"
+
+namespace canopy {
+
+std::uint32_t record_set::intern_type_name(std::string_view name) {
+    // Files repeat a few names many times; the last one is checked before the map.
+    if (last_type_name_ < type_names_.size() && type_names_[last_type_name_] == name) {
+        return last_type_name_;
+    }
+    lookup_key_.assign(name);
+    auto found = type_name_indexes_.find(lookup_key_);
+    if (found != type_name_indexes_.end()) return last_type_name_ = found->second;
+    auto index = static_cast<std::uint32_t>(type_names_.size());
+    type_names_.push_back(lookup_key_);
+    type_name_indexes_.emplace(lookup_key_, index);
+    return last_type_name_ = index;
+}
+
+std::size_t record_set::push(std::int64_t id, std::int64_t parent_id, std::uint32_t type_name,
+                             std::int64_t type_id, std::string_view describe,
+                             source_location where) {
+    if (describe.size() > std::numeric_limits<std::uint32_t>::max()) {
+        throw error(error_code::limit_exceeded, "a describe text longer than 4 GiB");
+    }
+    record r{};
+    r.id = id;
+    r.parent_id = parent_id;
+    r.type_id = type_id;
+    r.type_name = type_name;
+    r.describe_offset = text_.size();
+    r.describe_size = static_cast<std::uint32_t>(describe.size());
+    r.first_param = static_cast<std::uint32_t>(params_.size());
+    r.where = where;
+    min_id_ = records_.empty() ? id : std::min(min_id_, id);
+    max_id_ = records_.empty() ? id : std::max(max_id_, id);
+    text_.append(describe);
+    records_.push_back(r);
+    return records_.size() - 1;
+}
+
+std::size_t record_set::add(std::int64_t id, std::int64_t parent_id, std::string_view type_name,
+                            std::string_view describe, source_location where) {
+    return push(id, parent_id, intern_type_name(type_name), 0, describe, where);
+}
+
+std::size_t record_set::add_with_type_id(std::int64_t id, std::int64_t parent_id,
+                                         std::int64_t type_id, std::string_view describe,
+                                         source_location where) {
+    return push(id, parent_id, by_type_id, type_id, describe, where);
+}
+
+void record_set::add_param(std::string name, param_value value, source_location where,
+                           bool from_text) {
+    if (records_.empty())
+        throw error(error_code::invalid_argument, "add_param before any record was added");
+    params_.push_back({std::move(name), std::move(value), where, from_text});
+    ++records_.back().param_count;
+}
+
+void record_set::mark_problem(std::uint8_t problems) {
+    if (records_.empty())
+        throw error(error_code::invalid_argument, "mark_problem before any record was added");
+    records_.back().problems |= problems;
+    any_problems_ = any_problems_ || problems != 0;
+}
+
+std::string_view record_set::type_name(std::size_t i) const {
+    const record& r = records_[i];
+    if (r.type_name == by_type_id) return {};
+    return type_names_[r.type_name];
+}
+
+std::string_view record_set::describe(std::size_t i) const {
+    const record& r = records_[i];
+    return std::string_view(text_).substr(r.describe_offset, r.describe_size);
+}
+
+const record_set::raw_param* record_set::params_begin(std::size_t i) const {
+    return params_.data() + records_[i].first_param;
+}
+
+const record_set::raw_param* record_set::params_end(std::size_t i) const {
+    return params_begin(i) + records_[i].param_count;
+}
+
+}  // namespace canopy

@@ -1,0 +1,23 @@
+#include "canopy/run/node.hpp"
+
+#include "canopy/core/status.hpp"
+
+namespace canopy {
+
+std::string_view to_string(status s) noexcept {
+    switch (s) {
+        case status::idle: return "idle";
+        case status::success: return "success";
+        case status::failure: return "failure";
+        case status::running: return "running";
+    }
+    return "invalid";
+}
+
+void node::enter(context& /*ctx*/) const {}
+void node::exit(context& /*ctx*/, status /*result*/) const {}
+void node::halt(context& /*ctx*/) const {}
+void node::construct_state(void* /*storage*/) const {}
+void node::check_children(std::size_t /*count*/) const {}
+
+}  // namespace canopy

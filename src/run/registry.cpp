@@ -1,0 +1,145 @@
+#include "canopy/run/registry.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "canopy/core/error.hpp"
+#include "core/param_text.hpp"
+#include "core/suggest.hpp"
+
+namespace canopy {
+
+std::string_view to_string(arity a) noexcept {
+    switch (a) {
+        case arity::leaf: return "leaf";
+        case arity::decorator: return "decorator";
+        case arity::composite: return "composite";
+    }
+    return "unknown";
+}
+
+namespace {
+
+void check_params(const node_type& type) {
+    std::unordered_set<std::string_view> seen;
+    for (const param_spec& spec : type.params) {
+        if (spec.name.empty()) {
+            throw registry_error("node type '" + type.name +
+                                 "' declares a parameter without a name");
+        }
+        if (!seen.insert(spec.name).second) {
+            throw registry_error("node type '" + type.name + "' declares parameter '" + spec.name +
+                                 "' twice");
+        }
+        if (spec.output && (spec.type == param_type::key || spec.type == param_type::key_value)) {
+            throw registry_error("output parameter '" + spec.name + "' of node type '" + type.name +
+                                 "' must be of a value type: integer, number, boolean or string");
+        }
+        if (spec.type == param_type::key_value &&
+            std::count_if(type.params.begin(), type.params.end(),
+                          [](const param_spec& p) { return p.type == param_type::key; }) != 1) {
+            throw registry_error("node type '" + type.name + "' has a key-value parameter '" +
+                                 spec.name + "', so it needs exactly one key parameter");
+        }
+        const param_type default_type =
+            spec.type == param_type::key ? param_type::string : spec.type;
+        if (spec.default_value && spec.type != param_type::key_value &&
+            spec.type != param_type::any && type_of(*spec.default_value) != default_type) {
+            throw registry_error("the default of parameter '" + spec.name + "' of node type '" +
+                                 type.name + "' is " +
+                                 detail::with_article(type_of(*spec.default_value)) + ", not " +
+                                 detail::with_article(default_type));
+        }
+    }
+}
+
+}  // namespace
+
+void registry::check_name_free(const std::string& name) const {
+    if (name.empty()) throw registry_error("a node type name must not be empty");
+    if (by_name_.count(name) != 0) {
+        throw registry_error("node type name '" + name + "' is already registered");
+    }
+}
+
+const node_type& registry::add(node_type type) {
+    check_name_free(type.name);
+    if (type.id && by_id_.count(*type.id) != 0) {
+        throw registry_error("node type id " + std::to_string(*type.id) + " of '" + type.name +
+                             "' is already used by '" + by_id_.at(*type.id)->name + "'");
+    }
+    check_params(type);
+    const node_type& added = types_.emplace_back(std::move(type));
+    by_name_.emplace(added.name, &added);
+    if (added.id) by_id_.emplace(*added.id, &added);
+    return added;
+}
+
+const node_type& registry::add_leaf(std::string name, std::optional<std::int64_t> id) {
+    return add(node_type{std::move(name), id, arity::leaf, {}, {}});
+}
+
+void registry::add_key(std::string name, param_type type, std::optional<param_value> initial) {
+    if (type == param_type::key || type == param_type::key_value || type == param_type::any) {
+        throw registry_error("blackboard key '" + name +
+                             "' must be an integer, a number, a boolean or a string");
+    }
+    if (initial && !(type_of(*initial) == type ||
+                     (type == param_type::number && type_of(*initial) == param_type::integer))) {
+        throw registry_error("the initial value of blackboard key '" + name + "' is not " +
+                             detail::with_article(type));
+    }
+    if (initial && type == param_type::number && initial->index() == 1) {
+        initial = static_cast<double>(std::get<std::int64_t>(*initial));
+    }
+    if (initial && type == param_type::string &&
+        std::get<std::string>(*initial).size() > blackboard::max_string_bytes) {
+        throw registry_error("the initial value of blackboard key '" + name + "' is longer than " +
+                             std::to_string(blackboard::max_string_bytes) + " bytes");
+    }
+    if (name.empty()) throw registry_error("a blackboard key name must not be empty");
+    for (const blackboard_key& key : keys_) {
+        if (key.name == name)
+            throw registry_error("blackboard key '" + name + "' is already declared");
+    }
+    keys_.push_back({std::move(name), type, std::move(initial), false});
+}
+
+void registry::add_alias(std::string alias, std::string_view target) {
+    const node_type* type = find(target);
+    if (type == nullptr) {
+        throw registry_error("cannot alias '" + alias + "' to unregistered node type '" +
+                             std::string(target) + "'");
+    }
+    check_name_free(alias);
+    by_name_.emplace(alias, type);
+    alias_names_.push_back(std::move(alias));
+}
+
+const node_type* registry::find(std::string_view name) const {
+    auto found = by_name_.find(std::string(name));
+    return found == by_name_.end() ? nullptr : found->second;
+}
+
+const node_type* registry::find(std::int64_t id) const {
+    auto found = by_id_.find(id);
+    return found == by_id_.end() ? nullptr : found->second;
+}
+
+std::string_view registry::nearest_name(std::string_view name) const {
+    std::vector<std::string_view> candidates;
+    candidates.reserve(types_.size() + alias_names_.size());
+    for (const node_type& type : types_) candidates.emplace_back(type.name);
+    for (const std::string& alias : alias_names_) candidates.emplace_back(alias);
+    return detail::nearest(name, candidates);
+}
+
+std::vector<std::pair<std::string, std::string>> registry::aliases() const {
+    std::vector<std::pair<std::string, std::string>> result;
+    for (const std::string& alias : alias_names_)
+        result.emplace_back(alias, by_name_.at(alias)->name);
+    std::sort(result.begin(), result.end());
+    return result;
+}
+
+}  // namespace canopy

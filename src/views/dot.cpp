@@ -1,0 +1,101 @@
+// Trees as Graphviz DOT: a picture writer beside the printer.
+#include "canopy/views/dot.hpp"
+
+#include <vector>
+
+#include "canopy/run/tree.hpp"
+#include "core/param_text.hpp"
+
+namespace canopy {
+namespace {
+
+// Text inside a DOT quoted string: quotes and backslashes escaped, line breaks as \n (which
+// centres the line), other control characters dropped.
+void append_quoted(std::string& out, std::string_view text) {
+    for (char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (static_cast<unsigned char>(c) >= 0x20) {
+            out += c;
+        }
+    }
+}
+
+// The attributes that say what kind of node it is.
+const char* look_of(const tree& t, tree::index i) {
+    if (t.type_name(i) == "SubTree") return "shape=folder";
+    switch (t.type(i).arity) {
+        case arity::composite: return "shape=box";
+        case arity::decorator: return "shape=hexagon";
+        default: return "shape=box, style=rounded";
+    }
+}
+
+}  // namespace
+
+std::string to_dot(const tree& t) {
+    std::string out =
+        "digraph tree {\n  rankdir=TB;\n  graph [fontname=\"Helvetica\"];\n  node "
+        "[fontname=\"Helvetica\"];\n";
+    const std::vector<blackboard_key>& keys = t.keys();
+    std::vector<tree::index> clusters;  // ends of the open subtree clusters
+    for (tree::index i = 0; i < t.size(); ++i) {
+        while (!clusters.empty() && i >= clusters.back()) {
+            clusters.pop_back();
+            out.append(2 * clusters.size() + 2, ' ');
+            out += "}\n";
+        }
+        const std::string indent(2 * clusters.size() + 2, ' ');
+        out += indent + "n" + std::to_string(i) + " [" + look_of(t, i) + ", label=\"";
+        append_quoted(out, t.type_name(i));
+        if (!t.describe(i).empty()) {
+            out += R"(\n\")";  // a new line, then the describe in quotes
+            append_quoted(out, t.describe(i));
+            out += R"(\")";
+        }
+        const param* tree_param = nullptr;
+        for (const param& p : t.params(i)) {
+            if (t.type_name(i) == "SubTree") {
+                if (p.name == "tree") tree_param = &p;
+                continue;  // its tree names the cluster
+            }
+            if (p.output && p.key == param::no_key) continue;  // an output wired nowhere
+            std::string shown;
+            if (p.names_key) {
+                shown = keys[static_cast<std::size_t>(std::get<std::int64_t>(p.value))].name;
+            } else if (p.key != param::no_key) {
+                shown = "{" + keys[p.key].name + "}";
+            } else {
+                shown = detail::value_text(p.value);
+            }
+            out += "\\n";
+            append_quoted(out, p.name + " = " + shown);
+        }
+        out += "\\n#" + std::to_string(t.record_id(i)) + "\"];\n";
+        if (t.type_name(i) == "SubTree" && t.child_count(i) == 1) {
+            out += indent + "subgraph cluster_" + std::to_string(i) + " {\n";
+            out += indent + "  style=dashed; label=\"";
+            append_quoted(
+                out, tree_param != nullptr && std::holds_alternative<std::string>(tree_param->value)
+                         ? std::get<std::string>(tree_param->value)
+                         : std::string("subtree"));
+            out += "\";\n";
+            clusters.push_back(t.subtree_end(i));
+        }
+    }
+    while (!clusters.empty()) {
+        clusters.pop_back();
+        out.append(2 * clusters.size() + 2, ' ');
+        out += "}\n";
+    }
+    for (tree::index i = 1; i < t.size(); ++i) {
+        out += "  n" + std::to_string(t.parent(i)) + " -> n" + std::to_string(i) + ";\n";
+    }
+    out += "}\n";
+    return out;
+}
+
+}  // namespace canopy
