@@ -1,11 +1,17 @@
 // The bounds docs/formats.md ("Limits") promises a load keeps to, one case each: a file past
 // a bound is refused with a located `limit-exceeded`, and one within it loads in bounded time.
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
+#include <thread>
 
 #include "canopy/load/load.hpp"
 #include "canopy/run/agent.hpp"
@@ -34,6 +40,47 @@ public:
 
 private:
     fs::path path_;
+};
+
+// A named pipe that a thread writes `text` into, then closes, or, when `endless`, follows
+// with blanks until the reader closes it: a stream without a size, as a pipe or a device is.
+class fifo {
+public:
+    fifo(const std::string& name, std::string text, bool endless)
+        : path_(fs::temp_directory_path() / name) {
+        fs::remove(path_);
+        REQUIRE(::mkfifo(path_.c_str(), 0600) == 0);
+        writer_ = std::thread([this, text = std::move(text), endless] {
+            const int out = ::open(path_.c_str(), O_WRONLY);
+            if (out < 0) return;
+            bool open = write_all(out, text);
+            const std::string blanks(1 << 16, ' ');
+            while (open && endless) open = write_all(out, blanks);
+            ::close(out);
+        });
+    }
+    ~fifo() {
+        writer_.join();
+        std::error_code ec;
+        fs::remove(path_, ec);
+    }
+    fifo(const fifo&) = delete;
+    fifo& operator=(const fifo&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    // False once the reader has gone (EPIPE: SIGPIPE is ignored while the tests run).
+    static bool write_all(int out, std::string_view bytes) {
+        while (!bytes.empty()) {
+            const ssize_t wrote = ::write(out, bytes.data(), bytes.size());
+            if (wrote <= 0) return false;
+            bytes.remove_prefix(static_cast<std::size_t>(wrote));
+        }
+        return true;
+    }
+
+    fs::path path_;
+    std::thread writer_;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -75,15 +122,62 @@ TEST_SUITE("limits") {
         }
     }
 
-    TEST_CASE("an endless file (a device) is read only up to the size limit") {
-        if (!fs::exists("/dev/zero")) return;
+    TEST_CASE("an endless stream of text that could still be a tree is read only up to the limit") {
+        // Blanks for ever: every byte could still be followed by a tree, so only the limit
+        // stops the reading.
+        fifo stream("canopy_limits_blanks.json", "", true);
         load_options options;
-        options.format = file_format::flat_json;
         options.max_file_bytes = 1 << 20;
         const auto start = std::chrono::steady_clock::now();
-        const load_result result = try_load_file("/dev/zero", testing::test_registry(), options);
-        CHECK(only(result, diagnostic_code::limit_exceeded).path == "/dev/zero");
+        const load_result result = try_load_file(stream.path(), testing::test_registry(), options);
+        CHECK(only(result, diagnostic_code::limit_exceeded).path == stream.path().string());
         CHECK(seconds_since(start) < 10);
+    }
+
+    TEST_CASE("a stream is read only until its bytes are refused, whatever would follow") {
+        // With the default limit of 1 GiB, a stream read to the limit would be refused as
+        // limit-exceeded; each is refused at its first bytes instead, by its format's reader.
+        const registry reg = testing::test_registry();
+        load_options options;
+        SUBCASE("NUL bytes read as JSON") {
+            if (!fs::exists("/dev/zero")) return;
+            options.format = file_format::flat_json;
+            const diagnostic d =
+                only(try_load_file("/dev/zero", reg, options), diagnostic_code::syntax_error);
+            CHECK(d.where.line == 1);
+            CHECK(d.where.column == 1);
+        }
+        SUBCASE("NUL bytes read as XML") {
+            if (!fs::exists("/dev/zero")) return;
+            options.format = file_format::btcpp_xml;
+            only(try_load_file("/dev/zero", reg, options), diagnostic_code::syntax_error);
+        }
+        SUBCASE("random bytes read as XML") {
+            if (!fs::exists("/dev/urandom")) return;
+            options.format = file_format::flat_xml;
+            only(try_load_file("/dev/urandom", reg, options), diagnostic_code::invalid_utf8);
+        }
+        SUBCASE("JSON that goes wrong after its first bytes") {
+            fifo stream("canopy_limits_wrong.json", R"({"nodes": [{"id": 1, "type": "Wait"}] ] )",
+                        true);
+            const diagnostic d =
+                only(try_load_file(stream.path(), reg, options), diagnostic_code::syntax_error);
+            CHECK(d.where.column == 39);  // the second closing bracket
+        }
+    }
+
+    TEST_CASE("a stream of a valid tree longer than what is read at once loads") {
+        std::string text = R"({"nodes": [{"id": 1, "type": "Sequence"})";
+        for (int id = 2; id <= 5000; ++id) {
+            text += R"(, {"id": )" + std::to_string(id) +
+                    R"(, "parentId": 1, "type": "AlwaysSuccess", "describe": "a leaf among many"})";
+        }
+        text += "]}";
+        REQUIRE(text.size() > 4 * 65536);
+        fifo stream("canopy_limits_valid.json", text, false);
+        const load_result result = try_load_file(stream.path(), testing::test_registry());
+        REQUIRE(result);
+        CHECK(result.tree->size() == 5000);
     }
 
     TEST_CASE("ids take the whole signed 64-bit range but 0, and anything past it is refused") {

@@ -8,6 +8,7 @@
 
 #include "build/subtree_node.hpp"
 #include "core/diagnostic_sink.hpp"
+#include "load/stream_probe.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -65,7 +66,8 @@ std::string too_large_message(std::uint64_t max_bytes) {
 }
 
 std::optional<std::string> read_whole_file(const fs::path& path, std::string& problem,
-                                           std::uint64_t max_bytes, bool& too_large) {
+                                           std::uint64_t max_bytes, bool& too_large,
+                                           bool json_syntax) {
     too_large = false;
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
@@ -85,13 +87,19 @@ std::optional<std::string> read_whole_file(const fs::path& path, std::string& pr
         problem = too_large_message(max_bytes);
         return std::nullopt;
     }
-    text.resize(ec ? 0 : static_cast<std::size_t>(expected) + 1);  // +1 to see the end
+    const bool stream = ec || !fs::is_regular_file(path, ec);
+    text.resize(stream ? 0 : static_cast<std::size_t>(expected) + 1);  // +1 to see the end
     std::size_t size = 0;
+    std::size_t next_probe = 1 << 16;  // doubling: probing costs at most twice the reading
     for (;;) {
         if (size == text.size()) text.resize(std::max<std::size_t>(2 * size, 1 << 16));
         std::size_t got = std::fread(text.data() + size, 1, text.size() - size, file.get());
         size += got;
         if (got == 0) break;
+        if (stream && size >= next_probe) {
+            next_probe = 2 * size;
+            if (prefix_is_refused({text.data(), size}, json_syntax)) break;
+        }
         // A device or pipe has no size to check first: stop reading once past the limit.
         if (size > max_bytes) {
             too_large = true;
@@ -236,7 +244,11 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
     }
     std::string problem;
     bool too_large = false;
-    std::optional<std::string> text = read_whole_file(path, problem, max_file_bytes_, too_large);
+    const file_format syntax_of = format ? *format : *format_for_path(path);
+    const bool json_syntax =
+        syntax_of == file_format::flat_json || syntax_of == file_format::behavior3;
+    std::optional<std::string> text =
+        read_whole_file(path, problem, max_file_bytes_, too_large, json_syntax);
     if (!text)
         return fail(too_large ? diagnostic_code::limit_exceeded : diagnostic_code::io_error,
                     problem);

@@ -104,9 +104,11 @@ private:
 
 /// Reads a whole file; on failure returns nothing and says why in `problem`. A file of more
 /// than `max_bytes` bytes (by its size, or by reading, for a device or pipe) is not read on:
-/// it gives nothing and sets `too_large`.
+/// it gives nothing and sets `too_large`. A device or pipe is read only until what it gave
+/// is refused whatever follows (load/stream_probe.hpp), in the syntax its format has.
 std::optional<std::string> read_whole_file(const std::filesystem::path& path, std::string& problem,
-                                           std::uint64_t max_bytes, bool& too_large);
+                                           std::uint64_t max_bytes, bool& too_large,
+                                           bool json_syntax);
 
 /// Why a file or text over the size limit is refused.
 std::string too_large_message(std::uint64_t max_bytes);
