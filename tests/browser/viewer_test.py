@@ -11,7 +11,9 @@ script checks it against the trace and the tree:
     clicking a trace entry reveals and selects its node; a search highlights its hits and
     opens their ancestors;
   * a generated tree of 10,000 nodes: opens collapsed past depth 3 with only the rows in view
-    in the DOM, and a search for a deep node's describe or id reveals it.
+    in the DOM, and a search for a deep node's describe or id reveals it;
+  * the Hornet page in a window 700 px wide: every row shows its describe, and neither the
+    legend nor anything else runs past the window's edge.
 
 Usage: viewer_test.py CANOPY_BINARY SOURCE_DIR. Exits 77 (skipped) when Chromium is absent.
 Python 3 standard library only.
@@ -57,11 +59,11 @@ def run(command, **kwargs):
     return result
 
 
-def dump_dom(chromium, page, profile):
+def dump_dom(chromium, page, profile, width=1280, height=900):
     """Loads the page in headless Chromium; returns the DOM it ends with and the seconds taken."""
     command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                "--no-first-run", "--disable-extensions", "--disable-background-networking",
-               "--disable-sync", "--user-data-dir=" + profile, "--window-size=1280,900",
+               "--disable-sync", "--user-data-dir=" + profile, "--window-size=%d,%d" % (width, height),
                "--virtual-time-budget=15000", "--dump-dom", "file://" + page]
     start = time.monotonic()
     # A session of its own, so that a timeout can end Chromium and every process it started.
@@ -85,7 +87,7 @@ def page_data(page_text):
     return json.loads(match.group(1))
 
 
-def drive(chromium, workdir, page, driver):
+def drive(chromium, workdir, page, driver, width=1280, height=900):
     """The results the driver script wrote into the page, as Chromium ran it."""
     with open(page, encoding="utf-8") as f:
         text = f.read()
@@ -93,7 +95,7 @@ def drive(chromium, workdir, page, driver):
     driven = os.path.join(workdir, "driven-" + os.path.basename(page))
     with open(driven, "w", encoding="utf-8") as f:
         f.write(text[:at] + "<script>\n" + DRIVER_COMMON + driver + "\n</script>\n" + text[at:])
-    dom, seconds = dump_dom(chromium, driven, os.path.join(workdir, "profile"))
+    dom, seconds = dump_dom(chromium, driven, os.path.join(workdir, "profile"), width, height)
     match = re.search(r'<pre id="test-results">(.*?)</pre>', dom, re.S)
     if not match:
         sys.exit("the driver wrote no results into " + driven + "; the DOM ends:\n" + dom[-3000:])
@@ -333,6 +335,63 @@ finish();
           % R["wide"]["rendered"])
 
 
+def test_narrow_window(chromium, canopy, source, workdir):
+    page = os.path.join(workdir, "hornet-narrow.html")
+    run([canopy, "html", "data/hornet.json", "--ticks", "40", "--seed", "8", "-o", page],
+        cwd=source)
+    with open(page, encoding="utf-8") as f:
+        data = page_data(f.read())
+    described = [i for i, node in enumerate(data["nodes"]) if node[4]]
+
+    # Every box is measured where it is drawn: a describe shows when its box has room for some
+    # words inside the outline; the legend when each entry lies inside the window.
+    driver = r"""
+try {
+  R.ready = document.body.getAttribute("data-ready");
+  q("#expand-all").click();
+  q("#slider").value = 30;
+  q("#slider").dispatchEvent(new Event("input", {bubbles: true}));
+  var outline = q("#outline").getBoundingClientRect();
+  R.window = {width: document.documentElement.clientWidth,
+              scrollWidth: document.documentElement.scrollWidth};
+  R.outline = {left: outline.left, right: outline.right};
+  R.descs = Array.prototype.map.call(document.querySelectorAll("#canvas .row"), function (row) {
+    var desc = row.querySelector(".desc"), box = desc && desc.getBoundingClientRect();
+    return [+row.getAttribute("data-node"), box ? Math.floor(box.width) : 0,
+            desc ? desc.scrollWidth : 0, box ? Math.ceil(box.right) : 0];
+  });
+  R.legend = Array.prototype.map.call(document.querySelectorAll(".legend span"), function (s) {
+    var box = s.getBoundingClientRect();
+    return [s.textContent, Math.floor(box.left), Math.ceil(box.right), box.width > 0 && box.height > 0];
+  });
+} catch (e) { R.errors.push(String(e && e.stack || e)); }
+finish();
+"""
+    R, _seconds = drive(chromium, workdir, page, driver, 700, 900)
+    check(R["errors"] == [], "script errors at 700 px: %s" % R["errors"])
+    check(R.get("ready") == "1", "the viewer did not start at 700 px")
+    width = R["window"]["width"]
+    check(width == 700, "the window is %d px wide, not 700" % width)
+    check(R["window"]["scrollWidth"] <= width, "at 700 px the page is %d px wide: it scrolls "
+          "sideways" % R["window"]["scrollWidth"])
+    shown = {row[0]: row for row in R["descs"]}
+    check(set(described) <= set(shown), "at 700 px rows %s are not in the outline"
+          % sorted(set(described) - set(shown)))
+    for i in described:
+        if i not in shown:
+            continue
+        _node, box_width, full_width, right = shown[i]
+        # scrollWidth is rounded to a whole pixel, the box's width is not: one pixel of slack.
+        check(box_width + 1 >= min(full_width, 150) and right <= R["outline"]["right"],
+              "at 700 px the describe of node %d shows %d of its %d px (right edge %d, the "
+              "outline's %d)" % (i, box_width, full_width, right, R["outline"]["right"]))
+    names = [entry[0] for entry in R["legend"]]
+    check(names == STATUS[1:] + STATUS[:1], "the legend reads %s" % names)
+    for name, left, right, drawn in R["legend"]:
+        check(drawn and left >= 0 and right <= width,
+              "at 700 px the legend's '%s' spans %d to %d px of %d" % (name, left, right, width))
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: viewer_test.py CANOPY_BINARY SOURCE_DIR")
@@ -345,6 +404,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="canopy-viewer-test-") as workdir:
         test_hornet(chromium, canopy, source, workdir)
         test_ten_thousand(chromium, canopy, workdir)
+        test_narrow_window(chromium, canopy, source, workdir)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
