@@ -6,8 +6,8 @@
 #include <cstring>
 #include <memory>
 
-#include "build/subtree_node.hpp"
 #include "core/diagnostic_sink.hpp"
+#include "load/subtree_node.hpp"
 
 namespace canopy::detail {
 namespace {
