@@ -570,8 +570,10 @@ private:
                 accepted += (accepted.empty() ? "" : ", ") + std::string(name);
             }
             std::string hint = detail::did_you_mean(raw->name, declared);
-            if (hint.empty())
-                hint = accepted.empty() ? "; it takes none" : "; it takes: " + accepted;
+            if (hint.empty()) {
+                hint = (accepted.empty() ? "; it takes none" : "; it takes: " + accepted) +
+                       type_taking(raw->name, type);
+            }
             report_at(raw->where, i, diagnostic_code::unknown_param,
                       "'" + type.name + "' has no parameter '" + raw->name + "'" + hint);
         }
@@ -588,6 +590,26 @@ private:
         for (std::size_t s = 0; s < type.params.size(); ++s) {
             if (values[s]) params_.push_back(std::move(*values[s]));
         }
+    }
+
+    // " (WaitTicks takes 'ticks')": a registered type whose name is near `type`'s (one name
+    // starts the other, or a few edits apart) and that has the parameter, where the file
+    // likely meant that type.
+    std::string type_taking(std::string_view param_name, const node_type& type) const {
+        for (const node_type& other : registry_.types()) {
+            if (other.name == type.name || other.name.empty()) continue;
+            const std::string_view a = type.name;
+            const std::string_view b = other.name;
+            const bool near = a.substr(0, b.size()) == b || b.substr(0, a.size()) == a ||
+                              !detail::nearest(a, {b}).empty();
+            const bool takes =
+                std::any_of(other.params.begin(), other.params.end(),
+                            [&](const param_spec& spec) { return spec.name == param_name; });
+            if (near && takes) {
+                return " (" + other.name + " takes '" + std::string(param_name) + "')";
+            }
+        }
+        return {};
     }
 
     // The value of one declared parameter, converted to its type or bound to a blackboard
