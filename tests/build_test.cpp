@@ -255,6 +255,16 @@ TEST_SUITE("builder") {
         CHECK(message("Throw", "side") == "'Throw' has no parameter 'side'; it takes: heat");
     }
 
+    TEST_CASE("SubTree is no type of the builder's: the loader supplies it") {
+        record_set records;
+        records.add(1, 0, "SubTree");
+        records.add_param("tree", std::string("Patrol"));
+        CHECK(only(build_tree(records, testing::test_registry()), diagnostic_code::unknown_type)
+                  .message ==
+              "unknown node type 'SubTree' (`canopy types` lists the registered "
+              "types)");
+    }
+
     TEST_CASE("builds nothing from records the reader could not read, and says nothing twice") {
         // The reader reported the unreadable parentId; the builder must not add 'no root'
         // or 'unknown parent' for what follows from it.
