@@ -204,6 +204,13 @@ TEST_SUITE("builder") {
                 diagnostic_code::unknown_param);
             CHECK(d.message == "'Wander' has no parameter 'speed'; it takes none");
         }
+        SUBCASE("unknown, but taken by a type of a similar name") {
+            diagnostic d =
+                only(load_json(json_tree({R"({"id": 1, "type": "Wait", "params": {"ticks": 2}})"})),
+                     diagnostic_code::unknown_param);
+            CHECK(d.message ==
+                  "'Wait' has no parameter 'ticks'; it takes: seconds (WaitTicks takes 'ticks')");
+        }
         SUBCASE("missing") {
             load_result r = load_json(json_tree({R"({"id": 1, "type": "Counted"})",
                                                  R"({"id": 2, "parentId": 1, "type": "Wander"})"}));
@@ -227,6 +234,35 @@ TEST_SUITE("builder") {
             CHECK(d.message == "node 1 ('Counted'): 'count' must not be negative");
             CHECK(d.where.line == 2);
         }
+    }
+
+    TEST_CASE("an unknown parameter names a type of a near name that takes it, and no other") {
+        registry reg;
+        reg.add({"Throw", std::nullopt, arity::leaf, {param_spec::optional("heat", 1.0)}, {}});
+        reg.add({"Strafe", std::nullopt, arity::leaf, {param_spec::optional("side", 1.0)}, {}});
+        reg.add({"Strife", std::nullopt, arity::leaf, {param_spec::optional("heat", 1.0)}, {}});
+        auto message = [&](const char* type, const char* param) {
+            record_set records;
+            records.add(1, 0, type);
+            records.add_param(param, 2.0);
+            load_result r = build_tree(records, reg);
+            REQUIRE(r.diagnostics.size() == 1);
+            return r.diagnostics[0].message;
+        };
+        // A letter apart: Strife, not Throw, which takes 'heat' too but is named otherwise.
+        CHECK(message("Strafe", "heat") ==
+              "'Strafe' has no parameter 'heat'; it takes: side (Strife takes 'heat')");
+        CHECK(message("Throw", "side") == "'Throw' has no parameter 'side'; it takes: heat");
+    }
+
+    TEST_CASE("SubTree is no type of the builder's: the loader supplies it") {
+        record_set records;
+        records.add(1, 0, "SubTree");
+        records.add_param("tree", std::string("Patrol"));
+        CHECK(only(build_tree(records, testing::test_registry()), diagnostic_code::unknown_type)
+                  .message ==
+              "unknown node type 'SubTree' (`canopy types` lists the registered "
+              "types)");
     }
 
     TEST_CASE("builds nothing from records the reader could not read, and says nothing twice") {

@@ -55,7 +55,7 @@ TEST_SUITE("leaves") {
             try_load_text(testing::json_tree({record(1, 0, "Wait", R"({"ticks": 1})")}),
                           file_format::flat_json, testing::runtime_registry());
         CHECK(testing::only(ticks, diagnostic_code::unknown_param).message ==
-              "'Wait' has no parameter 'ticks'; it takes: seconds");
+              "'Wait' has no parameter 'ticks'; it takes: seconds (WaitTicks takes 'ticks')");
     }
 
     TEST_CASE("Wait keeps exact time for an agent that has run for months") {

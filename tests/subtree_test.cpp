@@ -252,6 +252,22 @@ TEST_SUITE("subtrees") {
         CHECK(d.where.line == 2);
     }
 
+    TEST_CASE("a problem seen only with the subtree in place points at its parameter") {
+        temp_folder folder("in_place");
+        const std::string sub = R"({"name": "Post", "blackboard": {"wait": "number"},
+  "nodes": [{"id": 7, "type": "Wait", "describe": "stand", "params": {"seconds": "{wait}"}}]})";
+        folder.write("post.json", sub);
+        const fs::path main = folder.write("main.json", R"({"blackboard": {"label": "string"},
+  "nodes": [{"id": 1, "type": "SubTree", "params": {"file": "post.json", "wait": "{label}"}}]})");
+        diagnostic d = testing::only(try_load_file(main, testing::runtime_registry()),
+                                     diagnostic_code::key_type_mismatch);
+        CHECK(d.path == (folder.path / "post.json").string());
+        CHECK(d.record_id == 7);
+        const std::size_t line_start = sub.find('\n') + 1;
+        CHECK(d.where == source_location{2, static_cast<std::uint32_t>(sub.find(R"("seconds")") -
+                                                                       line_start + 1)});
+    }
+
     TEST_CASE("a remap of a key the subtree does not have is a typo where keys are declared") {
         std::string typo = two_uses;
         typo.replace(typo.find(R"("n": "{total}")"), 14, R"("m": "{total}")");

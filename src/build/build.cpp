@@ -11,7 +11,6 @@
 
 #include "build/assemble.hpp"
 #include "build/id_index.hpp"
-#include "build/subtree_node.hpp"
 #include "canopy/records/records.hpp"
 #include "canopy/run/node.hpp"
 #include "canopy/run/registry.hpp"
@@ -76,8 +75,8 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
 }
 
 // `{name}` names a blackboard key; anything else is a literal. `{@name}` is BehaviorTree.CPP's
-// key of the main tree: once subtrees are in place that is the key `name`, but a subtree
-// checked alone keeps the mark for the loader to see.
+// key of the main tree: in a whole tree that is the key `name`, but a tree checked alone
+// before it is put in place keeps the mark (build_options::main_keys_outside).
 std::optional<std::string_view> key_reference(const param_value& value, bool keep_main_mark) {
     if (!std::holds_alternative<std::string>(value)) return std::nullopt;
     const std::string_view text = std::get<std::string>(value);
@@ -139,13 +138,13 @@ public:
             return finish();
         }
         resolve_keys();
-        if (options_.implicit_keys || options_.subtree_placeholders) declare_used_keys();
+        if (options_.implicit_keys || options_.main_keys_outside) declare_used_keys();
         resolve_types_and_params();
         index_ids();
         link_parents();
         find_cycles();
         check_arity();
-        if (!damaged_ && !options_.subtree_placeholders) check_depth();
+        if (!damaged_) check_depth();
         // Records a reader marked as unreadable never make a tree; the reader has reported them.
         if (!diagnostics_.empty() || records_.any_problems_) return finish();
         if (slot_types_.size() > 0xFFFF) {
@@ -285,7 +284,6 @@ private:
         for (std::size_t i = 0; i < count_; ++i) {
             if ((records_.problems(i) & record_set::bad_type) != 0) continue;
             const node_type* type = find_type(i);
-            if (type == &detail::subtree_placeholder_type()) continue;  // remaps: the loader's
             for (const record_set::raw_param* raw = records_.params_begin(i);
                  raw != records_.params_end(i); ++raw) {
                 const param_spec* spec = nullptr;
@@ -342,7 +340,6 @@ private:
                 continue;
             }
             const node_type& type = *slot_types_[*known];
-            if (&type == &detail::subtree_placeholder_type()) continue;  // the loader checks it
             if (!type.params.empty() || records_.params_begin(i) != records_.params_end(i)) {
                 check_params_of(i, type);
             }
@@ -351,18 +348,14 @@ private:
     }
 
     std::optional<std::string_view> key_of(const param_value& value) const {
-        return key_reference(value, options_.subtree_placeholders);
+        return key_reference(value, options_.main_keys_outside);
     }
 
     const node_type* find_type(std::size_t i) const {
         if (records_.has_type_id(i)) return registry_.find(records_.type_id(i));
         const std::string_view name = records_.type_name(i);
-        if (name == detail::subtree_type_name) {
-            return options_.subtree_placeholders ? &detail::subtree_placeholder_type()
-                                                 : &detail::subtree_type();
-        }
-        if (options_.foreign != nullptr) {
-            if (const node_type* learned = options_.foreign->find(name)) return learned;
+        if (options_.overlay != nullptr) {
+            if (const node_type* first = options_.overlay->find(name)) return first;
         }
         return registry_.find(name);
     }
@@ -538,8 +531,7 @@ private:
     }
 
     // Ticking recurses once per level (canopy/run/context.hpp), so a tree's depth is stack its
-    // ticks take. Checked on sound parent links only; a tree checked alone with its subtrees
-    // as placeholders is checked again whole.
+    // ticks take. Checked on sound parent links only.
     void check_depth() {
         std::vector<std::uint32_t> level(count_, 0);  // 0: not known yet
         std::vector<std::uint32_t> path;
@@ -578,8 +570,10 @@ private:
                 accepted += (accepted.empty() ? "" : ", ") + std::string(name);
             }
             std::string hint = detail::did_you_mean(raw->name, declared);
-            if (hint.empty())
-                hint = accepted.empty() ? "; it takes none" : "; it takes: " + accepted;
+            if (hint.empty()) {
+                hint = (accepted.empty() ? "; it takes none" : "; it takes: " + accepted) +
+                       type_taking(raw->name, type);
+            }
             report_at(raw->where, i, diagnostic_code::unknown_param,
                       "'" + type.name + "' has no parameter '" + raw->name + "'" + hint);
         }
@@ -596,6 +590,26 @@ private:
         for (std::size_t s = 0; s < type.params.size(); ++s) {
             if (values[s]) params_.push_back(std::move(*values[s]));
         }
+    }
+
+    // " (WaitTicks takes 'ticks')": a registered type whose name is near `type`'s (one name
+    // starts the other, or a few edits apart) and that has the parameter, where the file
+    // likely meant that type.
+    std::string type_taking(std::string_view param_name, const node_type& type) const {
+        for (const node_type& other : registry_.types()) {
+            if (other.name == type.name || other.name.empty()) continue;
+            const std::string_view a = type.name;
+            const std::string_view b = other.name;
+            const bool near = a.substr(0, b.size()) == b || b.substr(0, a.size()) == a ||
+                              !detail::nearest(a, {b}).empty();
+            const bool takes =
+                std::any_of(other.params.begin(), other.params.end(),
+                            [&](const param_spec& spec) { return spec.name == param_name; });
+            if (near && takes) {
+                return " (" + other.name + " takes '" + std::string(param_name) + "')";
+            }
+        }
+        return {};
     }
 
     // The value of one declared parameter, converted to its type or bound to a blackboard

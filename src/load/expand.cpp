@@ -4,11 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 #include <unordered_set>
 
-#include "build/subtree_node.hpp"
+#include "canopy/build/build.hpp"
 #include "canopy/run/tree.hpp"
 #include "core/suggest.hpp"
+#include "load/subtree_node.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -74,63 +76,123 @@ std::optional<param_value> literal_as(const record_set::raw_param& raw, param_ty
     }
 }
 
+// A copy of the records whose SubTree records hold no parameters: while a tree is checked
+// alone, what they say (which tree, which remaps) is the expander's to check.
+record_set without_subtree_params(const record_set& records) {
+    record_set copy;
+    copy.set_name(records.name());
+    for (const record_set::key_declaration& key : records.declared_keys()) copy.declare_key(key);
+    copy.reserve(records.size(), 0);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (records.has_type_id(i)) {
+            copy.add_with_type_id(records.id(i), records.parent_id(i), records.type_id(i),
+                                  records.describe(i), records.where(i));
+        } else {
+            copy.add(records.id(i), records.parent_id(i), records.type_name(i), records.describe(i),
+                     records.where(i));
+        }
+        if (records.problems(i) != 0) copy.mark_problem(records.problems(i));
+        if (!records.has_type_id(i) && records.type_name(i) == subtree_type_name) continue;
+        for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
+            copy.add_param(p->name, p->value, p->where, p->from_text);
+    }
+    return copy;
+}
+
+bool has_subtree_records(const record_set& records) {
+    const std::vector<std::string>& names = records.type_names();
+    return std::find(names.begin(), names.end(), subtree_type_name) != names.end();
+}
+
 }  // namespace
 
-std::shared_ptr<const tree> subtree_expander::checked(tree_ref ref) {
-    return checked_tree(ref);
-}
-
-std::shared_ptr<const tree> subtree_expander::checked_tree(tree_ref ref) {
+const subtree_expander::checked_tree* subtree_expander::checked(tree_ref ref) {
     auto [at, added] = checked_.try_emplace({ref.file, ref.tree});
-    if (!added) return at->second;
+    if (!added) return at->second.get();
     const loaded_file& file = files_.file(ref.file);
+    const record_set& records = this->records(ref);
     build_options options;
-    options.implicit_keys = file.document.implicit_keys || foreign_ != nullptr;
-    options.foreign = foreign_;
-    options.subtree_placeholders = true;
-    load_result built = build_tree(records(ref), registry_, file.name, options);
+    options.implicit_keys = file.document.implicit_keys || lenient_;
+    options.overlay = &placeholders_;
+    options.main_keys_outside = true;
+    // Depth is the whole tree's: checked once the subtrees are in place.
+    options.max_depth = std::numeric_limits<std::uint32_t>::max();
+    load_result built =
+        has_subtree_records(records)
+            ? build_tree(without_subtree_params(records), registry_, file.name, options)
+            : build_tree(records, registry_, file.name, options);
     out_.insert(out_.end(), built.diagnostics.begin(), built.diagnostics.end());
-    if (files_.clean(ref.file)) at->second = std::move(built.tree);
-    return at->second;
+    if (!built || !files_.clean(ref.file)) return nullptr;
+
+    auto made = std::make_unique<checked_tree>();
+    made->keys = built.tree->keys();
+    // Preorder, siblings in record order, as the builder orders a tree's nodes; the records
+    // were just checked to make one tree.
+    const std::size_t count = records.size();
+    constexpr std::uint32_t none = checked_tree::no_parent;
+    std::unordered_map<std::int64_t, std::uint32_t> index_of;
+    index_of.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+        index_of.emplace(records.id(i), static_cast<std::uint32_t>(i));
+    std::vector<std::uint32_t> first_child(count + 1, 0);  // children grouped by parent
+    std::uint32_t root = none;
+    std::vector<std::uint32_t> parent_of(count, none);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (records.parent_id(i) == 0) {
+            root = static_cast<std::uint32_t>(i);
+            continue;
+        }
+        parent_of[i] = index_of.at(records.parent_id(i));
+        ++first_child[parent_of[i] + 1];
+    }
+    for (std::size_t i = 0; i < count; ++i) first_child[i + 1] += first_child[i];
+    std::vector<std::uint32_t> children(count, 0);
+    std::vector<std::uint32_t> filled(first_child.begin(), first_child.end() - 1);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (parent_of[i] != none) children[filled[parent_of[i]]++] = static_cast<std::uint32_t>(i);
+    }
+    made->preorder.reserve(count);
+    made->parent.reserve(count);
+    std::vector<std::uint32_t> position(count, none);
+    std::vector<std::uint32_t> stack{root};
+    while (!stack.empty()) {
+        const std::uint32_t r = stack.back();
+        stack.pop_back();
+        position[r] = static_cast<std::uint32_t>(made->preorder.size());
+        made->preorder.push_back(r);
+        made->parent.push_back(parent_of[r] == none ? none : position[parent_of[r]]);
+        for (std::uint32_t c = first_child[r + 1]; c-- > first_child[r];)
+            stack.push_back(children[c]);
+    }
+    at->second = std::move(made);
+    return at->second.get();
 }
-
-// The state of one expansion.
-struct subtree_expander::scope {
-    tree_ref ref;
-    std::shared_ptr<const tree> checked;
-    std::size_t parent;  // index of the enclosing scope; the main tree's is its own
-    std::string prefix;  // of the keys private to this use
-    bool implicit_keys;
-    std::unordered_map<std::string, std::string> names;  // its key -> the whole tree's
-};
-
-struct subtree_expander::job {
-    std::size_t scope;
-    std::int64_t parent_id;   // of the root's record; 0 for the main tree
-    source_location used_at;  // the SubTree record, in the user scope's file
-};
 
 class subtree_expander::run {
 public:
-    run(subtree_expander& owner) : owner_(owner) {}
+    explicit run(subtree_expander& owner) : owner_(owner) {
+        for (const blackboard_key& key : owner_.registry_.keys())
+            program_key_names_.insert(key.name);
+    }
 
     std::optional<record_set> expand(tree_ref main) {
-        std::shared_ptr<const tree> checked = owner_.checked_tree(main);
+        const checked_tree* checked = owner_.checked(main);
         if (!checked) return std::nullopt;
         const loaded_file& file = owner_.files_.file(main.file);
-        out_.set_name(checked->name());
+        const record_set& records = owner_.records(main);
+        out_.set_name(records.name());
+        out_.reserve(records.size(), 0);
         scopes_.push_back(
-            {main, checked, 0, "", file.document.implicit_keys || owner_.foreign_ != nullptr, {}});
-        const std::vector<blackboard_key>& keys = checked->keys();
+            {main, checked, 0, "", file.document.implicit_keys || owner_.lenient_, {}});
+        const std::vector<blackboard_key>& keys = checked->keys;
         for (std::size_t k = 0; k < keys.size(); ++k) {
             if (k < program_keys() && !keys[k].from_file) continue;
             scopes_[0].names[keys[k].name] = keys[k].name;
             declare(keys[k].name, keys[k].type, keys[k].initial);
         }
         // The main tree keeps its ids; subtree nodes are numbered after its largest.
-        for (std::size_t i = 0; i < checked->size(); ++i) {
-            next_id_ = std::max(next_id_, checked->record_id(static_cast<tree::index>(i)));
-        }
+        for (std::size_t i = 0; i < records.size(); ++i)
+            next_id_ = std::max(next_id_, records.id(i));
         // Room for every node subtrees may add, within 64 bits.
         constexpr std::int64_t room = static_cast<std::int64_t>(max_expanded_nodes) + 1;
         if (next_id_ > std::numeric_limits<std::int64_t>::max() - room) {
@@ -154,7 +216,21 @@ public:
     }
 
 private:
-    std::size_t program_keys() const { return owner_.registry_.keys().size(); }
+    // One use of a tree: the main tree, or a subtree under one SubTree record.
+    struct scope {
+        tree_ref ref;
+        const checked_tree* checked;
+        std::size_t parent;  // index of the enclosing scope; the main tree's is its own
+        std::string prefix;  // of the keys private to this use
+        bool implicit_keys;
+        std::unordered_map<std::string, std::string> names;  // its key -> the whole tree's
+    };
+
+    struct job {
+        std::size_t scope;
+        std::int64_t parent_id;   // of the root's record; 0 for the main tree
+        source_location used_at;  // the SubTree record, in the user scope's file
+    };
 
     void declare(const std::string& name, param_type type,
                  const std::optional<param_value>& initial) {
@@ -172,16 +248,45 @@ private:
         ok_ = false;
     }
 
-    // Copies one use of a tree (the main tree, or a subtree under its SubTree node).
+    // The type a record names, looked up as the builder looks it up.
+    const node_type* type_of(const record_set& records, std::size_t r) const {
+        if (records.has_type_id(r)) return owner_.registry_.find(records.type_id(r));
+        if (const node_type* first = owner_.placeholders_.find(records.type_name(r))) return first;
+        return owner_.registry_.find(records.type_name(r));
+    }
+
+    // The whole tree's name for a key a scope's records name.
+    std::string key_name(std::size_t in, const std::string& name) const {
+        if (program_key_names_.count(name) != 0) return name;
+        auto found = scopes_[in].names.find(name);
+        return found != scopes_[in].names.end() ? found->second : name;
+    }
+
+    // A parameter's value with the key it names renamed for the whole tree: `{key}`, or the
+    // bare name a key or output parameter may give. Anything else is a literal, kept.
+    std::optional<std::string> renamed(std::size_t in, const param_value& value,
+                                       const param_spec* spec) const {
+        if (!std::holds_alternative<std::string>(value)) return std::nullopt;
+        const std::string& text = std::get<std::string>(value);
+        if (std::optional<std::string> key = key_named(value))
+            return "{" + key_name(in, *key) + "}";
+        if (spec != nullptr && (spec->type == param_type::key || spec->output) && !text.empty())
+            return key_name(in, text);
+        return std::nullopt;
+    }
+
+    // Copies one use of a tree (the main tree, or a subtree under its SubTree record).
     void copy(const job& current, std::vector<job>& jobs) {
-        const scope& here = scopes_[current.scope];
-        const std::shared_ptr<const tree> t = here.checked;
+        const std::size_t in = current.scope;
+        const checked_tree& t = *scopes_[in].checked;
+        const tree_ref ref = scopes_[in].ref;
         const bool main = current.parent_id == 0;
         const std::int64_t base = next_id_;
+        const std::size_t size = t.preorder.size();
         if (!main) {
-            added_ += t->size();
+            added_ += size;
             if (added_ > max_expanded_nodes) {
-                report(scopes_[here.parent].ref.file, current.used_at,
+                report(scopes_[scopes_[in].parent].ref.file, current.used_at,
                        diagnostic_code::limit_exceeded,
                        "subtrees add more than " + std::to_string(max_expanded_nodes) +
                            " nodes to the tree; Canopy expands no more (is a subtree used "
@@ -189,45 +294,67 @@ private:
                        std::nullopt);
                 return;
             }
-            next_id_ += static_cast<std::int64_t>(t->size());
-            owner_.blocks_.push_back({base, t, here.ref.file});
+            next_id_ += static_cast<std::int64_t>(size);
+            owner_.blocks_.push_back({base, &t, ref});
         }
-        auto id_of = [&](tree::index i) { return main ? t->record_id(i) : base + i; };
-        const std::vector<blackboard_key>& keys = t->keys();
-        auto key_name = [&](std::size_t slot) -> const std::string& {
-            if (slot < program_keys()) return keys[slot].name;
-            return scopes_[current.scope].names.at(keys[slot].name);
-        };
-        for (tree::index i = 0; i < t->size(); ++i) {
-            const tree::index parent = t->parent(i);
+        for (std::size_t k = 0; k < size; ++k) {
+            // Read again each time: opening a subtree file may have moved the files' records.
+            const record_set& records = owner_.records(ref);
+            const std::size_t r = t.preorder[k];
+            auto id_at = [&](std::size_t position) {
+                return main ? records.id(t.preorder[position])
+                            : base + static_cast<std::int64_t>(position);
+            };
+            const std::int64_t id = id_at(k);
             const std::int64_t parent_id =
-                parent == tree::no_parent ? current.parent_id : id_of(parent);
-            out_.add(id_of(i), parent_id, t->type_name(i), t->describe(i), t->where(i));
-            if (t->type_name(i) == subtree_type_name) {
-                use_subtree(current.scope, t->record_id(i), id_of(i), jobs);
-                if (!ok_) return;
-                continue;
-            }
-            for (const param& p : t->params(i)) {
-                if (p.names_key) {
-                    out_.add_param(
-                        p.name,
-                        key_name(static_cast<std::size_t>(std::get<std::int64_t>(p.value))));
-                } else if (p.key != param::no_key) {
-                    out_.add_param(p.name, "{" + key_name(p.key) + "}");
-                } else if (!p.output) {
-                    out_.add_param(p.name, p.value);
+                t.parent[k] == checked_tree::no_parent ? current.parent_id : id_at(t.parent[k]);
+            if (records.has_type_id(r)) {
+                out_.add_with_type_id(id, parent_id, records.type_id(r), records.describe(r),
+                                      records.where(r));
+            } else {
+                out_.add(id, parent_id, records.type_name(r), records.describe(r),
+                         records.where(r));
+                if (records.type_name(r) == subtree_type_name) {
+                    use_subtree(in, r, id, jobs);
+                    if (!ok_) return;
+                    continue;
                 }
             }
+            copy_params(in, records, r);
         }
     }
 
-    // A SubTree node: its parameters say which tree and how its keys map to the user's.
-    void use_subtree(std::size_t user, std::int64_t record_id, std::int64_t out_id,
-                     std::vector<job>& jobs) {
+    void copy_params(std::size_t in, const record_set& records, std::size_t r) {
+        const node_type* type = type_of(records, r);
+        auto spec_named = [&](std::string_view name) -> const param_spec* {
+            if (type == nullptr) return nullptr;
+            for (const param_spec& spec : type->params) {
+                if (spec.name == name) return &spec;
+            }
+            return nullptr;
+        };
+        const auto* first = records.params_begin(r);
+        const auto* last = records.params_end(r);
+        for (const auto* p = first; p != last; ++p) {
+            std::optional<std::string> key = renamed(in, p->value, spec_named(p->name));
+            out_.add_param(p->name, key ? param_value(std::move(*key)) : p->value, p->where,
+                           p->from_text);
+        }
+        if (type == nullptr) return;
+        // A default that names a key names it in this tree: given, renamed, as the file would.
+        for (const param_spec& spec : type->params) {
+            if (spec.output || !spec.default_value) continue;
+            if (std::any_of(first, last, [&](const auto& p) { return p.name == spec.name; }))
+                continue;
+            if (std::optional<std::string> key = renamed(in, *spec.default_value, &spec))
+                out_.add_param(spec.name, std::move(*key));
+        }
+    }
+
+    // A SubTree record: its parameters say which tree and how its keys map to the user's.
+    void use_subtree(std::size_t user, std::size_t r, std::int64_t out_id, std::vector<job>& jobs) {
         const tree_ref from = scopes_[user].ref;
-        std::size_t r = 0;
-        while (owner_.records(from).id(r) != record_id) ++r;  // checked: the id is there, once
+        const std::int64_t record_id = owner_.records(from).id(r);
         const source_location where = owner_.records(from).where(r);
         auto fail = [&](diagnostic_code code, std::string message) {
             report(from.file, where, code, std::move(message), record_id);
@@ -291,19 +418,20 @@ private:
             }
             if (s == 0) break;
         }
-        std::shared_ptr<const tree> used = owner_.checked_tree(*target);
+        const checked_tree* used = owner_.checked(*target);
         if (!used) {
             ok_ = false;  // its problems are reported where they are
             return;
         }
         const std::size_t index = scopes_.size();
-        const std::string label = used->name().empty() ? "subtree" : used->name();
+        const std::string& name = owner_.records(*target).name();
+        const std::string label = name.empty() ? "subtree" : name;
         scopes_.push_back(
             {*target,
              used,
              user,
              label + "#" + std::to_string(++uses_) + "/",
-             owner_.files_.file(target->file).document.implicit_keys || owner_.foreign_ != nullptr,
+             owner_.files_.file(target->file).document.implicit_keys || owner_.lenient_,
              {}});
         // Read again: opening a subtree file may have moved the files' records.
         map_keys(index, owner_.records(from), r, where);
@@ -316,7 +444,7 @@ private:
                   source_location where) {
         const std::size_t user = scopes_[index].parent;
         const std::size_t file = scopes_[user].ref.file;
-        const std::vector<blackboard_key>& keys = scopes_[index].checked->keys();
+        const std::vector<blackboard_key>& keys = scopes_[index].checked->keys;
         bool autoremap = false;
         std::vector<const record_set::raw_param*> remaps;
         for (const auto* p = records.params_begin(r); p != records.params_end(r); ++p) {
@@ -389,9 +517,7 @@ private:
         }
         auto found = scopes_[in].names.find(name);
         if (found != scopes_[in].names.end()) return found->second;
-        for (std::size_t k = 0; k < program_keys(); ++k) {
-            if (owner_.registry_.keys()[k].name == name) return name;
-        }
+        if (program_key_names_.count(name) != 0) return name;
         std::string made = scopes_[in].prefix + name;
         scopes_[in].names[name] = made;
         declare(made, like.type, like.initial);
@@ -413,7 +539,10 @@ private:
         return did_you_mean(name, names);
     }
 
+    std::size_t program_keys() const { return owner_.registry_.keys().size(); }
+
     subtree_expander& owner_;
+    std::unordered_set<std::string> program_key_names_;
     record_set out_;
     std::vector<scope> scopes_;
     std::unordered_set<std::string> declared_;
@@ -436,9 +565,9 @@ void subtree_expander::relocate(diagnostic& problem) const {
     if (after == blocks_.begin()) return;
     const block& in = *(after - 1);
     const std::int64_t offset = id - in.first_id;
-    if (offset >= static_cast<std::int64_t>(in.origin->size())) return;
-    problem.record_id = in.origin->record_id(static_cast<tree::index>(offset));
-    problem.path = files_.file(in.file).name;
+    if (offset >= static_cast<std::int64_t>(in.origin->preorder.size())) return;
+    problem.record_id = records(in.ref).id(in.origin->preorder[static_cast<std::size_t>(offset)]);
+    problem.path = files_.file(in.ref.file).name;
 }
 
 }  // namespace canopy::detail

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <memory>
 
-#include "build/subtree_node.hpp"
 #include "core/diagnostic_sink.hpp"
 #include "load/stream_probe.hpp"
+#include "load/subtree_node.hpp"
 
 namespace canopy::detail {
 namespace {

@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "build/subtree_node.hpp"
+#include "load/subtree_node.hpp"
 
 namespace canopy::detail {
 namespace {

@@ -3,9 +3,9 @@
 #include <map>
 #include <unordered_map>
 
-#include "build/subtree_node.hpp"
 #include "canopy/load/load.hpp"
 #include "load/loader.hpp"
+#include "load/subtree_node.hpp"
 
 namespace canopy {
 namespace {
@@ -18,7 +18,7 @@ using detail::tree_ref;
 // the tree was built, each literal given as text (XML's) typed as its parameter is, so that a
 // format that types its values (JSON) writes it as what it is: 3, not "3".
 record_set with_registered_names(const record_set& records, const registry& reg,
-                                 const registry* foreign, const tree* built) {
+                                 const registry& overlay, const tree* built) {
     std::unordered_map<std::int64_t, tree::index> node_of;
     if (built != nullptr) {
         for (tree::index n = 0; n < built->size(); ++n) node_of.emplace(built->record_id(n), n);
@@ -31,7 +31,7 @@ record_set with_registered_names(const record_set& records, const registry& reg,
         if (records.has_type_id(i)) {
             type = reg.find(records.type_id(i));
         } else if (records.type_name(i) != detail::subtree_type_name) {
-            if (foreign != nullptr) type = foreign->find(records.type_name(i));
+            type = overlay.find(records.type_name(i));
             if (type == nullptr) type = reg.find(records.type_name(i));
         }
         named.add(records.id(i), records.parent_id(i),
@@ -141,7 +141,7 @@ document_load_result try_load_document(const std::filesystem::path& path, const 
         result.document = std::move(load.files().file(*f).document);
         for (std::size_t t = 0; t < trees; ++t) {
             record_set& records = result.document.trees[t];
-            records = with_registered_names(records, reg, load.foreign(), built[t].get());
+            records = with_registered_names(records, reg, load.overlay(), built[t].get());
         }
     }
     result.diagnostics = load.finish(nullptr).diagnostics;

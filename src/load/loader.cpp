@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "build/subtree_node.hpp"
 #include "load/expand.hpp"
 #include "load/foreign_types.hpp"
+#include "load/subtree_node.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -81,10 +81,21 @@ void tidy(std::vector<diagnostic>& diagnostics) {
     diagnostics.erase(std::unique(diagnostics.begin(), diagnostics.end(), same), diagnostics.end());
 }
 
+loader::loader(const registry& reg, const load_options& options)
+    : registry_(reg), options_(options), files_(reg, diagnostics_, options.max_file_bytes) {
+    placeholder_types_.add(subtree_placeholder_type());
+    subtree_types_.add(subtree_type());
+}
+
 // Opens what the files read so far name; learns foreign types when lenient.
 void loader::prepare() {
     files_.open_subtree_files();
-    if (options_.lenient) foreign_ = learn_types(files_, registry_);
+    if (!options_.lenient) return;
+    const registry learned = learn_types(files_, registry_);
+    for (const node_type& type : learned.types()) {
+        placeholder_types_.add(type);
+        subtree_types_.add(type);
+    }
 }
 
 // The tree to build from file f: the one asked for, else the file's main tree.
@@ -173,7 +184,7 @@ std::shared_ptr<const tree> loader::build(tree_ref ref, bool may_move) {
     record_set& records = file.document.trees[ref.tree];
     if (records.empty() && !files_.clean(ref.file)) return nullptr;  // the reader said why
     build_options options;
-    options.foreign = foreign_ ? &*foreign_ : nullptr;
+    options.overlay = &subtree_types_;
     options.max_depth = options_.max_depth;
     load_result built;
     if (!uses_subtrees(records)) {
@@ -181,7 +192,8 @@ std::shared_ptr<const tree> loader::build(tree_ref ref, bool may_move) {
         built = may_move ? build_tree(std::move(records), registry_, file.name, options)
                          : build_tree(records, registry_, file.name, options);
     } else {
-        subtree_expander expander(files_, registry_, options.foreign, diagnostics_);
+        subtree_expander expander(files_, registry_, placeholder_types_, options_.lenient,
+                                  diagnostics_);
         std::optional<record_set> expanded = expander.expand(ref);
         if (!expanded) return nullptr;
         built = build_tree(std::move(*expanded), registry_, files_.file(ref.file).name, options);

@@ -21,8 +21,7 @@ void tidy(std::vector<diagnostic>& diagnostics);
 /// One load: the files it reads and every problem met, for the functions of canopy/load/load.hpp.
 class loader {
 public:
-    loader(const registry& reg, const load_options& options)
-        : registry_(reg), options_(options), files_(reg, diagnostics_, options.max_file_bytes) {}
+    loader(const registry& reg, const load_options& options);
 
     file_set& files() { return files_; }
     std::vector<diagnostic>& diagnostics() { return diagnostics_; }
@@ -43,7 +42,8 @@ public:
     // Builds one tree; `may_move`: its records are needed by nothing else.
     std::shared_ptr<const tree> build(tree_ref ref, bool may_move);
 
-    const registry* foreign() const { return foreign_ ? &*foreign_ : nullptr; }
+    // The types looked up before the registry's: `SubTree`, and those lenient loading learned.
+    const registry& overlay() const { return subtree_types_; }
 
     // The result: the tree, unless any problem was met in any file, and the problems tidied.
     load_result finish(std::shared_ptr<const tree> built);
@@ -56,7 +56,10 @@ private:
     const load_options& options_;
     std::vector<diagnostic> diagnostics_;
     file_set files_;
-    std::optional<registry> foreign_;
+    // Two overlays of the same types but `SubTree`: a leaf while each tree is checked alone,
+    // a decorator once its tree is in place.
+    registry placeholder_types_;
+    registry subtree_types_;
 };
 
 }  // namespace canopy::detail

@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "build/subtree_node.hpp"
 #include "canopy/run/registry.hpp"
+#include "load/subtree_node.hpp"
 #include "views/param_json.hpp"
 
 namespace canopy {

@@ -26,12 +26,14 @@ struct build_options {
     /// value (a string where none does), as in formats whose libraries create blackboard
     /// entries on first use (tree_document::implicit_keys).
     bool implicit_keys = false;
-    /// Node types looked up before the registry's: those lenient loading learned from the
-    /// file (see load_options::lenient).
-    const registry* foreign = nullptr;
-    /// `SubTree` records stand as leaves whose parameters are not checked: the loader checks
-    /// each tree of a file alone, then expands its subtrees and builds the whole.
-    bool subtree_placeholders = false;
+    /// Node types looked up before the registry's: the loader's (`SubTree`, and those lenient
+    /// loading learned from the file; see load_options::lenient).
+    const registry* overlay = nullptr;
+    /// `{@key}`, BehaviorTree.CPP's key of the main tree, names a key outside these records:
+    /// they are one tree of several, checked alone before the loader puts it in place. Such a
+    /// key is then the key `@key`, made on first use with the type an implicit key gets.
+    /// Otherwise `{@key}` is `{key}`.
+    bool main_keys_outside = false;
     /// The most levels a tree may have, its root being level 1. Ticking recurses once per
     /// level, so a deeper tree is refused (`limit-exceeded`, at its first node past the limit)
     /// rather than left to overflow the stack of the thread that ticks it. See docs/formats.md.

@@ -1,4 +1,4 @@
-#include "build/subtree_node.hpp"
+#include "load/subtree_node.hpp"
 
 #include "canopy/run/context.hpp"
 
@@ -15,19 +15,17 @@ public:
 
 }  // namespace
 
-const node_type& subtree_type() {
-    static const node_type type{
+node_type subtree_type() {
+    return {
         std::string(subtree_type_name),
         std::nullopt,
         arity::decorator,
         {param_spec::optional("tree", std::string()), param_spec::optional("file", std::string())},
         [](const param_list&) { return std::make_unique<subtree_node>(); }};
-    return type;
 }
 
-const node_type& subtree_placeholder_type() {
-    static const node_type type{std::string(subtree_type_name), std::nullopt, arity::leaf, {}, {}};
-    return type;
+node_type subtree_placeholder_type() {
+    return {std::string(subtree_type_name), std::nullopt, arity::leaf, {}, {}};
 }
 
 }  // namespace canopy::detail
