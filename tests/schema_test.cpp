@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "canopy/canopy.hpp"
 #include "test_support.hpp"
@@ -31,7 +34,9 @@ bool valid(const fs::path& schema, const fs::path& document) {
 }
 
 struct scratch {
-    fs::path folder = fs::temp_directory_path() / "canopy_schema_test";
+    // One folder per process: test runs of two builds at once must not share it.
+    fs::path folder =
+        fs::temp_directory_path() / ("canopy_schema_test_" + std::to_string(::getpid()));
     scratch() {
         fs::remove_all(folder);
         fs::create_directories(folder);
