@@ -19,7 +19,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t above = row[j];
-            row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            const std::size_t substitution = a[i - 1] == b[j - 1] ? 0 : 1;
+            row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + substitution});
             diagonal = above;
         }
     }
