@@ -153,9 +153,10 @@ CLI::Validator time_step() {
             "SECONDS"};
 }
 
-progress::progress(std::string what, std::uint64_t total)
+progress::progress(std::string what, std::uint64_t total, std::uint64_t stride)
     : what_(std::move(what)),
       total_(total),
+      stride_(std::max<std::uint64_t>(stride, 1)),
       shown_(isatty(STDERR_FILENO) == 1),
       start_ns_(now_ns()) {}
 

@@ -217,7 +217,7 @@ int run(const run_options& o) {
         pack = demo::pack_for(*t);
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         agents.reserve(o.agents);
-        progress making("making agents", o.agents);
+        progress making("making agents", o.agents, 1024);
         for (std::size_t i = 0; i < o.agents; ++i) {
             making.update(i);
             void* host = world ? world->host(i) : nullptr;
