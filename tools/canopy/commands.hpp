@@ -38,8 +38,13 @@ std::optional<file_format> find_format(const std::string& name);
 void add_reading_options(CLI::App& command, load_options& options);
 
 /// FILE as the loader reads it: "-" is standard input, which only --from can tell the format
-/// of (a usage error without it).
+/// of (a usage error without it). Read so, the files it names by relative paths are looked
+/// for beside it, in /dev: load_tree() reads one tree better.
 std::string input_path(const std::string& file, const load_options& options);
+
+/// Loads the tree FILE names, as try_load_file() does; "-" reads standard input as text, so
+/// that the files it names by relative paths are looked for from the working directory.
+load_result load_tree(const std::string& file, const load_options& options);
 
 /// How diagnostics and messages name FILE: standard input as "<stdin>".
 std::string input_name(const std::string& file);

@@ -20,7 +20,7 @@ void add_dot_command(CLI::App& app, int& exit_code) {
         "Composites are boxes, decorators hexagons, leaves rounded boxes; each subtree's "
         "nodes sit in a dashed cluster named after its tree.");
     command->callback([file, out, options, &exit_code] {
-        load_result loaded = try_load_file(input_path(*file, *options), cli_registry(), *options);
+        load_result loaded = load_tree(*file, *options);
         print_diagnostics(loaded.diagnostics);
         if (!loaded) {
             exit_code = 1;

@@ -62,7 +62,7 @@ bool record_run(const html_command_options& o, const std::shared_ptr<const tree>
 }
 
 int make_page(const html_command_options& o) {
-    load_result loaded = try_load_file(input_path(o.file, o.load), cli_registry(), o.load);
+    load_result loaded = load_tree(o.file, o.load);
     print_diagnostics(loaded.diagnostics);
     if (!loaded) return 1;
     const std::shared_ptr<const tree> t = loaded.tree;

@@ -16,7 +16,7 @@ void add_print_command(CLI::App& app, int& exit_code) {
     add_reading_options(*command, *options);
     command->footer("Each line: Type \"describe\" #id, indented two spaces per level.");
     command->callback([file, options, &exit_code] {
-        load_result loaded = try_load_file(input_path(*file, *options), cli_registry(), *options);
+        load_result loaded = load_tree(*file, *options);
         print_diagnostics(loaded.diagnostics);
         if (!loaded) {
             exit_code = 1;

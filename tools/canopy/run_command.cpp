@@ -204,7 +204,7 @@ int run(const run_options& o) {
         }
         t = handle.current();
     } else {
-        load_result loaded = try_load_file(input_path(o.file, o.load), cli_registry(), o.load);
+        load_result loaded = load_tree(o.file, o.load);
         print_diagnostics(loaded.diagnostics);
         if (!loaded) return 1;
         t = loaded.tree;
