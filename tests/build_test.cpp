@@ -150,11 +150,9 @@ TEST_SUITE("builder") {
             CHECK(d.code == diagnostic_code::unknown_type);
             messages.push_back(d.message);
         }
-        CHECK(messages ==
-              std::vector<std::string>{
-                  "unknown node type 'Sequnce' (did you mean 'Sequence'?)",
-                  "unknown node type id 9999 (`canopy types` lists the registered ids)",
-                  "unknown node type 'Teleport' (`canopy types` lists the registered types)"});
+        CHECK(messages == std::vector<std::string>{
+                              "unknown node type 'Sequnce' (did you mean 'Sequence'?)",
+                              "unknown node type id 9999", "unknown node type 'Teleport'"});
     }
 
     TEST_CASE("enforces each arity") {

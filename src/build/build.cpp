@@ -376,15 +376,14 @@ private:
     void report_unknown_type(std::size_t i) {
         if (records_.has_type_id(i)) {
             report(i, diagnostic_code::unknown_type,
-                   "unknown node type id " + std::to_string(records_.type_id(i)) +
-                       " (`canopy types` lists the registered ids)");
+                   "unknown node type id " + std::to_string(records_.type_id(i)));
             return;
         }
         std::string_view name = records_.type_name(i);
         std::string_view nearest = registry_.nearest_name(name);
         report(i, diagnostic_code::unknown_type,
                "unknown node type '" + std::string(name) + "'" +
-                   (nearest.empty() ? std::string(" (`canopy types` lists the registered types)")
+                   (nearest.empty() ? std::string()
                                     : " (did you mean '" + std::string(nearest) + "'?)"));
     }
 

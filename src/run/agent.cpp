@@ -7,6 +7,7 @@
 #include <string>
 
 #include "canopy/core/error.hpp"
+#include "core/param_text.hpp"
 #include "run/tree_handle_state.hpp"
 
 namespace canopy {
@@ -107,7 +108,7 @@ status agent::tick(double dt) {
     if (!(dt >= 0.0 && dt <= longest_step)) {           // NaN fails both
         throw error(error_code::invalid_argument,
                     "agent::tick: dt must be a number of seconds from 0 to a year, not " +
-                        std::to_string(dt));
+                        detail::value_text(dt));
     }
     // Rounded to the nearest nanosecond; dt is not negative, so adding a half and truncating
     // rounds as std::llround would (but for ties too close to tell apart), without its library

@@ -3,12 +3,21 @@
 // these. A subcommand's callback stores its exit code: 0 success, 1 invalid input.
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <csignal>
-#include <cstdlib>
-#include <fstream>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "canopy/core/diagnostic.hpp"
 #include "canopy/load/load.hpp"
 #include "canopy/run/registry.hpp"
 
@@ -18,68 +27,78 @@ namespace canopy::cli {
 /// each tree in data/ loads and runs.
 const registry& cli_registry();
 
-/// --from FORMAT: read the file as a format named in the format table.
-inline void add_from_option(CLI::App& command, load_options& options) {
-    std::string names;
-    for (const format_info& row : formats()) {
-        names += (names.empty() ? "'" : ", '") + std::string(row.name) + "'";
-    }
-    command.add_option_function<std::string>(
-        "--from",
-        [&options](const std::string& name) {
-            for (const format_info& row : formats()) {
-                if (row.name == name) {
-                    options.format = row.id;
-                    return;
-                }
-            }
-            throw CLI::ValidationError("--from", "unknown format '" + name + "'");
-        },
-        "Read the file as this format, whatever its extension and content say: " + names);
-}
+/// 'flat JSON', 'flat XML', ...: the names --from and --to take, for messages.
+std::string format_names();
 
-/// --tree NAME and, where `lenient` is offered, --lenient.
-inline void add_tree_options(CLI::App& command, load_options& options, bool lenient) {
-    command.add_option("--tree", options.tree,
-                       "The tree to use, by name, where the file holds several (default: its "
-                       "main tree)");
-    add_from_option(command, options);
-    if (lenient) {
-        command.add_flag("--lenient", options.lenient,
-                         "Take node types the program does not know from the file's node models "
-                         "or from their shape (see docs/formats.md)");
-    }
-}
+/// The format a name names, in any case ("flat json"), if one does.
+std::optional<file_format> find_format(const std::string& name);
+
+/// The reading options every command that reads a tree file takes, as one group:
+/// --tree, --from and --lenient.
+void add_reading_options(CLI::App& command, load_options& options);
+
+/// FILE as the loader reads it: "-" is standard input, which only --from can tell the format
+/// of (a usage error without it). Read so, the files it names by relative paths are looked
+/// for beside it, in /dev: load_tree() reads one tree better.
+std::string input_path(const std::string& file, const load_options& options);
+
+/// Loads the tree FILE names, as try_load_file() does; "-" reads standard input as text, so
+/// that the files it names by relative paths are looked for from the working directory.
+load_result load_tree(const std::string& file, const load_options& options);
+
+/// How diagnostics and messages name FILE: standard input as "<stdin>".
+std::string input_name(const std::string& file);
+
+/// Prints a load's diagnostics on stderr, standard input named as input_name() names it, and
+/// where a node type is unknown, where to find the known ones.
+void print_diagnostics(const std::vector<diagnostic>& diagnostics);
+
+/// Writes `text` to `path`; says why on stderr ("PATH: error: cannot write the WHAT: ...")
+/// and returns false if that fails, at opening, writing or closing.
+bool write_file(const std::string& path, const std::string& text, const std::string& what = "file");
 
 /// Writes a command's text to `path`, or to standard output when `path` is empty; the exit
-/// code: 0, or 1 with a message naming the file when it cannot be written.
-inline int write_output(const std::string& path, const std::string& text) {
-    if (path.empty()) {
-        std::cout << text;
-        std::cout.flush();
-        return std::cout ? 0 : 1;
-    }
-    std::ofstream written(path, std::ios::binary);
-    written << text;
-    written.close();
-    if (!written) {
-        std::cerr << path << ": error: cannot write the file\n";
-        return 1;
-    }
-    return 0;
-}
+/// code: 0, or 1 when it cannot be written.
+int write_output(const std::string& path, const std::string& text);
 
-/// --dt: a time step, a finite number of seconds, 0 or more (CLI11's ranges let "nan" through).
-inline const CLI::Validator time_step(
-    [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0) {
-            return "expected a number of seconds, 0 or more, not '" + text + "'";
-        }
-        return {};
-    },
-    "SECONDS");
+/// A number as its shortest text that reads back the same: 0.1, 1e+308.
+std::string number_text(double value);
+
+/// A whole number in [minimum, maximum], its bounds said as whole numbers.
+CLI::Validator whole_number(std::uint64_t minimum, std::uint64_t maximum, std::string name);
+
+inline constexpr std::uint64_t unbounded = std::numeric_limits<std::uint64_t>::max();
+
+/// The longest time step an agent takes (agent::tick): a year, in seconds.
+inline constexpr double longest_time_step = 365.0 * 24 * 3600;
+
+/// --dt: a time step, a finite number of seconds from 0 to a year (CLI11's ranges let "nan"
+/// through).
+CLI::Validator time_step();
+
+/// Progress of long work on stderr, when stderr is a terminal and the work lasts: never in a
+/// pipe or a file, so that logs and tests stay clean. The line is erased when it is done.
+/// The clock is read every `stride` updates, so that a quick step costs next to nothing.
+class progress {
+public:
+    progress(std::string what, std::uint64_t total, std::uint64_t stride = 1);
+    ~progress();
+    progress(const progress&) = delete;
+    progress& operator=(const progress&) = delete;
+    void update(std::uint64_t done) {
+        if (shown_ && done % stride_ == 0) show(done);
+    }
+
+private:
+    void show(std::uint64_t done);
+    std::string what_;
+    std::uint64_t total_;
+    std::uint64_t stride_;
+    bool shown_;
+    bool drawn_ = false;
+    std::int64_t start_ns_;
+    std::int64_t last_ns_ = 0;
+};
 
 /// Set by SIGINT or SIGTERM once stop_on_signals() has run: `--watch` runs until then.
 inline volatile std::sig_atomic_t stop_signal = 0;

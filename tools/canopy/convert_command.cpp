@@ -12,33 +12,13 @@ namespace {
 struct convert_options {
     std::string in;
     std::string out;
-    std::string to;     // a format's name; empty: from OUT's extension
-    load_options load;  // --lenient
+    std::string to;  // a format's name; empty: from OUT's extension
+    load_options load;
 };
-
-bool write_file(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) std::cerr << path.string() << ": error: cannot write the file\n";
-    return static_cast<bool>(out);
-}
-
-std::string format_names() {
-    std::string names;
-    for (const format_info& row : formats()) {
-        names += (names.empty() ? "'" : ", '") + std::string(row.name) + "'";
-    }
-    return names;
-}
 
 // The format to write: --to's, else the one OUT's extension names.
 std::optional<file_format> target_format(const convert_options& o) {
-    if (o.to.empty()) return format_for_path(o.out);
-    for (const format_info& row : formats()) {
-        if (row.name == o.to) return row.id;
-    }
-    return std::nullopt;
+    return o.to.empty() ? format_for_path(o.out) : find_format(o.to);
 }
 
 }  // namespace
@@ -46,14 +26,11 @@ std::optional<file_format> target_format(const convert_options& o) {
 void add_convert_command(CLI::App& app, int& exit_code) {
     auto* command = app.add_subcommand("convert", "Write a tree file in another format");
     auto o = std::make_shared<convert_options>();
-    command->add_option("IN", o->in, "Tree file to read")->required();
+    command->add_option("IN", o->in, "Tree file to read; - reads standard input")->required();
     command->add_option("OUT", o->out, "File to write (replaced if it exists)")->required();
     command->add_option("--to", o->to,
-                        "Format to write, if not OUT's extension's: " + format_names());
-    add_from_option(*command, o->load);
-    command->add_flag("--lenient", o->load.lenient,
-                      "Take node types the program does not know from the file's node models "
-                      "or from their shape (see docs/formats.md)");
+                        "Format to write, if not OUT's extension's (any case): " + format_names());
+    add_reading_options(*command, o->load);
     command->footer(
         "Every tree of IN is checked and written; the written file reads back as the same "
         "trees: structure, types, describes, parameters, blackboard bindings, the keys the "
@@ -61,6 +38,11 @@ void add_convert_command(CLI::App& app, int& exit_code) {
         "nothing is written. A format of one tree per file writes each further tree beside "
         "OUT.");
     command->callback([o, &exit_code] {
+        if (!o->load.tree.empty()) {
+            throw CLI::ValidationError("--tree",
+                                       "convert writes every tree of IN; it takes no --tree");
+        }
+        const std::string in = input_path(o->in, o->load);
         const std::optional<file_format> format = target_format(*o);
         if (!format) {
             std::cerr << (o->to.empty() ? o->out +
@@ -71,15 +53,15 @@ void add_convert_command(CLI::App& app, int& exit_code) {
             exit_code = 2;
             return;
         }
-        document_load_result loaded = try_load_document(o->in, cli_registry(), o->load);
-        for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+        document_load_result loaded = try_load_document(in, cli_registry(), o->load);
+        print_diagnostics(loaded.diagnostics);
         if (!loaded) {
             exit_code = 1;
             return;
         }
         const write_result written = info(*format).write(loaded.document);
         for (diagnostic d : written.problems) {
-            d.path = o->in;
+            d.path = input_name(o->in);
             std::cerr << d << " (" << info(*format).name << " cannot say it)\n";
         }
         if (!written.problems.empty()) {
@@ -89,7 +71,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
         const std::filesystem::path folder = std::filesystem::path(o->out).parent_path();
         exit_code = write_file(o->out, written.text) ? 0 : 1;
         for (const auto& [name, text] : written.files) {
-            if (!write_file(folder / name, text)) exit_code = 1;
+            if (!write_file((folder / name).string(), text)) exit_code = 1;
         }
     });
 }

@@ -2,6 +2,7 @@
 // runs them (--ticks) or reads them from a recorded trace (--trace).
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <vector>
 
 #include "canopy/core/error.hpp"
@@ -44,7 +45,9 @@ bool record_run(const html_command_options& o, const std::shared_ptr<const tree>
         }
         trace_recorder recorder(t, o.keep);
         agents.front().set_observer(&recorder);
+        progress ticking("ticking", o.ticks);
         for (std::uint64_t k = 0; k < o.ticks; ++k) {
+            ticking.update(k);
             for (std::size_t i = 0; i < agents.size(); ++i) {
                 if (world) world->before_tick(i, agents[i], o.dt);
                 agents[i].tick(o.dt);
@@ -53,24 +56,14 @@ bool record_run(const html_command_options& o, const std::shared_ptr<const tree>
         trace = recorder.recording();
         return true;
     } catch (const error& e) {
-        std::cerr << o.file << ": error: cannot run this tree: " << e.what() << '\n';
+        std::cerr << input_name(o.file) << ": error: cannot run this tree: " << e.what() << '\n';
         return false;
     }
 }
 
-// Writes a file with `write(stream)`; says so and returns false if that fails.
-template <typename Write>
-bool write_file(const std::string& path, const std::string& what, Write write) {
-    std::ofstream out(path, std::ios::binary);
-    if (out) write(out);
-    out.close();
-    if (!out) std::cerr << path << ": error: cannot write the " << what << '\n';
-    return static_cast<bool>(out);
-}
-
 int make_page(const html_command_options& o) {
-    load_result loaded = try_load_file(o.file, cli_registry(), o.load);
-    for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+    load_result loaded = load_tree(o.file, o.load);
+    print_diagnostics(loaded.diagnostics);
     if (!loaded) return 1;
     const std::shared_ptr<const tree> t = loaded.tree;
 
@@ -93,15 +86,17 @@ int make_page(const html_command_options& o) {
     } else if (o.ticks > 0) {
         if (!record_run(o, t, trace)) return 1;
         replay = true;
-        const auto save = [&trace](std::ostream& out) { write_trace(trace, out); };
-        if (!o.write_trace.empty() && !write_file(o.write_trace, "trace", save)) return 1;
+        if (!o.write_trace.empty()) {
+            std::ostringstream text;
+            write_trace(trace, text);
+            if (!write_file(o.write_trace, text.str(), "trace")) return 1;
+        }
     }
 
     html_options options;
-    options.path = o.file;
+    options.path = input_name(o.file);
     options.replay = replay ? &trace : nullptr;
-    const std::string page = to_html(*t, options);
-    return write_file(o.output, "page", [&page](std::ostream& out) { out << page; }) ? 0 : 1;
+    return write_file(o.output, to_html(*t, options), "page") ? 0 : 1;
 }
 
 }  // namespace
@@ -110,31 +105,33 @@ void add_html_command(CLI::App& app, int& exit_code) {
     auto* command = app.add_subcommand(
         "html", "Write a tree as a self-contained HTML page, with a replay of agent 0's ticks");
     auto o = std::make_shared<html_command_options>();
-    command->add_option("FILE", o->file, "Tree file (see docs/formats.md)")->required();
+    command->add_option("FILE", o->file, "Tree file (see docs/formats.md); - reads standard input")
+        ->required();
     command->add_option("-o,--output", o->output, "The page to write")->required();
-    add_tree_options(*command, o->load, false);
+    add_reading_options(*command, o->load);
     auto* ticks = command
                       ->add_option("--ticks", o->ticks,
                                    "Tick agents of the tree this many times in their demo's world "
                                    "(as canopy run does) and replay agent 0's ticks")
-                      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+                      ->check(whole_number(1, 100000000, "1 TO 100000000"));
     command
         ->add_option("--keep", o->keep,
                      "With --ticks: replay only the last KEEP ticks (the recorder's bound)")
         ->capture_default_str()
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+        ->check(whole_number(1, 1000000, "1 TO 1000000"))
         ->needs(ticks);
     command->add_option("--agents", o->agents, "With --ticks: how many agents run the tree")
         ->capture_default_str()
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+        ->check(whole_number(1, 1000000, "1 TO 1000000"))
         ->needs(ticks);
     command->add_option("--dt", o->dt, "With --ticks: the time step of each tick, in seconds")
         ->capture_default_str()
-        ->check(time_step)
+        ->check(time_step())
         ->needs(ticks);
     command
         ->add_option("--seed", o->seed, "With --ticks: seeds agent i and its world with SEED + i")
         ->capture_default_str()
+        ->check(whole_number(0, unbounded, "NONNEGATIVE"))
         ->needs(ticks);
     command
         ->add_option("--write-trace", o->write_trace,

@@ -11,12 +11,13 @@ void add_print_command(CLI::App& app, int& exit_code) {
     auto* command = app.add_subcommand("print", "Print a tree's structure, one node per line");
     auto file = std::make_shared<std::string>();
     auto options = std::make_shared<load_options>();
-    command->add_option("FILE", *file, "Tree file (see docs/formats.md)")->required();
-    add_tree_options(*command, *options, true);
+    command->add_option("FILE", *file, "Tree file (see docs/formats.md); - reads standard input")
+        ->required();
+    add_reading_options(*command, *options);
     command->footer("Each line: Type \"describe\" #id, indented two spaces per level.");
     command->callback([file, options, &exit_code] {
-        load_result loaded = try_load_file(*file, cli_registry(), *options);
-        for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+        load_result loaded = load_tree(*file, *options);
+        print_diagnostics(loaded.diagnostics);
         if (!loaded) {
             exit_code = 1;
             return;

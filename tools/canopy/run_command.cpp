@@ -5,7 +5,6 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
-#include <limits>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -35,7 +34,7 @@ struct run_options {
     unsigned threads = 1;
     bool watch = false;  // follow the file as it is saved, at real-time pace unless `fast`
     bool fast = false;
-    load_options load;  // --tree
+    load_options load;
 };
 
 // Counts agent 0's node ticks and passes every event on to the trace printer, if there is
@@ -60,28 +59,6 @@ private:
     observer* next_;
     std::uint64_t visits_ = 0;
 };
-
-// A whole number in [minimum, maximum]. (CLI11's ranges check doubles and print their bounds
-// as 300-digit numbers.)
-CLI::Validator whole_number(std::uint64_t minimum, std::uint64_t maximum, std::string name) {
-    return {[minimum, maximum](std::string& text) -> std::string {
-                std::uint64_t value = 0;
-                const char* end = text.data() + text.size();
-                const auto [stop, problem] = std::from_chars(text.data(), end, value);
-                if (problem == std::errc() && stop == end && value >= minimum && value <= maximum) {
-                    return {};
-                }
-                std::string wanted = "a whole number, " + std::to_string(minimum) + " or more";
-                if (maximum != std::numeric_limits<std::uint64_t>::max()) {
-                    wanted = "a whole number from " + std::to_string(minimum) + " to " +
-                             std::to_string(maximum);
-                }
-                return "expected " + wanted + ", not '" + text + "'";
-            },
-            std::move(name)};
-}
-
-const std::uint64_t unbounded = std::numeric_limits<std::uint64_t>::max();
 
 void print_summary(const run_options& o, std::uint64_t ticks, const tree& t, const demo::pack* pack,
                    const demo::world* world, std::uint64_t visits,
@@ -142,7 +119,7 @@ private:
                 pending_ = e;
                 return;
             case reload_outcome::kept_previous:
-                for (const diagnostic& d : e.diagnostics) std::cerr << d << '\n';
+                print_diagnostics(e.diagnostics);
                 if (!e.refusal.empty())
                     std::cerr << name << ": error: cannot run the new tree: " << e.refusal << '\n';
                 std::cerr << name << ": kept the previous tree (" << nodes
@@ -219,7 +196,7 @@ int run(const run_options& o) {
         try {
             handle = trees.load(o.file);
         } catch (const load_error& e) {
-            for (const diagnostic& d : e.diagnostics()) std::cerr << d << '\n';
+            print_diagnostics(e.diagnostics());
             return 1;
         } catch (const error&) {
             std::cerr << o.file << ": error: cannot run this tree: " << check->refusal() << '\n';
@@ -227,8 +204,8 @@ int run(const run_options& o) {
         }
         t = handle.current();
     } else {
-        load_result loaded = try_load_file(o.file, cli_registry(), o.load);
-        for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+        load_result loaded = load_tree(o.file, o.load);
+        print_diagnostics(loaded.diagnostics);
         if (!loaded) return 1;
         t = loaded.tree;
     }
@@ -240,7 +217,9 @@ int run(const run_options& o) {
         pack = demo::pack_for(*t);
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         agents.reserve(o.agents);
+        progress making("making agents", o.agents, 1024);
         for (std::size_t i = 0; i < o.agents; ++i) {
+            making.update(i);
             void* host = world ? world->host(i) : nullptr;
             if (o.watch) {
                 agents.emplace_back(handle, host, o.seed + i);
@@ -249,7 +228,7 @@ int run(const run_options& o) {
             }
         }
     } catch (const error& e) {
-        std::cerr << o.file << ": error: cannot run this tree: " << e.what() << '\n';
+        std::cerr << input_name(o.file) << ": error: cannot run this tree: " << e.what() << '\n';
         return 1;
     } catch (const std::bad_alloc&) {
         std::cerr << "canopy: error: not enough memory for " << o.agents << " agents\n";
@@ -320,8 +299,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
     auto* command = app.add_subcommand(
         "run", "Tick agents of a tree in their demo's world and print agent 0's status each tick");
     auto o = std::make_shared<run_options>();
-    command->add_option("FILE", o->file, "Tree file (see docs/formats.md)")->required();
-    add_tree_options(*command, o->load, false);
+    command->add_option("FILE", o->file, "Tree file (see docs/formats.md); - reads standard input")
+        ->required();
+    add_reading_options(*command, o->load);
     command
         ->add_option("--ticks", o->ticks,
                      "How many times to tick each agent; with --watch, 0 (the default there) "
@@ -333,7 +313,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->check(whole_number(1, unbounded, "POSITIVE"));
     command->add_option("--dt", o->dt, "The time step of each tick, in seconds")
         ->capture_default_str()
-        ->check(time_step);
+        ->check(time_step());
     command
         ->add_option("--seed", o->seed,
                      "Seeds agent i's generator and world with SEED + i: same seed, same run")
@@ -358,6 +338,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
         "stderr between the ticks.");
     command->callback([o, command, &exit_code] {
         if (o->watch && command->count("--ticks") == 0) o->ticks = 0;
+        if (o->watch && o->file == "-") {
+            throw CLI::ValidationError("--watch", "standard input ('-') cannot be watched");
+        }
         if (o->ticks == 0 && !o->watch) {
             throw CLI::ValidationError("--ticks", "expected a whole number, 1 or more, not '0'");
         }

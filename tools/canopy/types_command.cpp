@@ -36,7 +36,7 @@ void add_types_command(CLI::App& app, int& exit_code) {
         registry learned;
         if (!models->empty()) {
             learned = learn_node_types(*models, cli_registry(), problems);
-            for (const diagnostic& d : problems) std::cerr << d << '\n';
+            print_diagnostics(problems);
             if (!problems.empty()) {
                 exit_code = 1;
                 return;

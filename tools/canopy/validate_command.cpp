@@ -16,14 +16,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Checks every tree of one file; prints its problems on stderr or "FILE: ok (...)" on stdout.
+// Checks every tree of one file, or the one --tree names; prints its problems on stderr or
+// "FILE: ok (...)" on stdout.
 bool validate(const std::string& file, const load_options& options) {
-    file_load_result loaded = try_load_every_tree(file, cli_registry(), options);
-    for (const diagnostic& d : loaded.diagnostics) std::cerr << d << '\n';
+    const std::string path = input_path(file, options);
+    file_load_result loaded;
+    if (options.tree.empty()) {
+        loaded = try_load_every_tree(path, cli_registry(), options);
+    } else {
+        load_result one = try_load_file(path, cli_registry(), options);
+        loaded.diagnostics = std::move(one.diagnostics);
+        if (one) loaded.trees.emplace_back(options.tree, std::move(one.tree));
+    }
+    print_diagnostics(loaded.diagnostics);
     if (!loaded) return false;
     auto nodes = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); };
-    std::cout << file << ": ok (";
-    if (loaded.trees.size() == 1) {
+    std::cout << input_name(file) << ": ok (";
+    if (!options.tree.empty()) {
+        std::cout << options.tree << " " << nodes(loaded.trees[0].second->size());
+    } else if (loaded.trees.size() == 1) {
         std::cout << nodes(loaded.trees[0].second->size());
     } else {
         std::cout << loaded.trees.size() << " trees: ";
@@ -33,6 +44,7 @@ bool validate(const std::string& file, const load_options& options) {
         }
     }
     std::cout << ")\n";
+    std::cout.flush();  // in order with the problems of the next file, on stderr
     return true;
 }
 
@@ -111,21 +123,23 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     auto files = std::make_shared<std::vector<std::string>>();
     auto options = std::make_shared<load_options>();
     auto watch = std::make_shared<bool>(false);
-    command->add_option("FILE", *files, "Tree files (see docs/formats.md)")->required();
-    add_from_option(*command, *options);
-    command->add_flag("--lenient", options->lenient,
-                      "Take node types the program does not know from the file's node models "
-                      "or from their shape (see docs/formats.md)");
+    command->add_option("FILE", *files, "Tree files (see docs/formats.md); - reads standard input")
+        ->required();
+    add_reading_options(*command, *options);
     command->add_flag("--watch", *watch,
                       "Check each file again each time it, or a file it uses, is saved, until "
                       "Ctrl-C or SIGTERM (see docs/hot_reload.md)");
     command->footer(
-        "Checks every tree of each file, used or not. Prints 'FILE: ok (N nodes)' for each "
+        "Checks every tree of each file, used or not (with --tree: that tree). Prints 'FILE: ok (N "
+        "nodes)' for each "
         "valid file (with the trees' names and sizes where it holds several) and "
         "path:line:col: error: ... on stderr for each problem; exits 1 if any file is invalid "
         "(with --watch: at the end).");
     command->callback([files, options, watch, &exit_code] {
         if (*watch) {
+            if (std::find(files->begin(), files->end(), "-") != files->end()) {
+                throw CLI::ValidationError("--watch", "standard input ('-') cannot be watched");
+            }
             exit_code = validate_watching(*files, *options);
             return;
         }

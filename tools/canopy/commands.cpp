@@ -1,0 +1,193 @@
+// What the subcommands share: reading options, standard input, messages, writing files,
+// number checks and progress.
+#include "commands.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+namespace canopy::cli {
+namespace {
+
+// Standard input as the loader reads it: a path, so that every kind of load (one tree, every
+// tree, a document) reads it alike.
+const std::string standard_input = "/dev/stdin";
+
+std::string lower_case(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+std::string format_names() {
+    std::string names;
+    for (const format_info& row : formats()) {
+        names += (names.empty() ? "'" : ", '") + std::string(row.name) + "'";
+    }
+    return names;
+}
+
+std::optional<file_format> find_format(const std::string& name) {
+    for (const format_info& row : formats()) {
+        if (lower_case(std::string(row.name)) == lower_case(name)) return row.id;
+    }
+    return std::nullopt;
+}
+
+void add_reading_options(CLI::App& command, load_options& options) {
+    CLI::App* group = command.add_option_group(
+        "Reading the file", "How to read the tree file (the same for every command)");
+    group->add_option("--tree", options.tree,
+                      "The tree to use, by name, where the file holds several (default: its "
+                      "main tree)");
+    group->add_option_function<std::string>(
+        "--from",
+        [&options](const std::string& name) {
+            options.format = find_format(name);
+            if (!options.format) {
+                throw CLI::ValidationError(
+                    "--from", "unknown format '" + name + "' (formats: " + format_names() + ")");
+            }
+        },
+        "Read the file as this format, whatever its extension and content say (any case): " +
+            format_names() + "; needed to read standard input ('-')");
+    group->add_flag("--lenient", options.lenient,
+                    "Take node types the program does not know from the file's node models "
+                    "or from their shape (see docs/formats.md); such a tree does not run");
+}
+
+std::string input_path(const std::string& file, const load_options& options) {
+    if (file != "-") return file;
+    if (!options.format) {
+        throw CLI::ValidationError(
+            "-", "reading standard input needs --from FORMAT (formats: " + format_names() + ")");
+    }
+    return standard_input;
+}
+
+load_result load_tree(const std::string& file, const load_options& options) {
+    if (file != "-") return try_load_file(file, cli_registry(), options);
+    input_path(file, options);  // says that --from is needed, if it is missing
+    // One byte more than the limit is enough for the loader to refuse a text too large.
+    std::string text;
+    char buffer[1 << 16];
+    while (text.size() <= options.max_file_bytes) {
+        const std::size_t got = std::fread(buffer, 1, sizeof buffer, stdin);
+        text.append(buffer, got);
+        if (got < sizeof buffer) break;
+    }
+    return try_load_text(text, *options.format, cli_registry(), input_name(file), options);
+}
+
+std::string input_name(const std::string& file) {
+    return file == "-" || file == standard_input ? "<stdin>" : file;
+}
+
+void print_diagnostics(const std::vector<diagnostic>& diagnostics) {
+    bool unknown_type = false;
+    for (diagnostic d : diagnostics) {
+        d.path = input_name(d.path);
+        std::cerr << d << '\n';
+        unknown_type = unknown_type || d.code == diagnostic_code::unknown_type;
+    }
+    if (unknown_type) {
+        std::cerr << "canopy: note: `canopy types` lists the node types this tool knows; "
+                     "--lenient reads a tree written for another program\n";
+    }
+}
+
+bool write_file(const std::string& path, const std::string& text, const std::string& what) {
+    auto fail = [&](int number) {
+        std::cerr << path << ": error: cannot write the " << what << ": " << std::strerror(number)
+                  << '\n';
+        return false;
+    };
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (file == nullptr) return fail(errno);
+    const bool written =
+        std::fwrite(text.data(), 1, text.size(), file) == text.size() && std::fflush(file) == 0;
+    const int write_errno = errno;
+    // A full disk may only show when the buffered bytes leave, at flush or close.
+    const bool closed = std::fclose(file) == 0;
+    if (!written) return fail(write_errno);
+    if (!closed) return fail(errno);
+    return true;
+}
+
+int write_output(const std::string& path, const std::string& text) {
+    if (!path.empty()) return write_file(path, text) ? 0 : 1;
+    std::cout << text;
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+}
+
+std::string number_text(double value) {
+    char text[32];
+    char* end = std::to_chars(text, text + sizeof text, value).ptr;
+    return {text, end};
+}
+
+CLI::Validator whole_number(std::uint64_t minimum, std::uint64_t maximum, std::string name) {
+    return {[minimum, maximum](std::string& text) -> std::string {
+                std::uint64_t value = 0;
+                const char* end = text.data() + text.size();
+                const auto [stop, problem] = std::from_chars(text.data(), end, value);
+                if (problem == std::errc() && stop == end && value >= minimum && value <= maximum) {
+                    return {};
+                }
+                std::string wanted = "a whole number, " + std::to_string(minimum) + " or more";
+                if (maximum != unbounded) {
+                    wanted = "a whole number from " + std::to_string(minimum) + " to " +
+                             std::to_string(maximum);
+                }
+                return "expected " + wanted + ", not '" + text + "'";
+            },
+            std::move(name)};
+}
+
+CLI::Validator time_step() {
+    return {[](std::string& text) -> std::string {
+                char* end = nullptr;
+                const double value = std::strtod(text.c_str(), &end);
+                if (text.empty() || *end != '\0' || !(value >= 0 && value <= longest_time_step)) {
+                    return "expected a number of seconds from 0 to " +
+                           number_text(longest_time_step) + " (a year), not '" + text + "'";
+                }
+                return {};
+            },
+            "SECONDS"};
+}
+
+progress::progress(std::string what, std::uint64_t total, std::uint64_t stride)
+    : what_(std::move(what)),
+      total_(total),
+      stride_(std::max<std::uint64_t>(stride, 1)),
+      shown_(isatty(STDERR_FILENO) == 1),
+      start_ns_(now_ns()) {}
+
+progress::~progress() {
+    if (drawn_) std::cerr << "\r\033[K" << std::flush;  // erase the line
+}
+
+void progress::show(std::uint64_t done) {
+    const std::int64_t now = now_ns();
+    // Work done in half a second needs no progress; then a few redraws a second are enough.
+    if (now - start_ns_ < 500'000'000 || now - last_ns_ < 200'000'000) return;
+    last_ns_ = now;
+    drawn_ = true;
+    const double share =
+        total_ == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(total_);
+    std::cerr << "\r" << what_ << ": " << done << " of " << total_ << " ("
+              << static_cast<int>(share * 100) << "%)" << std::flush;
+}
+
+}  // namespace canopy::cli
