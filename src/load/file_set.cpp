@@ -80,7 +80,6 @@ std::optional<std::string> read_whole_file(const fs::path& path, std::string& pr
         problem = std::string("cannot open: ") + std::strerror(errno);
         return std::nullopt;
     }
-    std::string text;
     std::uintmax_t expected = fs::file_size(path, ec);
     if (!ec && expected > max_bytes) {
         too_large = true;
@@ -88,30 +87,39 @@ std::optional<std::string> read_whole_file(const fs::path& path, std::string& pr
         return std::nullopt;
     }
     const bool stream = ec || !fs::is_regular_file(path, ec);
-    text.resize(stream ? 0 : static_cast<std::size_t>(expected) + 1);  // +1 to see the end
-    std::size_t size = 0;
+    return read_all(file.get(), stream ? std::nullopt : std::optional<std::uint64_t>(expected),
+                    problem, max_bytes, too_large, json_syntax);
+}
+
+std::optional<std::string> read_all(std::FILE* file, std::optional<std::uint64_t> size,
+                                    std::string& problem, std::uint64_t max_bytes, bool& too_large,
+                                    bool json_syntax) {
+    too_large = false;
+    std::string text;
+    text.resize(size ? static_cast<std::size_t>(*size) + 1 : 0);  // +1 to see the end
+    std::size_t read = 0;
     std::size_t next_probe = 1 << 16;  // doubling: probing costs at most twice the reading
     for (;;) {
-        if (size == text.size()) text.resize(std::max<std::size_t>(2 * size, 1 << 16));
-        std::size_t got = std::fread(text.data() + size, 1, text.size() - size, file.get());
-        size += got;
+        if (read == text.size()) text.resize(std::max<std::size_t>(2 * read, 1 << 16));
+        std::size_t got = std::fread(text.data() + read, 1, text.size() - read, file);
+        read += got;
         if (got == 0) break;
-        if (stream && size >= next_probe) {
-            next_probe = 2 * size;
-            if (prefix_is_refused({text.data(), size}, json_syntax)) break;
+        if (!size && read >= next_probe) {
+            next_probe = 2 * read;
+            if (prefix_is_refused({text.data(), read}, json_syntax)) break;
         }
         // A device or pipe has no size to check first: stop reading once past the limit.
-        if (size > max_bytes) {
+        if (read > max_bytes) {
             too_large = true;
             problem = too_large_message(max_bytes);
             return std::nullopt;
         }
     }
-    if (std::ferror(file.get()) != 0) {
+    if (std::ferror(file) != 0) {
         problem = std::string("cannot read: ") + std::strerror(errno);
         return std::nullopt;
     }
-    text.resize(size);
+    text.resize(read);
     return text;
 }
 
@@ -244,11 +252,9 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
     }
     std::string problem;
     bool too_large = false;
-    const file_format syntax_of = format ? *format : *format_for_path(path);
-    const bool json_syntax =
-        syntax_of == file_format::flat_json || syntax_of == file_format::behavior3;
     std::optional<std::string> text =
-        read_whole_file(path, problem, max_file_bytes_, too_large, json_syntax);
+        read_whole_file(path, problem, max_file_bytes_, too_large,
+                        has_json_syntax(format ? *format : *format_for_path(path)));
     if (!text)
         return fail(too_large ? diagnostic_code::limit_exceeded : diagnostic_code::io_error,
                     problem);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -109,6 +110,18 @@ private:
 std::optional<std::string> read_whole_file(const std::filesystem::path& path, std::string& problem,
                                            std::uint64_t max_bytes, bool& too_large,
                                            bool json_syntax);
+
+/// Reads what is left of an open file: `size` bytes, as its size said, or, for a stream without
+/// one (a pipe, a device, standard input), until its end, the limit, or what it gave is refused
+/// whatever follows, as read_whole_file() does.
+std::optional<std::string> read_all(std::FILE* file, std::optional<std::uint64_t> size,
+                                    std::string& problem, std::uint64_t max_bytes, bool& too_large,
+                                    bool json_syntax);
+
+/// Whether a format is written in JSON (else in XML).
+inline bool has_json_syntax(file_format format) {
+    return format == file_format::flat_json || format == file_format::behavior3;
+}
 
 /// Why a file or text over the size limit is refused.
 std::string too_large_message(std::uint64_t max_bytes);

@@ -2,6 +2,7 @@
 #include "canopy/load/load.hpp"
 
 #include "canopy/core/error.hpp"
+#include "load/file_set.hpp"
 #include "load/foreign_types.hpp"
 #include "load/loader.hpp"
 
@@ -14,6 +15,21 @@ load_result try_load_text(std::string_view text, file_format format, const regis
                           const std::string& path, const load_options& options) {
     loader load(reg, options);
     return load.load(load.files().open_text(text, format, path));
+}
+
+load_result try_load_stream(std::FILE* stream, file_format format, const registry& reg,
+                            const std::string& name, const load_options& options) {
+    std::string problem;
+    bool too_large = false;
+    std::optional<std::string> text =
+        detail::read_all(stream, std::nullopt, problem, options.max_file_bytes, too_large,
+                         detail::has_json_syntax(format));
+    if (!text) {
+        const diagnostic_code code =
+            too_large ? diagnostic_code::limit_exceeded : diagnostic_code::io_error;
+        return {nullptr, {{name, {}, std::nullopt, code, problem}}};
+    }
+    return try_load_text(*text, format, reg, name, options);
 }
 
 load_result try_load_file(const std::filesystem::path& path, const registry& reg,

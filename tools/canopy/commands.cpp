@@ -77,15 +77,7 @@ std::string input_path(const std::string& file, const load_options& options) {
 load_result load_tree(const std::string& file, const load_options& options) {
     if (file != "-") return try_load_file(file, cli_registry(), options);
     input_path(file, options);  // says that --from is needed, if it is missing
-    // One byte more than the limit is enough for the loader to refuse a text too large.
-    std::string text;
-    char buffer[1 << 16];
-    while (text.size() <= options.max_file_bytes) {
-        const std::size_t got = std::fread(buffer, 1, sizeof buffer, stdin);
-        text.append(buffer, got);
-        if (got < sizeof buffer) break;
-    }
-    return try_load_text(text, *options.format, cli_registry(), input_name(file), options);
+    return try_load_stream(stdin, *options.format, cli_registry(), input_name(file), options);
 }
 
 std::string input_name(const std::string& file) {

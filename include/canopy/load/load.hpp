@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -55,6 +56,13 @@ load_result try_load_file(const std::filesystem::path& path, const registry& reg
 /// start from the working directory.
 load_result try_load_text(std::string_view text, file_format format, const registry& reg,
                           const std::string& path = "<text>", const load_options& options = {});
+
+/// Loads a tree from an open stream, such as standard input, read to its end as a file of
+/// `format` (a pipe or device is read as try_load_file() reads one: only until what it gave is
+/// refused whatever follows, and never past load_options::max_file_bytes); `name` names it
+/// in diagnostics, and relative paths in it start from the working directory.
+load_result try_load_stream(std::FILE* stream, file_format format, const registry& reg,
+                            const std::string& name = "<stdin>", const load_options& options = {});
 
 /// Loads a tree file as try_load_file() does.
 /// @warning throws load_error, holding every problem found, if the file does not give a
