@@ -157,6 +157,13 @@ TEST_SUITE("limits") {
             options.format = file_format::flat_xml;
             only(try_load_file("/dev/urandom", reg, options), diagnostic_code::invalid_utf8);
         }
+        SUBCASE("an open stream, as standard input is") {
+            std::FILE* zeros = std::fopen("/dev/zero", "rb");
+            if (zeros == nullptr) return;
+            const load_result result = try_load_stream(zeros, file_format::behavior3, reg);
+            std::fclose(zeros);
+            CHECK(only(result, diagnostic_code::syntax_error).path == "<stdin>");
+        }
         SUBCASE("JSON that goes wrong after its first bytes") {
             fifo stream("canopy_limits_wrong.json", R"({"nodes": [{"id": 1, "type": "Wait"}] ] )",
                         true);
