@@ -275,7 +275,7 @@ private:
     std::optional<std::string> renamed(std::size_t in, const param_value& value,
                                        const param_spec* spec) const {
         if (!std::holds_alternative<std::string>(value)) return std::nullopt;
-        const std::string& text = std::get<std::string>(value);
+        const auto& text = std::get<std::string>(value);
         if (std::optional<std::string> key = key_named(value))
             return "{" + key_name(in, *key) + "}";
         if (spec != nullptr && (spec->type == param_type::key || spec->output) && !text.empty())
