@@ -99,6 +99,47 @@ record_set without_subtree_params(const record_set& records) {
     return copy;
 }
 
+// A tree's records in preorder, siblings in record order, as the builder lays a tree out, each
+// with its parent's position. The records were checked to make one tree.
+void in_preorder(const record_set& records, std::vector<std::uint32_t>& preorder,
+                 std::vector<std::uint32_t>& parent, std::uint32_t none) {
+    const std::size_t count = records.size();
+    std::unordered_map<std::int64_t, std::uint32_t> index_of;
+    index_of.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+        index_of.emplace(records.id(i), static_cast<std::uint32_t>(i));
+    std::vector<std::uint32_t> first_child(count + 1, 0);  // children grouped by parent
+    std::uint32_t root = none;
+    std::vector<std::uint32_t> parent_of(count, none);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (records.parent_id(i) == 0) {
+            root = static_cast<std::uint32_t>(i);
+            continue;
+        }
+        parent_of[i] = index_of.at(records.parent_id(i));
+        ++first_child[parent_of[i] + 1];
+    }
+    for (std::size_t i = 0; i < count; ++i) first_child[i + 1] += first_child[i];
+    std::vector<std::uint32_t> children(count, 0);
+    std::vector<std::uint32_t> filled(first_child.begin(), first_child.end() - 1);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (parent_of[i] != none) children[filled[parent_of[i]]++] = static_cast<std::uint32_t>(i);
+    }
+    preorder.reserve(count);
+    parent.reserve(count);
+    std::vector<std::uint32_t> position(count, none);
+    std::vector<std::uint32_t> stack{root};
+    while (!stack.empty()) {
+        const std::uint32_t r = stack.back();
+        stack.pop_back();
+        position[r] = static_cast<std::uint32_t>(preorder.size());
+        preorder.push_back(r);
+        parent.push_back(parent_of[r] == none ? none : position[parent_of[r]]);
+        for (std::uint32_t c = first_child[r + 1]; c-- > first_child[r];)
+            stack.push_back(children[c]);
+    }
+}
+
 bool has_subtree_records(const record_set& records) {
     const std::vector<std::string>& names = records.type_names();
     return std::find(names.begin(), names.end(), subtree_type_name) != names.end();
@@ -126,43 +167,17 @@ const subtree_expander::checked_tree* subtree_expander::checked(tree_ref ref) {
 
     auto made = std::make_unique<checked_tree>();
     made->keys = built.tree->keys();
-    // Preorder, siblings in record order, as the builder orders a tree's nodes; the records
-    // were just checked to make one tree.
-    const std::size_t count = records.size();
-    constexpr std::uint32_t none = checked_tree::no_parent;
-    std::unordered_map<std::int64_t, std::uint32_t> index_of;
-    index_of.reserve(count);
-    for (std::size_t i = 0; i < count; ++i)
-        index_of.emplace(records.id(i), static_cast<std::uint32_t>(i));
-    std::vector<std::uint32_t> first_child(count + 1, 0);  // children grouped by parent
-    std::uint32_t root = none;
-    std::vector<std::uint32_t> parent_of(count, none);
-    for (std::size_t i = 0; i < count; ++i) {
-        if (records.parent_id(i) == 0) {
-            root = static_cast<std::uint32_t>(i);
-            continue;
+    in_preorder(records, made->preorder, made->parent, checked_tree::no_parent);
+    made->types.reserve(made->preorder.size());
+    for (std::uint32_t r : made->preorder) {
+        const node_type* type = nullptr;
+        if (records.has_type_id(r)) {
+            type = registry_.find(records.type_id(r));
+        } else {
+            type = placeholders_.find(records.type_name(r));
+            if (type == nullptr) type = registry_.find(records.type_name(r));
         }
-        parent_of[i] = index_of.at(records.parent_id(i));
-        ++first_child[parent_of[i] + 1];
-    }
-    for (std::size_t i = 0; i < count; ++i) first_child[i + 1] += first_child[i];
-    std::vector<std::uint32_t> children(count, 0);
-    std::vector<std::uint32_t> filled(first_child.begin(), first_child.end() - 1);
-    for (std::size_t i = 0; i < count; ++i) {
-        if (parent_of[i] != none) children[filled[parent_of[i]]++] = static_cast<std::uint32_t>(i);
-    }
-    made->preorder.reserve(count);
-    made->parent.reserve(count);
-    std::vector<std::uint32_t> position(count, none);
-    std::vector<std::uint32_t> stack{root};
-    while (!stack.empty()) {
-        const std::uint32_t r = stack.back();
-        stack.pop_back();
-        position[r] = static_cast<std::uint32_t>(made->preorder.size());
-        made->preorder.push_back(r);
-        made->parent.push_back(parent_of[r] == none ? none : position[parent_of[r]]);
-        for (std::uint32_t c = first_child[r + 1]; c-- > first_child[r];)
-            stack.push_back(children[c]);
+        made->types.push_back(type);
     }
     at->second = std::move(made);
     return at->second.get();
@@ -248,13 +263,6 @@ private:
         ok_ = false;
     }
 
-    // The type a record names, looked up as the builder looks it up.
-    const node_type* type_of(const record_set& records, std::size_t r) const {
-        if (records.has_type_id(r)) return owner_.registry_.find(records.type_id(r));
-        if (const node_type* first = owner_.placeholders_.find(records.type_name(r))) return first;
-        return owner_.registry_.find(records.type_name(r));
-    }
-
     // The whole tree's name for a key a scope's records name.
     std::string key_name(std::size_t in, const std::string& name) const {
         if (program_key_names_.count(name) != 0) return name;
@@ -267,7 +275,7 @@ private:
     std::optional<std::string> renamed(std::size_t in, const param_value& value,
                                        const param_spec* spec) const {
         if (!std::holds_alternative<std::string>(value)) return std::nullopt;
-        const std::string& text = std::get<std::string>(value);
+        const auto& text = std::get<std::string>(value);
         if (std::optional<std::string> key = key_named(value))
             return "{" + key_name(in, *key) + "}";
         if (spec != nullptr && (spec->type == param_type::key || spec->output) && !text.empty())
@@ -320,12 +328,12 @@ private:
                     continue;
                 }
             }
-            copy_params(in, records, r);
+            copy_params(in, records, r, t.types[k]);
         }
     }
 
-    void copy_params(std::size_t in, const record_set& records, std::size_t r) {
-        const node_type* type = type_of(records, r);
+    void copy_params(std::size_t in, const record_set& records, std::size_t r,
+                     const node_type* type) {
         auto spec_named = [&](std::string_view name) -> const param_spec* {
             if (type == nullptr) return nullptr;
             for (const param_spec& spec : type->params) {

@@ -45,10 +45,12 @@ private:
     class run;
 
     // What checking a tree alone tells: its keys as the builder typed them, and its records
-    // in preorder, the order in which they are copied and numbered.
+    // in preorder, the order in which they are copied and numbered, with their types (looked
+    // up once, not once per use).
     struct checked_tree {
         std::vector<blackboard_key> keys;
         std::vector<std::uint32_t> preorder;  // record indexes
+        std::vector<const node_type*> types;  // per preorder position
         std::vector<std::uint32_t> parent;    // per preorder position, the parent's position
         static constexpr std::uint32_t no_parent = 0xFFFFFFFF;  // the root's
     };
