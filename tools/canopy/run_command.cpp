@@ -241,7 +241,7 @@ int run(const run_options& o) {
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         agents.reserve(o.agents);
         for (std::size_t i = 0; i < o.agents; ++i) {
-            void* host = world ? world->host(i) : nullptr;
+            const host_ref host = world ? world->host(i) : host_ref();
             if (o.watch) {
                 agents.emplace_back(handle, host, o.seed + i);
             } else {
