@@ -82,7 +82,7 @@ public:
     /// The same without the comparison, where the agent compared the type when it was given
     /// the host (registry actions taking `Host&`).
     template <typename Host>
-    Host& host(detail::unchecked_t) const noexcept {
+    Host& host(detail::unchecked_t /*checked before*/) const noexcept {
         return core_->host.get<Host>(detail::unchecked);
     }
     canopy::blackboard blackboard() const noexcept {
