@@ -26,7 +26,6 @@ constexpr double dt = 0.01;
 // The root: ticks every child on every tick, so that no result of one copy hides the others.
 class tick_all final : public canopy::node {
 public:
-    tick_all() : node({}) {}
     canopy::status tick(canopy::context& ctx) const override {
         canopy::status result = canopy::status::success;
         for (canopy::tree::index child : ctx.children()) {

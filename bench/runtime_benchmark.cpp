@@ -213,14 +213,16 @@ std::vector<bench_host> make_hosts(std::size_t count) {
 canopy::registry make_registry() {
     canopy::registry reg;
     canopy::register_builtin_nodes(reg);
+    // Leaves taking the host by type: the agent checks its host's type once, when made, and
+    // the leaves read it without a check per visit, as the baseline's do.
     reg.add_condition(
-        "Ready", [](canopy::context& ctx) { return leaf::ready(ctx.host<bench_host>()); }, 100);
+        "Ready", [](bench_host& h, canopy::context&) { return leaf::ready(h); }, 100);
     reg.add_condition(
-        "Chance", [](canopy::context& ctx) { return leaf::chance(ctx.host<bench_host>()); }, 101);
+        "Chance", [](bench_host& h, canopy::context&) { return leaf::chance(h); }, 101);
     reg.add_action(
-        "Work", [](canopy::context& ctx) { return leaf::work(ctx.host<bench_host>()); }, 102);
+        "Work", [](bench_host& h, canopy::context&) { return leaf::work(h); }, 102);
     reg.add_action(
-        "Step", [](canopy::context& ctx) { return leaf::step(ctx.host<bench_host>()); }, 103);
+        "Step", [](bench_host& h, canopy::context&) { return leaf::step(h); }, 103);
     return reg;
 }
 

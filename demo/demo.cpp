@@ -21,7 +21,7 @@ public:
         hosts_.reserve(agents);
         for (std::size_t i = 0; i < agents; ++i) hosts_.emplace_back(seed + i);
     }
-    void* host(std::size_t i) override { return &hosts_[i]; }
+    host_ref host(std::size_t i) override { return &hosts_[i]; }
     void before_tick(std::size_t i, agent& a, double dt) override { advance(hosts_[i], a, dt); }
     std::string describe(std::size_t i) const override {
         return ::canopy::demo::describe(hosts_[i]);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "canopy/core/fwd.hpp"
+#include "canopy/run/host.hpp"
 
 namespace canopy::demo {
 
@@ -19,7 +20,7 @@ class world {
 public:
     virtual ~world() = default;
     /// The host of agent i, to make the agent with.
-    virtual void* host(std::size_t i) = 0;
+    virtual host_ref host(std::size_t i) = 0;
     /// Moves agent i's world on by dt seconds before the agent's tick, writing to the agent's
     /// blackboard what the demo keeps there.
     virtual void before_tick(std::size_t i, agent& a, double dt) = 0;

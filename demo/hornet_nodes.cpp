@@ -8,8 +8,8 @@
 #include "canopy/run/agent.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/context.hpp"
-#include "canopy/run/node.hpp"
 #include "canopy/run/registry.hpp"
+#include "canopy/run/stateful_node.hpp"
 
 namespace canopy::demo {
 namespace {
@@ -42,7 +42,7 @@ void close_in(hornet_arena& arena, double step, double short_of) {
 // The arena of the agent being ticked while Hornet can still act in it: null once she is
 // defeated, or when the agent was made without an arena.
 hornet_arena* fighting(const context& ctx) {
-    auto* arena = static_cast<hornet_arena*>(ctx.host());
+    auto* arena = ctx.host_or_null<hornet_arena>();
     return arena != nullptr && arena->health > 0 ? arena : nullptr;
 }
 
@@ -89,17 +89,20 @@ status ranged_attack(context& ctx) {
 // execute, with the count kept out of the shared node).
 class aggressive_attack final : public stateful_node<std::int64_t> {
 public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("strikes", std::int64_t{3})};
+    }
     explicit aggressive_attack(const param_list& params)
         : strikes_(params.get<std::int64_t>("strikes")) {
         if (strikes_ < 1) throw canopy::param_error("'strikes' must be at least 1");
     }
-    void enter(context& ctx) const override { ctx.state<std::int64_t>() = strikes_; }
+    void enter(context& ctx) const override { state(ctx) = strikes_; }
     status tick(context& ctx) const override {
         hornet_arena* arena = fighting(ctx);
         if (arena == nullptr) return status::failure;
         close_in(*arena, strike_step, 0.5);
         ++arena->strikes;
-        return --ctx.state<std::int64_t>() > 0 ? status::running : status::success;
+        return --state(ctx) > 0 ? status::running : status::success;
     }
 
 private:
@@ -125,8 +128,7 @@ void register_hornet_nodes(registry& reg) {
     reg.add_action("AssassinDash", assassin_dash, 111);
     reg.add_action("QuickMove", quick_move, 112);
     reg.add_action("RangedAttack", ranged_attack, 113);
-    reg.add<aggressive_attack>("AggressiveAttack", 114, arity::leaf,
-                               {param_spec::optional("strikes", std::int64_t{3})});
+    reg.add<aggressive_attack>("AggressiveAttack", 114);
 }
 
 void advance(hornet_arena& arena, agent& a, double dt) {

@@ -11,7 +11,7 @@ void register_idle_nodes(registry& reg) {
     reg.add_action(
         "ChangeColour",
         [](context& ctx) {
-            auto* body = static_cast<idle_body*>(ctx.host());
+            auto* body = ctx.host_or_null<idle_body>();
             if (body == nullptr) return status::failure;
             const std::uint64_t bits = ctx.random();
             body->red = static_cast<std::uint8_t>(bits >> 40);

@@ -53,7 +53,7 @@ bool step_towards(pet_world& w, double x, double y, double step) {
 
 // The pet of the agent being ticked, or null when the agent was made without one.
 pet_world* pet_of(const context& ctx) {
-    return static_cast<pet_world*>(ctx.host());
+    return ctx.host_or_null<pet_world>();
 }
 
 status pick_up_coin(context& ctx) {

@@ -353,4 +353,110 @@ TEST_SUITE("agent") {
         parallel_ticker ticker(2);
         CHECK_THROWS_WITH(ticker.tick(agents, 0.1), "boom");
     }
+
+    TEST_CASE("an action taking its host by type gets the agent's host without asking") {
+        struct robot {
+            int steps = 0;
+        } host;
+        registry reg;
+        register_builtin_nodes(reg);
+        reg.add_action("Step", [](robot& r, context&) {
+            ++r.steps;
+            return status::success;
+        });
+        reg.add_condition("Tired", [](const robot& r, context&) { return r.steps >= 2; });
+        load_result loaded = try_load_text(
+            R"([{"id": 1, "type": "Selector"}, {"id": 2, "parentId": 1, "type": "Tired"},
+            {"id": 3, "parentId": 1, "type": "Step"}])",
+            file_format::flat_json, reg);
+        REQUIRE(loaded);
+        agent a(loaded.tree, &host);
+        for (int i = 0; i < 4; ++i) a.tick(0.1);
+        CHECK(host.steps == 2);
+        CHECK(a.host<robot>() == &host);
+    }
+
+    TEST_CASE("an agent refuses a host of another type than its tree's actions take") {
+        struct robot {
+            int steps = 0;
+        } host;
+        struct car {
+        } other;
+        registry reg;
+        register_builtin_nodes(reg);
+        reg.add_action("Step", [](robot& r, context&) {
+            ++r.steps;
+            return status::success;
+        });
+        load_result loaded =
+            try_load_text(R"([{"id": 1, "type": "Step"}])", file_format::flat_json, reg);
+        REQUIRE(loaded);
+        SUBCASE("at construction") {
+            auto wrong = [&] { agent a(loaded.tree, &other); };
+            CHECK_THROWS_AS(wrong(), host_error);
+            auto none = [&] { agent a(loaded.tree); };
+            CHECK_THROWS_WITH_AS(
+                none(), doctest::Contains("node type 'Step' takes the agent's host"), host_error);
+            try {
+                wrong();
+            } catch (const error& e) {
+                CHECK(e.code() == error_code::host);
+            }
+        }
+        SUBCASE("in set_host, which keeps the host it had") {
+            agent a(loaded.tree, &host);
+            CHECK_THROWS_AS(a.set_host(&other), host_error);
+            CHECK_THROWS_AS(a.set_host(nullptr), host_error);
+            CHECK(a.host<robot>() == &host);
+            a.tick(0.1);
+            CHECK(host.steps == 1);
+        }
+        SUBCASE("in move_to, which stays on its tree") {
+            registry other_reg;
+            other_reg.add_action("Drive", [](car&, context&) { return status::success; });
+            load_result driving =
+                try_load_text(R"([{"id": 1, "type": "Drive"}])", file_format::flat_json, other_reg);
+            REQUIRE(driving);
+            agent a(loaded.tree, &host);
+            CHECK_THROWS_AS(a.move_to(driving.tree), host_error);
+            CHECK(&a.tree() == loaded.tree.get());
+            a.tick(0.1);
+            CHECK(host.steps == 1);
+        }
+    }
+
+    TEST_CASE("asking for the host as another type throws instead of casting") {
+        struct robot {
+            int steps = 0;
+        } host;
+        struct car {
+            int fuel = 0;
+        };
+        registry reg;
+        reg.add_action("AsCar", [](context& ctx) {
+            ctx.host<car>().fuel = 1;
+            return status::success;
+        });
+        reg.add_action("MaybeCar", [](context& ctx) {
+            return ctx.host_or_null<car>() == nullptr ? status::failure : status::success;
+        });
+        load_result as_car =
+            try_load_text(R"([{"id": 1, "type": "AsCar"}])", file_format::flat_json, reg);
+        load_result maybe =
+            try_load_text(R"([{"id": 1, "type": "MaybeCar"}])", file_format::flat_json, reg);
+        REQUIRE(as_car);
+        REQUIRE(maybe);
+        agent wrong(as_car.tree, &host);
+        CHECK_THROWS_WITH_AS(wrong.tick(0.1),
+                             doctest::Contains("asked for the agent's host as a type it is not"),
+                             host_error);
+        agent missing(as_car.tree);
+        CHECK_THROWS_AS(missing.tick(0.1), host_error);
+        CHECK(missing.host<robot>() == nullptr);
+        agent without(maybe.tree);
+        CHECK(without.tick(0.1) == status::failure);
+        agent other(maybe.tree, &host);
+        CHECK_THROWS_AS(other.tick(0.1), host_error);
+        CHECK(host.steps == 0);
+    }
 }

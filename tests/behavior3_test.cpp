@@ -120,7 +120,10 @@ const fs::path corpus = fs::path(CANOPY_SOURCE_DIR) / ".." / "shared" / "corpus"
 // A leaf that writes an output port, to see outputs survive a round trip.
 class counter final : public node {
 public:
-    explicit counter(const param_list& params) : node({}), total_(params, "total") {}
+    static std::vector<param_spec> parameters() {
+        return {param_spec::output_port("total", param_type::integer)};
+    }
+    explicit counter(const param_list& params) : total_(params, "total") {}
     status tick(context& ctx) const override {
         total_.set(ctx, std::int64_t{1});
         return status::success;
@@ -824,8 +827,7 @@ TEST_SUITE("behavior3") {
 
     TEST_CASE("ports, outputs, file keys and awkward text survive a behavior3 round trip") {
         registry reg = testing::runtime_registry();
-        reg.add<counter>("Counter", 400, arity::leaf,
-                         {param_spec::output_port("total", param_type::integer)});
+        reg.add<counter>("Counter", 400);
         const std::string text = R"({"name": "quotes \" and <tags> & ünïcode",
           "blackboard": {"mode": {"type": "string", "default": "a \"b\" <c>\n"},
                          "wait": {"type": "number", "default": 0.1},

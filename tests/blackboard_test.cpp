@@ -14,10 +14,13 @@ namespace {
 // bind to a key: the way a node author writes ports.
 class counter final : public stateful_node<std::int64_t> {
 public:
-    explicit counter(const param_list& params)
-        : stateful_node({}), step_(params, "step"), total_(params, "total") {}
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("step", std::int64_t{1}),
+                param_spec::output_port("total", param_type::integer)};
+    }
+    explicit counter(const param_list& params) : step_(params, "step"), total_(params, "total") {}
     status tick(context& ctx) const override {
-        std::int64_t& sum = ctx.state<std::int64_t>();
+        std::int64_t& sum = state(ctx);
         sum += step_.get(ctx);
         total_.set(ctx, sum);
         return status::success;
@@ -30,9 +33,7 @@ private:
 
 registry port_registry() {
     registry reg = testing::runtime_registry();
-    reg.add<counter>("Counter", 400, arity::leaf,
-                     {param_spec::optional("step", std::int64_t{1}),
-                      param_spec::output_port("total", param_type::integer)});
+    reg.add<counter>("Counter", 400);
     return reg;
 }
 

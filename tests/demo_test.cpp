@@ -40,7 +40,7 @@ struct demo_run {
 
     template <typename Host>
     Host& host(std::size_t i) {
-        return *static_cast<Host*>(world->host(i));
+        return *world->host(i).template get<Host>();
     }
 
     std::shared_ptr<const canopy::tree> tree;

@@ -185,4 +185,162 @@ TEST_SUITE("registry") {
         CHECK(t->type(1).id == 100);
         CHECK(dynamic_cast<const testing::counted_node*>(t->object(0))->count == 3);
     }
+
+    TEST_CASE("add<Node> calls exactly the hooks a class overrides, found through its bases") {
+        struct calls {
+            int enters = 0, exits = 0, halts = 0;
+        };
+        struct counts_enter : node {
+            void enter(context& ctx) const override { ++ctx.host<calls>().enters; }
+            status tick(context&) const override { return status::success; }
+        };
+        // Overrides exit only; inherits counts_enter's enter.
+        struct counts_exit final : counts_enter {
+            void exit(context& ctx, status) const override { ++ctx.host<calls>().exits; }
+            status tick(context&) const override { return status::success; }
+        };
+        struct counts_halt final : node {
+            void halt(context& ctx) const override { ++ctx.host<calls>().halts; }
+            status tick(context&) const override { return status::running; }
+        };
+        struct plain final : node {
+            status tick(context&) const override { return status::success; }
+        };
+        static_assert(detail::overridden_hooks<plain>() == 0);
+        static_assert(detail::overridden_hooks<counts_exit>() ==
+                      (static_cast<int>(node::hook::enter) | static_cast<int>(node::hook::exit)));
+        registry reg;
+        register_builtin_nodes(reg);
+        CHECK(reg.add<counts_enter>("Enters").hooks == static_cast<int>(node::hook::enter));
+        CHECK(reg.add<counts_halt>("Halts").hooks == static_cast<int>(node::hook::halt));
+        reg.add<counts_exit>("Exits");
+        CHECK(reg.add<plain>("Plain").hooks == 0);
+        load_result loaded = try_load_text(
+            R"([{"id": 1, "type": "Sequence"}, {"id": 2, "parentId": 1, "type": "Enters"},
+            {"id": 3, "parentId": 1, "type": "Exits"}, {"id": 4, "parentId": 1, "type": "Halts"}])",
+            file_format::flat_json, reg);
+        REQUIRE(loaded);
+        calls host;
+        agent a(loaded.tree, &host);
+        CHECK(a.tick(0.1) == status::running);
+        CHECK(host.enters == 2);  // Enters, and Exits by the enter it inherits
+        CHECK(host.exits == 1);   // Exits only: Enters finished too, but has no exit
+        CHECK(host.halts == 0);
+        a.reset();
+        CHECK(host.halts == 1);
+    }
+
+    TEST_CASE("a node made by a hand-written creator gets every hook") {
+        struct calls {
+            int enters = 0;
+        };
+        struct counts_enter final : node {
+            void enter(context& ctx) const override { ++ctx.host<calls>().enters; }
+            status tick(context&) const override { return status::success; }
+        };
+        registry reg;
+        const node_type& type =
+            reg.add({"Made", std::nullopt, arity::leaf, {}, [](const param_list&) {
+                         return std::unique_ptr<node>(new counts_enter());
+                     }});
+        CHECK(type.hooks == node::all_hooks);
+        load_result loaded =
+            try_load_text(R"([{"id": 1, "type": "Made"}])", file_format::flat_json, reg);
+        REQUIRE(loaded);
+        calls host;
+        agent a(loaded.tree, &host);
+        a.tick(0.1);
+        a.tick(0.1);
+        CHECK(host.enters == 2);
+    }
+
+    TEST_CASE("add<Node> takes the parameters the class declares beside its constructor") {
+        struct scaled final : node {
+            static std::vector<param_spec> parameters() {
+                return {param_spec::required("factor", param_type::integer),
+                        param_spec::optional("label", std::string("x"))};
+            }
+            explicit scaled(const param_list& params)
+                : factor(params.get<std::int64_t>("factor")) {}
+            status tick(context&) const override {
+                return factor > 0 ? status::success : status::failure;
+            }
+            std::int64_t factor;
+        };
+        registry reg;
+        const node_type& type = reg.add<scaled>("Scaled", 500);
+        REQUIRE(type.params.size() == 2);
+        CHECK(type.params[0].name == "factor");
+        CHECK(type.params[1].name == "label");
+        load_result good =
+            try_load_text(R"([{"id": 1, "type": "Scaled", "params": {"factor": 2}}])",
+                          file_format::flat_json, reg, "t.json");
+        REQUIRE(good);
+        CHECK(agent(good.tree).tick(0.1) == status::success);
+        load_result unknown =
+            try_load_text(R"([{"id": 1, "type": "Scaled", "params": {"factor": 2, "speed": 1}}])",
+                          file_format::flat_json, reg, "t.json");
+        CHECK_FALSE(unknown);
+        load_result missing = try_load_text(R"([{"id": 1, "type": "Scaled"}])",
+                                            file_format::flat_json, reg, "t.json");
+        CHECK_FALSE(missing);
+    }
+
+    TEST_CASE("a node reading a parameter its class does not declare is reported at its record") {
+        struct misread final : node {
+            static std::vector<param_spec> parameters() {
+                return {param_spec::optional("count", std::int64_t{1})};
+            }
+            explicit misread(const param_list& params) : count(params.get<std::int64_t>("cuont")) {}
+            status tick(context&) const override { return status::success; }
+            std::int64_t count;
+        };
+        struct mistyped final : node {
+            static std::vector<param_spec> parameters() {
+                return {param_spec::optional("count", std::int64_t{1})};
+            }
+            explicit mistyped(const param_list& params) : count(params, "count") {}
+            status tick(context&) const override { return status::success; }
+            input<double> count;
+        };
+        registry reg;
+        reg.add<misread>("Misread");
+        reg.add<mistyped>("Mistyped");
+        for (auto [type, named] :
+             {std::pair{"Misread", "'cuont'"}, std::pair{"Mistyped", "'count'"}}) {
+            CAPTURE(type);
+            load_result r = try_load_text(
+                std::string("{\"nodes\": [\n{\"id\": 7, \"type\": \"") + type + "\"}\n]}",
+                file_format::flat_json, reg, "t.json");
+            const diagnostic d = testing::only(r, diagnostic_code::invalid_param);
+            CHECK(d.where.line == 2);
+            CHECK(d.record_id == 7);
+            CHECK(d.message.find(named) != std::string::npos);
+            CHECK(d.message.find(type) != std::string::npos);
+        }
+    }
+
+    TEST_CASE("a decorator written by a user ticks its one child through ctx.child()") {
+        struct twice final : node {
+            status tick(context& ctx) const override {
+                const status first = ctx.tick(ctx.child());
+                if (first != status::success) return first;
+                return ctx.tick(ctx.child());
+            }
+        };
+        registry reg = testing::test_registry();
+        reg.add<twice>("Twice", std::nullopt, arity::decorator);
+        int calls = 0;
+        reg.add_action("Count", [](int& n, context&) {
+            ++n;
+            return status::success;
+        });
+        load_result r = try_load_text(
+            R"([{"id": 1, "type": "Twice"}, {"id": 2, "parentId": 1, "type": "Count"}])",
+            file_format::flat_json, reg);
+        REQUIRE(r);
+        agent a(r.tree, &calls);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(calls == 2);
+    }
 }

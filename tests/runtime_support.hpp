@@ -23,6 +23,9 @@ struct script_log {
 /// and round; it logs to the script_log the agent's host points at.
 class script_node final : public stateful_node<std::uint32_t> {
 public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("results", param_type::string)};
+    }
     explicit script_node(const param_list& params) : results_(params.get<std::string>("results")) {}
 
     void enter(context& ctx) const override {
@@ -33,7 +36,7 @@ public:
         record(ctx, "enter");
     }
     status tick(context& ctx) const override {
-        std::uint32_t& ticks = ctx.state<std::uint32_t>();
+        std::uint32_t& ticks = state(ctx);
         const char letter = results_[ticks++ % results_.size()];
         return letter == 's' ? status::success : letter == 'f' ? status::failure : status::running;
     }
@@ -65,8 +68,7 @@ private:
 inline registry runtime_registry() {
     registry reg;
     register_builtin_nodes(reg);
-    reg.add<script_node>("Script", 300, arity::leaf,
-                         {param_spec::required("results", param_type::string)});
+    reg.add<script_node>("Script", 300);
     reg.add_key("health", param_type::number);
     reg.add_key("count", param_type::integer);
     reg.add_key("alarm", param_type::boolean);

@@ -48,7 +48,10 @@ std::shared_ptr<const tree> reread(const tree& t, file_format format, const regi
 
 class counter final : public node {
 public:
-    explicit counter(const param_list& params) : node({}), total_(params, "total") {}
+    static std::vector<param_spec> parameters() {
+        return {param_spec::output_port("total", param_type::integer)};
+    }
+    explicit counter(const param_list& params) : total_(params, "total") {}
     status tick(context& ctx) const override {
         total_.set(ctx, std::int64_t{1});
         return status::success;
@@ -79,8 +82,7 @@ TEST_SUITE("write") {
 
     TEST_CASE("ports, outputs, file keys and awkward text survive a round trip") {
         registry reg = testing::runtime_registry();
-        reg.add<counter>("Counter", 400, arity::leaf,
-                         {param_spec::output_port("total", param_type::integer)});
+        reg.add<counter>("Counter", 400);
         const std::string text = R"({"name": "quotes \" and <tags> & ünïcode",
           "blackboard": {"mode": {"type": "string", "default": "a \"b\" <c>\n"},
                          "wait": {"type": "number", "default": 0.1},

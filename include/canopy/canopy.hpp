@@ -21,11 +21,13 @@
 #include "canopy/run/agent.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/context.hpp"
+#include "canopy/run/host.hpp"
 #include "canopy/run/node.hpp"
 #include "canopy/run/observer.hpp"
 #include "canopy/run/parallel_ticker.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/registry.hpp"
+#include "canopy/run/stateful_node.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/run/tree_handle.hpp"
 

@@ -42,13 +42,13 @@ public:
             }
         }
 
-        auto built = std::shared_ptr<tree>(new tree());
-        tree& t = *built;
-        t.subtree_end_.resize(count_);
-        t.parent_.resize(count_);
-        t.child_count_.resize(count_);
-        t.type_.resize(count_);
-        t.record_of_.resize(count_);
+        tree_parts parts;
+        tree_layout& layout = parts.layout;
+        layout.subtree_end.resize(count_);
+        parts.parent.resize(count_);
+        parts.child_count.resize(count_);
+        parts.type.resize(count_);
+        parts.record_of.resize(count_);
         struct pending {
             std::uint32_t record;
             tree::index parent;
@@ -59,10 +59,10 @@ public:
             const pending next = stack.back();
             stack.pop_back();
             const std::uint32_t record = next.record;
-            t.record_of_[k] = record;
-            t.parent_[k] = next.parent;
-            t.type_[k] = static_cast<std::uint16_t>(slot_[record]);
-            t.child_count_[k] = child_count_[record];
+            parts.record_of[k] = record;
+            parts.parent[k] = next.parent;
+            parts.type[k] = static_cast<std::uint16_t>(slot_[record]);
+            parts.child_count[k] = child_count_[record];
             for (std::uint32_t c = child_begin[record + 1]; c > child_begin[record]; --c) {
                 stack.push_back({children[c - 1], k});
             }
@@ -77,106 +77,130 @@ public:
         }
         // Subtree ends, children before parents: in preorder a parent precedes its children.
         for (std::size_t i = 0; i < count_; ++i)
-            t.subtree_end_[i] = static_cast<tree::index>(i + 1);
+            layout.subtree_end[i] = static_cast<tree::index>(i + 1);
         for (std::size_t i = count_; i-- > 1;) {
-            tree::index parent = t.parent_[i];
-            t.subtree_end_[parent] = std::max(t.subtree_end_[parent], t.subtree_end_[i]);
+            tree::index parent = parts.parent[i];
+            layout.subtree_end[parent] =
+                std::max(layout.subtree_end[parent], layout.subtree_end[i]);
         }
 
         bool any_creator = false;
         for (const node_type* type : slot_types_) {
-            t.types_.push_back({type->name, type->id, type->arity});
+            parts.types.push_back({type->name, type->id, type->arity});
             any_creator = any_creator || static_cast<bool>(type->create);
         }
         if (owned_ != nullptr) {
-            t.records_ = std::move(*owned_);
+            parts.records = std::move(*owned_);
         } else {
-            t.records_ = records_;
+            parts.records = records_;
         }
-        t.records_.params_.clear();  // as written; the checked ones follow
-        t.records_.params_.shrink_to_fit();
-        t.param_values_ = std::move(params_);
-        t.params_begin_ = std::move(params_begin_);
-        t.board_.keys = std::move(keys_);
-        if (any_creator) create_objects(t);
-        lay_out_state(t);
+        parts.records.drop_params();  // as written; the checked ones follow
+        parts.param_values = std::move(params_);
+        parts.params_begin = std::move(params_begin_);
+        layout.board.keys = std::move(keys_);
+        if (any_creator) create_objects(parts);
+        note_hooks_and_hosts(parts);
+        lay_out_state(layout);
         if (failed_) return nullptr;
-        return built;
+        return std::make_shared<const tree>(std::move(parts));
     }
 
     // Places each node's per-agent state after the status bytes, then the blackboard.
-    static void lay_out_state(tree& t) {
-        const std::size_t count = t.size();
+    static void lay_out_state(tree_layout& layout) {
+        const std::size_t count = layout.size();
         auto align_up = [](std::size_t offset, std::size_t align) {
             return (offset + align - 1) / align * align;
         };
         std::size_t offset = count;  // one status byte per node
         std::size_t align = 1;
-        t.state_offset_.assign(count, 0);
-        t.runnable_ = !t.objects_.empty();
-        for (tree::index k = 0; k < count && t.runnable_; ++k) {
-            const node* object = t.objects_[k];
+        layout.state_offset.assign(count, 0);
+        layout.runnable = !layout.objects.empty();
+        for (tree::index k = 0; k < count && layout.runnable; ++k) {
+            const node* object = layout.objects[k];
             if (object == nullptr) {
-                t.runnable_ = false;
+                layout.runnable = false;
                 break;
             }
-            const state_layout layout = object->state();
-            if (layout.size == 0) continue;
-            offset = align_up(offset, layout.align);
-            t.state_offset_[k] = static_cast<std::uint32_t>(offset);
-            t.stateful_.push_back(k);
-            offset += layout.size;
-            align = std::max(align, layout.align);
+            const state_layout state = object->state();
+            if (state.size == 0) continue;
+            offset = align_up(offset, state.align);
+            layout.state_offset[k] = static_cast<std::uint32_t>(offset);
+            layout.stateful.push_back(k);
+            offset += state.size;
+            align = std::max(align, state.align);
         }
-        blackboard::layout& board = t.board_;
+        blackboard::layout& board = layout.board;
         if (!board.keys.empty()) {
             offset = align_up(offset, blackboard::layout::align);
             align = std::max(align, blackboard::layout::align);
         }
-        t.blackboard_offset_ = offset;
+        layout.blackboard_offset = offset;
         for (const blackboard_key& key : board.keys) {
             board.offsets.push_back(static_cast<std::uint32_t>(board.bytes));
             board.bytes +=
                 align_up(blackboard::layout::size_of(key.type), blackboard::layout::align);
         }
-        t.block_size_ = offset + board.bytes;
-        t.block_align_ = align;
+        layout.block_size = offset + board.bytes;
+        layout.block_align = align;
+    }
+
+    // Each node's hooks are its type's; the host types are those of the types the tree uses.
+    void note_hooks_and_hosts(tree_parts& parts) const {
+        tree_layout& layout = parts.layout;
+        layout.hooks.resize(count_);
+        for (tree::index k = 0; k < count_; ++k)
+            layout.hooks[k] = slot_types_[parts.type[k]]->hooks;
+        for (const node_type* type : slot_types_) {
+            if (type->host == nullptr) continue;
+            const bool known =
+                std::any_of(layout.hosts.begin(), layout.hosts.end(),
+                            [&](const host_need& need) { return need.type == type->host; });
+            if (!known) layout.hosts.push_back({type->host, type->name});
+        }
     }
 
     // A type without parameters makes one object per tree, which all its nodes share: the
     // object is const and per-agent state lives in the agents, so nothing tells the nodes
     // apart, and a tree of a million Sequences costs one allocation, not a million.
-    void create_objects(tree& t) {
-        t.objects_.assign(count_, nullptr);
+    void create_objects(tree_parts& parts) {
+        std::vector<const node*>& objects = parts.layout.objects;
+        objects.assign(count_, nullptr);
         std::vector<const node*> shared(slot_types_.size(), nullptr);
         for (tree::index k = 0; k < count_; ++k) {
-            const node_type* type = slot_types_[t.type_[k]];
+            const std::uint16_t slot = parts.type[k];
+            const node_type* type = slot_types_[slot];
             if (!type->create) continue;
             const bool shareable = type->params.empty();
             try {
-                if (shareable && shared[t.type_[k]] != nullptr) {
-                    t.objects_[k] = shared[t.type_[k]];
+                if (shareable && shared[slot] != nullptr) {
+                    objects[k] = shared[slot];
                 } else {
-                    std::unique_ptr<node> made = type->create(t.params(k));
-                    t.objects_[k] = made.get();
-                    if (shareable) shared[t.type_[k]] = made.get();
-                    if (made) t.owned_objects_.push_back(std::move(made));
+                    const std::uint32_t record = parts.record_of[k];
+                    const param_list params(
+                        parts.param_values.data() + parts.params_begin[record],
+                        parts.params_begin[record + 1] - parts.params_begin[record]);
+                    std::unique_ptr<node> made = type->create(params);
+                    objects[k] = made.get();
+                    if (shareable) shared[slot] = made.get();
+                    if (made) parts.owned_objects.push_back(std::move(made));
                 }
-                if (type->arity != arity::leaf && t.objects_[k] != nullptr) {
-                    t.objects_[k]->check_children(t.child_count(k));
+                if (type->arity != arity::leaf && objects[k] != nullptr) {
+                    objects[k]->check_children(parts.child_count[k]);
                 }
             } catch (const std::exception& e) {
-                report_node(t, k, type, e.what());
+                report_node(parts, k, type, e.what());
             } catch (...) {
-                report_node(t, k, type, "its creator failed");
+                report_node(parts, k, type, "its creator failed");
             }
         }
     }
 
-    void report_node(const tree& t, tree::index k, const node_type* type, const std::string& what) {
-        sink_.report(t.where(k), diagnostic_code::invalid_param,
-                     "node " + std::to_string(t.record_id(k)) + " ('" + type->name + "'): " + what,
-                     t.record_id(k));
+    void report_node(const tree_parts& parts, tree::index k, const node_type* type,
+                     const std::string& what) {
+        const std::uint32_t record = parts.record_of[k];
+        const std::int64_t id = parts.records.id(record);
+        sink_.report(parts.records.where(record), diagnostic_code::invalid_param,
+                     "node " + std::to_string(id) + " ('" + type->name + "'): " + what, id);
         failed_ = true;
     }
 

@@ -146,7 +146,7 @@ public:
         check_arity();
         if (!damaged_) check_depth();
         // Records a reader marked as unreadable never make a tree; the reader has reported them.
-        if (!diagnostics_.empty() || records_.any_problems_) return finish();
+        if (!diagnostics_.empty() || records_.any_problems()) return finish();
         if (slot_types_.size() > 0xFFFF) {
             report_file(diagnostic_code::too_many_types,
                         "a tree uses at most 65535 distinct node types");
@@ -388,7 +388,7 @@ private:
     }
 
     void index_ids() {
-        ids_ = std::make_unique<detail::id_index>(records_.min_id_, records_.max_id_, count_);
+        ids_ = std::make_unique<detail::id_index>(records_.min_id(), records_.max_id(), count_);
         reliable_.assign(count_, true);
         for (std::size_t i = 0; i < count_; ++i) {
             if ((records_.problems(i) & record_set::bad_id) != 0) {

@@ -7,7 +7,6 @@ namespace {
 
 class subtree_node final : public node {
 public:
-    subtree_node() : node({}) {}
     status tick(context& ctx) const override {
         return ctx.tick(ctx.node() + 1);
     }  // its one child follows it in preorder

@@ -19,6 +19,7 @@
 
 #include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
+#include "canopy/run/stateful_node.hpp"
 #include "nodes/builtin.hpp"
 
 namespace canopy::detail {
@@ -44,7 +45,6 @@ bool finished(status s) {
 template <status give_up_on>
 class ordered final : public node {
 public:
-    ordered() : node({}) {}
     status tick(context& ctx) const override {
         tree::index running = ctx.running_child();
         for (tree::index child : ctx.children()) {
@@ -67,7 +67,6 @@ private:
 template <status give_up_on>
 class reactive final : public node {
 public:
-    reactive() : node({}) {}
     status tick(context& ctx) const override {
         const tree::index was_running = ctx.running_child();
         for (tree::index child : ctx.children()) {
@@ -92,9 +91,8 @@ private:
 // when children are left (BehaviorTree.CPP's wake-up rule: one synchronous child per tick).
 class sequence_with_memory final : public stateful_node<std::uint32_t> {
 public:
-    sequence_with_memory() : stateful_node({}) {}
     status tick(context& ctx) const override {
-        auto& next = ctx.state<std::uint32_t>();
+        auto& next = state(ctx);
         const std::size_t count = child_count(ctx);
         tree::index child = child_at(ctx, next);
         while (next < count) {
@@ -138,9 +136,12 @@ void check_threshold(const char* name, std::int64_t threshold, std::size_t count
 // of the run; entering the node clears them all.
 class parallel final : public node {
 public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("success_threshold", std::int64_t{-1}),
+                param_spec::optional("failure_threshold", std::int64_t{1})};
+    }
     explicit parallel(const param_list& params)
-        : node({hook::enter}),
-          success_threshold_(params.get<std::int64_t>("success_threshold")),
+        : success_threshold_(params.get<std::int64_t>("success_threshold")),
           failure_threshold_(params.get<std::int64_t>("failure_threshold")) {}
 
     void check_children(std::size_t count) const override {
@@ -190,8 +191,11 @@ private:
 // every tick, until all have; then fails if at least max_failures of them failed.
 class parallel_all final : public node {
 public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("max_failures", std::int64_t{1})};
+    }
     explicit parallel_all(const param_list& params)
-        : node({hook::enter}), max_failures_(params.get<std::int64_t>("max_failures")) {}
+        : max_failures_(params.get<std::int64_t>("max_failures")) {}
 
     void check_children(std::size_t count) const override {
         check_threshold("max_failures", max_failures_, count);
@@ -248,7 +252,6 @@ struct conditional_children {
 // failed condition fails the node. The chosen branch is the one running, so no state.
 class if_then_else final : public node {
 public:
-    if_then_else() : node({}) {}
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
@@ -268,7 +271,6 @@ public:
 // "do" branch and fails. While the condition runs, a running branch waits.
 class while_do_else final : public node {
 public:
-    while_do_else() : node({}) {}
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
@@ -315,8 +317,7 @@ struct switch_case {
 class switch_node final : public node {
 public:
     switch_node(const param_list& params, std::vector<switch_case> cases, std::string cases_from)
-        : node({}),
-          slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("variable"))),
+        : slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("variable"))),
           cases_(std::move(cases)),
           cases_from_(std::move(cases_from)) {}
 
@@ -417,11 +418,10 @@ std::unique_ptr<node> make_switch(const param_list& params) {
 // tick: a new run of it.
 class pipeline_sequence final : public stateful_node<std::uint32_t> {
 public:
-    pipeline_sequence() : stateful_node({hook::enter}) {}
-    void enter(context& ctx) const override { ctx.state<std::uint32_t>() = 0; }
+    void enter(context& ctx) const override { state(ctx) = 0; }
 
     status tick(context& ctx) const override {
-        auto& furthest = ctx.state<std::uint32_t>();
+        auto& furthest = state(ctx);
         std::uint32_t k = 0;
         for (tree::index child : ctx.children()) {
             const status result = ctx.tick(child);
@@ -452,13 +452,16 @@ struct round_robin_state {
 
 class round_robin final : public stateful_node<round_robin_state> {
 public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("wrap_around", false)};
+    }
     explicit round_robin(const param_list& params)
-        : stateful_node({hook::halt}), wrap_around_(params.get<bool>("wrap_around")) {}
+        : wrap_around_(params.get<bool>("wrap_around")) {}
 
-    void halt(context& ctx) const override { ctx.state<round_robin_state>() = {}; }
+    void halt(context& ctx) const override { state(ctx) = {}; }
 
     status tick(context& ctx) const override {
-        auto& turn = ctx.state<round_robin_state>();
+        auto& turn = state(ctx);
         const auto count = static_cast<std::uint32_t>(child_count(ctx));
         tree::index child = child_at(ctx, turn.next);
         for (;;) {  // each pass fails one more child: at most `count` passes
@@ -495,8 +498,11 @@ struct recovery_state {
 
 class recovery_node final : public stateful_node<recovery_state> {
 public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("number_of_retries", std::int64_t{1})};
+    }
     explicit recovery_node(const param_list& params)
-        : stateful_node({hook::enter}), retries_(params.get<std::int64_t>("number_of_retries")) {
+        : retries_(params.get<std::int64_t>("number_of_retries")) {
         if (retries_ < 0 || retries_ > std::numeric_limits<std::uint32_t>::max()) {
             throw param_error("'number_of_retries' must be from 0 to 4294967295");
         }
@@ -509,10 +515,10 @@ public:
         }
     }
 
-    void enter(context& ctx) const override { ctx.state<recovery_state>() = {}; }
+    void enter(context& ctx) const override { state(ctx) = {}; }
 
     status tick(context& ctx) const override {
-        auto& run = ctx.state<recovery_state>();
+        auto& run = state(ctx);
         const tree::index action = ctx.node() + 1;
         const tree::index recovery = ctx.tree().subtree_end(action);
         for (;;) {  // each pass spends one retry: at most number_of_retries + 1 passes
@@ -537,10 +543,9 @@ private:
 // from there: each child is equally likely to be tried first.
 class random_selector final : public stateful_node<std::uint32_t> {
 public:
-    random_selector() : stateful_node({hook::enter}) {}
     void enter(context& ctx) const override {
         const auto count = static_cast<std::uint32_t>(ctx.tree().child_count(ctx.node()));
-        ctx.state<std::uint32_t>() = static_cast<std::uint32_t>(ctx.random() % count);
+        state(ctx) = static_cast<std::uint32_t>(ctx.random() % count);
     }
 
     // One pass round the children, from the drawn one, wrapping at the last.
@@ -549,7 +554,7 @@ public:
         const tree::index first_child = ctx.node() + 1;
         const tree::index end = t.subtree_end(ctx.node());
         tree::index child = first_child;
-        for (std::uint32_t k = ctx.state<std::uint32_t>(); k > 0; --k) child = t.subtree_end(child);
+        for (std::uint32_t k = state(ctx); k > 0; --k) child = t.subtree_end(child);
         const tree::index running = ctx.running_child();
         bool resumed = running == tree::no_parent;
         for (std::size_t k = t.child_count(ctx.node()); k > 0; --k) {
@@ -574,10 +579,17 @@ std::vector<param_spec> switch_params(int cases) {
     return params;
 }
 
+// The switches are made by hand (their cases come from their parameters), so they say which
+// hooks they use as add<Node> would have found: none.
+void add_switch(registry& reg, node_type type) {
+    type.hooks = overridden_hooks<switch_node>();
+    reg.add(std::move(type));
+}
+
 template <int cases>
 void add_switch_n(registry& reg, std::int64_t id) {
-    reg.add(node_type{"Switch" + std::to_string(cases), id, arity::composite, switch_params(cases),
-                      &make_switch_n<cases>});
+    add_switch(reg, node_type{"Switch" + std::to_string(cases), id, arity::composite,
+                              switch_params(cases), &make_switch_n<cases>});
 }
 
 }  // namespace
@@ -587,13 +599,10 @@ void register_composites(registry& reg) {
     reg.add<ordered<status::success>>("Selector", 2, arity::composite);
     reg.add<reactive<status::failure>>("ReactiveSequence", 6, arity::composite);
     reg.add<reactive<status::success>>("ReactiveSelector", 7, arity::composite);
-    reg.add<parallel>("Parallel", 8, arity::composite,
-                      {param_spec::optional("success_threshold", std::int64_t{-1}),
-                       param_spec::optional("failure_threshold", std::int64_t{1})});
+    reg.add<parallel>("Parallel", 8, arity::composite);
     reg.add<random_selector>("RandomSelector", 9, arity::composite);
     reg.add<sequence_with_memory>("SequenceWithMemory", 22, arity::composite);
-    reg.add<parallel_all>("ParallelAll", 23, arity::composite,
-                          {param_spec::optional("max_failures", std::int64_t{1})});
+    reg.add<parallel_all>("ParallelAll", 23, arity::composite);
     reg.add<if_then_else>("IfThenElse", 24, arity::composite);
     reg.add<while_do_else>("WhileDoElse", 25, arity::composite);
     add_switch_n<2>(reg, 26);
@@ -601,17 +610,15 @@ void register_composites(registry& reg) {
     add_switch_n<4>(reg, 28);
     add_switch_n<5>(reg, 29);
     add_switch_n<6>(reg, 30);
-    reg.add(node_type{"Switch",
-                      31,
-                      arity::composite,
-                      {param_spec::required("variable", param_type::key),
-                       param_spec::required("cases", param_type::string)},
-                      &make_switch});
+    add_switch(reg, node_type{"Switch",
+                              31,
+                              arity::composite,
+                              {param_spec::required("variable", param_type::key),
+                               param_spec::required("cases", param_type::string)},
+                              &make_switch});
     reg.add<pipeline_sequence>("PipelineSequence", 32, arity::composite);
-    reg.add<round_robin>("RoundRobin", 33, arity::composite,
-                         {param_spec::optional("wrap_around", false)});
-    reg.add<recovery_node>("RecoveryNode", 34, arity::composite,
-                           {param_spec::optional("number_of_retries", std::int64_t{1})});
+    reg.add<round_robin>("RoundRobin", 33, arity::composite);
+    reg.add<recovery_node>("RecoveryNode", 34, arity::composite);
     reg.add_alias("Fallback", "Selector");
     reg.add_alias("ReactiveFallback", "ReactiveSelector");
     // behavior3js: MemSequence and MemPriority resume at the running child like Sequence and

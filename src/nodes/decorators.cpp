@@ -9,20 +9,17 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
+#include "canopy/run/stateful_node.hpp"
 #include "nodes/blackboard_condition.hpp"
 #include "nodes/builtin.hpp"
 
 namespace canopy::detail {
 namespace {
-
-// In preorder a decorator's one child comes right after it.
-tree::index only_child(const context& ctx) {
-    return ctx.node() + 1;
-}
 
 // "0.25" rather than "0.250000".
 std::string shown(double value) {
@@ -45,9 +42,8 @@ input<double> seconds_param(const param_list& params, const char* name = "second
 
 class invert final : public node {
 public:
-    invert() : node({}) {}
     status tick(context& ctx) const override {
-        switch (ctx.tick(only_child(ctx))) {
+        switch (ctx.tick(ctx.child())) {
             case status::success: return status::failure;
             case status::failure: return status::success;
             default: return status::running;
@@ -59,9 +55,8 @@ public:
 template <status forced>
 class force final : public node {
 public:
-    force() : node({}) {}
     status tick(context& ctx) const override {
-        return ctx.tick(only_child(ctx)) == status::running ? status::running : forced;
+        return ctx.tick(ctx.child()) == status::running ? status::running : forced;
     }
 };
 
@@ -80,8 +75,10 @@ class repeat final : public stateful_node<std::uint32_t> {
     static constexpr const char* param_name = again == status::success ? "count" : "attempts";
 
 public:
-    explicit repeat(const param_list& params)
-        : stateful_node({hook::enter}), count_(params, param_name) {
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required(param_name, param_type::integer)};
+    }
+    explicit repeat(const param_list& params) : count_(params, param_name) {
         if (!count_.from_blackboard() && count_.literal() < -1) {
             throw param_error(std::string("'") + param_name +
                               "' must be -1 (for ever) or 0 or more, not " +
@@ -90,13 +87,13 @@ public:
     }
 
     // Entering after a finish or a halt starts the count afresh.
-    void enter(context& ctx) const override { ctx.state<std::uint32_t>() = 0; }
+    void enter(context& ctx) const override { state(ctx) = 0; }
 
     status tick(context& ctx) const override {
         // 32 bits keep an agent's block small; past 2^32 - 1 iterations (over four billion
         // ticks) the count stays there, as good as for ever.
-        auto& done = ctx.state<std::uint32_t>();
-        const tree::index child = only_child(ctx);
+        auto& done = state(ctx);
+        const tree::index child = ctx.child();
         for (;;) {
             const std::int64_t count = count_.get(ctx);
             if (count != -1 && done >= count) return again;
@@ -119,9 +116,8 @@ private:
 template <status until>
 class repeat_until final : public node {
 public:
-    repeat_until() : node({}) {}
     status tick(context& ctx) const override {
-        return ctx.tick(only_child(ctx)) == until ? until : status::running;
+        return ctx.tick(ctx.child()) == until ? until : status::running;
     }
 };
 
@@ -130,7 +126,10 @@ public:
 // it runs again on the next activation.
 class run_once final : public stateful_node<status> {
 public:
-    explicit run_once(const param_list& params) : stateful_node({}) {
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("then_skip", false)};
+    }
+    explicit run_once(const param_list& params) {
         if (params.get<bool>("then_skip")) {
             throw param_error(
                 "'then_skip' true is not supported: Canopy has no skipped status; leave it out "
@@ -138,9 +137,9 @@ public:
         }
     }
     status tick(context& ctx) const override {
-        auto& first_result = ctx.state<status>();
+        auto& first_result = state(ctx);
         if (first_result != status::idle) return first_result;
-        const status result = ctx.tick(only_child(ctx));
+        const status result = ctx.tick(ctx.child());
         if (result != status::running) first_result = result;
         return result;
     }
@@ -150,8 +149,10 @@ public:
 // of agent time have passed since the node was entered; until then ticks the child.
 class timeout final : public stateful_node<std::int64_t> {
 public:
-    explicit timeout(const param_list& params)
-        : stateful_node({hook::enter}), seconds_(params, "seconds") {
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("seconds", param_type::number)};
+    }
+    explicit timeout(const param_list& params) : seconds_(params, "seconds") {
         if (seconds_.from_blackboard()) return;
         if (seconds_.literal() == 0) {
             throw param_error(
@@ -162,14 +163,14 @@ public:
             throw param_error("'seconds' must be more than 0, not " + shown(seconds_.literal()));
         }
     }
-    void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
+    void enter(context& ctx) const override { state(ctx) = ctx.time_ns(); }
     status tick(context& ctx) const override {
-        const std::int64_t elapsed = ctx.time_ns() - ctx.state<std::int64_t>();
+        const std::int64_t elapsed = ctx.time_ns() - state(ctx);
         if (elapsed >= seconds_to_ns(seconds_.get(ctx))) {
-            ctx.halt(only_child(ctx));
+            ctx.halt(ctx.child());
             return status::failure;
         }
-        return ctx.tick(only_child(ctx));
+        return ctx.tick(ctx.child());
     }
 
 private:
@@ -182,12 +183,14 @@ class delay final : public stateful_node<std::int64_t> {
     static constexpr std::int64_t not_started = std::numeric_limits<std::int64_t>::min();
 
 public:
-    explicit delay(const param_list& params)
-        : stateful_node({hook::enter}), seconds_(seconds_param(params)) {}
-    void enter(context& ctx) const override { ctx.state<std::int64_t>() = not_started; }
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("seconds", param_type::number)};
+    }
+    explicit delay(const param_list& params) : seconds_(seconds_param(params)) {}
+    void enter(context& ctx) const override { state(ctx) = not_started; }
     status tick(context& ctx) const override {
-        auto& started = ctx.state<std::int64_t>();
-        const tree::index child = only_child(ctx);
+        auto& started = state(ctx);
+        const tree::index child = ctx.child();
         // A child already started is not abandoned if `seconds` grew on the blackboard.
         if (ctx.is_running(child)) return ctx.tick(child);
         if (started == not_started) {
@@ -207,14 +210,16 @@ private:
 // "at most once every `seconds`" also when a reactive parent halts the child.
 class cooldown final : public stateful_node<std::int64_t> {
 public:
-    explicit cooldown(const param_list& params)
-        : stateful_node({}), seconds_(seconds_param(params)) {}
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("seconds", param_type::number)};
+    }
+    explicit cooldown(const param_list& params) : seconds_(seconds_param(params)) {}
     void construct_state(void* storage) const override {
         ::new (storage) std::int64_t(std::numeric_limits<std::int64_t>::min());
     }
     status tick(context& ctx) const override {
-        auto& ready_at = ctx.state<std::int64_t>();
-        const tree::index child = only_child(ctx);
+        auto& ready_at = state(ctx);
+        const tree::index child = ctx.child();
         if (!ctx.is_running(child)) {
             if (ctx.time_ns() < ready_at) return status::failure;
             ready_at = ctx.time_ns() + seconds_to_ns(seconds_.get(ctx));
@@ -237,11 +242,17 @@ status parse_else(const std::string& text) {
 // is not checked again; after a halt it is.
 class precondition final : public node {
 public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("key", param_type::key),
+                param_spec::optional("op", std::string("==")),
+                param_spec::required("value", param_type::key_value),
+                param_spec::optional("else", std::string("failure"))};
+    }
     explicit precondition(const param_list& params)
-        : node({}), condition_(params), otherwise_(parse_else(params.get<std::string>("else"))) {}
+        : condition_(params), otherwise_(parse_else(params.get<std::string>("else"))) {}
 
     status tick(context& ctx) const override {
-        const tree::index child = only_child(ctx);
+        const tree::index child = ctx.child();
         if (!ctx.is_running(child) && !condition_.holds(ctx)) return otherwise_;
         return ctx.tick(child);
     }
@@ -264,17 +275,17 @@ struct rate_state {
 
 class rate_controller final : public stateful_node<rate_state> {
 public:
-    explicit rate_controller(const param_list& params)
-        : stateful_node({hook::halt}), hz_(params, "hz") {
+    static std::vector<param_spec> parameters() { return {param_spec::optional("hz", 10.0)}; }
+    explicit rate_controller(const param_list& params) : hz_(params, "hz") {
         if (!hz_.from_blackboard() && !(hz_.literal() >= 0)) {
             throw param_error("'hz' must be 0 (once per activation) or more, not " +
                               shown(hz_.literal()));
         }
     }
-    void halt(context& ctx) const override { ctx.state<rate_state>().timing = false; }
+    void halt(context& ctx) const override { state(ctx).timing = false; }
     status tick(context& ctx) const override {
-        auto& s = ctx.state<rate_state>();
-        const tree::index child = only_child(ctx);
+        auto& s = state(ctx);
+        const tree::index child = ctx.child();
         if (s.timing && !ctx.is_running(child) &&
             ctx.time_ns() - s.started < period_ns(hz_.get(ctx))) {
             return status::running;
@@ -301,15 +312,18 @@ private:
 // without ticking it.
 class limiter final : public stateful_node<std::int64_t> {
 public:
-    explicit limiter(const param_list& params) : stateful_node({}), max_loop_(params, "max_loop") {
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("max_loop", param_type::integer)};
+    }
+    explicit limiter(const param_list& params) : max_loop_(params, "max_loop") {
         if (!max_loop_.from_blackboard() && max_loop_.literal() < 1) {
             throw param_error("'max_loop' must be 1 or more, not " +
                               std::to_string(max_loop_.literal()));
         }
     }
     status tick(context& ctx) const override {
-        auto& finished = ctx.state<std::int64_t>();
-        const tree::index child = only_child(ctx);
+        auto& finished = state(ctx);
+        const tree::index child = ctx.child();
         if (!ctx.is_running(child) && finished >= max_loop_.get(ctx)) return status::failure;
         const status result = ctx.tick(child);
         if (result != status::running) ++finished;
@@ -324,13 +338,15 @@ private:
 // passed since the node was entered, fails, halting the child if it still runs.
 class max_time final : public stateful_node<std::int64_t> {
 public:
-    explicit max_time(const param_list& params)
-        : stateful_node({hook::enter}), seconds_(seconds_param(params)) {}
-    void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("seconds", param_type::number)};
+    }
+    explicit max_time(const param_list& params) : seconds_(seconds_param(params)) {}
+    void enter(context& ctx) const override { state(ctx) = ctx.time_ns(); }
     status tick(context& ctx) const override {
-        const tree::index child = only_child(ctx);
+        const tree::index child = ctx.child();
         const status result = ctx.tick(child);
-        if (ctx.time_ns() - ctx.state<std::int64_t>() > seconds_to_ns(seconds_.get(ctx))) {
+        if (ctx.time_ns() - state(ctx) > seconds_to_ns(seconds_.get(ctx))) {
             ctx.halt(child);
             return status::failure;
         }
@@ -345,33 +361,21 @@ private:
 
 void register_decorators(registry& reg) {
     reg.add<invert>("Not", 3, arity::decorator);
-    reg.add<repeat<status::success>>("Repeat", 10, arity::decorator,
-                                     {param_spec::required("count", param_type::integer)});
+    reg.add<repeat<status::success>>("Repeat", 10, arity::decorator);
     reg.add<repeat_until<status::success>>("RepeatUntilSuccess", 11, arity::decorator);
     reg.add<repeat_until<status::failure>>("RepeatUntilFailure", 12, arity::decorator);
-    reg.add<repeat<status::failure>>("Retry", 13, arity::decorator,
-                                     {param_spec::required("attempts", param_type::integer)});
+    reg.add<repeat<status::failure>>("Retry", 13, arity::decorator);
     reg.add<force<status::success>>("ForceSuccess", 14, arity::decorator);
     reg.add<force<status::failure>>("ForceFailure", 15, arity::decorator);
-    reg.add<timeout>("Timeout", 16, arity::decorator,
-                     {param_spec::required("seconds", param_type::number)});
-    reg.add<cooldown>("Cooldown", 17, arity::decorator,
-                      {param_spec::required("seconds", param_type::number)});
+    reg.add<timeout>("Timeout", 16, arity::decorator);
+    reg.add<cooldown>("Cooldown", 17, arity::decorator);
     // Ids 40 to 59 are the decorators added after the first release.
-    reg.add<run_once>("RunOnce", 40, arity::decorator, {param_spec::optional("then_skip", false)});
-    reg.add<delay>("Delay", 41, arity::decorator,
-                   {param_spec::required("seconds", param_type::number)});
-    reg.add<precondition>("Precondition", 42, arity::decorator,
-                          {param_spec::required("key", param_type::key),
-                           param_spec::optional("op", std::string("==")),
-                           param_spec::required("value", param_type::key_value),
-                           param_spec::optional("else", std::string("failure"))});
-    reg.add<rate_controller>("RateController", 43, arity::decorator,
-                             {param_spec::optional("hz", 10.0)});
-    reg.add<limiter>("Limiter", 44, arity::decorator,
-                     {param_spec::required("max_loop", param_type::integer)});
-    reg.add<max_time>("MaxTime", 45, arity::decorator,
-                      {param_spec::required("seconds", param_type::number)});
+    reg.add<run_once>("RunOnce", 40, arity::decorator);
+    reg.add<delay>("Delay", 41, arity::decorator);
+    reg.add<precondition>("Precondition", 42, arity::decorator);
+    reg.add<rate_controller>("RateController", 43, arity::decorator);
+    reg.add<limiter>("Limiter", 44, arity::decorator);
+    reg.add<max_time>("MaxTime", 45, arity::decorator);
     reg.add_alias("Inverter", "Not");
     reg.add_alias("KeepRunningUntilFailure", "RepeatUntilFailure");
     reg.add_alias("RetryUntilSuccessful", "Retry");

@@ -4,10 +4,12 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
+#include "canopy/run/stateful_node.hpp"
 #include "nodes/blackboard_condition.hpp"
 #include "nodes/builtin.hpp"
 
@@ -17,7 +19,6 @@ namespace {
 template <status result>
 class constant final : public node {
 public:
-    constant() : node({}) {}
     status tick(context& /*ctx*/) const override { return result; }
 };
 
@@ -26,15 +27,17 @@ public:
 // ceil(S/dt) + 1 of the run.
 class wait final : public stateful_node<std::int64_t> {
 public:
-    explicit wait(const param_list& params)
-        : stateful_node({hook::enter}), seconds_(params, "seconds") {
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("seconds", param_type::number)};
+    }
+    explicit wait(const param_list& params) : seconds_(params, "seconds") {
         if (!seconds_.from_blackboard() && seconds_.literal() < 0) {
             throw param_error("'seconds' must not be negative");
         }
     }
-    void enter(context& ctx) const override { ctx.state<std::int64_t>() = ctx.time_ns(); }
+    void enter(context& ctx) const override { state(ctx) = ctx.time_ns(); }
     status tick(context& ctx) const override {
-        const std::int64_t elapsed = ctx.time_ns() - ctx.state<std::int64_t>();
+        const std::int64_t elapsed = ctx.time_ns() - state(ctx);
         return elapsed >= seconds_to_ns(seconds_.get(ctx)) ? status::success : status::running;
     }
 
@@ -45,13 +48,15 @@ private:
 // Running on its first `ticks` ticks, success on the next.
 class wait_ticks final : public stateful_node<std::int64_t> {
 public:
-    explicit wait_ticks(const param_list& params)
-        : stateful_node({hook::enter}), ticks_(params.get<std::int64_t>("ticks")) {
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("ticks", param_type::integer)};
+    }
+    explicit wait_ticks(const param_list& params) : ticks_(params.get<std::int64_t>("ticks")) {
         if (ticks_ < 0) throw param_error("'ticks' must be 0 or more");
     }
-    void enter(context& ctx) const override { ctx.state<std::int64_t>() = ticks_; }
+    void enter(context& ctx) const override { state(ctx) = ticks_; }
     status tick(context& ctx) const override {
-        return ctx.state<std::int64_t>()-- > 0 ? status::running : status::success;
+        return state(ctx)-- > 0 ? status::running : status::success;
     }
 
 private:
@@ -64,7 +69,10 @@ std::mutex log_mutex;
 // Writes its message, or else its describe, as one line on standard output, and succeeds.
 class log final : public node {
 public:
-    explicit log(const param_list& params) : node({}), message_(params, "message") {}
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("message", std::string())};
+    }
+    explicit log(const param_list& params) : message_(params, "message") {}
     status tick(context& ctx) const override {
         std::string_view text = message_.get(ctx);
         if (text.empty()) text = ctx.tree().describe(ctx.node());
@@ -80,7 +88,12 @@ private:
 // Succeeds when the key's value compares as asked with `value` (a literal or another key).
 class check_blackboard final : public node {
 public:
-    explicit check_blackboard(const param_list& params) : node({}), condition_(params) {}
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("key", param_type::key),
+                param_spec::optional("op", std::string("==")),
+                param_spec::required("value", param_type::key_value)};
+    }
+    explicit check_blackboard(const param_list& params) : condition_(params) {}
     status tick(context& ctx) const override {
         return condition_.holds(ctx) ? status::success : status::failure;
     }
@@ -92,9 +105,12 @@ private:
 // Writes `value`, a literal or another key's value, to the key.
 class set_blackboard final : public node {
 public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("key", param_type::key),
+                param_spec::required("value", param_type::key_value)};
+    }
     explicit set_blackboard(const param_list& params)
-        : node({}),
-          key_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
+        : key_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
           value_(*params.find_param("value")) {
         if (value_.key == param::no_key && std::holds_alternative<std::string>(value_.value) &&
             std::get<std::string>(value_.value).size() > blackboard::max_string_bytes) {
@@ -137,17 +153,11 @@ void register_leaves(registry& reg) {
     reg.add<constant<status::success>>("AlwaysSuccess", 4);
     reg.add<constant<status::failure>>("AlwaysFailure", 5);
     reg.add<constant<status::running>>("AlwaysRunning", 61);
-    reg.add<wait>("Wait", 18, arity::leaf, {param_spec::required("seconds", param_type::number)});
-    reg.add<wait_ticks>("WaitTicks", 60, arity::leaf,
-                        {param_spec::required("ticks", param_type::integer)});
-    reg.add<log>("Log", 19, arity::leaf, {param_spec::optional("message", std::string())});
-    reg.add<check_blackboard>("CheckBlackboard", 20, arity::leaf,
-                              {param_spec::required("key", param_type::key),
-                               param_spec::optional("op", std::string("==")),
-                               param_spec::required("value", param_type::key_value)});
-    reg.add<set_blackboard>("SetBlackboard", 21, arity::leaf,
-                            {param_spec::required("key", param_type::key),
-                             param_spec::required("value", param_type::key_value)});
+    reg.add<wait>("Wait", 18);
+    reg.add<wait_ticks>("WaitTicks", 60);
+    reg.add<log>("Log", 19);
+    reg.add<check_blackboard>("CheckBlackboard", 20);
+    reg.add<set_blackboard>("SetBlackboard", 21);
     reg.add_alias("Sleep", "Wait");
     reg.add_alias("Succeeder", "AlwaysSuccess");
     reg.add_alias("Failer", "AlwaysFailure");

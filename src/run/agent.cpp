@@ -21,49 +21,51 @@ std::uint64_t mix(std::uint64_t seed) {
     return z ^ (z >> 31);
 }
 
+// The one check of an agent's host: actions taking `Host&` then read it without comparing.
+void check_host(const tree& t, host_ref host) {
+    for (const detail::host_need& need : t.layout().hosts) {
+        if (host.type() == need.type) continue;
+        throw host_error("node type '" + need.node_type +
+                         "' takes the agent's host as a type of its own, and this agent's host " +
+                         (host ? "is of another type" : "is missing") +
+                         ": give the agent a pointer to the type its actions take");
+    }
+}
+
 }  // namespace
 
-agent::agent(std::shared_ptr<const canopy::tree> tree, void* host, std::uint64_t seed)
-    : tree_(std::move(tree)),
-      host_(host),
-      random_(mix(seed) | 1) {  // xorshift needs a non-zero state
+agent::agent(std::shared_ptr<const canopy::tree> tree, host_ref host, std::uint64_t seed)
+    : tree_(std::move(tree)) {
     if (!tree_) throw error(error_code::invalid_argument, "an agent needs a tree");
+    core_.host = host;
+    core_.random = mix(seed) | 1;  // xorshift needs a non-zero state
     allocate();
 }
 
-agent::agent(const tree_handle& handle, void* host, std::uint64_t seed)
-    : host_(host), random_(mix(seed) | 1) {
+agent::agent(const tree_handle& handle, host_ref host, std::uint64_t seed) {
     if (!handle)
         throw error(error_code::invalid_argument, "an agent needs a tree: the handle is empty");
-    auto [tree, version] = handle.shared_->read();
+    auto [tree, version] = handle.shared_state()->read();
     tree_ = std::move(tree);
     if (!tree_) throw error(error_code::invalid_argument, "an agent needs a tree");
-    follow_ = std::make_unique<following>(following{handle.shared_, version});
+    core_.host = host;
+    core_.random = mix(seed) | 1;
+    follow_ = std::make_unique<following>(following{handle.shared_state(), version});
     allocate();
 }
 
 agent::agent(agent&& other) noexcept
-    : tree_(std::move(other.tree_)),
-      block_(other.block_),
-      host_(other.host_),
-      observer_(other.observer_),
-      time_ns_(other.time_ns_),
-      random_(other.random_),
-      follow_(std::move(other.follow_)) {
-    other.block_ = nullptr;
+    : tree_(std::move(other.tree_)), core_(other.core_), follow_(std::move(other.follow_)) {
+    other.core_.block = nullptr;
 }
 
 agent& agent::operator=(agent&& other) noexcept {
     if (this != &other) {
         release();
         tree_ = std::move(other.tree_);
-        block_ = other.block_;
-        host_ = other.host_;
-        observer_ = other.observer_;
-        time_ns_ = other.time_ns_;
-        random_ = other.random_;
+        core_ = other.core_;
         follow_ = std::move(other.follow_);
-        other.block_ = nullptr;
+        other.core_.block = nullptr;
     }
     return *this;
 }
@@ -74,7 +76,8 @@ agent::~agent() {
 
 void agent::allocate() {
     const canopy::tree& t = *tree_;
-    if (!t.runnable_) {
+    const detail::tree_layout& layout = t.layout();
+    if (!layout.runnable) {
         for (tree::index i = 0; i < t.size(); ++i) {
             if (t.object(i) == nullptr) {
                 throw error(error_code::not_runnable,
@@ -84,23 +87,35 @@ void agent::allocate() {
             }
         }
     }
-    block_ =
-        static_cast<std::byte*>(::operator new(t.block_size_, std::align_val_t(t.block_align_)));
-    std::memset(block_, 0, t.block_size_);  // idle statuses
+    check_host(t, core_.host);
+    core_.block = static_cast<std::byte*>(
+        ::operator new(layout.block_size, std::align_val_t(layout.block_align)));
+    std::memset(core_.block, 0, layout.block_size);  // idle statuses
     construct_states();
     blackboard().initialize();
 }
 
 void agent::construct_states() {
-    const canopy::tree& t = *tree_;
-    for (tree::index k : t.stateful_) t.objects_[k]->construct_state(block_ + t.state_offset_[k]);
+    const detail::tree_layout& layout = tree_->layout();
+    for (tree::index k : layout.stateful)
+        layout.objects[k]->construct_state(core_.block + layout.state_offset[k]);
 }
 
 void agent::release() noexcept {
-    if (block_ != nullptr) {
-        ::operator delete(block_, std::align_val_t(tree_->block_align_));
-        block_ = nullptr;
+    if (core_.block != nullptr) {
+        ::operator delete(core_.block, std::align_val_t(tree_->layout().block_align));
+        core_.block = nullptr;
     }
+}
+
+void agent::set_host(host_ref host) {
+    check_host(*tree_, host);
+    core_.host = host;
+}
+
+void agent::halt_all() {
+    context ctx(*this, core_, *tree_, 0);
+    ctx.clear(tree::root);
 }
 
 status agent::tick(double dt) {
@@ -119,15 +134,14 @@ status agent::tick(double dt) {
         follow_->handle->version.load(std::memory_order_acquire) != follow_->version) {
         follow_new_tree();
     }
-    time_ns_ += dt_ns;
-    context ctx(*this, dt_ns);
+    core_.time_ns += dt_ns;
+    context ctx(*this, core_, *tree_, dt_ns);
     return ctx.tick(tree::root);
 }
 
 void agent::reset() {
-    context ctx(*this, 0);
-    ctx.halt_subtree(tree::root);
-    time_ns_ = 0;
+    halt_all();
+    core_.time_ns = 0;
     construct_states();
 }
 
@@ -135,16 +149,16 @@ void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {
     if (!tree) throw error(error_code::invalid_argument, "an agent needs a tree");
     reset();
     std::shared_ptr<const canopy::tree> old = std::move(tree_);
-    std::byte* old_block = block_;
+    std::byte* old_block = core_.block;
     tree_ = std::move(tree);
     try {
         allocate();
     } catch (...) {
         tree_ = std::move(old);
-        block_ = old_block;
+        core_.block = old_block;
         throw;
     }
-    ::operator delete(old_block, std::align_val_t(old->block_align_));
+    ::operator delete(old_block, std::align_val_t(old->layout().block_align));
 }
 
 void agent::follow_new_tree() {
@@ -154,9 +168,8 @@ void agent::follow_new_tree() {
 }
 
 tree_handle agent::followed() const {
-    tree_handle handle;
-    if (follow_ != nullptr) handle.shared_ = follow_->handle;
-    return handle;
+    if (follow_ == nullptr) return {};
+    return tree_handle(follow_->handle);
 }
 
 namespace {
@@ -185,28 +198,27 @@ void carry_keys(canopy::blackboard from, const std::vector<blackboard_key>& from
 
 void agent::move_to(std::shared_ptr<const canopy::tree> tree) {
     if (!tree) throw error(error_code::invalid_argument, "an agent needs a tree");
-    {
-        context ctx(*this, 0);
-        ctx.halt_subtree(tree::root);
-    }
+    halt_all();
     std::shared_ptr<const canopy::tree> old = std::move(tree_);
-    std::byte* old_block = block_;
+    std::byte* old_block = core_.block;
     tree_ = std::move(tree);
     try {
         allocate();
     } catch (...) {
         tree_ = std::move(old);
-        block_ = old_block;
+        core_.block = old_block;
         construct_states();
         throw;
     }
-    carry_keys({old_block + old->blackboard_offset_, &old->board_}, old->keys(), blackboard(),
-               tree_->keys());
-    ::operator delete(old_block, std::align_val_t(old->block_align_));
+    const detail::tree_layout& old_layout = old->layout();
+    carry_keys({old_block + old_layout.blackboard_offset, &old_layout.board}, old->keys(),
+               blackboard(), tree_->keys());
+    ::operator delete(old_block, std::align_val_t(old_layout.block_align));
 }
 
 canopy::blackboard agent::blackboard() noexcept {
-    return {block_ + tree_->blackboard_offset_, &tree_->board_};
+    const detail::tree_layout& layout = tree_->layout();
+    return {core_.block + layout.blackboard_offset, &layout.board};
 }
 
 status agent::last_status(tree::index node) const noexcept {
@@ -218,7 +230,7 @@ bool agent::is_running(tree::index node) const noexcept {
 }
 
 std::size_t agent::state_bytes() const noexcept {
-    return tree_->block_size_;
+    return tree_->layout().block_size;
 }
 
 }  // namespace canopy

@@ -3,6 +3,7 @@
 // (halting, the observed step, the context's accessors) is here.
 #include "canopy/run/context.hpp"
 
+#include "canopy/core/error.hpp"
 #include "canopy/run/agent.hpp"
 #include "canopy/run/observer.hpp"
 
@@ -13,27 +14,20 @@ constexpr auto idle_code = static_cast<std::uint8_t>(status::idle);
 
 }  // namespace
 
-context::context(agent& a, std::int64_t dt_ns) noexcept
-    : agent_(&a),
-      tree_(a.tree_.get()),
-      nodes_(a.tree_->objects_.data()),
-      block_(a.block_),
-      observer_(a.observer_),
-      dt_ns_(dt_ns) {}
-
-std::int64_t context::time_ns() const noexcept {
-    return agent_->time_ns_;
-}
-void* context::host() const noexcept {
-    return agent_->host_;
-}
 std::uint64_t context::random() const noexcept {
     // xorshift64*: one multiply per number, no allocation, plenty for picking children.
-    std::uint64_t& x = agent_->random_;
+    std::uint64_t& x = core_->random;
     x ^= x >> 12;
     x ^= x << 25;
     x ^= x >> 27;
     return x * 0x2545f4914f6cdd1dULL;
+}
+
+void context::throw_host_mismatch() const {
+    throw host_error("node " + std::to_string(tree_->record_id(node_)) + " ('" +
+                     std::string(tree_->type_name(node_)) + "') asked for the agent's host as " +
+                     (core_->host ? "a type it is not" : "an object, but the agent has none") +
+                     ": make the agent with a pointer to the host's own type");
 }
 
 // In reverse preorder every descendant comes before its ancestors, so children are halted
@@ -41,14 +35,13 @@ std::uint64_t context::random() const noexcept {
 void context::halt_subtree(tree::index node) {
     const tree::index outer = node_;
     std::uint8_t* code = codes();
-    for (tree::index k = tree_->subtree_end(node); k-- > node;) {
+    for (tree::index k = layout_->subtree_end[node]; k-- > node;) {
         if (code[k] != static_cast<std::uint8_t>(status::running)) {
             code[k] = idle_code;
             continue;
         }
         node_ = k;
-        const canopy::node& behaviour = *nodes_[k];
-        if (behaviour.uses(node::hook::halt)) behaviour.halt(*this);
+        if (uses(k, node::hook::halt)) nodes_[k]->halt(*this);
         code[k] = idle_code;
         if (observer_ != nullptr) observer_->on_halt(*agent_, k);
     }

@@ -2,6 +2,18 @@
 
 namespace canopy {
 
+tree::tree(detail::tree_parts&& parts)
+    : layout_(std::move(parts.layout)),
+      parent_(std::move(parts.parent)),
+      child_count_(std::move(parts.child_count)),
+      type_(std::move(parts.type)),
+      owned_objects_(std::move(parts.owned_objects)),
+      record_of_(std::move(parts.record_of)),
+      records_(std::move(parts.records)),
+      param_values_(std::move(parts.param_values)),
+      params_begin_(std::move(parts.params_begin)),
+      types_(std::move(parts.types)) {}
+
 tree::~tree() = default;
 
 std::size_t tree::depth(index i) const {
@@ -17,7 +29,7 @@ param_list tree::params(index i) const {
 }
 
 const node* tree::object(index i) const {
-    return objects_.empty() ? nullptr : objects_[i];
+    return layout_.objects.empty() ? nullptr : layout_.objects[i];
 }
 
 }  // namespace canopy

@@ -220,7 +220,7 @@ int run(const run_options& o) {
         progress making("making agents", o.agents, 1024);
         for (std::size_t i = 0; i < o.agents; ++i) {
             making.update(i);
-            void* host = world ? world->host(i) : nullptr;
+            const host_ref host = world ? world->host(i) : host_ref();
             if (o.watch) {
                 agents.emplace_back(handle, host, o.seed + i);
             } else {

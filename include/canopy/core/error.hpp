@@ -57,6 +57,13 @@ public:
     explicit param_error(const std::string& message) : error(error_code::param, message) {}
 };
 
+/// An agent's host is not of the type its tree's nodes ask for: given to an agent whose tree
+/// has actions taking another host type, or read as another type with context::host<Host>().
+class host_error : public error {
+public:
+    explicit host_error(const std::string& message) : error(error_code::host, message) {}
+};
+
 /// A tree file could not be loaded. Holds every problem found, not only the first;
 /// `what()` renders them one per line. Copying never throws.
 class load_error : public error {

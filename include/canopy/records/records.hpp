@@ -12,10 +12,6 @@
 
 namespace canopy {
 
-namespace detail {
-class tree_assembler;
-}
-
 /// The flat records a tree file describes, in file order, before any validation: one per node,
 /// naming its parent, as a flat editor export lists them. Readers fill one from a file; a program
 /// may fill one by hand and pass it to build_tree(). Storage is compact (strings live in shared
@@ -94,9 +90,21 @@ public:
     const std::string& name() const noexcept { return name_; }
     void set_name(std::string name) { name_ = std::move(name); }
 
+    /// The least and the greatest record id (0 and 0 when empty), kept as records arrive so
+    /// that the builder need not pass over the records to learn them.
+    std::int64_t min_id() const noexcept { return min_id_; }
+    std::int64_t max_id() const noexcept { return max_id_; }
+    /// Whether a reader marked a problem in any record (mark_problem).
+    bool any_problems() const noexcept { return any_problems_; }
+    /// Frees the parameters as written, once the builder holds them checked: a built tree
+    /// keeps the records for their ids, describe texts and locations only.
+    void drop_params() noexcept {
+        params_.clear();
+        params_.shrink_to_fit();
+        for (record& r : records_) r.first_param = r.param_count = 0;
+    }
+
 private:
-    friend class tree_builder;            // reads the id range and the problem flag
-    friend class detail::tree_assembler;  // drops the raw parameters once checked
     static constexpr std::uint32_t by_type_id = 0xFFFFFFFF;
 
     struct record {
@@ -123,7 +131,6 @@ private:
     std::unordered_map<std::string, std::uint32_t> type_name_indexes_;
     std::string lookup_key_;  // reused so that interning a known name allocates nothing
     std::uint32_t last_type_name_ = 0;
-    // Kept as records arrive, so that the builder need not pass over them to learn these.
     std::int64_t min_id_ = 0;
     std::int64_t max_id_ = 0;
     bool any_problems_ = false;

@@ -8,6 +8,7 @@
 #include "canopy/core/status.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/context.hpp"
+#include "canopy/run/host.hpp"
 #include "canopy/run/observer.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/run/tree_handle.hpp"
@@ -23,16 +24,18 @@ namespace canopy {
 /// tree may be ticked from different threads at once.
 class agent {
 public:
-    /// @param host what nodes reach through context::host (not owned)
+    /// @param host what nodes reach through context::host: a pointer to the host's own type,
+    /// e.g. `&robot` (not owned)
     /// @param seed seeds the agent's generator (context::random)
     /// @warning throws canopy::error if a node of the tree has no behaviour (a type added
-    /// with add_leaf, which loads and prints but cannot tick).
-    explicit agent(std::shared_ptr<const canopy::tree> tree, void* host = nullptr,
+    /// with add_leaf, which loads and prints but cannot tick), and host_error if the tree
+    /// has actions taking a host of another type than `host` (see registry::add_action).
+    explicit agent(std::shared_ptr<const canopy::tree> tree, host_ref host = {},
                    std::uint64_t seed = 0);
     /// An agent that follows a handle: at the start of each tick it checks, with one atomic
     /// load, whether the handle has a new tree, and if so moves to it (see move_to).
     /// @warning throws canopy::error for an empty handle, and as the other constructor.
-    explicit agent(const tree_handle& handle, void* host = nullptr, std::uint64_t seed = 0);
+    explicit agent(const tree_handle& handle, host_ref host = {}, std::uint64_t seed = 0);
     agent(agent&& other) noexcept;
     agent& operator=(agent&& other) noexcept;
     agent(const agent&) = delete;
@@ -55,7 +58,8 @@ public:
     /// running node, children before parents, then runs `tree` from its root with fresh node
     /// state. The clock goes on, and every blackboard key the two trees share (same name and
     /// type) keeps its value. If `tree` cannot run (a type without behaviour), throws
-    /// canopy::error and stays on its tree, halted.
+    /// canopy::error (host_error if its actions take another host type) and stays on its
+    /// tree, halted.
     void move_to(std::shared_ptr<const canopy::tree> tree);
     /// The handle this agent follows, if any.
     tree_handle followed() const;
@@ -63,14 +67,21 @@ public:
     const canopy::tree& tree() const noexcept { return *tree_; }
     const std::shared_ptr<const canopy::tree>& shared_tree() const noexcept { return tree_; }
     canopy::blackboard blackboard() noexcept;
-    void* host() const noexcept { return host_; }
-    void set_host(void* host) noexcept { host_ = host; }
+    /// The host as a Host, or null when the agent has none or one of another type.
+    template <typename Host>
+    Host* host() const noexcept {
+        return core_.host.get<Host>();
+    }
+    /// Gives the agent another host (or none, with nullptr).
+    /// @warning throws host_error, keeping the host it had, if the tree has actions taking
+    /// a host of another type.
+    void set_host(host_ref host);
     /// The sum of the time steps ticked since the agent was made or reset, in seconds.
-    double time() const noexcept { return static_cast<double>(time_ns_) * 1e-9; }
+    double time() const noexcept { return static_cast<double>(core_.time_ns) * 1e-9; }
     /// The same in whole nanoseconds.
-    std::int64_t time_ns() const noexcept { return time_ns_; }
+    std::int64_t time_ns() const noexcept { return core_.time_ns; }
     /// Attaches an observer (not owned), or detaches with nullptr.
-    void set_observer(observer* o) noexcept { observer_ = o; }
+    void set_observer(observer* o) noexcept { core_.watcher = o; }
 
     /// The status a node's last tick returned, or idle if it has not been ticked since the
     /// agent was made, reset, or the node was halted.
@@ -80,19 +91,15 @@ public:
     std::size_t state_bytes() const noexcept;
 
 private:
-    friend class context;
-    std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
+    std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(core_.block); }
     void allocate();
     void construct_states();
     void release() noexcept;
     void follow_new_tree();
+    void halt_all();
 
     std::shared_ptr<const canopy::tree> tree_;
-    std::byte* block_ = nullptr;
-    void* host_ = nullptr;
-    observer* observer_ = nullptr;
-    std::int64_t time_ns_ = 0;
-    std::uint64_t random_;
+    detail::agent_core core_;
     // The handle followed and the version of the tree the agent runs; null when it follows
     // none, which keeps an agent that follows nothing as small as before.
     struct following {

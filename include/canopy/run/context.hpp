@@ -7,6 +7,7 @@
 #include "canopy/core/param.hpp"
 #include "canopy/core/status.hpp"
 #include "canopy/run/blackboard.hpp"
+#include "canopy/run/host.hpp"
 #include "canopy/run/node.hpp"
 #include "canopy/run/tree.hpp"
 
@@ -15,10 +16,37 @@ namespace canopy {
 class agent;
 class observer;
 
+namespace detail {
+
+/// What the tick engine changes of an agent: the agent holds one and lends it to each
+/// context it makes, so that neither needs to see the other's private members.
+struct agent_core {
+    std::byte* block = nullptr;  ///< status bytes, node states, blackboard
+    host_ref host;
+    observer* watcher = nullptr;
+    std::int64_t time_ns = 0;
+    std::uint64_t random = 0;
+};
+
+}  // namespace detail
+
 /// What a node sees while an agent ticks it: the agent's host, time step, blackboard and
-/// state, its own parameters, and its children. Made once per agent tick, never by users.
+/// state, its own parameters, and its children. Made by the agent for each tick, never by
+/// programs.
 class context {
 public:
+    /// The agent's view for one tick of `dt_ns`; only agent makes contexts.
+    context(agent& a, detail::agent_core& core, const canopy::tree& t, std::int64_t dt_ns) noexcept
+        : agent_(&a),
+          core_(&core),
+          tree_(&t),
+          layout_(&t.layout()),
+          nodes_(t.layout().objects.data()),
+          hooks_(t.layout().hooks.data()),
+          block_(core.block),
+          observer_(core.watcher),
+          dt_ns_(dt_ns) {}
+
     /// The node being ticked.
     canopy::tree::index node() const noexcept { return node_; }
     const canopy::tree& tree() const noexcept { return *tree_; }
@@ -33,29 +61,46 @@ public:
     double time() const noexcept { return static_cast<double>(time_ns()) * 1e-9; }
     /// The same in whole nanoseconds: exact however long the agent lives (292 years), so
     /// nodes compare elapsed time in it.
-    std::int64_t time_ns() const noexcept;
-    /// The host object the agent was made for: the game object or robot it drives.
-    void* host() const noexcept;
-    /// The host as a Host. @warning the agent must have been given one, of that type.
+    std::int64_t time_ns() const noexcept { return core_->time_ns; }
+    /// The host object the agent was made for (the game object or robot it drives), as the
+    /// type it was given as. An action registered as `status(Host&, context&)` receives it
+    /// without asking.
+    /// @warning throws host_error when the agent has no host, or one of another type.
     template <typename Host>
-    Host& host() const noexcept {
-        return *static_cast<Host*>(host());
+    Host& host() const {
+        Host* found = core_->host.get<Host>();
+        if (found == nullptr) throw_host_mismatch();
+        return *found;
+    }
+    /// The host as a Host, or null when the agent has none: for nodes that do without.
+    /// @warning throws host_error when the agent's host is of another type.
+    template <typename Host>
+    Host* host_or_null() const {
+        if (!core_->host) return nullptr;
+        return &host<Host>();
+    }
+    /// The same without the comparison, where the agent compared the type when it was given
+    /// the host (registry actions taking `Host&`).
+    template <typename Host>
+    Host& host(detail::unchecked_t /*checked before*/) const noexcept {
+        return core_->host.get<Host>(detail::unchecked);
     }
     canopy::blackboard blackboard() const noexcept {
-        return {block_ + tree_->blackboard_offset_, &tree_->board_};
+        return {block_ + layout_->blackboard_offset, &layout_->board};
     }
     /// The next number from the agent's own generator (seeded when the agent was made).
     std::uint64_t random() const noexcept;
 
-    /// This node's per-agent state (see stateful_node).
-    template <typename State>
-    State& state() const noexcept {
-        return *std::launder(reinterpret_cast<State*>(block_ + tree_->state_offset_[node_]));
-    }
+    /// The storage of this node's per-agent state; a node reads it typed through
+    /// stateful_node::state(ctx).
+    std::byte* state_storage() const noexcept { return block_ + layout_->state_offset[node_]; }
 
     // ---- for composites and decorators ----
 
     canopy::tree::child_range children() const { return tree_->children(node_); }
+    /// A decorator's one child (in preorder it comes right after the decorator); for a
+    /// composite, its first.
+    canopy::tree::index child() const noexcept { return node_ + 1; }
     /// Ticks a child: enters it if it is idle, ticks it, exits it if it finishes.
     status tick(canopy::tree::index child);
     /// Halts a child and everything running below it; no-op if the child is idle.
@@ -78,17 +123,20 @@ public:
     void clear(canopy::tree::index child) { halt_subtree(child); }
     /// The running child, or tree::no_parent if none is running.
     canopy::tree::index running_child() const noexcept {
-        const canopy::tree::index end = tree_->subtree_end_[node_];
-        for (canopy::tree::index c = node_ + 1; c < end; c = tree_->subtree_end_[c]) {
+        const std::uint32_t* subtree_end = layout_->subtree_end.data();
+        const canopy::tree::index end = subtree_end[node_];
+        for (canopy::tree::index c = node_ + 1; c < end; c = subtree_end[c]) {
             if (is_running(c)) return c;
         }
         return canopy::tree::no_parent;
     }
 
 private:
-    friend class agent;
-    context(agent& a, std::int64_t dt_ns) noexcept;
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(block_); }
+    bool uses(canopy::tree::index n, node::hook h) const noexcept {
+        return (hooks_[n] & static_cast<std::uint8_t>(h)) != 0;
+    }
+    [[noreturn]] void throw_host_mismatch() const;
     void halt_subtree(canopy::tree::index node);
     template <bool observed>
     status step(canopy::tree::index child);
@@ -97,8 +145,11 @@ private:
     void notify_tick(canopy::tree::index node, bool was_running, status result);
 
     agent* agent_;
+    detail::agent_core* core_;
     const canopy::tree* tree_;
+    const detail::tree_layout* layout_;
     const canopy::node* const* nodes_;
+    const std::uint8_t* hooks_;
     std::byte* block_;
     observer* observer_;
     std::int64_t dt_ns_;
@@ -107,9 +158,9 @@ private:
 
 // The engine's inner step, inline so that each composite's loop over its children compiles
 // into the walk itself: enter only a node that was not running, exit only one that finished,
-// and call neither hook for a node that does not use it. An agent with an observer takes the
-// same step out of line, with the notifications, so that without one a visit pays a single
-// untaken branch for tracing.
+// and call neither hook for a node whose class does not override it. An agent with an
+// observer takes the same step out of line, with the notifications, so that without one a
+// visit pays a single untaken branch for tracing.
 inline status context::tick(canopy::tree::index child) {
     if (observer_ != nullptr) return tick_observed(child);
     return step<false>(child);
@@ -126,14 +177,14 @@ inline status context::step(canopy::tree::index child) {
     if constexpr (observed) notify_visit(child);
     const bool was_running = code == static_cast<std::uint8_t>(status::running);
     if (!was_running) {
-        if (behaviour.uses(node::hook::enter)) behaviour.enter(*this);
+        if (uses(child, node::hook::enter)) behaviour.enter(*this);
         // Entered, so running until it finishes: if its tick throws, a reset still halts it.
         code = static_cast<std::uint8_t>(status::running);
     }
     status result = behaviour.tick(*this);
     if (result != status::running) {
         if (result == status::idle) result = status::failure;  // a tick must not say idle
-        if (behaviour.uses(node::hook::exit)) behaviour.exit(*this, result);
+        if (uses(child, node::hook::exit)) behaviour.exit(*this, result);
     }
     code = static_cast<std::uint8_t>(result);
     if constexpr (observed) notify_tick(child, was_running, result);

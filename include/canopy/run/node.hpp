@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <new>
 #include <type_traits>
 
@@ -20,19 +19,23 @@ struct state_layout {
 /// The behaviour of one tree node, made by its type's creator from the node's parameters.
 ///
 /// A tree owns one per node and shares it, const, between every agent that runs the tree:
-/// anything that changes while an agent runs lives in that agent's state block (see state()
-/// and stateful_node). The runtime calls, for each agent:
+/// anything that changes while an agent runs lives in that agent's state block (see
+/// stateful_node). The runtime calls, for each agent:
 ///   - enter() on the first tick after the node was idle,
 ///   - tick() on every tick, until it returns success or failure,
 ///   - exit() right after the tick that finished it, with that result,
 ///   - halt() instead, when a parent abandons it while it is running.
 /// Every enter() is matched by exactly one exit() or halt().
+///
+/// registry::add<Node> finds which of enter, exit and halt Node overrides (publicly), and the
+/// runtime calls only those: a class needs to say nothing for it.
 class node {
 public:
-    /// The calls around tick() a class may override.
+    /// The calls around tick() a class may override, as bits of node_type::hooks.
     enum class hook : std::uint8_t { enter = 1, exit = 2, halt = 4 };
+    /// Every hook: what a node made by a hand-written node_creator gets.
+    static constexpr std::uint8_t all_hooks = 7;
 
-    /// A node whose class may override all of enter, exit and halt.
     node() = default;
     node(const node&) = delete;
     node& operator=(const node&) = delete;
@@ -52,37 +55,25 @@ public:
     /// cannot work with (beyond what its type's arity says: IfThenElse takes two or three).
     /// The loader calls it once per node and reports the message at the node's record.
     virtual void check_children(std::size_t count) const;
-
-    /// Whether the runtime calls this hook: true unless the class said it does not use it.
-    bool uses(hook h) const noexcept { return (used_hooks_ & static_cast<std::uint8_t>(h)) != 0; }
-
-protected:
-    /// For a class that overrides only some of enter, exit and halt, or none: lists those it
-    /// does, and the runtime skips the calls to the others (a virtual call saved per visit).
-    explicit node(std::initializer_list<hook> used) noexcept : used_hooks_(0) {
-        for (hook h : used)
-            used_hooks_ = static_cast<std::uint8_t>(used_hooks_ | static_cast<std::uint8_t>(h));
-    }
-
-private:
-    std::uint8_t used_hooks_ = 0x7;
 };
 
-/// A node whose per-agent state is a State, constructed as State{} for each agent. State
-/// must be trivially destructible: agents free their blocks without running destructors.
-template <typename State>
-class stateful_node : public node {
-    static_assert(std::is_trivially_destructible_v<State>,
-                  "a node's per-agent State must be trivially destructible: keep handles, not "
-                  "owners (an index, not a std::string or std::vector)");
+namespace detail {
 
-public:
-    stateful_node() = default;
-    state_layout state() const override { return {sizeof(State), alignof(State)}; }
-    void construct_state(void* storage) const override { ::new (storage) State{}; }
+/// The hooks Node overrides: `&Node::enter` has type `void (node::*)(context&) const` exactly
+/// when no class between node and Node declares enter.
+template <typename Node>
+constexpr std::uint8_t overridden_hooks() noexcept {
+    using enter_type = void (node::*)(context&) const;
+    using exit_type = void (node::*)(context&, status) const;
+    constexpr auto bit = [](bool overridden, node::hook h) {
+        return overridden ? static_cast<unsigned>(h) : 0U;
+    };
+    return static_cast<std::uint8_t>(
+        bit(!std::is_same_v<decltype(&Node::enter), enter_type>, node::hook::enter) |
+        bit(!std::is_same_v<decltype(&Node::exit), exit_type>, node::hook::exit) |
+        bit(!std::is_same_v<decltype(&Node::halt), enter_type>, node::hook::halt));
+}
 
-protected:
-    explicit stateful_node(std::initializer_list<hook> used) noexcept : node(used) {}
-};
+}  // namespace detail
 
 }  // namespace canopy

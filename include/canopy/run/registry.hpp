@@ -16,6 +16,8 @@
 #include "canopy/core/param.hpp"
 #include "canopy/core/status.hpp"
 #include "canopy/run/blackboard.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/host.hpp"
 #include "canopy/run/node.hpp"
 
 namespace canopy {
@@ -37,17 +39,55 @@ struct node_type {
     /// A leaf that only checks something (add_condition): editors' palettes list it as a
     /// condition rather than an action. Loading and ticking do not depend on it.
     bool condition = false;
+    /// The node::hook bits the runtime calls on this type's nodes: add<Node> finds those
+    /// Node overrides; a hand-written creator's nodes get every hook.
+    std::uint8_t hooks = node::all_hooks;
+    /// The host type this type's nodes take (an action taking `Host&`), or none: agents of a
+    /// tree using the type must be given a host of that type.
+    detail::host_type host = nullptr;
 };
 
 namespace detail {
 
+// The Host of an action or condition taking (Host&, context&): the callable's first
+// parameter, for a function pointer or a class with one operator() (a lambda that is not
+// generic).
+template <typename F, typename = void>
+struct host_parameter {
+    using type = void;
+};
+template <typename R, typename Host>
+struct host_parameter<R (*)(Host&, context&), void> {
+    using type = Host;
+};
+template <typename R, typename C, typename Host>
+struct host_parameter<R (C::*)(Host&, context&) const, void> {
+    using type = Host;
+};
+template <typename R, typename C, typename Host>
+struct host_parameter<R (C::*)(Host&, context&), void> {
+    using type = Host;
+};
+template <typename F>
+struct host_parameter<F, std::void_t<decltype(&F::operator())>>
+    : host_parameter<decltype(&F::operator())> {};
+
 // Leaves made from callables: the callable is a member of the node's own class, so a
-// lambda's body is inlined into the one virtual tick() call, as a built-in leaf's is.
+// lambda's body is inlined into the one virtual tick() call, as a built-in leaf's is. One
+// taking the host gets it unchecked: the agent checked its type once, when given it.
 template <typename Action>
 class action_leaf final : public node {
+    using host = typename host_parameter<Action>::type;
+
 public:
-    explicit action_leaf(Action action) : node({}), action_(std::move(action)) {}
-    status tick(context& ctx) const override { return action_(ctx); }
+    explicit action_leaf(Action action) : action_(std::move(action)) {}
+    status tick(context& ctx) const override {
+        if constexpr (std::is_void_v<host>) {
+            return action_(ctx);
+        } else {
+            return action_(ctx.host<host>(unchecked), ctx);
+        }
+    }
 
 private:
     Action action_;
@@ -55,10 +95,18 @@ private:
 
 template <typename Condition>
 class condition_leaf final : public node {
+    using host = typename host_parameter<Condition>::type;
+
 public:
-    explicit condition_leaf(Condition condition) : node({}), condition_(std::move(condition)) {}
+    explicit condition_leaf(Condition condition) : condition_(std::move(condition)) {}
     status tick(context& ctx) const override {
-        return condition_(ctx) ? status::success : status::failure;
+        bool holds = false;
+        if constexpr (std::is_void_v<host>) {
+            holds = condition_(ctx);
+        } else {
+            holds = condition_(ctx.host<host>(unchecked), ctx);
+        }
+        return holds ? status::success : status::failure;
     }
 
 private:
@@ -80,6 +128,13 @@ bool is_null_callable(const F& f) {
         return false;
     }
 }
+
+// Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
+template <typename Node, typename = void>
+struct declares_parameters : std::false_type {};
+template <typename Node>
+struct declares_parameters<Node, std::void_t<decltype(Node::parameters())>>
+    : std::is_convertible<decltype(Node::parameters()), std::vector<param_spec>> {};
 
 }  // namespace detail
 
@@ -104,45 +159,71 @@ public:
     /// agents refuse to run them.
     const node_type& add_leaf(std::string name, std::optional<std::int64_t> id = std::nullopt);
 
-    /// Adds a leaf that runs `action`, any callable as `status(context&)`, on each tick. The
-    /// callable is copied into each node's object, so a lambda costs what a built-in leaf
-    /// does: one virtual call per visit.
+    /// Adds a leaf that runs `action` on each tick: any callable as `status(context&)`, or as
+    /// `status(Host&, context&)` to be given the agent's host (then every agent of a tree
+    /// using the type must have a Host, checked when the agent is given it). The callable is
+    /// copied into each node's object, so a lambda costs what a built-in leaf does: one
+    /// virtual call per visit.
     /// @warning throws registry_error for a null function pointer or empty std::function.
     template <typename Action>
     const node_type& add_action(std::string name, Action action,
                                 std::optional<std::int64_t> id = std::nullopt,
                                 std::vector<param_spec> params = {}) {
-        static_assert(std::is_invocable_r_v<status, const Action&, context&>,
-                      "an action is called as canopy::status(canopy::context&) const");
+        using host = typename detail::host_parameter<Action>::type;
+        if constexpr (std::is_void_v<host>) {
+            static_assert(std::is_invocable_r_v<status, const Action&, context&>,
+                          "an action is called as canopy::status(canopy::context&) const, or "
+                          "as canopy::status(Host&, canopy::context&) const");
+        } else {
+            static_assert(std::is_invocable_r_v<status, const Action&, host&, context&>,
+                          "an action is called as canopy::status(Host&, canopy::context&) const");
+        }
         return add_callable<detail::action_leaf>("action", std::move(name), std::move(action), id,
                                                  std::move(params));
     }
-    /// Adds a leaf that succeeds when `condition`, any callable as `bool(context&)`, holds
-    /// and fails otherwise; costs as add_action.
+    /// Adds a leaf that succeeds when `condition` holds and fails otherwise: any callable as
+    /// `bool(context&)` or `bool(Host&, context&)`, as add_action; costs as add_action.
     /// @warning throws registry_error for a null function pointer or empty std::function.
     template <typename Condition>
     const node_type& add_condition(std::string name, Condition condition,
                                    std::optional<std::int64_t> id = std::nullopt,
                                    std::vector<param_spec> params = {}) {
-        static_assert(std::is_invocable_r_v<bool, const Condition&, context&>,
-                      "a condition is called as bool(canopy::context&) const");
+        using host = typename detail::host_parameter<Condition>::type;
+        if constexpr (std::is_void_v<host>) {
+            static_assert(std::is_invocable_r_v<bool, const Condition&, context&>,
+                          "a condition is called as bool(canopy::context&) const, or as "
+                          "bool(Host&, canopy::context&) const");
+        } else {
+            static_assert(std::is_invocable_r_v<bool, const Condition&, host&, context&>,
+                          "a condition is called as bool(Host&, canopy::context&) const");
+        }
         return add_callable<detail::condition_leaf>("condition", std::move(name),
                                                     std::move(condition), id, std::move(params));
     }
     /// Adds a type whose nodes are Node objects, made from each node's parameters when Node
     /// has a constructor taking `const param_list&`, else default-constructed.
+    ///
+    /// Node declares its parameters beside the code that reads them, as a static member
+    /// `static std::vector<param_spec> parameters()`; a file's node then has exactly those,
+    /// checked and converted at load. The runtime calls the hooks (enter, exit, halt) that
+    /// Node overrides, and no other.
     template <typename Node>
     const node_type& add(std::string name, std::optional<std::int64_t> id = std::nullopt,
-                         canopy::arity arity = arity::leaf, std::vector<param_spec> params = {}) {
+                         canopy::arity arity = arity::leaf) {
         static_assert(std::is_base_of_v<node, Node>, "Node must derive from canopy::node");
-        return add(node_type{std::move(name), id, arity, std::move(params),
-                             [](const param_list& p) -> std::unique_ptr<node> {
-                                 if constexpr (std::is_constructible_v<Node, const param_list&>) {
-                                     return std::make_unique<Node>(p);
-                                 } else {
-                                     return std::make_unique<Node>();
-                                 }
-                             }});
+        static_assert(!std::is_abstract_v<Node>, "Node must override tick(context&) const");
+        std::vector<param_spec> params;
+        if constexpr (detail::declares_parameters<Node>::value) params = Node::parameters();
+        node_type type{std::move(name), id, arity, std::move(params),
+                       [](const param_list& p) -> std::unique_ptr<node> {
+                           if constexpr (std::is_constructible_v<Node, const param_list&>) {
+                               return std::make_unique<Node>(p);
+                           } else {
+                               return std::make_unique<Node>();
+                           }
+                       }};
+        type.hooks = detail::overridden_hooks<Node>();
+        return add(std::move(type));
     }
 
     /// Declares a blackboard key, of type integer, number, boolean or string, that trees
@@ -186,6 +267,9 @@ private:
                            return std::unique_ptr<node>(new Leaf<Callable>(callable));
                        }};
         type.condition = std::is_same_v<Leaf<Callable>, detail::condition_leaf<Callable>>;
+        type.hooks = 0;
+        using host = typename detail::host_parameter<Callable>::type;
+        if constexpr (!std::is_void_v<host>) type.host = detail::host_type_of<host>();
         return add(std::move(type));
     }
 

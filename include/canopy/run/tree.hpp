@@ -13,13 +13,37 @@
 #include "canopy/core/source_location.hpp"
 #include "canopy/records/records.hpp"
 #include "canopy/run/blackboard.hpp"
+#include "canopy/run/host.hpp"
 #include "canopy/run/node.hpp"
 
 namespace canopy {
 
 namespace detail {
-class tree_assembler;
-}
+
+/// What ticking reads of a tree, and nothing else: the engine (agent and context) sees the tree
+/// through this one view, as fmt's formatters see only basic_format_args. Indexes are the
+/// tree's preorder ones. The builder fills it; a tree never changes it.
+struct tree_layout {
+    std::vector<std::uint32_t> subtree_end;  ///< per node: one past the last of its subtree
+    std::vector<const node*> objects;        ///< per node; empty when no type has a creator
+    std::vector<std::uint8_t> hooks;         ///< per node: the node::hook bits its class uses
+    // Each agent's state block: a status byte per node, then node states at their offsets,
+    // then the blackboard's values.
+    std::vector<std::uint32_t> state_offset;  ///< per node; meaningful only where it has state
+    std::vector<std::uint32_t> stateful;      ///< the nodes with state, to construct it
+    std::size_t blackboard_offset = 0;
+    std::size_t block_size = 0;
+    std::size_t block_align = 1;
+    bool runnable = false;  ///< every node has an object
+    blackboard::layout board;
+    std::vector<host_need> hosts;  ///< distinct host types the tree's nodes need
+
+    std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(subtree_end.size()); }
+};
+
+struct tree_parts;
+
+}  // namespace detail
 
 /// A validated behavior tree, immutable once built and safe to share between threads.
 ///
@@ -81,6 +105,8 @@ public:
         index end_;
     };
 
+    /// Made by the builder (build_tree, load_file), which checked every part.
+    explicit tree(detail::tree_parts&& parts);
     tree(const tree&) = delete;
     tree& operator=(const tree&) = delete;
     tree(tree&&) noexcept = default;
@@ -88,7 +114,7 @@ public:
     ~tree();
 
     /// The number of nodes (at least 1).
-    std::size_t size() const noexcept { return subtree_end_.size(); }
+    std::size_t size() const noexcept { return layout_.subtree_end.size(); }
     /// The tree's name from its file ("name" in JSON, the root element's name in XML), or "".
     const std::string& name() const noexcept { return records_.name(); }
 
@@ -104,7 +130,7 @@ public:
     /// The parent's index, or no_parent for the root.
     index parent(index i) const { return parent_[i]; }
     /// One past the last node of i's subtree.
-    index subtree_end(index i) const { return subtree_end_[i]; }
+    index subtree_end(index i) const { return layout_.subtree_end[i]; }
     std::size_t child_count(index i) const { return child_count_[i]; }
     child_range children(index i) const { return {this, i}; }
     /// The node's depth below the root (the root's is 0).
@@ -119,33 +145,19 @@ public:
     const std::vector<type_info>& types() const noexcept { return types_; }
     /// The blackboard keys every agent of the tree has, in slot order: the program's
     /// (registry::add_key), then those the file declared.
-    const std::vector<blackboard_key>& keys() const noexcept { return board_.keys; }
+    const std::vector<blackboard_key>& keys() const noexcept { return layout_.board.keys; }
     /// The bytes of state each agent of this tree holds (see agent).
-    std::size_t state_bytes() const noexcept { return block_size_; }
+    std::size_t state_bytes() const noexcept { return layout_.block_size; }
+
+    /// What the tick engine reads; not for programs, whose view is the members above.
+    const detail::tree_layout& layout() const noexcept { return layout_; }
 
 private:
-    friend class detail::tree_assembler;  // the one place that makes trees; src/build/assemble.cpp
-    friend class agent;                   // the runtime reads the state layout
-    friend class context;
-    tree() = default;
-
-    // Read while traversing.
-    std::vector<index> subtree_end_;
+    detail::tree_layout layout_;
     std::vector<index> parent_;
     std::vector<std::uint32_t> child_count_;
     std::vector<std::uint16_t> type_;
-    std::vector<const node*> objects_;  // per node; empty when no type has a creator
     std::vector<std::unique_ptr<node>> owned_objects_;
-
-    // Each agent's state block: a status byte per node, then node states at their offsets,
-    // then the blackboard's values.
-    std::vector<std::uint32_t> state_offset_;  // per node; only meaningful where it has state
-    std::vector<std::uint32_t> stateful_;      // the nodes with state, to construct it
-    std::size_t blackboard_offset_ = 0;
-    std::size_t block_size_ = 0;
-    std::size_t block_align_ = 1;
-    bool runnable_ = false;  // every node has an object
-    blackboard::layout board_;
 
     // Cold, in file order, reached through record_of_: the records as read (ids, describe
     // texts, locations) and the checked parameters. Kept in file order so that building
@@ -156,5 +168,23 @@ private:
     std::vector<std::uint32_t> params_begin_;  // per record, and one past the last
     std::vector<type_info> types_;
 };
+
+namespace detail {
+
+/// Everything a tree is made of, as the builder hands it over.
+struct tree_parts {
+    tree_layout layout;
+    std::vector<tree::index> parent;         ///< per node; tree::no_parent for the root
+    std::vector<std::uint32_t> child_count;  ///< per node
+    std::vector<std::uint16_t> type;         ///< per node: its index in types
+    std::vector<std::unique_ptr<node>> owned_objects;
+    std::vector<std::uint32_t> record_of;     ///< per node: its record
+    record_set records;                       ///< as read, without their raw parameters
+    std::vector<param> param_values;          ///< the checked parameters, record by record
+    std::vector<std::uint32_t> params_begin;  ///< per record, and one past the last
+    std::vector<tree::type_info> types;
+};
+
+}  // namespace detail
 
 }  // namespace canopy

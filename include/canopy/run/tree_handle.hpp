@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "canopy/core/fwd.hpp"
 
@@ -27,10 +28,14 @@ public:
 
     explicit operator bool() const noexcept { return shared_ != nullptr; }
 
-    struct shared;  // the state copies share; defined in src/run/tree_handle.cpp
+    struct shared;  // the state copies share; defined in src/run/tree_handle_state.hpp
+
+    /// A handle over that state: how an agent gives back the handle it follows.
+    explicit tree_handle(std::shared_ptr<shared> state) noexcept : shared_(std::move(state)) {}
+    /// The state copies share, for the agents that follow the handle.
+    const std::shared_ptr<shared>& shared_state() const noexcept { return shared_; }
 
 private:
-    friend class agent;
     std::shared_ptr<shared> shared_;
 };
 
