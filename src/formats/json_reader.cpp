@@ -277,7 +277,7 @@ private:
     enum class key_field : std::uint8_t { type, initial, none };
 
     struct record_state {
-        std::size_t start = 0;
+        source_location where;
         std::int64_t id = 0;
         std::int64_t parent_id = 0;
         std::int64_t type_id = 0;
@@ -556,7 +556,10 @@ private:
     // Resets the record in place: its strings keep their capacity from one record to the next.
     void begin_record(std::size_t start) {
         record_state& r = record_;
-        r.start = start;
+        // Found now, while offsets still come in order: asked for at the record's end, after
+        // its parameters' locations, it would send the position search back to the top of
+        // the text once per record.
+        r.where = location(start);
         r.id = 0;
         r.parent_id = 0;
         r.type_id = 0;
@@ -631,7 +634,7 @@ private:
     }
 
     void end_record() {
-        source_location where = location(record_.start);
+        const source_location where = record_.where;
         std::optional<std::int64_t> id = current_id();
         if ((record_.seen & bit(field::id)) == 0) {
             report(where, diagnostic_code::missing_field, "node record has no 'id'");
