@@ -3,13 +3,12 @@
 // node type fail it. Skipped, saying why, where the validator is not installed
 // (scripts/install-deps.sh installs it).
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "canopy/canopy.hpp"
 #include "test_support.hpp"

@@ -34,8 +34,8 @@
 // nodes/: the built-in node library
 #include "canopy/nodes/builtin_nodes.hpp"
 
-// build/: records checked and made into a tree
-#include "canopy/build/build.hpp"
+// builder/: records checked and made into a tree
+#include "canopy/builder/build.hpp"
 
 // load/: tree files read, subtrees put in place
 #include "canopy/load/load.hpp"

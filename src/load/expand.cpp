@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "canopy/build/build.hpp"
+#include "canopy/builder/build.hpp"
 #include "canopy/run/tree.hpp"
 #include "core/suggest.hpp"
 #include "load/subtree_node.hpp"

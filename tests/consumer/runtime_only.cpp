@@ -1,6 +1,6 @@
 // A program that only ticks: it makes its tree in code, as records, and links canopy::runtime
 // alone (no parser, no viewer). Its size beside the file-loading consumer's is in the README.
-#include <canopy/build/build.hpp>
+#include <canopy/builder/build.hpp>
 #include <canopy/nodes/builtin_nodes.hpp>
 #include <canopy/records/records.hpp>
 #include <canopy/run/agent.hpp>

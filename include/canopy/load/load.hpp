@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "canopy/build/build.hpp"
+#include "canopy/builder/build.hpp"
 #include "canopy/core/diagnostic.hpp"
 #include "canopy/core/fwd.hpp"
 #include "canopy/formats/format.hpp"

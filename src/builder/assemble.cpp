@@ -1,11 +1,11 @@
 // Assembly, the half of building that makes the tree: see assemble.hpp. Linear and
 // iterative, like validation, so a tree ten thousand levels deep costs no stack.
-#include "build/assemble.hpp"
+#include "builder/assemble.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "build/id_index.hpp"
+#include "builder/id_index.hpp"
 #include "canopy/run/node.hpp"
 
 namespace canopy::detail {

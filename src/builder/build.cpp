@@ -1,7 +1,7 @@
 // The one place that validates records and the one place that makes trees. Every pass is
 // linear and iterative (no recursion), so a tree ten thousand levels deep or a million nodes
 // wide costs no stack.
-#include "canopy/build/build.hpp"
+#include "canopy/builder/build.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,8 +9,8 @@
 #include <limits>
 #include <unordered_map>
 
-#include "build/assemble.hpp"
-#include "build/id_index.hpp"
+#include "builder/assemble.hpp"
+#include "builder/id_index.hpp"
 #include "canopy/records/records.hpp"
 #include "canopy/run/node.hpp"
 #include "canopy/run/registry.hpp"
