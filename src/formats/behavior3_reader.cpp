@@ -1121,7 +1121,8 @@ private:
             value = arg.absent;
         }
         if (!rule.unlimited_name.empty() &&
-            (!value || (value->index() == 1 && std::get<std::int64_t>(*value) == -1))) {
+            (!value || (std::holds_alternative<std::int64_t>(*value) &&
+                        std::get<std::int64_t>(*value) == -1))) {
             type = std::string(rule.unlimited_name);
             return;
         }

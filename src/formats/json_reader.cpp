@@ -510,7 +510,7 @@ private:
         if (state_ == state::blackboard) {
             if (!key_named_) return true;
             key_named_ = false;
-            if (value && value->index() == 3) {
+            if (value && std::holds_alternative<std::string>(*value)) {
                 pending_key_.type = std::get<std::string>(*value);
                 tree().declare_key(std::move(pending_key_));
             } else {
@@ -524,7 +524,7 @@ private:
         }
         const key_field f = key_field_;
         key_field_ = key_field::none;
-        if (f == key_field::type && value && value->index() == 3) {
+        if (f == key_field::type && value && std::holds_alternative<std::string>(*value)) {
             pending_key_.type = std::get<std::string>(*value);
             key_typed_ = true;
         } else if (f == key_field::initial && value) {

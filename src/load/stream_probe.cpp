@@ -9,25 +9,26 @@
 namespace canopy::detail {
 namespace {
 
-// Keeps nothing, and remembers where the parser stopped.
+// Keeps nothing, and remembers where the parser stopped. (nlohmann calls the handlers through
+// a pointer; static ones serve as well.)
 struct syntax_probe {
     using json = nlohmann::json;
     std::size_t error_at = std::string_view::npos;
 
-    bool null() { return true; }
-    bool boolean(bool /*value*/) { return true; }
-    bool number_integer(json::number_integer_t /*value*/) { return true; }
-    bool number_unsigned(json::number_unsigned_t /*value*/) { return true; }
-    bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) {
+    static bool null() { return true; }
+    static bool boolean(bool /*value*/) { return true; }
+    static bool number_integer(json::number_integer_t /*value*/) { return true; }
+    static bool number_unsigned(json::number_unsigned_t /*value*/) { return true; }
+    static bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) {
         return true;
     }
-    bool string(json::string_t& /*value*/) { return true; }
-    bool binary(json::binary_t& /*value*/) { return true; }
-    bool start_object(std::size_t /*elements*/) { return true; }
-    bool key(json::string_t& /*value*/) { return true; }
-    bool end_object() { return true; }
-    bool start_array(std::size_t /*elements*/) { return true; }
-    bool end_array() { return true; }
+    static bool string(json::string_t& /*value*/) { return true; }
+    static bool binary(json::binary_t& /*value*/) { return true; }
+    static bool start_object(std::size_t /*elements*/) { return true; }
+    static bool key(json::string_t& /*value*/) { return true; }
+    static bool end_object() { return true; }
+    static bool start_array(std::size_t /*elements*/) { return true; }
+    static bool end_array() { return true; }
     bool parse_error(std::size_t at, const std::string& /*token*/, const json::exception& /*e*/) {
         error_at = at;
         return false;

@@ -89,7 +89,7 @@ void registry::add_key(std::string name, param_type type, std::optional<param_va
         throw registry_error("the initial value of blackboard key '" + name + "' is not " +
                              detail::with_article(type));
     }
-    if (initial && type == param_type::number && initial->index() == 1) {
+    if (initial && type == param_type::number && std::holds_alternative<std::int64_t>(*initial)) {
         initial = static_cast<double>(std::get<std::int64_t>(*initial));
     }
     if (initial && type == param_type::string &&
