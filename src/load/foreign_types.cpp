@@ -92,6 +92,8 @@ registry learn_types(const file_set& files, const registry& reg) {
     }
     for (std::size_t f = 0; f < files.size(); ++f) {
         for (const node_model& model : files.file(f).document.models) {
+            // The loader's own SubTree wins over a model of that name, as over a use of it.
+            if (model.name == subtree_type_name) continue;
             auto at = types.find(model.name);
             if (at == types.end()) {
                 if (reg.find(model.name) != nullptr) continue;  // the program's own wins
