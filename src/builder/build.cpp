@@ -4,9 +4,6 @@
 #include "canopy/builder/build.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <limits>
 #include <unordered_map>
 
 #include "builder/assemble.hpp"
@@ -16,6 +13,7 @@
 #include "canopy/run/registry.hpp"
 #include "canopy/run/tree.hpp"
 #include "core/diagnostic_sink.hpp"
+#include "core/param_read.hpp"
 #include "core/param_text.hpp"
 #include "core/suggest.hpp"
 
@@ -33,56 +31,20 @@ std::string at_line(source_location where) {
     return " (line " + std::to_string(where.line) + ")";
 }
 
-// Converts a parameter as written to its declared type, or returns nothing.
+// Converts a parameter as written to its declared type, or returns nothing. Key and
+// key-value parameters are resolved by the builder itself.
 std::optional<param_value> convert(const record_set::raw_param& raw, param_type type) {
     if (type == param_type::any) return raw.value;
-    if (!raw.from_text) {
-        if (type_of(raw.value) == type) return raw.value;
-        if (type == param_type::number && std::holds_alternative<std::int64_t>(raw.value)) {
-            return static_cast<double>(std::get<std::int64_t>(raw.value));
-        }
-        return std::nullopt;
-    }
-    const auto& text = std::get<std::string>(raw.value);
-    const char* first = text.data();
-    const char* last = text.data() + text.size();
-    switch (type) {
-        case param_type::key:
-        case param_type::key_value: return std::nullopt;  // resolved by the builder
-        case param_type::string:
-        case param_type::any: return raw.value;
-        case param_type::boolean:
-            if (text == "true") return true;
-            if (text == "false") return false;
-            return std::nullopt;
-        case param_type::integer: {
-            std::int64_t value = 0;
-            auto [end, error] = std::from_chars(first, last, value);
-            if (text.empty() || error != std::errc() || end != last) return std::nullopt;
-            return value;
-        }
-        case param_type::number: {
-            double value = 0;
-            auto [end, error] = std::from_chars(first, last, value);
-            // JSON has no infinity or NaN, so neither does XML.
-            if (text.empty() || error != std::errc() || end != last || !std::isfinite(value)) {
-                return std::nullopt;
-            }
-            return value;
-        }
-    }
-    return std::nullopt;
+    if (!raw.from_text) return detail::typed_as(raw.value, type);
+    return detail::text_as(std::get<std::string>(raw.value), type);
 }
 
 // `{name}` names a blackboard key; anything else is a literal. `{@name}` is BehaviorTree.CPP's
 // key of the main tree: in a whole tree that is the key `name`, but a tree checked alone
 // before it is put in place keeps the mark (build_options::main_keys_outside).
 std::optional<std::string_view> key_reference(const param_value& value, bool keep_main_mark) {
-    if (!std::holds_alternative<std::string>(value)) return std::nullopt;
-    const std::string_view text = std::get<std::string>(value);
-    if (text.size() < 3 || text.front() != '{' || text.back() != '}') return std::nullopt;
-    std::string_view name = text.substr(1, text.size() - 2);
-    if (!keep_main_mark && name.size() > 1 && name.front() == '@') name.remove_prefix(1);
+    std::optional<std::string_view> name = detail::key_reference(value);
+    if (name && !keep_main_mark && name->size() > 1 && name->front() == '@') name->remove_prefix(1);
     return name;
 }
 

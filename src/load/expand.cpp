@@ -1,27 +1,18 @@
 #include "load/expand.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "canopy/builder/build.hpp"
 #include "canopy/run/tree.hpp"
+#include "core/param_read.hpp"
 #include "core/suggest.hpp"
 #include "load/subtree_node.hpp"
 
 namespace canopy::detail {
 namespace {
-
-// `{name}`: a key reference; as the builder reads them.
-std::optional<std::string> key_named(const param_value& value) {
-    if (!std::holds_alternative<std::string>(value)) return std::nullopt;
-    const auto& text = std::get<std::string>(value);
-    if (text.size() < 3 || text.front() != '{' || text.back() != '}') return std::nullopt;
-    return text.substr(1, text.size() - 2);
-}
 
 std::optional<std::string> text_param(const record_set& records, std::size_t i,
                                       std::string_view name) {
@@ -37,43 +28,13 @@ bool is_true(const param_value& value) {
     return std::holds_alternative<std::string>(value) && std::get<std::string>(value) == "true";
 }
 
-// A literal remapped onto a subtree's key, as the key's type.
+// A literal remapped onto a subtree's key, as the key's type. A string is read as text where
+// the key is not a string: "4" from a format that wrote XML's text as JSON strings.
 std::optional<param_value> literal_as(const record_set::raw_param& raw, param_type type) {
-    const param_value& value = raw.value;
-    // A string is read as text where the key is not a string: "4" from a format that wrote
-    // XML's text as JSON strings.
-    if (!raw.from_text &&
-        !(std::holds_alternative<std::string>(value) && type != param_type::string)) {
-        if (type_of(value) == type) return value;
-        if (type == param_type::number && std::holds_alternative<std::int64_t>(value)) {
-            return static_cast<double>(std::get<std::int64_t>(value));
-        }
-        return std::nullopt;
-    }
-    const auto& text = std::get<std::string>(value);
-    const char* first = text.data();
-    const char* last = first + text.size();
-    switch (type) {
-        case param_type::string: return value;
-        case param_type::boolean:
-            if (text == "true" || text == "false") return text == "true";
-            return std::nullopt;
-        case param_type::integer: {
-            std::int64_t number = 0;
-            auto [end, error] = std::from_chars(first, last, number);
-            if (text.empty() || error != std::errc() || end != last) return std::nullopt;
-            return number;
-        }
-        case param_type::number: {
-            double number = 0;
-            auto [end, error] = std::from_chars(first, last, number);
-            if (text.empty() || error != std::errc() || end != last || !std::isfinite(number)) {
-                return std::nullopt;
-            }
-            return number;
-        }
-        default: return std::nullopt;
-    }
+    const bool as_text = raw.from_text || (std::holds_alternative<std::string>(raw.value) &&
+                                           type != param_type::string);
+    if (!as_text) return typed_as(raw.value, type);
+    return text_as(std::get<std::string>(raw.value), type);
 }
 
 // A copy of the records whose SubTree records hold no parameters: while a tree is checked
@@ -276,8 +237,8 @@ private:
                                        const param_spec* spec) const {
         if (!std::holds_alternative<std::string>(value)) return std::nullopt;
         const auto& text = std::get<std::string>(value);
-        if (std::optional<std::string> key = key_named(value))
-            return "{" + key_name(in, *key) + "}";
+        if (std::optional<std::string_view> key = key_reference(value))
+            return "{" + key_name(in, std::string(*key)) + "}";
         if (spec != nullptr && (spec->type == param_type::key || spec->output) && !text.empty())
             return key_name(in, text);
         return std::nullopt;
@@ -474,8 +435,8 @@ private:
             if (remap != remaps.end()) {
                 const record_set::raw_param& given = **remap;
                 remaps.erase(remap);
-                if (std::optional<std::string> outer = key_named(given.value)) {
-                    name = outer_key(user, *outer, key);
+                if (std::optional<std::string_view> outer = key_reference(given.value)) {
+                    name = outer_key(user, std::string(*outer), key);
                 } else {
                     std::optional<param_value> value = literal_as(given, key.type);
                     if (!value) {
