@@ -147,18 +147,9 @@ void agent::reset() {
 
 void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {
     if (!tree) throw error(error_code::invalid_argument, "an agent needs a tree");
-    reset();
-    std::shared_ptr<const canopy::tree> old = std::move(tree_);
-    std::byte* old_block = core_.block;
-    tree_ = std::move(tree);
-    try {
-        allocate();
-    } catch (...) {
-        tree_ = std::move(old);
-        core_.block = old_block;
-        throw;
-    }
-    ::operator delete(old_block, std::align_val_t(old->layout().block_align));
+    halt_all();
+    core_.time_ns = 0;
+    switch_to(std::move(tree), false);
 }
 
 void agent::follow_new_tree() {
@@ -199,6 +190,10 @@ void carry_keys(canopy::blackboard from, const std::vector<blackboard_key>& from
 void agent::move_to(std::shared_ptr<const canopy::tree> tree) {
     if (!tree) throw error(error_code::invalid_argument, "an agent needs a tree");
     halt_all();
+    switch_to(std::move(tree), true);
+}
+
+void agent::switch_to(std::shared_ptr<const canopy::tree> tree, bool keep_shared_keys) {
     std::shared_ptr<const canopy::tree> old = std::move(tree_);
     std::byte* old_block = core_.block;
     tree_ = std::move(tree);
@@ -211,8 +206,10 @@ void agent::move_to(std::shared_ptr<const canopy::tree> tree) {
         throw;
     }
     const detail::tree_layout& old_layout = old->layout();
-    carry_keys({old_block + old_layout.blackboard_offset, &old_layout.board}, old->keys(),
-               blackboard(), tree_->keys());
+    if (keep_shared_keys) {
+        carry_keys({old_block + old_layout.blackboard_offset, &old_layout.board}, old->keys(),
+                   blackboard(), tree_->keys());
+    }
     ::operator delete(old_block, std::align_val_t(old_layout.block_align));
 }
 

@@ -97,6 +97,10 @@ private:
     void release() noexcept;
     void follow_new_tree();
     void halt_all();
+    // Runs `tree` from a fresh state block, with the values of the keys both trees have when
+    // `keep_shared_keys`; if the block cannot be made (the tree cannot run, or the host does
+    // not fit it), stays on its tree, node states constructed anew, and rethrows.
+    void switch_to(std::shared_ptr<const canopy::tree> tree, bool keep_shared_keys);
 
     std::shared_ptr<const canopy::tree> tree_;
     detail::agent_core core_;
