@@ -10,6 +10,7 @@ std::string_view to_string(status s) noexcept {
         case status::success: return "success";
         case status::failure: return "failure";
         case status::running: return "running";
+        case status::skipped: return "skipped";
     }
     return "invalid";
 }

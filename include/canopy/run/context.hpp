@@ -186,7 +186,8 @@ inline status context::step(canopy::tree::index child) {
         if (result == status::idle) result = status::failure;  // a tick must not say idle
         if (uses(child, node::hook::exit)) behaviour.exit(*this, result);
     }
-    code = static_cast<std::uint8_t>(result);
+    // A skipped node stays idle, as in BehaviorTree.CPP; only its parent hears "skipped".
+    code = static_cast<std::uint8_t>(result == status::skipped ? status::idle : result);
     if constexpr (observed) notify_tick(child, was_running, result);
     node_ = outer;
     return result;
