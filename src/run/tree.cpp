@@ -8,6 +8,7 @@ tree::tree(detail::tree_parts&& parts)
       child_count_(std::move(parts.child_count)),
       type_(std::move(parts.type)),
       owned_objects_(std::move(parts.owned_objects)),
+      owned_scripts_(std::move(parts.owned_scripts)),
       record_of_(std::move(parts.record_of)),
       records_(std::move(parts.records)),
       param_values_(std::move(parts.param_values)),

@@ -18,7 +18,23 @@
 
 namespace canopy {
 
+class script;  // canopy/run/script.hpp
+
 namespace detail {
+
+/// BehaviorTree.CPP's pre- and post-conditions of one node (`_skipIf`, `_onSuccess`, ...),
+/// compiled against the tree's blackboard; null where the file gives none. The pre-conditions
+/// are in the order BehaviorTree.CPP checks them.
+struct node_conditions {
+    enum pre_kind : std::uint8_t { failure_if, success_if, skip_if, while_true, pre_count };
+    enum post_kind : std::uint8_t { on_success, on_failure, on_halted, post_any, post_count };
+    const script* pre[pre_count] = {};
+    const script* post[post_count] = {};
+};
+
+/// The bit of tree_layout::hooks that marks a node with conditions, beside node::hook's bits,
+/// so that a node without any pays nothing more per visit.
+inline constexpr std::uint8_t conditions_hook = 8;
 
 /// What ticking reads of a tree, and nothing else: the engine (agent and context) sees the tree
 /// through this one view, as fmt's formatters see only basic_format_args. Indexes are the
@@ -37,6 +53,10 @@ struct tree_layout {
     bool runnable = false;  ///< every node has an object
     blackboard::layout board;
     std::vector<host_need> hosts;  ///< distinct host types the tree's nodes need
+    /// Per node: its entry in `conditions`, meaningful where hooks has conditions_hook; empty
+    /// when no node has conditions.
+    std::vector<std::uint32_t> condition_index;
+    std::vector<node_conditions> conditions;
 
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(subtree_end.size()); }
 };
@@ -158,6 +178,7 @@ private:
     std::vector<std::uint32_t> child_count_;
     std::vector<std::uint16_t> type_;
     std::vector<std::unique_ptr<node>> owned_objects_;
+    std::vector<std::shared_ptr<const script>> owned_scripts_;
 
     // Cold, in file order, reached through record_of_: the records as read (ids, describe
     // texts, locations) and the checked parameters. Kept in file order so that building
@@ -178,6 +199,8 @@ struct tree_parts {
     std::vector<std::uint32_t> child_count;  ///< per node
     std::vector<std::uint16_t> type;         ///< per node: its index in types
     std::vector<std::unique_ptr<node>> owned_objects;
+    /// Every compiled script the tree's nodes and conditions use.
+    std::vector<std::shared_ptr<const script>> owned_scripts;
     std::vector<std::uint32_t> record_of;     ///< per node: its record
     record_set records;                       ///< as read, without their raw parameters
     std::vector<param> param_values;          ///< the checked parameters, record by record
