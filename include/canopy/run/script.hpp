@@ -1,0 +1,108 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "canopy/core/param.hpp"
+#include "canopy/run/blackboard.hpp"
+
+namespace canopy {
+
+/// BehaviorTree.CPP 4's script language (docs/scripting.md): statements separated by `;`,
+/// assignments, arithmetic, comparisons, logic and string concatenation over blackboard keys,
+/// literals and the program's enums. A script is parsed and compiled once, when its tree is
+/// built, into a form that addresses blackboard slots: running it looks nothing up by name.
+///
+/// Compiling takes two steps because a script may create keys (`name := value`), which the
+/// builder must declare before it lays out the blackboard: parse every script of a tree, ask
+/// each what it assigns, declare the keys, then compile each against the laid-out keys.
+
+/// A problem in a script's text, at the byte offset of the offending character.
+struct script_problem {
+    std::size_t offset = 0;
+    std::string message;
+};
+
+/// One assignment a script makes: `name := ...` creates the key, `=` and `+=`... need it to
+/// exist.
+struct script_assignment {
+    std::string name;  ///< as written, `@` prefix included (the main tree's key)
+    bool creates = false;
+    std::size_t offset = 0;  ///< of the name in the text
+    std::size_t index = 0;   ///< which assignment of the script, for parsed_script::value_type
+};
+
+/// What compiling needs to know of the tree a script runs in.
+class script_scope {
+public:
+    struct key {
+        std::uint32_t slot = 0;
+        param_type type = param_type::number;  ///< integer, number, boolean or string
+    };
+    virtual ~script_scope() = default;
+    /// The key a name in the script means (the name as written, `@` included), if any.
+    virtual std::optional<key> find_key(std::string_view name) const = 0;
+    /// The value of an enum name the program registered, if any.
+    virtual std::optional<std::int64_t> find_enum(std::string_view name) const = 0;
+};
+
+/// A script's statements, parsed, before their names are bound.
+class parsed_script {
+public:
+    /// Parses a script, or says what is wrong with it (the first problem). Bounded in time and
+    /// stack whatever the text: nesting deeper than max_depth is a problem, not a crash.
+    static std::variant<parsed_script, script_problem> parse(std::string_view text);
+    static constexpr std::size_t max_depth = 256;
+
+    /// Every assignment, in text order.
+    const std::vector<script_assignment>& assignments() const noexcept;
+    /// The type the value of assignment `index` has, given the keys `scope` knows (slots are
+    /// not read), or nothing when it depends on a name the scope does not know yet.
+    std::optional<param_type> value_type(std::size_t index, const script_scope& scope) const;
+
+    const std::string& text() const noexcept;
+
+    parsed_script(parsed_script&&) noexcept;
+    parsed_script& operator=(parsed_script&&) noexcept;
+    ~parsed_script();
+
+private:
+    struct syntax;
+    explicit parsed_script(std::unique_ptr<syntax> tree);
+    std::unique_ptr<syntax> syntax_;
+};
+
+/// A compiled script, immutable and shared by every agent of its tree.
+class script {
+public:
+    /// Binds every name of a parsed script to its key or enum and checks types, or says what
+    /// is wrong (an unknown name, `=` to a key that does not exist, `'a' - 1`...).
+    static std::variant<std::shared_ptr<const script>, script_problem> compile(
+        const parsed_script& parsed, const script_scope& scope);
+
+    /// Runs the statements on one agent's blackboard (the `Script` node, post-conditions).
+    /// @warning throws canopy::error (code `script`) where BehaviorTree.CPP's script fails at
+    /// run time (docs/scripting.md), such as an integer division by zero.
+    void run(blackboard board) const;
+    /// Runs the statements and gives the last one's value as a boolean, as BehaviorTree.CPP
+    /// converts it (`ScriptCondition`, pre-conditions).
+    bool test(blackboard board) const;
+
+    /// The script as written.
+    const std::string& text() const noexcept;
+
+    ~script();
+
+private:
+    struct program;
+    explicit script(std::unique_ptr<program> code);
+    std::unique_ptr<program> program_;
+};
+
+}  // namespace canopy
