@@ -322,7 +322,7 @@ tree Patrol
         CHECK(params_text(v4.document.trees[0], 0) == " tree=Sub message=myMsg");
     }
 
-    TEST_CASE("each BehaviorTree.CPP pre- and post-condition is refused where it stands") {
+    TEST_CASE("each BehaviorTree.CPP pre- and post-condition is kept as the record's parameter") {
         for (const char* attribute : {"_skipIf", "_successIf", "_failureIf", "_while", "_onSuccess",
                                       "_onFailure", "_onHalted", "_post"}) {
             CAPTURE(attribute);
@@ -330,12 +330,13 @@ tree Patrol
 <Sequence>
   <Say )") + attribute + R"(="x &gt; 1"/>
 </Sequence></BehaviorTree></root>)");
-            const diagnostic& d = only(r, diagnostic_code::unsupported_feature);
-            CHECK(d.where.line == 3);
-            CHECK(d.record_id == std::optional<std::int64_t>(2));
-            CHECK(d.message.find(attribute) != std::string::npos);
-            CHECK(d.message.find("condition") != std::string::npos);
-            CHECK(r.document.trees[0].size() == 2);
+            CHECK(r.diagnostics.empty());
+            REQUIRE(r.document.trees[0].size() == 2);
+            const record_set::raw_param* condition = find_param(r.document.trees[0], 1, attribute);
+            REQUIRE(condition != nullptr);
+            CHECK(condition->value == param_value(std::string("x > 1")));
+            CHECK(condition->where.line == 3);
+            CHECK(condition->from_text);
         }
         const read_result unknown = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
 <Say _skipif="x" _custom="y"/></BehaviorTree></root>)");
@@ -445,8 +446,6 @@ tree M
             {R"(<Delay delay_msec="1.5"><A/></Delay>)", diagnostic_code::wrong_param_type,
              "whole number of milliseconds"},
             {R"(<Sleep msec="-1"/>)", diagnostic_code::wrong_param_type, "\"-1\""},
-            {R"(<Precondition if="A &gt; 1" else="FAILURE"><A/></Precondition>)",
-             diagnostic_code::unsupported_feature, "script"},
         };
         for (const row& r : rows) {
             CAPTURE(r.element);
@@ -648,7 +647,7 @@ tree M
               R"(<Repeat num_cycles="3">)", R"(<RetryUntilSuccessful num_attempts="2">)",
               R"(<Parallel success_count="2" failure_count="1">)",
               R"(<SetBlackboard output_key="mode" value="calm"/>)", "<SequenceWithMemory>",
-              R"(<RunOnce then_skip="false">)", R"(<Sequence name="all">)"}) {
+              "<RunOnce>", R"(<Sequence name="all">)"}) {
             CHECK_MESSAGE(w.text.find(expected) != std::string::npos, expected);
         }
         // BehaviorTree.CPP built-ins need no model.
@@ -753,9 +752,6 @@ line"
         t.add_param("seconds", 0.0001);
         t.add(5, 1, "Say");
         t.add_param("_private", std::string("x"));
-        t.add(7, 1, "Precondition");
-        t.add_param("key", std::string("k"));
-        t.add_param("value", std::string("1"));
         t.add(6, 99, "Orphan");
         doc.trees.push_back(t);
         record_set unnamed_again;
@@ -768,8 +764,8 @@ line"
             CHECK(d.code == diagnostic_code::not_expressible);
             ids.push_back(d.record_id);
         }
-        CHECK(ids == std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5, 7,
-                                                              std::nullopt});
+        CHECK(ids ==
+              std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5, std::nullopt});
         CHECK(w.text.find(R"(<BehaviorTree ID="MainTree">)") != std::string::npos);
         CHECK(w.text.find(R"(<BehaviorTree ID="MainTree_2">)") != std::string::npos);
     }

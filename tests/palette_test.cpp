@@ -157,22 +157,6 @@ TEST_SUITE("palette") {
         CHECK(printed.find("    Wait #13\n") != std::string::npos);
     }
 
-    TEST_CASE("a Groot2 built-in whose Canopy parameters differ is refused, located") {
-        const registry reg = testing::test_registry();
-        // Groot2's Precondition takes a script, which Canopy does not run.
-        const load_result loaded = try_load_text(
-            R"(<root BTCPP_format="4"><BehaviorTree ID="T">
-<Precondition if="health &lt; 30" else="FAILURE"><AlwaysSuccess/></Precondition>
-</BehaviorTree></root>)",
-            file_format::btcpp_xml, reg, "drawn.xml");
-        CHECK(loaded.tree == nullptr);
-        REQUIRE_FALSE(loaded.diagnostics.empty());
-        CHECK(loaded.diagnostics.front().code == diagnostic_code::unsupported_feature);
-        CHECK(loaded.diagnostics.front().where.line == 2);
-        CHECK(write_palette(reg, file_format::btcpp_xml).find(R"(ID="Precondition")") ==
-              std::string::npos);
-    }
-
     TEST_CASE("the behavior3editor node config reads back as one model per registry type") {
         const registry reg = testing::test_registry();
         const std::string text = write_palette(reg, file_format::behavior3);

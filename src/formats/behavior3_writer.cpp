@@ -171,6 +171,13 @@ private:
         }
         for (const record_set::raw_param* p = records.params_begin(i); p != records.params_end(i);
              ++p) {
+            if (is_condition_param(p->name)) {
+                problem("node " + std::to_string(id) + ": '" + p->name +
+                            "' is a BehaviorTree.CPP script condition; behavior3 has no "
+                            "conditions on nodes (write it as a node of the tree instead)",
+                        id);
+                continue;
+            }
             if (rule != nullptr && !rule->arg.arg.empty() && p->name == rule->arg.param) {
                 write_mapped(*rule, *p, out, id);
                 continue;

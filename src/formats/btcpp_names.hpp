@@ -185,11 +185,4 @@ inline std::string_view cpp_type_of(std::string_view key_type) {
     return {};
 }
 
-/// BehaviorTree.CPP 4's pre- and post-condition attributes (PreCondNames, PostCondNames):
-/// scripts Canopy does not run.
-inline constexpr std::string_view condition_attributes[] = {
-    "_failureIf", "_successIf", "_skipIf",   "_while",
-    "_onSuccess", "_onFailure", "_onHalted", "_post",
-};
-
 }  // namespace canopy::detail::btcpp

@@ -292,17 +292,6 @@ private:
             }
             type = canopy_type;
         }
-        if (type == "Precondition") {
-            problem("record " + std::to_string(id) +
-                        ": Canopy's Precondition compares a key (key, op, value); "
-                        "BehaviorTree.CPP's takes a script ('if') and refuses these ports",
-                    id);
-        }
-        if (type == "RunOnce" &&
-            std::none_of(first, last, [](const raw_param& p) { return p.name == "then_skip"; })) {
-            // BehaviorTree.CPP's default is true (SKIPPED ever after), Canopy's false.
-            attributes.emplace_back("then_skip", "false");
-        }
         // An element named as a tree of the document would read as a subtree.
         const bool explicit_form = !is_xml_name(type) || is_reserved_element(type) ||
                                    tree_names_.count(std::string(type)) != 0;
@@ -338,6 +327,10 @@ private:
     }
 
     void push_param(const std::string& name, const std::string& value, std::int64_t id) {
+        if (is_condition_param(name)) {  // BehaviorTree.CPP's own attribute for it
+            printer_.PushAttribute(name.c_str(), value.c_str());
+            return;
+        }
         if (!is_xml_name(name) || name == "name" || name == "ID" || name[0] == '_') {
             problem("record " + std::to_string(id) + ": parameter '" + name +
                         "' cannot be a BehaviorTree.CPP port (a port name is an XML name, not "

@@ -12,6 +12,25 @@
 
 namespace canopy {
 
+/// The parameters that give a record BehaviorTree.CPP's pre-conditions (checked before the
+/// node ticks, in this order) and post-conditions (run after it finishes or is halted): scripts
+/// on any node, whatever its type (docs/scripting.md). A record carries them as parameters of
+/// these names; the builder compiles them rather than checking them against the type.
+inline constexpr std::string_view condition_params[] = {
+    "_failureIf", "_successIf", "_skipIf",   "_while",  // pre
+    "_onSuccess", "_onFailure", "_onHalted", "_post",   // post
+};
+/// How many of condition_params are pre-conditions (the first ones).
+inline constexpr std::size_t pre_condition_count = 4;
+
+/// Whether a parameter's name is one of condition_params.
+constexpr bool is_condition_param(std::string_view name) noexcept {
+    for (std::string_view condition : condition_params) {
+        if (name == condition) return true;
+    }
+    return false;
+}
+
 /// The flat records a tree file describes, in file order, before any validation: one per node,
 /// naming its parent, as a flat editor export lists them. Readers fill one from a file; a program
 /// may fill one by hand and pass it to build_tree(). Storage is compact (strings live in shared
