@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 
 #include "canopy/core/param.hpp"
 #include "canopy/core/status.hpp"
@@ -141,6 +142,9 @@ private:
     template <bool observed>
     status step(canopy::tree::index child);
     status tick_observed(canopy::tree::index child);
+    status step_with_conditions(canopy::tree::index child);
+    std::optional<status> check_pre_conditions(const detail::node_conditions& conditions,
+                                               canopy::tree::index child, bool was_running);
     void notify_visit(canopy::tree::index node);
     void notify_tick(canopy::tree::index node, bool was_running, status result);
 
@@ -170,6 +174,9 @@ inline status context::tick(canopy::tree::index child) {
 // more per visit.
 template <bool observed>
 inline status context::step(canopy::tree::index child) {
+    // A node with pre- or post-conditions takes the step out of line; the test reads the
+    // byte that the enter and exit tests below read anyway.
+    if ((hooks_[child] & detail::conditions_hook) != 0) return step_with_conditions(child);
     std::uint8_t& code = codes()[child];
     const canopy::node& behaviour = *nodes_[child];
     const canopy::tree::index outer = node_;
