@@ -17,6 +17,12 @@ tree::tree(detail::tree_parts&& parts)
 
 tree::~tree() = default;
 
+const script* tree::condition(index i, std::size_t which) const noexcept {
+    if ((layout_.hooks[i] & detail::conditions_hook) == 0) return nullptr;
+    const detail::node_conditions& c = layout_.conditions[layout_.condition_index[i]];
+    return which < pre_condition_count ? c.pre[which] : c.post[which - pre_condition_count];
+}
+
 std::size_t tree::depth(index i) const {
     std::size_t depth = 0;
     for (index at = parent_[i]; at != no_parent; at = parent_[at]) ++depth;

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
 #include "core/param_text.hpp"
 
@@ -73,6 +74,12 @@ std::string to_dot(const tree& t) {
             }
             out += "\\n";
             append_quoted(out, p.name + " = " + shown);
+        }
+        for (std::size_t c = 0; c < std::size(condition_params); ++c) {
+            if (const script* condition = t.condition(i, c)) {
+                out += "\\n";
+                append_quoted(out, std::string(condition_params[c]) + " = " + condition->text());
+            }
         }
         out += "\\n#" + std::to_string(t.record_id(i)) + "\"];\n";
         if (t.type_name(i) == "SubTree" && t.child_count(i) == 1) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "canopy/core/error.hpp"
+#include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/views/trace_recorder.hpp"
 #include "core/param_text.hpp"
@@ -61,6 +62,11 @@ json params_of(const tree& t, tree::index i) {
             list.push_back({p.name, "{" + keys[p.key].name + "}", 1});
         } else {
             list.push_back({p.name, detail::value_text(p.value), 0});
+        }
+    }
+    for (std::size_t c = 0; c < std::size(condition_params); ++c) {
+        if (const script* condition = t.condition(i, c)) {
+            list.push_back({std::string(condition_params[c]), condition->text(), 0});
         }
     }
     return list;

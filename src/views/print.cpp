@@ -3,6 +3,7 @@
 #include <ostream>
 #include <vector>
 
+#include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
 #include "formats/json_text.hpp"
 
@@ -26,6 +27,15 @@ void render(const tree& t, Sink sink) {
         }
         chunk += " #";
         chunk += std::to_string(t.record_id(i));
+        for (std::size_t c = 0; c < std::size(condition_params); ++c) {
+            if (const script* condition = t.condition(i, c)) {
+                chunk += ' ';
+                chunk += condition_params[c];
+                chunk += "=\"";
+                detail::append_json_escaped(chunk, condition->text());
+                chunk += '"';
+            }
+        }
         chunk += '\n';
         open.push_back(t.subtree_end(i));
         if (chunk.size() >= (1U << 16)) {

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "canopy/records/records.hpp"
 #include "canopy/run/registry.hpp"
 #include "load/subtree_node.hpp"
 #include "views/param_json.hpp"
@@ -72,6 +73,11 @@ json params_schema(const node_type& type) {
         if (!spec.default_value && !spec.output && spec.type != param_type::any)
             required.push_back(spec.name);
     }
+    for (std::string_view condition : condition_params) {
+        properties[std::string(condition)] = {
+            {"type", "string"},
+            {"description", "a BehaviorTree.CPP script condition (docs/scripting.md)"}};
+    }
     json schema = {{"type", "object"}, {"properties", properties}, {"additionalProperties", false}};
     if (!required.empty()) schema["required"] = required;
     return schema;
@@ -94,7 +100,6 @@ std::string json_schema(const registry& reg) {
         json params = params_schema(type);
         json then = {{"properties", {{"params", params}}}};
         if (params.contains("required")) then["required"] = json::array({"params"});
-        if (type.params.empty()) then = {{"not", {{"required", {"params"}}}}};
         rules.push_back({{"if", when}, {"then", then}});
     }
     const std::string subtree(detail::subtree_type_name);
@@ -105,6 +110,9 @@ std::string json_schema(const registry& reg) {
     subtree_params["properties"]["tree"] = {{"type", "string"}};
     subtree_params["properties"]["file"] = {{"type", "string"}};
     subtree_params["properties"]["_autoremap"] = {{"type", "boolean"}};
+    for (std::string_view condition : condition_params) {
+        subtree_params["properties"][std::string(condition)] = {{"type", "string"}};
+    }
     json subtree_rule;
     subtree_rule["if"]["properties"]["type"]["const"] = subtree;
     subtree_rule["if"]["required"] = json::array({"type"});

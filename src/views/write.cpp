@@ -2,6 +2,7 @@
 // readers.
 #include "canopy/views/write.hpp"
 
+#include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
 
 namespace canopy {
@@ -31,6 +32,11 @@ record_set to_records(const tree& t) {
                 records.add_param(p.name, "{" + keys[p.key].name + "}");
             } else if (!p.output) {
                 records.add_param(p.name, p.value);
+            }
+        }
+        for (std::size_t c = 0; c < std::size(condition_params); ++c) {
+            if (const script* condition = t.condition(i, c)) {
+                records.add_param(std::string(condition_params[c]), condition->text());
             }
         }
     }

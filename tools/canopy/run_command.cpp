@@ -34,6 +34,7 @@ struct run_options {
     unsigned threads = 1;
     bool watch = false;  // follow the file as it is saved, at real-time pace unless `fast`
     bool fast = false;
+    bool blackboard = false;  // print agent 0's main blackboard after each tick
     load_options load;
 };
 
@@ -48,17 +49,64 @@ public:
     }
     void on_tick(const agent& a, tree::index node, status before, status result) override {
         ++visits_;
+        if (node == tree::root) root_result_ = result;
         if (next_ != nullptr) next_->on_tick(a, node, before, result);
     }
     void on_halt(const agent& a, tree::index node) override {
         if (next_ != nullptr) next_->on_halt(a, node);
     }
     std::uint64_t visits() const noexcept { return visits_; }
+    /// What agent 0's last tick returned (a skipped root's status stays idle, so the agent's
+    /// last_status cannot tell).
+    status root_result() const noexcept { return root_result_; }
 
 private:
     observer* next_;
     std::uint64_t visits_ = 0;
+    status root_result_ = status::idle;
 };
+
+// A value as `--blackboard` prints it: integers as integers, reals in their shortest
+// round-trip form, strings in single quotes, booleans as true or false.
+std::string value_text(const canopy::blackboard& board, std::uint32_t slot) {
+    switch (board.type(slot)) {
+        case param_type::integer: return std::to_string(board.get<std::int64_t>(slot));
+        case param_type::boolean: return board.get<bool>(slot) ? "true" : "false";
+        case param_type::string: return "'" + std::string(board.get<std::string_view>(slot)) + "'";
+        default: {
+            char text[32];
+            const auto end =
+                std::to_chars(std::begin(text), std::end(text), board.get<double>(slot)).ptr;
+            return std::string(text, end);
+        }
+    }
+}
+
+// Whether a key is private to one use of a subtree (`Tree#N/key`, docs/formats.md), not a
+// key of the main tree's blackboard.
+bool is_subtree_key(std::string_view name) {
+    for (std::size_t hash = name.find('#'); hash != std::string_view::npos;
+         hash = name.find('#', hash + 1)) {
+        std::size_t digits = hash + 1;
+        while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9') ++digits;
+        if (digits > hash + 1 && digits < name.size() && name[digits] == '/') return true;
+    }
+    return false;
+}
+
+// `  bb NAME=VALUE` for each key of the main tree's blackboard, sorted by name.
+void print_blackboard(agent& a) {
+    const canopy::blackboard board = a.blackboard();
+    std::vector<std::pair<std::string_view, std::uint32_t>> keys;
+    for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
+        const std::string& name = board.keys()[slot].name;
+        if (!is_subtree_key(name)) keys.emplace_back(name, slot);
+    }
+    std::sort(keys.begin(), keys.end());
+    for (const auto& [name, slot] : keys) {
+        std::cout << "  bb " << name << '=' << value_text(board, slot) << '\n';
+    }
+}
 
 void print_summary(const run_options& o, std::uint64_t ticks, const tree& t, const demo::pack* pack,
                    const demo::world* world, std::uint64_t visits,
@@ -280,8 +328,8 @@ int run(const run_options& o) {
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;
-        std::cout << "tick " << k << ": " << to_string(agents.front().last_status(tree::root))
-                  << '\n';
+        std::cout << "tick " << k << ": " << to_string(counter.root_result()) << '\n';
+        if (o.blackboard) print_blackboard(agents.front());
         if (o.watch) {
             std::cout.flush();  // the ticks and the reload lines on stderr, in their order
             reporter.after_tick(agents, handle);
@@ -321,6 +369,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->check(whole_number(0, unbounded, "NONNEGATIVE"));
     command->add_flag("--trace", o->trace,
                       "Print each node event of agent 0, and its world before each tick");
+    command->add_flag("--blackboard", o->blackboard,
+                      "After each tick, print agent 0's main-tree blackboard as '  bb NAME=VALUE' "
+                      "lines sorted by name");
     command->add_option("--threads", o->threads, "Threads that tick the agents; 0: one per core")
         ->capture_default_str()
         ->check(whole_number(0, 1024, "0 TO 1024"));

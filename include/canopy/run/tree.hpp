@@ -160,6 +160,9 @@ public:
     param_list params(index i) const;
     /// The object its type's creator made for the node; null when the type has no creator.
     const node* object(index i) const;
+    /// The node's condition script `which` indexes in condition_params (0 for `_failureIf`
+    /// ... 7 for `_post`), or null when the file gives the node none.
+    const script* condition(index i, std::size_t which) const noexcept;
 
     /// The distinct node types the tree uses.
     const std::vector<type_info>& types() const noexcept { return types_; }
