@@ -1,0 +1,217 @@
+// BehaviorTree.CPP's pre- and post-conditions on any node (`_skipIf`, `_onSuccess`, ...): how
+// the engine runs them, after BehaviorTree.CPP 4.10's TreeNode::executeTick,
+// checkPreConditions and checkPostConditions (src/tree_node.cpp), and how every format and view
+// carries them.
+#include <doctest/doctest.h>
+
+#include "runtime_support.hpp"
+
+namespace canopy::testing {
+namespace {
+
+// Built-ins, a leaf whose results follow its `results` (one letter a tick: s, f, r), and keys.
+registry conditions_registry() {
+    registry reg;
+    register_builtin_nodes(reg);
+    reg.add<script_node>("Act", 300);
+    reg.add_key("n", param_type::integer);
+    reg.add_key("go", param_type::boolean, true);
+    return reg;
+}
+
+std::shared_ptr<const tree> load_btcpp(const std::string& body) {
+    const load_result r = try_load_text(
+        R"(<root BTCPP_format="4"><BehaviorTree ID="Main">)" + body + "</BehaviorTree></root>",
+        file_format::btcpp_xml, conditions_registry(), "t.xml");
+    for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(r);
+    return r.tree;
+}
+
+// Every result and hook call, as call_recorder spells them, for one tick.
+struct ticked {
+    std::string root;
+    std::vector<std::string> events;
+};
+
+struct runner {
+    explicit runner(std::shared_ptr<const tree> t) : a(std::move(t), &log) {
+        a.set_observer(&calls);
+    }
+    ticked tick() {
+        calls.events.clear();
+        const status s = a.tick(0.1);
+        return {std::string(to_string(s)), calls.events};
+    }
+    std::int64_t n() { return a.blackboard().get<std::int64_t>("n"); }
+
+    script_log log;
+    call_recorder calls;
+    agent a;
+};
+
+using events = std::vector<std::string>;
+
+TEST_SUITE("conditions") {
+    TEST_CASE("_skipIf skips an idle node: neither entered nor exited, idle after, passed over") {
+        // BehaviorTree.CPP: SKIP_IF holds on an IDLE node -> SKIPPED without tick(); the node
+        // keeps IDLE ("preserve the IDLE state if skipped").
+        runner r(load_btcpp(R"(<Sequence>
+  <Act results="s" _skipIf="n == 0"/>
+  <Act results="s"/>
+</Sequence>)"));
+        const ticked first = r.tick();
+        CHECK(first.root == "success");
+        CHECK(first.events == events{"enter #1", "enter #2", "exit skipped #2", "enter #3",
+                                     "exit success #3", "exit success #1"});
+        CHECK(r.log.enters == 1);  // only the second leaf's enter hook ran
+        CHECK(r.a.last_status(1) == status::idle);
+        r.a.blackboard().set("n", 1);
+        CHECK(r.tick().root == "success");
+        CHECK(r.log.enters == 3);  // both leaves ran
+    }
+
+    TEST_CASE("_failureIf, _successIf, _skipIf are checked in that order; the first that holds") {
+        runner r(load_btcpp(
+            R"(<Act results="r" _skipIf="n >= 0" _successIf="n >= 1" _failureIf="n >= 2"/>)"));
+        CHECK(r.tick().root == "skipped");
+        r.a.blackboard().set("n", 1);
+        CHECK(r.tick().root == "success");
+        r.a.blackboard().set("n", 2);
+        CHECK(r.tick().root == "failure");
+        CHECK(r.log.enters == 0);
+    }
+
+    TEST_CASE("pre-conditions other than _while are not checked while the node runs") {
+        runner r(load_btcpp(R"(<Act results="rrs" _failureIf="n == 1"/>)"));
+        CHECK(r.tick().root == "running");
+        r.a.blackboard().set("n", 1);
+        CHECK(r.tick().root == "running");
+        CHECK(r.tick().root == "success");
+        CHECK(r.tick().root == "failure");  // idle again: checked, and it holds
+    }
+
+    TEST_CASE("_while false skips an idle node, and halts a running one then skips it") {
+        runner r(load_btcpp(R"(<Sequence>
+  <Act results="r" _while="go" _onHalted="n := n + 10"/>
+  <Act results="s"/>
+</Sequence>)"));
+        CHECK(r.tick().root == "running");
+        r.a.blackboard().set("go", false);
+        const ticked halted = r.tick();
+        // BehaviorTree.CPP: WHILE_TRUE false on a RUNNING node -> haltNode() (halt, then the
+        // _onHalted script), SKIPPED; the sequence moves on.
+        CHECK(halted.root == "success");
+        CHECK(halted.events == events{"halt #2", "exit skipped #2", "enter #3",
+                                      "exit success #3", "exit success #1"});
+        CHECK(r.n() == 10);
+        CHECK(r.log.violations == 0);
+        CHECK(r.tick().root == "success");  // idle and _while false: skipped without a halt
+        CHECK(r.n() == 10);
+    }
+
+    TEST_CASE("post-conditions: _onSuccess or _onFailure, then _post; none while running") {
+        runner r(load_btcpp(
+            R"(<Act results="rsf" _onSuccess="n := n + 1" _onFailure="n := n + 100" _post="n := n * 2"/>)"));
+        CHECK(r.tick().root == "running");
+        CHECK(r.n() == 0);
+        CHECK(r.tick().root == "success");
+        CHECK(r.n() == 2);  // (0 + 1) * 2
+        CHECK(r.tick().root == "failure");
+        CHECK(r.n() == 204);  // (2 + 100) * 2
+    }
+
+    TEST_CASE("a result a pre-condition gives runs the post-conditions too; skipped runs none") {
+        // BehaviorTree.CPP runs checkPostConditions for any completed status, whether it came
+        // from tick() or from a pre-condition.
+        runner r(load_btcpp(
+            R"(<Act results="s" _failureIf="n == 0" _skipIf="n == 5" _onFailure="n := 5" _post="n := n + 1"/>)"));
+        CHECK(r.tick().root == "failure");
+        CHECK(r.n() == 6);
+        r.a.blackboard().set("n", 5);
+        CHECK(r.tick().root == "skipped");
+        CHECK(r.n() == 5);
+    }
+
+    TEST_CASE("_onHalted runs when a parent halts the node, and when the agent is reset") {
+        runner r(load_btcpp(R"(<ReactiveSequence>
+  <ScriptCondition code="go"/>
+  <Act results="r" _onHalted="n := n + 1"/>
+</ReactiveSequence>)"));
+        CHECK(r.tick().root == "running");
+        r.a.blackboard().set("go", false);
+        CHECK(r.tick().root == "failure");
+        CHECK(r.n() == 1);
+        r.a.blackboard().set("go", true);
+        CHECK(r.tick().root == "running");
+        r.a.reset();
+        CHECK(r.n() == 2);  // the reset halted it; the blackboard keeps its values
+    }
+
+    TEST_CASE("a condition that fails at run time names its node and condition") {
+        runner r(load_btcpp(R"(<Sequence><Act results="s" _post="n = n / 0"/></Sequence>)"));
+        try {
+            r.tick();
+            FAIL("expected a script error");
+        } catch (const error& e) {
+            CHECK(e.code() == error_code::script);
+            CHECK(std::string(e.what()).find("node 2 ('Act'), _post: ") == 0);
+        }
+        // The node finished before its post-condition failed: a reset halts nothing.
+        r.a.reset();
+        CHECK(r.log.violations == 0);
+    }
+
+    TEST_CASE("nodes without conditions are marked as such; print shows the conditions") {
+        const auto t = load_btcpp(R"(<Sequence><Act results="s" _skipIf="n &gt; 2"/><Act results="s"/></Sequence>)");
+        CHECK(t->condition(0, 2) == nullptr);
+        REQUIRE(t->condition(1, 2) != nullptr);
+        CHECK(t->condition(1, 2)->text() == "n > 2");
+        CHECK(t->condition(2, 2) == nullptr);
+        CHECK(to_text(*t) == "Sequence #1\n  Act #2 _skipIf=\"n > 2\"\n  Act #3\n");
+    }
+
+    TEST_CASE("conditions survive writing in every format that has them; behavior3 refuses") {
+        const auto t = load_btcpp(R"(<Sequence _while="go">
+  <Act results="s" _skipIf="n &gt; 2" _onSuccess="n += 1"/>
+</Sequence>)");
+        const std::string printed = to_text(*t);
+        for (file_format f : {file_format::flat_json, file_format::flat_xml, file_format::btcpp_xml}) {
+            CAPTURE(f);
+            const std::string text = write_text(*t, f);
+            const load_result back = try_load_text(text, f, conditions_registry(), "back");
+            for (const diagnostic& d : back.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(back);
+            CHECK(to_text(*back.tree) == printed);
+        }
+        const write_result b3 = info(file_format::behavior3).write([&] {
+            tree_document doc;
+            doc.trees.push_back(to_records(*t));
+            return doc;
+        }());
+        int refused = 0;
+        for (const diagnostic& d : b3.problems) {
+            if (d.message.find("script condition") != std::string::npos) ++refused;
+        }
+        CHECK(refused == 3);
+    }
+
+    TEST_CASE("flat JSON gives conditions as parameters of the record") {
+        const load_result r = try_load_text(json_tree({
+                                                record(1, 0, "Sequence"),
+                                                record(2, 1, "Act", R"({"results": "s", "_skipIf": "true"})"),
+                                                record(3, 1, "Act", R"({"results": "f", "_onFailure": "n := 7"})"),
+                                            }),
+                                            file_format::flat_json, conditions_registry(), "t.json");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(r);
+        script_log log;
+        agent a(r.tree, &log);
+        CHECK(a.tick(0.1) == status::failure);
+        CHECK(a.blackboard().get<std::int64_t>("n") == 7);
+        CHECK(log.enters == 1);
+    }
+}
+
+}  // namespace
+}  // namespace canopy::testing
