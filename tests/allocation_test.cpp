@@ -92,7 +92,7 @@ TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates o
         {"id": 42, "parentId": 41, "type": "AlwaysRunning"},
         {"id": 43, "parentId": 35, "type": "RoundRobin"},
         {"id": 44, "parentId": 43, "type": "AlwaysFailure"},
-        {"id": 45, "parentId": 43, "type": "Precondition", "params": {"key": "count", "value": 0}},
+        {"id": 45, "parentId": 43, "type": "Precondition", "params": {"if": "count == 0"}},
         {"id": 46, "parentId": 45, "type": "AlwaysSuccess"},
         {"id": 47, "parentId": 35, "type": "RecoveryNode", "params": {"number_of_retries": 2}},
         {"id": 48, "parentId": 47, "type": "AlwaysFailure"},

@@ -322,7 +322,7 @@ tree Patrol
         CHECK(params_text(v4.document.trees[0], 0) == " tree=Sub message=myMsg");
     }
 
-    TEST_CASE("each BehaviorTree.CPP pre- and post-condition is refused where it stands") {
+    TEST_CASE("each BehaviorTree.CPP pre- and post-condition is kept as a parameter of its name") {
         for (const char* attribute : {"_skipIf", "_successIf", "_failureIf", "_while", "_onSuccess",
                                       "_onFailure", "_onHalted", "_post"}) {
             CAPTURE(attribute);
@@ -330,12 +330,11 @@ tree Patrol
 <Sequence>
   <Say )") + attribute + R"(="x &gt; 1"/>
 </Sequence></BehaviorTree></root>)");
-            const diagnostic& d = only(r, diagnostic_code::unsupported_feature);
-            CHECK(d.where.line == 3);
-            CHECK(d.record_id == std::optional<std::int64_t>(2));
-            CHECK(d.message.find(attribute) != std::string::npos);
-            CHECK(d.message.find("condition") != std::string::npos);
-            CHECK(r.document.trees[0].size() == 2);
+            for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+            const record_set& t = r.document.trees[0];
+            REQUIRE(t.size() == 2);
+            CHECK(params_text(t, 1) == std::string(" ") + attribute + "=x > 1");
+            CHECK(t.params_begin(1)->where.line == 3);
         }
         const read_result unknown = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
 <Say _skipif="x" _custom="y"/></BehaviorTree></root>)");
@@ -408,9 +407,11 @@ tree M
              "RecoveryNode number_of_retries=6"},
             {R"(<PipelineSequence><A/></PipelineSequence>)", "PipelineSequence"},
             {R"(<RoundRobin wrap_around="true"><A/></RoundRobin>)", "RoundRobin wrap_around=true"},
-            // Built-ins Canopy lacks pass through, for the loader to report.
             {R"(<Script code="x := 1"/>)", "Script code=x := 1"},
             {R"(<ScriptCondition code="x == 1"/>)", "ScriptCondition code=x == 1"},
+            {R"(<Precondition if="A &gt; 1" else="FAILURE"><A/></Precondition>)",
+             "Precondition if=A > 1 else=FAILURE"},
+            // Built-ins Canopy lacks pass through, for the loader to report.
             {R"(<UnsetBlackboard key="x"/>)", "UnsetBlackboard key=x"},
             {R"(<LoopInt queue="1;2" value="{v}"><A/></LoopInt>)", "LoopInt queue=1;2 value={v}"},
             {R"(<WasEntryUpdated entry="x"/>)", "WasEntryUpdated entry=x"},
@@ -445,8 +446,6 @@ tree M
             {R"(<Delay delay_msec="1.5"><A/></Delay>)", diagnostic_code::wrong_param_type,
              "whole number of milliseconds"},
             {R"(<Sleep msec="-1"/>)", diagnostic_code::wrong_param_type, "\"-1\""},
-            {R"(<Precondition if="A &gt; 1" else="FAILURE"><A/></Precondition>)",
-             diagnostic_code::unsupported_feature, "script"},
         };
         for (const row& r : rows) {
             CAPTURE(r.element);
@@ -753,9 +752,6 @@ line"
         t.add_param("seconds", 0.0001);
         t.add(5, 1, "Say");
         t.add_param("_private", std::string("x"));
-        t.add(7, 1, "Precondition");
-        t.add_param("key", std::string("k"));
-        t.add_param("value", std::string("1"));
         t.add(6, 99, "Orphan");
         doc.trees.push_back(t);
         record_set unnamed_again;
@@ -768,7 +764,7 @@ line"
             CHECK(d.code == diagnostic_code::not_expressible);
             ids.push_back(d.record_id);
         }
-        CHECK(ids == std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5, 7,
+        CHECK(ids == std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5,
                                                               std::nullopt});
         CHECK(w.text.find(R"(<BehaviorTree ID="MainTree">)") != std::string::npos);
         CHECK(w.text.find(R"(<BehaviorTree ID="MainTree_2">)") != std::string::npos);

@@ -100,7 +100,7 @@ TEST_SUITE("palette") {
             CHECK_FALSE(model.description.empty());
         }
         // BehaviorTree.CPP's built-ins are Groot2's own models, which the reader maps (Wait
-        // is drawn as Sleep with msec), or which Canopy refuses (a script Precondition).
+        // is drawn as Sleep with msec), or which Canopy takes as they are (Precondition).
         for (const char* name :
              {"Sequence",      "Selector", "Fallback",      "Wait",         "Sleep",
               "Not",           "Inverter", "Repeat",        "Retry",        "RetryUntilSuccessful",
@@ -157,20 +157,22 @@ TEST_SUITE("palette") {
         CHECK(printed.find("    Wait #13\n") != std::string::npos);
     }
 
-    TEST_CASE("a Groot2 built-in whose Canopy parameters differ is refused, located") {
+    TEST_CASE("Groot2's script nodes load as Canopy's, which the palette leaves to Groot2") {
         const registry reg = testing::test_registry();
-        // Groot2's Precondition takes a script, which Canopy does not run.
         const load_result loaded = try_load_text(
-            R"(<root BTCPP_format="4"><BehaviorTree ID="T">
-<Precondition if="health &lt; 30" else="FAILURE"><AlwaysSuccess/></Precondition>
-</BehaviorTree></root>)",
+            R"(<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>
+<Script code="health := 10"/>
+<Precondition if="health &lt; 30" else="FAILURE"><ScriptCondition code="health > 3"/></Precondition>
+</Sequence></BehaviorTree></root>)",
             file_format::btcpp_xml, reg, "drawn.xml");
-        CHECK(loaded.tree == nullptr);
-        REQUIRE_FALSE(loaded.diagnostics.empty());
-        CHECK(loaded.diagnostics.front().code == diagnostic_code::unsupported_feature);
-        CHECK(loaded.diagnostics.front().where.line == 2);
-        CHECK(write_palette(reg, file_format::btcpp_xml).find(R"(ID="Precondition")") ==
-              std::string::npos);
+        for (const diagnostic& d : loaded.diagnostics) MESSAGE(d);
+        REQUIRE(loaded.tree != nullptr);
+        CHECK(loaded.tree->type_name(2) == "Precondition");
+        const std::string palette = write_palette(reg, file_format::btcpp_xml);
+        for (const char* name : {"Precondition", "Script", "ScriptCondition"}) {
+            CAPTURE(name);
+            CHECK(palette.find(std::string("ID=\"") + name + "\"") == std::string::npos);
+        }
     }
 
     TEST_CASE("the behavior3editor node config reads back as one model per registry type") {

@@ -438,15 +438,6 @@ private:
                 records.add_param(name, "{" + std::string(value) + "}", where, true);
                 continue;
             }
-            if (std::strcmp(name, "if") == 0 &&
-                records.type_name(records.size() - 1) == "Precondition") {
-                report(where, diagnostic_code::unsupported_feature,
-                       "BehaviorTree.CPP's Precondition takes a script ('if'), which Canopy does "
-                       "not run; Canopy's Precondition compares a key: key=\"health\" op=\"<\" "
-                       "value=\"50\"",
-                       id);
-                continue;
-            }
             const btcpp::param_row* row = nullptr;
             for (const btcpp::param_row* r = rows.first; r != rows.last; ++r) {
                 if (r->btcpp == name) row = r;
@@ -520,13 +511,8 @@ private:
             return;
         }
         for (std::string_view condition : btcpp::condition_attributes) {
-            if (name == condition) {
-                report(where, diagnostic_code::unsupported_feature,
-                       "'" + std::string(name) + "' is a BehaviorTree.CPP script " +
-                           (name.substr(0, 3) == "_on" || name == "_post" ? "post" : "pre") +
-                           "-condition; Canopy runs no scripts (use a Precondition or "
-                           "CheckBlackboard node)",
-                       id);
+            if (name == condition) {  // a script the builder compiles
+                records.add_param(std::string(name), std::string(a.Value()), where, true);
                 return;
             }
         }

@@ -292,12 +292,6 @@ private:
             }
             type = canopy_type;
         }
-        if (type == "Precondition") {
-            problem("record " + std::to_string(id) +
-                        ": Canopy's Precondition compares a key (key, op, value); "
-                        "BehaviorTree.CPP's takes a script ('if') and refuses these ports",
-                    id);
-        }
         if (type == "RunOnce" &&
             std::none_of(first, last, [](const raw_param& p) { return p.name == "then_skip"; })) {
             // BehaviorTree.CPP's default is true (SKIPPED ever after), Canopy's false.
