@@ -85,9 +85,7 @@ record_set random_records(std::mt19937& random, int size) {
         {"Limiter", 1, 1,
          [&](record_set& r, int) { r.add_param("max_loop", std::int64_t{1 + pick(3)}); }},
         {"Precondition", 1, 1,
-         [&](record_set& r, int) {
-             r.add_param("if", "count == " + std::to_string(pick(2)));
-         }},
+         [&](record_set& r, int) { r.add_param("if", "count == " + std::to_string(pick(2))); }},
     };
     // Shape first: each node hangs from a random earlier one; then types fit child counts.
     std::vector<int> parent(size + 1, 0);
@@ -235,7 +233,8 @@ TEST_SUITE("agent") {
 
     TEST_CASE("replace_tree halts the old tree's running nodes and runs the new one") {
         script_log log;
-        agent a(runtime_tree(R"([{"id": 1, "type": "Scripted", "params": {"results": "r"}}])"), &log);
+        agent a(runtime_tree(R"([{"id": 1, "type": "Scripted", "params": {"results": "r"}}])"),
+                &log);
         a.tick(0.1);
         a.replace_tree(runtime_tree(R"([{"id": 9, "type": "AlwaysFailure"}])"));
         CHECK(log.calls == std::vector<std::string>{"enter #1", "halt #1"});

@@ -764,8 +764,8 @@ line"
             CHECK(d.code == diagnostic_code::not_expressible);
             ids.push_back(d.record_id);
         }
-        CHECK(ids == std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5,
-                                                              std::nullopt});
+        CHECK(ids ==
+              std::vector<std::optional<std::int64_t>>{std::nullopt, 6, 2, 3, 4, 5, std::nullopt});
         CHECK(w.text.find(R"(<BehaviorTree ID="MainTree">)") != std::string::npos);
         CHECK(w.text.find(R"(<BehaviorTree ID="MainTree_2">)") != std::string::npos);
     }

@@ -400,8 +400,8 @@ TEST_SUITE("decorators") {
     TEST_CASE("Precondition's else may be any result BehaviorTree.CPP allows, and nothing else") {
         script_log log;
         for (const auto& [otherwise, expected] :
-             {std::pair{"RUNNING", R}, std::pair{"running", R}, std::pair{"SKIPPED", status::skipped},
-              std::pair{"Success", S}}) {
+             {std::pair{"RUNNING", R}, std::pair{"running", R},
+              std::pair{"SKIPPED", status::skipped}, std::pair{"Success", S}}) {
             CAPTURE(otherwise);
             agent a(make({record(1, 0, "Precondition",
                                  std::string(R"({"if": "alarm", "else": ")") + otherwise + "\"}"),

@@ -214,10 +214,22 @@ void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<p
     for (std::size_t k = 0; k < keys.size(); ++k)
         slots.emplace(keys[k].name, static_cast<std::uint32_t>(k));
     condition_of_record.assign(records_.size(), none);
+    std::shared_ptr<const script> stand_in;  // see below
     for (const entry& e : entries_) {
-        if (!compilable_alone(e)) continue;
         const scope names(*this, e, slots, keys);
-        auto compiled = script::compile(e.parsed, names);
+        std::variant<std::shared_ptr<const script>, script_problem> compiled;
+        if (compilable_alone(e)) {
+            compiled = script::compile(e.parsed, names);
+        } else {
+            // The tree is only checked; the whole tree, built next, compiles the script. Its
+            // node still needs a script to be made: one that is never run.
+            if (!stand_in) {
+                auto parsed = parsed_script::parse("false");
+                auto made = script::compile(std::get<parsed_script>(parsed), names);
+                stand_in = std::get<std::shared_ptr<const script>>(std::move(made));
+            }
+            compiled = stand_in;
+        }
         if (auto* problem = std::get_if<script_problem>(&compiled)) {
             report_at(e, problem->offset, problem->message);
             continue;

@@ -237,9 +237,8 @@ status parse_else(const std::string& text) {
     for (status s : {status::success, status::failure, status::running, status::skipped}) {
         const std::string_view name = to_string(s);
         const bool same = text.size() == name.size() &&
-                          std::equal(name.begin(), name.end(), text.begin(), [](char a, char b) {
-                              return a == b || a == b - 'A' + 'a';
-                          });
+                          std::equal(name.begin(), name.end(), text.begin(),
+                                     [](char a, char b) { return a == b || a == b - 'A' + 'a'; });
         if (same) return s;
     }
     throw param_error("'else' must be SUCCESS, FAILURE, SKIPPED or RUNNING, not '" + text + "'");
@@ -256,7 +255,8 @@ public:
                 param_spec::optional("else", std::string("FAILURE"))};
     }
     explicit precondition(const param_list& params)
-        : condition_(params.script("if")), otherwise_(parse_else(params.get<std::string>("else"))) {}
+        : condition_(params.script("if")),
+          otherwise_(parse_else(params.get<std::string>("else"))) {}
 
     status tick(context& ctx) const override {
         const tree::index child = ctx.child();
