@@ -6,6 +6,7 @@
 #include <new>
 
 #include "runtime_support.hpp"
+#include "script_board.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -159,4 +160,33 @@ TEST_CASE("a trace recorder allocates nothing once each kept tick has seen its e
     for (int tick = 0; tick < 300; ++tick) a.tick(0.1);
     CHECK(allocations.load() - before == 0);
     CHECK(recorder.recording().ticks.size() == 5);
+}
+
+TEST_CASE("running and testing scripts over numbers, booleans and enums allocates nothing") {
+    testing::script_board scope;
+    scope.add_key("a", param_type::integer, std::int64_t{4})
+        .add_key("b", param_type::number, 1.5)
+        .add_key("flag", param_type::boolean)
+        .add_key("count", param_type::integer)
+        .add_key("label", param_type::string, std::string("idle"))
+        .enumeration("RUNNING", 2);
+    const blackboard board = scope.board();
+    std::vector<std::shared_ptr<const script>> scripts;
+    for (const char* text :
+         {"a > 3 && b != 2", "count += 1; flag = count & 1 == 0 || a == RUNNING",
+          "b := b * 2 - a / 4; flag = !flag; a = (a + 1) & 0xFF; a < 100 ? a : -a",
+          "1 < a <= 10 != false", "label == 'idle' && a >= 4", "label = 'busy'; b = '2.5'"}) {
+        auto parsed = parsed_script::parse(text);
+        REQUIRE(std::holds_alternative<parsed_script>(parsed));
+        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
+        REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(compiled));
+        scripts.push_back(std::get<0>(compiled));
+    }
+    const long before = allocations.load();
+    int held = 0;
+    for (int round = 0; round < 1000; ++round) {
+        for (const auto& s : scripts) held += s->test(board) ? 1 : 0;
+    }
+    CHECK(allocations.load() - before == 0);
+    CHECK(held > 0);
 }

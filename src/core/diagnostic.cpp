@@ -72,6 +72,7 @@ std::string_view to_string(error_code code) noexcept {
         case error_code::trace: return "trace";
         case error_code::limit_exceeded: return "limit-exceeded";
         case error_code::unsupported: return "unsupported";
+        case error_code::script: return "script";
     }
     return "unknown";
 }

@@ -107,6 +107,20 @@ void registry::add_key(std::string name, param_type type, std::optional<param_va
     keys_.push_back({std::move(name), type, std::move(initial), false});
 }
 
+void registry::add_enum(std::string name, std::int64_t value) {
+    if (name.empty()) throw registry_error("an enum name must not be empty");
+    if (enums_.count(name) != 0) {
+        throw registry_error("enum '" + name + "' is already registered");
+    }
+    enums_.emplace(std::move(name), value);
+}
+
+std::optional<std::int64_t> registry::find_enum(std::string_view name) const {
+    const auto found = enums_.find(std::string(name));
+    if (found == enums_.end()) return std::nullopt;
+    return found->second;
+}
+
 void registry::add_alias(std::string alias, std::string_view target) {
     const node_type* type = find(target);
     if (type == nullptr) {

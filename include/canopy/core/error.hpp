@@ -25,6 +25,8 @@ enum class error_code : std::uint8_t {
     trace,             ///< a trace file that cannot be read (trace_error)
     limit_exceeded,    ///< a size past a documented bound
     unsupported,       ///< something Canopy does not do, asked for (a palette in flat JSON)
+    script,            ///< a script failed as it ran (docs/scripting.md): a value that does
+                       ///< not convert, such as a real with a fraction stored in an integer key
 };
 
 /// The stable spelling of a code, e.g. "invalid-argument".

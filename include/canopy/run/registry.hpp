@@ -234,6 +234,13 @@ public:
     void add_key(std::string name, param_type type, std::optional<param_value> initial = {});
     const std::vector<blackboard_key>& keys() const noexcept { return keys_; }
 
+    /// Registers a name scripts may use for an integer constant (docs/scripting.md), as
+    /// BehaviorTree.CPP's registerScriptingEnum does: `state == RUNNING`.
+    /// @warning throws registry_error for an empty name or a name already registered.
+    void add_enum(std::string name, std::int64_t value);
+    /// The value of an enum name, if registered.
+    std::optional<std::int64_t> find_enum(std::string_view name) const;
+
     /// Makes `alias` another name for the registered type `target` (e.g. "Fallback" for
     /// "Selector"). Trees print a node by its type's registered name, whatever the file said.
     void add_alias(std::string alias, std::string_view target);
@@ -278,6 +285,7 @@ private:
     std::unordered_map<std::int64_t, const node_type*> by_id_;
     std::vector<std::string> alias_names_;
     std::vector<blackboard_key> keys_;
+    std::unordered_map<std::string, std::int64_t> enums_;
 };
 
 }  // namespace canopy

@@ -72,8 +72,11 @@ public:
     parsed_script& operator=(parsed_script&&) noexcept;
     ~parsed_script();
 
-private:
+    /// The syntax tree, opaque: defined where the script is compiled.
     struct syntax;
+
+private:
+    friend class script;  // compiles the syntax tree
     explicit parsed_script(std::unique_ptr<syntax> tree);
     std::unique_ptr<syntax> syntax_;
 };

@@ -1,0 +1,332 @@
+// Runs a compiled script: one loop over typed instructions, no recursion, no lookup by name,
+// and no allocation unless the script makes strings (or needs more than a small stack).
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include "canopy/core/error.hpp"
+#include "run/script/program.hpp"
+
+namespace canopy {
+
+namespace detail::script_code {
+
+std::optional<double> text_to_number(std::string_view text) {
+    if (text == "true") return 1.0;
+    if (text == "false") return 0.0;
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const auto read = std::from_chars(text.data(), end, value);
+    if (text.empty() || read.ec != std::errc() || read.ptr != end) return std::nullopt;
+    return value;
+}
+
+std::optional<std::int64_t> text_to_integer(std::string_view text) {
+    std::int64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto read = std::from_chars(text.data(), end, value);
+    if (text.empty() || read.ec != std::errc() || read.ptr != end) return std::nullopt;
+    return value;
+}
+
+std::optional<bool> text_to_boolean(std::string_view text) {
+    if (text == "true" || text == "True" || text == "TRUE" || text == "1") return true;
+    if (text == "false" || text == "False" || text == "FALSE" || text == "0") return false;
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> exact_integer(double value) {
+    // 2^63 as a double; every double below it in magnitude converts without overflow.
+    constexpr double limit = 9223372036854775808.0;
+    if (!(value >= -limit && value < limit)) return std::nullopt;
+    const auto integer = static_cast<std::int64_t>(value);
+    if (static_cast<double>(integer) != value) return std::nullopt;
+    return integer;
+}
+
+std::string number_text(double value) {
+    return std::to_string(value);
+}
+
+}  // namespace detail::script_code
+
+namespace {
+
+using namespace detail::script_code;
+
+struct cell {
+    std::int64_t i;
+    double d;
+    std::string_view s;
+};
+
+// BehaviorTree.CPP's tolerance for == and != between numbers (scripting/operators.hpp).
+constexpr double tolerance = static_cast<double>(std::numeric_limits<float>::epsilon());
+
+template <typename T>
+bool holds(T left, T right, comparison c) {
+    switch (c) {
+        case comparison::equal: return left == right;
+        case comparison::not_equal: return left != right;
+        case comparison::less: return left < right;
+        case comparison::greater: return left > right;
+        case comparison::less_equal: return left <= right;
+        default: return left >= right;
+    }
+}
+
+bool holds_number(double left, double right, comparison c) {
+    switch (c) {
+        case comparison::equal: return std::abs(left - right) <= tolerance;
+        case comparison::not_equal: return !(std::abs(left - right) <= tolerance);
+        default: return holds(left, right, c);
+    }
+}
+
+[[noreturn]] void fail(const program& p, const std::string& what) {
+    throw error(error_code::script, "script '" + p.text + "': " + what);
+}
+
+double as_number(const program& p, const cell& value, param_type type) {
+    switch (type) {
+        case param_type::number: return value.d;
+        case param_type::string: {
+            const auto number = text_to_number(value.s);
+            if (!number) fail(p, "'" + std::string(value.s) + "' is not a number");
+            return *number;
+        }
+        default: return static_cast<double>(value.i);
+    }
+}
+
+bool compare(const program& p, const cell& left, const cell& right, const instruction& i) {
+    const auto left_type = static_cast<param_type>(i.a & 0xFF);
+    const auto right_type = static_cast<param_type>(i.a >> 8);
+    if (left_type == param_type::string && right_type == param_type::string) {
+        return holds(left.s, right.s, i.sub);
+    }
+    const bool left_integral = left_type == param_type::integer || left_type == param_type::boolean;
+    const bool right_integral =
+        right_type == param_type::integer || right_type == param_type::boolean;
+    if (left_integral && right_integral) return holds(left.i, right.i, i.sub);
+    return holds_number(as_number(p, left, left_type), as_number(p, right, right_type), i.sub);
+}
+
+std::int64_t wrap(std::uint64_t value) {
+    return static_cast<std::int64_t>(value);
+}
+
+// Runs the program; with `truth`, gives the last statement's value as a boolean.
+bool execute(const program& p, blackboard board, bool truth) {
+    cell small[16];
+    std::unique_ptr<cell[]> large;
+    cell* stack = small;
+    if (p.max_stack > 16) {
+        large = std::make_unique<cell[]>(p.max_stack);
+        stack = large.get();
+    }
+    std::vector<std::string> temporaries;  // reserved: the views on them stay valid
+    if (p.temporaries > 0) temporaries.reserve(p.temporaries);
+    auto make_text = [&](std::string text) -> std::string_view {
+        temporaries.push_back(std::move(text));
+        return temporaries.back();
+    };
+
+    cell* top = stack - 1;
+    const instruction* code = p.code.data();
+    const std::size_t size = p.code.size();
+    for (std::size_t pc = 0; pc < size; ++pc) {
+        const instruction& i = code[pc];
+        switch (i.op) {
+            case opcode::push_int: (++top)->i = i.imm.i; break;
+            case opcode::push_num: (++top)->d = i.imm.d; break;
+            case opcode::push_str: (++top)->s = p.strings[i.a]; break;
+            case opcode::load_int: (++top)->i = board.get<std::int64_t>(i.a); break;
+            case opcode::load_bool: (++top)->i = board.get<bool>(i.a) ? 1 : 0; break;
+            case opcode::load_num: (++top)->d = board.get<double>(i.a); break;
+            case opcode::load_str: (++top)->s = board.get<std::string_view>(i.a); break;
+            case opcode::store_int: board.set(i.a, top->i); break;
+            case opcode::store_bool: board.set(i.a, top->i != 0); break;
+            case opcode::store_num: board.set(i.a, top->d); break;
+            case opcode::store_str: {
+                if (top->s.size() > blackboard::max_string_bytes) {
+                    fail(p, "a string of " + std::to_string(top->s.size()) +
+                                " bytes does not fit a key (at most " +
+                                std::to_string(blackboard::max_string_bytes) + ")");
+                }
+                const std::string_view current = board.get<std::string_view>(i.a);
+                if (top->s.data() != current.data()) {
+                    board.set(i.a, top->s);
+                    top->s = board.get<std::string_view>(i.a);
+                }
+                break;
+            }
+            case opcode::pop: --top; break;
+            case opcode::int_to_num: top->d = static_cast<double>(top->i); break;
+            case opcode::num_to_int: {
+                const auto value = exact_integer(top->d);
+                if (!value) {
+                    fail(p, number_text(top->d) + " is not an integer (it would lose precision)");
+                }
+                top->i = *value;
+                break;
+            }
+            case opcode::trunc_to_int: {
+                constexpr double limit = 9223372036854775808.0;
+                if (!(top->d >= -limit && top->d < limit)) {
+                    fail(p, number_text(top->d) + " is out of range for a bitwise operation");
+                }
+                top->i = static_cast<std::int64_t>(top->d);
+                break;
+            }
+            case opcode::int_to_bool:
+                if (top->i != 0 && top->i != 1) {
+                    fail(p, std::to_string(top->i) + " is not a boolean (0 or 1)");
+                }
+                break;
+            case opcode::num_to_bool:
+                if (top->d != 0 && top->d != 1) {
+                    fail(p, number_text(top->d) + " is not a boolean (0 or 1)");
+                }
+                top->i = top->d == 1 ? 1 : 0;
+                break;
+            case opcode::str_to_int: {
+                const auto value = text_to_integer(top->s);
+                if (!value) fail(p, "'" + std::string(top->s) + "' is not an integer");
+                top->i = *value;
+                break;
+            }
+            case opcode::str_to_num: top->d = as_number(p, *top, param_type::string); break;
+            case opcode::str_to_bool: {
+                const auto value = text_to_boolean(top->s);
+                if (!value) fail(p, "'" + std::string(top->s) + "' is not a boolean");
+                top->i = *value ? 1 : 0;
+                break;
+            }
+            case opcode::int_to_str: top->s = make_text(std::to_string(top->i)); break;
+            case opcode::num_to_str: top->s = make_text(number_text(top->d)); break;
+            case opcode::bool_to_str: top->s = top->i != 0 ? "1" : "0"; break;
+            case opcode::truth_int: top->i = top->i != 0 ? 1 : 0; break;
+            case opcode::truth_num: top->i = top->d != 0 ? 1 : 0; break;
+            case opcode::truth_str: top->i = top->s.empty() ? 0 : 1; break;
+            case opcode::neg_int: top->i = wrap(0 - static_cast<std::uint64_t>(top->i)); break;
+            case opcode::neg_num: top->d = -top->d; break;
+            case opcode::logical_not: top->i = top->i != 0 ? 0 : 1; break;
+            case opcode::complement: top->i = ~top->i; break;
+            case opcode::add_int:
+                --top;
+                top->i =
+                    wrap(static_cast<std::uint64_t>(top->i) + static_cast<std::uint64_t>(top[1].i));
+                break;
+            case opcode::sub_int:
+                --top;
+                top->i =
+                    wrap(static_cast<std::uint64_t>(top->i) - static_cast<std::uint64_t>(top[1].i));
+                break;
+            case opcode::mul_int:
+                --top;
+                top->i =
+                    wrap(static_cast<std::uint64_t>(top->i) * static_cast<std::uint64_t>(top[1].i));
+                break;
+            case opcode::add_num:
+                --top;
+                top->d += top[1].d;
+                break;
+            case opcode::sub_num:
+                --top;
+                top->d -= top[1].d;
+                break;
+            case opcode::mul_num:
+                --top;
+                top->d *= top[1].d;
+                break;
+            case opcode::div_num:
+                --top;
+                top->d /= top[1].d;
+                break;
+            case opcode::bit_and:
+                --top;
+                top->i &= top[1].i;
+                break;
+            case opcode::bit_or:
+                --top;
+                top->i |= top[1].i;
+                break;
+            case opcode::bit_xor:
+                --top;
+                top->i ^= top[1].i;
+                break;
+            case opcode::logical_and:
+                --top;
+                top->i = (top->i != 0 && top[1].i != 0) ? 1 : 0;
+                break;
+            case opcode::logical_or:
+                --top;
+                top->i = (top->i != 0 || top[1].i != 0) ? 1 : 0;
+                break;
+            case opcode::concat: {
+                --top;
+                std::string joined;
+                joined.reserve(top->s.size() + top[1].s.size());
+                joined.append(top->s).append(top[1].s);
+                top->s = make_text(std::move(joined));
+                break;
+            }
+            case opcode::compare:
+                --top;
+                top->i = compare(p, top[0], top[1], i) ? 1 : 0;
+                break;
+            case opcode::compare_chain:
+                --top;
+                if (compare(p, top[0], top[1], i)) {
+                    top[0] = top[1];
+                } else {
+                    top->i = 0;
+                    pc = i.b - 1;
+                }
+                break;
+            case opcode::compare_key_int:
+                (++top)->i = holds(board.get<std::int64_t>(i.a), i.imm.i, i.sub) ? 1 : 0;
+                break;
+            case opcode::compare_key_num:
+                (++top)->i = holds_number(board.get<double>(i.a), i.imm.d, i.sub) ? 1 : 0;
+                break;
+            case opcode::compare_key_int_num:
+                (++top)->i =
+                    holds_number(static_cast<double>(board.get<std::int64_t>(i.a)), i.imm.d, i.sub)
+                        ? 1
+                        : 0;
+                break;
+            case opcode::jump: pc = i.a - 1; break;
+            case opcode::jump_if_false:
+                if ((top--)->i == 0) pc = i.a - 1;
+                break;
+        }
+    }
+    if (!truth) return false;
+    // The value as test() takes it, while the temporaries it may view live.
+    switch (p.result) {
+        case param_type::number: return top->d != 0;
+        case param_type::string: {
+            const auto value = text_to_boolean(top->s);
+            if (!value) fail(p, "its value '" + std::string(top->s) + "' is not a boolean");
+            return *value;
+        }
+        default: return top->i != 0;
+    }
+}
+
+}  // namespace
+
+void script::run(blackboard board) const {
+    (void)execute(*program_, board, false);
+}
+
+bool script::test(blackboard board) const {
+    return execute(*program_, board, true);
+}
+
+}  // namespace canopy

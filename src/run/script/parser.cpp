@@ -1,0 +1,383 @@
+// The script language's parser: BehaviorTree.CPP 4's grammar and precedence (its
+// include/behaviortree_cpp/scripting/operators.hpp, namespace Grammar), by recursive descent
+// with an explicit depth counter, so that no text overflows the stack. Operators of one
+// precedence level make one n-ary node, so a long `1+1+...+1` is a loop, not a deep tree.
+
+#include <memory>
+#include <utility>
+
+#include "run/script/syntax.hpp"
+
+namespace canopy {
+
+namespace {
+
+using namespace detail::script_syntax;
+
+// The two families of operands BehaviorTree.CPP's comparison takes (dsl::groups): arithmetic
+// and concatenation, or bitwise; mixing them needs parentheses.
+enum class family : std::uint8_t { none, arithmetic, bitwise };
+
+struct parse_failure {
+    script_problem problem;
+};
+
+class parser {
+public:
+    parser(std::string_view text, std::vector<token> tokens, parsed_script::syntax& out)
+        : text_(text), tokens_(std::move(tokens)), out_(out) {}
+
+    void parse_script() {
+        if (peek().kind == token_kind::end) fail(0, "the script is empty");
+        while (true) {
+            out_.statements.push_back(parse_expression());
+            if (peek().kind == token_kind::semicolon) {
+                next();
+                if (peek().kind == token_kind::end) break;  // one trailing ';' is allowed
+                continue;
+            }
+            if (peek().kind == token_kind::end) break;
+            fail(peek().offset, "expected ';' or the end of the script, found " + found());
+        }
+    }
+
+private:
+    const token& peek() const { return tokens_[at_]; }
+    const token& next() { return tokens_[at_++]; }
+
+    [[noreturn]] void fail(std::size_t offset, std::string message) const {
+        throw parse_failure{{offset, std::move(message)}};
+    }
+
+    std::string found() const {
+        const token& t = peek();
+        if (t.kind == token_kind::end) return "the end of the script";
+        return "'" + std::string(text_.substr(t.offset, t.length)) + "'";
+    }
+
+    // Nesting: parentheses, unary operators and the ternary's middle.
+    struct nesting {
+        explicit nesting(parser& p, std::size_t offset) : p_(p) {
+            if (++p_.depth_ > parsed_script::max_depth) {
+                p_.fail(offset, "nested more than " + std::to_string(parsed_script::max_depth) +
+                                    " levels deep");
+            }
+        }
+        ~nesting() { --p_.depth_; }
+        nesting(const nesting&) = delete;
+        nesting& operator=(const nesting&) = delete;
+        parser& p_;
+    };
+
+    std::uint32_t add(node n) {
+        out_.nodes.push_back(std::move(n));
+        return static_cast<std::uint32_t>(out_.nodes.size() - 1);
+    }
+
+    static bool is_assignment(token_kind k) {
+        return k == token_kind::assign_create || k == token_kind::assign ||
+               k == token_kind::assign_plus || k == token_kind::assign_minus ||
+               k == token_kind::assign_times || k == token_kind::assign_divide;
+    }
+    static bool is_comparison(token_kind k) {
+        return k == token_kind::equal || k == token_kind::not_equal || k == token_kind::less ||
+               k == token_kind::greater || k == token_kind::less_equal ||
+               k == token_kind::greater_equal;
+    }
+    static family family_of(token_kind k) {
+        switch (k) {
+            case token_kind::plus:
+            case token_kind::minus:
+            case token_kind::times:
+            case token_kind::divide:
+            case token_kind::concat: return family::arithmetic;
+            case token_kind::bit_and:
+            case token_kind::bit_or:
+            case token_kind::bit_xor:
+            case token_kind::complement:
+            case token_kind::logical_not: return family::bitwise;
+            default: return family::none;
+        }
+    }
+
+    // expression := ternary [assign-op ternary]   (an assignment does not chain)
+    std::uint32_t parse_expression() {
+        const std::size_t start = peek().offset;
+        const std::uint32_t target = parse_ternary();
+        if (!is_assignment(peek().kind)) return target;
+        const token op = next();
+        if (out_.nodes[target].kind != node_kind::name) {
+            fail(start, "the left of '" + std::string(spelling(op.kind)) +
+                            "' must be a blackboard key's name");
+        }
+        const std::uint32_t value = parse_ternary();
+        if (is_assignment(peek().kind)) {
+            fail(peek().offset, "assignments do not chain: put the inner one in parentheses");
+        }
+        node n;
+        n.kind = node_kind::assign;
+        n.op = op.kind;
+        n.offset = out_.nodes[target].offset;
+        n.kids = {target, value};
+        n.assignment = static_cast<std::uint32_t>(out_.assignments.size());
+        script_assignment a;
+        a.name = out_.nodes[target].text;
+        a.creates = op.kind == token_kind::assign_create;
+        a.offset = n.offset;
+        a.index = out_.assignments.size();
+        out_.assignments.push_back(std::move(a));
+        const std::uint32_t id = add(std::move(n));
+        out_.assignment_nodes.push_back(id);
+        return id;
+    }
+
+    // ternary := logical ['?' expression ':' logical]   (does not chain without parentheses)
+    std::uint32_t parse_ternary() {
+        const std::uint32_t condition = parse_logical();
+        if (peek().kind != token_kind::question) return condition;
+        nesting level(*this, next().offset);
+        const std::uint32_t then = parse_expression();
+        if (peek().kind != token_kind::colon) {
+            fail(peek().offset, "expected ':' of '?:', found " + found());
+        }
+        next();
+        const std::uint32_t otherwise = parse_logical();
+        if (peek().kind == token_kind::question) {
+            fail(peek().offset, "'?:' does not chain: put the inner one in parentheses");
+        }
+        node n;
+        n.kind = node_kind::ternary;
+        n.offset = out_.nodes[condition].offset;
+        n.kids = {condition, then, otherwise};
+        return add(std::move(n));
+    }
+
+    // Operands of one level, left to right, in one node.
+    template <typename Operand, typename IsOp>
+    std::uint32_t parse_level(node_kind kind, std::uint32_t first, Operand operand, IsOp is_op) {
+        if (!is_op(peek().kind)) return first;
+        node n;
+        n.kind = kind;
+        n.offset = out_.nodes[first].offset;
+        n.kids.push_back(first);
+        while (is_op(peek().kind)) {
+            const token op = next();
+            n.ops.push_back(op.kind);
+            n.op_offsets.push_back(op.offset);
+            n.kids.push_back(operand());
+        }
+        return add(std::move(n));
+    }
+
+    // logical := comparison (('&&' | '||') comparison)*   (one level, as BehaviorTree.CPP's)
+    std::uint32_t parse_logical() {
+        return parse_level(
+            node_kind::chain, parse_comparison(), [this] { return parse_comparison(); },
+            [](token_kind k) {
+                return k == token_kind::logical_and || k == token_kind::logical_or;
+            });
+    }
+
+    // comparison := operand (comparison-op operand)*   (chained: a < b < c)
+    std::uint32_t parse_comparison() {
+        return parse_level(
+            node_kind::compare, parse_operand(), [this] { return parse_operand(); }, is_comparison);
+    }
+
+    // An operand of a comparison: arithmetic and concatenation, or bitwise operators.
+    std::uint32_t parse_operand() {
+        const family unary = leading_family(at_);
+        std::uint32_t first = parse_unary();
+        const family binary = family_of(peek().kind);
+        if (binary == family::none) return first;
+        if (unary != family::none && unary != binary) mixed(peek());
+        if (binary == family::arithmetic) {
+            first = parse_concat(first);
+        } else {
+            first = parse_bit_or(first);
+        }
+        if (family_of(peek().kind) != family::none) mixed(peek());
+        return first;
+    }
+
+    // The family of the unary operator at a token, if any; a literal's own '-' is none.
+    family leading_family(std::size_t index) const {
+        const token& t = tokens_[index];
+        if (t.kind == token_kind::minus) {
+            const token& operand = tokens_[index + 1];
+            const bool literal =
+                operand.offset == t.offset + 1 &&
+                (operand.kind == token_kind::integer || operand.kind == token_kind::real);
+            return literal ? family::none : family::arithmetic;
+        }
+        if (t.kind == token_kind::complement || t.kind == token_kind::logical_not) {
+            return family::bitwise;
+        }
+        return family::none;
+    }
+
+    [[noreturn]] void mixed(const token& op) const {
+        fail(op.offset, "'" + std::string(spelling(op.kind)) +
+                            "' mixes arithmetic and bitwise operators: add parentheses");
+    }
+
+    std::uint32_t unary_of(family f) {
+        const family unary = leading_family(at_);
+        if (unary != family::none && unary != f) mixed(peek());
+        return parse_unary();
+    }
+
+    std::uint32_t parse_concat(std::uint32_t first) {
+        return parse_level(
+            node_kind::chain, parse_sum(first),
+            [this] { return parse_sum(unary_of(family::arithmetic)); },
+            [](token_kind k) { return k == token_kind::concat; });
+    }
+    std::uint32_t parse_sum(std::uint32_t first) {
+        return parse_level(
+            node_kind::chain, parse_product(first),
+            [this] { return parse_product(unary_of(family::arithmetic)); },
+            [](token_kind k) { return k == token_kind::plus || k == token_kind::minus; });
+    }
+    std::uint32_t parse_product(std::uint32_t first) {
+        return parse_level(
+            node_kind::chain, first, [this] { return unary_of(family::arithmetic); },
+            [](token_kind k) { return k == token_kind::times || k == token_kind::divide; });
+    }
+    std::uint32_t parse_bit_or(std::uint32_t first) {
+        return parse_level(
+            node_kind::chain, parse_bit_and(first),
+            [this] { return parse_bit_and(unary_of(family::bitwise)); },
+            [](token_kind k) { return k == token_kind::bit_or || k == token_kind::bit_xor; });
+    }
+    std::uint32_t parse_bit_and(std::uint32_t first) {
+        return parse_level(
+            node_kind::chain, first, [this] { return unary_of(family::bitwise); },
+            [](token_kind k) { return k == token_kind::bit_and; });
+    }
+
+    // unary := ('-' | '~' | '!') unary | '+' number | atom
+    std::uint32_t parse_unary() {
+        const token& t = peek();
+        if (t.kind == token_kind::minus || t.kind == token_kind::complement ||
+            t.kind == token_kind::logical_not) {
+            nesting level(*this, t.offset);
+            const token op = next();
+            const token& operand = peek();
+            if (op.kind == token_kind::minus && operand.offset == op.offset + 1 &&
+                (operand.kind == token_kind::integer || operand.kind == token_kind::real)) {
+                return number(next(), true, op.offset);  // a negative literal: -2^63 fits
+            }
+            const family f = op.kind == token_kind::minus ? family::arithmetic : family::bitwise;
+            const family inner = leading_family(at_);
+            if (inner != family::none && inner != f) mixed(operand);
+            node n;
+            n.kind = node_kind::unary;
+            n.op = op.kind;
+            n.offset = op.offset;
+            n.kids.push_back(parse_unary());
+            return add(std::move(n));
+        }
+        if (t.kind == token_kind::plus) {
+            const token op = next();
+            if (peek().kind == token_kind::integer || peek().kind == token_kind::real) {
+                return number(next(), false, op.offset);
+            }
+            fail(op.offset, "expected an operand, found '+'");
+        }
+        return parse_atom();
+    }
+
+    std::uint32_t number(const token& t, bool negative, std::size_t offset) {
+        node n;
+        n.offset = static_cast<std::uint32_t>(offset);
+        if (t.kind == token_kind::real) {
+            n.kind = node_kind::real;
+            n.real = negative ? -t.real : t.real;
+        } else {
+            n.kind = node_kind::integer;
+            const std::uint64_t max = std::uint64_t{1} << 63;
+            if (t.integer == max && !negative) {
+                fail(t.offset, "integer literal out of range (a 64-bit signed integer)");
+            }
+            // Two's complement: negating 2^63 gives -2^63.
+            n.value = static_cast<std::int64_t>(negative ? ~t.integer + 1 : t.integer);
+        }
+        return add(std::move(n));
+    }
+
+    // atom := number | string | true | false | name | '(' expression ')'
+    std::uint32_t parse_atom() {
+        const token& t = peek();
+        node n;
+        n.offset = t.offset;
+        switch (t.kind) {
+            case token_kind::integer:
+            case token_kind::real: return number(next(), false, t.offset);
+            case token_kind::string:
+                n.kind = node_kind::string;
+                n.text = std::string(text_.substr(t.offset + 1, t.length - 2));
+                next();
+                return add(std::move(n));
+            case token_kind::kw_true:
+            case token_kind::kw_false:
+                n.kind = node_kind::boolean;
+                n.value = t.kind == token_kind::kw_true ? 1 : 0;
+                next();
+                return add(std::move(n));
+            case token_kind::name:
+                n.kind = node_kind::name;
+                n.text = std::string(text_.substr(t.offset, t.length));
+                next();
+                return add(std::move(n));
+            case token_kind::open: {
+                nesting level(*this, next().offset);
+                const std::uint32_t inner = parse_expression();
+                if (peek().kind != token_kind::close) {
+                    fail(peek().offset, "expected ')' closing the '(' at column " +
+                                            std::to_string(t.offset + 1) + ", found " + found());
+                }
+                next();
+                return inner;
+            }
+            default: fail(t.offset, "expected an operand, found " + found());
+        }
+    }
+
+    std::string_view text_;
+    std::vector<token> tokens_;
+    parsed_script::syntax& out_;
+    std::size_t at_ = 0;
+    std::size_t depth_ = 0;
+};
+
+}  // namespace
+
+std::variant<parsed_script, script_problem> parsed_script::parse(std::string_view text) {
+    auto lexed = detail::script_syntax::lex(text);
+    if (auto* problem = std::get_if<script_problem>(&lexed)) return std::move(*problem);
+    auto tree = std::make_unique<syntax>();
+    tree->text = std::string(text);
+    try {
+        parser p(text, std::move(std::get<0>(lexed)), *tree);
+        p.parse_script();
+    } catch (parse_failure& failure) {
+        return std::move(failure.problem);
+    }
+    return parsed_script(std::move(tree));
+}
+
+parsed_script::parsed_script(std::unique_ptr<syntax> tree) : syntax_(std::move(tree)) {}
+parsed_script::parsed_script(parsed_script&&) noexcept = default;
+parsed_script& parsed_script::operator=(parsed_script&&) noexcept = default;
+parsed_script::~parsed_script() = default;
+
+const std::vector<script_assignment>& parsed_script::assignments() const noexcept {
+    return syntax_->assignments;
+}
+
+const std::string& parsed_script::text() const noexcept {
+    return syntax_->text;
+}
+
+}  // namespace canopy

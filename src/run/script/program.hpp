@@ -1,0 +1,109 @@
+#pragma once
+
+// A compiled script: typed instructions for a stack machine whose cells are 8-byte numbers or
+// string views, with superinstructions for `key OP constant`. Jumps only go forward, so a run
+// ends after at most code.size() instructions.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "canopy/core/param.hpp"
+#include "canopy/run/script.hpp"
+
+namespace canopy::detail::script_code {
+
+enum class opcode : std::uint8_t {
+    push_int,  // imm.i (booleans are integers 0 or 1)
+    push_num,  // imm.d
+    push_str,  // strings[a]
+    load_int,  // slot a (an integer or boolean key)
+    load_bool,
+    load_num,
+    load_str,
+    store_int,  // slot a, the value stays
+    store_bool,
+    store_num,
+    store_str,
+    pop,
+    int_to_num,
+    num_to_int,    // fails on a fraction or a value out of range
+    trunc_to_int,  // for `~`: fails only out of range
+    int_to_bool,   // for a boolean key: fails unless 0 or 1
+    num_to_bool,
+    str_to_int,
+    str_to_num,
+    str_to_bool,
+    int_to_str,
+    num_to_str,
+    bool_to_str,
+    truth_int,  // != 0
+    truth_num,
+    truth_str,  // not empty
+    neg_int,
+    neg_num,
+    logical_not,  // of a boolean
+    complement,
+    add_int,
+    sub_int,
+    mul_int,
+    add_num,
+    sub_num,
+    mul_num,
+    div_num,
+    bit_and,
+    bit_or,
+    bit_xor,
+    logical_and,  // of two booleans, both evaluated (BehaviorTree.CPP does not short-circuit)
+    logical_or,
+    concat,
+    compare,          // sub: comparison; a: left type | right type << 8; pops two, pushes a boolean
+    compare_chain,    // as compare, but keeps the right operand, or pushes false and jumps to b
+    compare_key_int,  // integer or boolean key a against imm.i
+    compare_key_num,  // number key a against imm.d
+    compare_key_int_num,  // integer key a, as a number, against imm.d
+    jump,                 // to a
+    jump_if_false,        // pops a boolean; to a if false
+};
+
+enum class comparison : std::uint8_t { equal, not_equal, less, greater, less_equal, greater_equal };
+
+struct instruction {
+    opcode op = opcode::pop;
+    comparison sub = comparison::equal;
+    std::uint32_t a = 0;
+    std::uint32_t b = 0;
+    union {
+        std::int64_t i;
+        double d;
+    } imm{0};
+};
+
+struct program {
+    std::string text;
+    std::vector<instruction> code;
+    std::vector<std::string> strings;
+    param_type result = param_type::boolean;
+    std::size_t max_stack = 0;
+    std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
+};
+
+// Conversions BehaviorTree.CPP makes, shared by the compiler (constants) and the interpreter.
+/// A string as a number: "true" 1, "false" 0, else the whole text as a real.
+std::optional<double> text_to_number(std::string_view text);
+/// A string as an integer: the whole text as a decimal integer.
+std::optional<std::int64_t> text_to_integer(std::string_view text);
+/// A string as a boolean: true/True/TRUE/1 or false/False/FALSE/0.
+std::optional<bool> text_to_boolean(std::string_view text);
+/// A real as an integer without loss, or nothing.
+std::optional<std::int64_t> exact_integer(double value);
+/// A number's text as BehaviorTree.CPP makes it (std::to_string).
+std::string number_text(double value);
+
+}  // namespace canopy::detail::script_code
+
+namespace canopy {
+struct script::program : detail::script_code::program {};
+}  // namespace canopy
