@@ -71,7 +71,8 @@ private:
             if (spec.type == param_type::key || spec.type == param_type::key_value) {
                 if (reg_.keys().empty()) return false;
             } else if (spec.type != param_type::integer && spec.type != param_type::number &&
-                       spec.type != param_type::boolean && spec.type != param_type::string) {
+                       spec.type != param_type::boolean && spec.type != param_type::string &&
+                       spec.type != param_type::script) {
                 return false;
             }
         }
@@ -108,6 +109,13 @@ private:
                 if (chosen_key_ != nullptr)
                     records_.add_param(spec.name, value_of(chosen_key_->type));
                 return;
+            case param_type::script: {
+                // Scripts that need no key, so that any tree may hold them.
+                static constexpr const char* scripts[] = {"true", "false", "1 + 2 > 2",
+                                                          "fuzz_n := 1; fuzz_n += 2"};
+                records_.add_param(spec.name, std::string(scripts[roll(4)]));
+                return;
+            }
             default: return;  // learned types' parameters: left out, as they may be
         }
     }

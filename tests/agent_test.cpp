@@ -85,10 +85,7 @@ record_set random_records(std::mt19937& random, int size) {
         {"Limiter", 1, 1,
          [&](record_set& r, int) { r.add_param("max_loop", std::int64_t{1 + pick(3)}); }},
         {"Precondition", 1, 1,
-         [&](record_set& r, int) {
-             r.add_param("key", std::string("count"));
-             r.add_param("value", std::int64_t{pick(2)});
-         }},
+         [&](record_set& r, int) { r.add_param("if", "count == " + std::to_string(pick(2))); }},
     };
     // Shape first: each node hangs from a random earlier one; then types fit child counts.
     std::vector<int> parent(size + 1, 0);
@@ -103,7 +100,7 @@ record_set random_records(std::mt19937& random, int size) {
         if (n == 0) {
             std::string results;
             for (int k = 1 + pick(4); k > 0; --k) results += "sfrr"[pick(4)];
-            records.add(id, parent[id], "Script");
+            records.add(id, parent[id], "Scripted");
             records.add_param("results", results);
             continue;
         }
@@ -213,7 +210,7 @@ TEST_SUITE("agent") {
         script_log log;
         auto t =
             runtime_tree(R"([{"id": 1, "type": "Sequence"}, {"id": 2, "parentId": 1, "type": "Not"},
-            {"id": 3, "parentId": 2, "type": "Script", "params": {"results": "r"}}])");
+            {"id": 3, "parentId": 2, "type": "Scripted", "params": {"results": "r"}}])");
         agent a(t, &log);
         std::ostringstream trace;
         trace_printer printer(trace);
@@ -223,10 +220,10 @@ TEST_SUITE("agent") {
         CHECK(trace.str() ==
               "Sequence #1\n"
               "  Not #2\n"
-              "    Script #3: idle -> running\n"
+              "    Scripted #3: idle -> running\n"
               "  Not #2: idle -> running\n"
               "Sequence #1: idle -> running\n"
-              "    Script #3: halted\n"
+              "    Scripted #3: halted\n"
               "  Not #2: halted\n"
               "Sequence #1: halted\n");
         CHECK(log.calls == std::vector<std::string>{"enter #3", "halt #3"});
@@ -236,7 +233,8 @@ TEST_SUITE("agent") {
 
     TEST_CASE("replace_tree halts the old tree's running nodes and runs the new one") {
         script_log log;
-        agent a(runtime_tree(R"([{"id": 1, "type": "Script", "params": {"results": "r"}}])"), &log);
+        agent a(runtime_tree(R"([{"id": 1, "type": "Scripted", "params": {"results": "r"}}])"),
+                &log);
         a.tick(0.1);
         a.replace_tree(runtime_tree(R"([{"id": 9, "type": "AlwaysFailure"}])"));
         CHECK(log.calls == std::vector<std::string>{"enter #1", "halt #1"});
@@ -287,7 +285,7 @@ TEST_SUITE("agent") {
         registry reg = testing::runtime_registry();
         reg.add_action("Throw", [](context&) -> status { throw std::runtime_error("boom"); });
         load_result r = try_load_text(R"([{"id": 1, "type": "Sequence"},
-            {"id": 2, "parentId": 1, "type": "Script", "params": {"results": "s"}},
+            {"id": 2, "parentId": 1, "type": "Scripted", "params": {"results": "s"}},
             {"id": 3, "parentId": 1, "type": "Throw"}])",
                                       file_format::flat_json, reg);
         REQUIRE(r);

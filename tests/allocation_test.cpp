@@ -93,7 +93,7 @@ TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates o
         {"id": 42, "parentId": 41, "type": "AlwaysRunning"},
         {"id": 43, "parentId": 35, "type": "RoundRobin"},
         {"id": 44, "parentId": 43, "type": "AlwaysFailure"},
-        {"id": 45, "parentId": 43, "type": "Precondition", "params": {"key": "count", "value": 0}},
+        {"id": 45, "parentId": 43, "type": "Precondition", "params": {"if": "count == 0"}},
         {"id": 46, "parentId": 45, "type": "AlwaysSuccess"},
         {"id": 47, "parentId": 35, "type": "RecoveryNode", "params": {"number_of_retries": 2}},
         {"id": 48, "parentId": 47, "type": "AlwaysFailure"},
@@ -122,6 +122,28 @@ TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates o
     }
     CHECK(allocations.load() - before_ticking == 0);
     CHECK(running > 0);  // the tree did run, not just finish at once
+}
+
+TEST_CASE("ticking numeric Script, ScriptCondition and Precondition nodes allocates nothing") {
+    auto t = testing::runtime_tree(R"({"nodes": [
+        {"id": 1, "type": "Parallel", "params": {"success_threshold": -1, "failure_threshold": -1}},
+        {"id": 2, "parentId": 1, "type": "Script", "params": {"code": "n := count * 2 + 1; x := health / 2.0; count += 1"}},
+        {"id": 3, "parentId": 1, "type": "ScriptCondition", "params": {"code": "count > 3 && n != 2 || !alarm"}},
+        {"id": 4, "parentId": 1, "type": "Precondition", "params": {"if": "x >= 0.0 && count % 2 == 0", "else": "SUCCESS"}},
+        {"id": 5, "parentId": 4, "type": "WaitTicks", "params": {"ticks": 2}}
+    ]})");
+    std::vector<agent> agents;
+    agents.reserve(100);
+    for (std::uint64_t seed = 0; seed < 100; ++seed) agents.emplace_back(t, nullptr, seed);
+    const long before_ticking = allocations.load();
+    int running = 0;
+    for (int tick = 0; tick < 50; ++tick) {
+        for (agent& a : agents) running += a.tick(0.1) == status::running ? 1 : 0;
+    }
+    CHECK(allocations.load() - before_ticking == 0);
+    CHECK(running > 0);
+    CHECK(agents.front().blackboard().get<std::int64_t>(agents.front().blackboard().slot("count")) >
+          3);
 }
 
 TEST_CASE("a trace recorder allocates nothing once each kept tick has seen its events") {

@@ -322,7 +322,7 @@ tree Patrol
         CHECK(params_text(v4.document.trees[0], 0) == " tree=Sub message=myMsg");
     }
 
-    TEST_CASE("each BehaviorTree.CPP pre- and post-condition is kept as the record's parameter") {
+    TEST_CASE("each BehaviorTree.CPP pre- and post-condition is kept as a parameter of its name") {
         for (const char* attribute : {"_skipIf", "_successIf", "_failureIf", "_while", "_onSuccess",
                                       "_onFailure", "_onHalted", "_post"}) {
             CAPTURE(attribute);
@@ -330,13 +330,11 @@ tree Patrol
 <Sequence>
   <Say )") + attribute + R"(="x &gt; 1"/>
 </Sequence></BehaviorTree></root>)");
-            CHECK(r.diagnostics.empty());
-            REQUIRE(r.document.trees[0].size() == 2);
-            const record_set::raw_param* condition = find_param(r.document.trees[0], 1, attribute);
-            REQUIRE(condition != nullptr);
-            CHECK(condition->value == param_value(std::string("x > 1")));
-            CHECK(condition->where.line == 3);
-            CHECK(condition->from_text);
+            for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+            const record_set& t = r.document.trees[0];
+            REQUIRE(t.size() == 2);
+            CHECK(params_text(t, 1) == std::string(" ") + attribute + "=x > 1");
+            CHECK(t.params_begin(1)->where.line == 3);
         }
         const read_result unknown = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
 <Say _skipif="x" _custom="y"/></BehaviorTree></root>)");
@@ -409,9 +407,11 @@ tree M
              "RecoveryNode number_of_retries=6"},
             {R"(<PipelineSequence><A/></PipelineSequence>)", "PipelineSequence"},
             {R"(<RoundRobin wrap_around="true"><A/></RoundRobin>)", "RoundRobin wrap_around=true"},
-            // Built-ins Canopy lacks pass through, for the loader to report.
             {R"(<Script code="x := 1"/>)", "Script code=x := 1"},
             {R"(<ScriptCondition code="x == 1"/>)", "ScriptCondition code=x == 1"},
+            {R"(<Precondition if="A &gt; 1" else="FAILURE"><A/></Precondition>)",
+             "Precondition if=A > 1 else=FAILURE"},
+            // Built-ins Canopy lacks pass through, for the loader to report.
             {R"(<UnsetBlackboard key="x"/>)", "UnsetBlackboard key=x"},
             {R"(<LoopInt queue="1;2" value="{v}"><A/></LoopInt>)", "LoopInt queue=1;2 value={v}"},
             {R"(<WasEntryUpdated entry="x"/>)", "WasEntryUpdated entry=x"},

@@ -376,33 +376,51 @@ TEST_SUITE("decorators") {
         CHECK(log.violations + other.violations == 0);
     }
 
-    TEST_CASE("Precondition returns else without ticking its child when the condition is false") {
+    // BehaviorTree.CPP include/behaviortree_cpp/decorators/script_precondition.h: `if` is
+    // tested only while the child is not running; false returns `else`, FAILURE by default.
+    TEST_CASE("Precondition returns else without ticking its child when its script is false") {
         script_log log;
-        agent a(make({record(1, 0, "Precondition", R"({"key": "count", "op": ">=", "value": 2})"),
-                      leaf(2, 1, "rs")}),
+        agent a(make({record(1, 0, "Precondition", R"({"if": "count >= 2"})"), leaf(2, 1, "rs")}),
                 &log);
         CHECK(step(a) == tick_result{F, {"enter #1", "exit failure #1"}});  // count is 0
         a.blackboard().set("count", std::int64_t{3});
         CHECK(step(a) == tick_result{R, {"enter #2", "enter #1"}});
-        a.blackboard().set("count", std::int64_t{0});  // not checked while the child runs
+        a.blackboard().set("count", std::int64_t{0});  // not tested while the child runs
         CHECK(step(a) == tick_result{S, {"exit success #2", "exit success #1"}});
         CHECK(step(a) == tick_result{F, {"enter #1", "exit failure #1"}});
-        agent b(make({record(1, 0, "Precondition",
-                             R"({"key": "alarm", "value": true, "else": "success"})"),
+        agent b(make({record(1, 0, "Precondition", R"({"if": "!alarm", "else": "SUCCESS"})"),
                       leaf(2, 1, "f")}),
                 &log);
-        CHECK(step(b) == tick_result{S, {"enter #1", "exit success #1"}});
-        b.blackboard().set("alarm", true);
         CHECK(step(b) ==
               tick_result{F, {"enter #2", "exit failure #2", "enter #1", "exit failure #1"}});
+        b.blackboard().set("alarm", true);
+        CHECK(step(b) == tick_result{S, {"enter #1", "exit success #1"}});
     }
 
-    TEST_CASE("Precondition checks its condition again after a halt") {
+    TEST_CASE("Precondition's else may be any result BehaviorTree.CPP allows, and nothing else") {
+        script_log log;
+        for (const auto& [otherwise, expected] :
+             {std::pair{"RUNNING", R}, std::pair{"running", R},
+              std::pair{"SKIPPED", status::skipped}, std::pair{"Success", S}}) {
+            CAPTURE(otherwise);
+            agent a(make({record(1, 0, "Precondition",
+                                 std::string(R"({"if": "alarm", "else": ")") + otherwise + "\"}"),
+                          leaf(2, 1, "s")}),
+                    &log);
+            CHECK(a.tick(0.1) == expected);
+            CHECK(log.enters == 0);  // the child never ticked
+        }
+        CHECK(refusal({record(1, 0, "Precondition", R"({"if": "alarm", "else": "IDLE"})"),
+                       leaf(2, 1, "s")}) ==
+              "node 1 ('Precondition'): 'else' must be SUCCESS, FAILURE, SKIPPED or RUNNING, not "
+              "'IDLE'");
+    }
+
+    TEST_CASE("Precondition tests its script again after a halt") {
         script_log log;
         agent a(make({record(1, 0, "ReactiveSequence"),
                       record(2, 1, "CheckBlackboard", R"({"key": "alarm", "value": false})"),
-                      record(3, 1, "Precondition", R"({"key": "count", "value": 1})"),
-                      leaf(4, 3, "r")}),
+                      record(3, 1, "Precondition", R"({"if": "count == 1"})"), leaf(4, 3, "r")}),
                 &log);
         a.blackboard().set("count", std::int64_t{1});
         CHECK(step(a).root == R);
@@ -413,26 +431,6 @@ TEST_SUITE("decorators") {
         CHECK(step(a) == tick_result{F,
                                      {"enter #2", "exit success #2", "enter #3", "exit failure #3",
                                       "enter #1", "exit failure #1"}});
-    }
-
-    TEST_CASE("Precondition compares with another key, and refuses a bad else or op") {
-        script_log log;
-        agent a(make({record(1, 0, "Precondition",
-                             R"({"key": "health", "op": "<", "value": "{count}"})"),
-                      leaf(2, 1, "s")}),
-                &log);
-        a.blackboard().set("health", 1.5);
-        a.blackboard().set("count", std::int64_t{2});
-        CHECK(step(a).root == S);
-        a.blackboard().set("count", std::int64_t{1});
-        CHECK(step(a) == tick_result{F, {"enter #1", "exit failure #1"}});
-        CHECK(refusal({record(1, 0, "Precondition",
-                              R"({"key": "count", "value": 1, "else": "running"})"),
-                       leaf(2, 1, "s")}) ==
-              "node 1 ('Precondition'): 'else' must be \"failure\" or \"success\", not 'running'");
-        CHECK(refusal({record(1, 0, "Precondition", R"({"key": "count", "op": "=", "value": 1})"),
-                       leaf(2, 1, "s")}) ==
-              "node 1 ('Precondition'): 'op' must be one of == != < <= > >=, not '='");
     }
 
     TEST_CASE("RateController ticks its child at once, then again 1/hz after it succeeded") {
@@ -566,7 +564,7 @@ TEST_SUITE("decorators") {
             R"("Timeout", "params": {"seconds": 0.3})",
             R"("Delay", "params": {"seconds": 0.2})",
             R"("Cooldown", "params": {"seconds": 0.5})",
-            R"("Precondition", "params": {"key": "count", "op": "<", "value": 3})",
+            R"("Precondition", "params": {"if": "count < 3"})",
             R"("RateController", "params": {"hz": 4})",
             R"("Limiter", "params": {"max_loop": 3})",
             R"("MaxTime", "params": {"seconds": 0.4})"};

@@ -100,7 +100,7 @@ TEST_SUITE("palette") {
             CHECK_FALSE(model.description.empty());
         }
         // BehaviorTree.CPP's built-ins are Groot2's own models, which the reader maps (Wait
-        // is drawn as Sleep with msec), or which Canopy refuses (a script Precondition).
+        // is drawn as Sleep with msec), or which Canopy takes as they are (Precondition).
         for (const char* name :
              {"Sequence",      "Selector", "Fallback",      "Wait",         "Sleep",
               "Not",           "Inverter", "Repeat",        "Retry",        "RetryUntilSuccessful",
@@ -155,6 +155,24 @@ TEST_SUITE("palette") {
         const std::string printed = to_text(*loaded.tree);
         CHECK(printed.find("    Cooldown #4\n      PickUpCoin #5\n") != std::string::npos);
         CHECK(printed.find("    Wait #13\n") != std::string::npos);
+    }
+
+    TEST_CASE("Groot2's script nodes load as Canopy's, which the palette leaves to Groot2") {
+        const registry reg = testing::test_registry();
+        const load_result loaded = try_load_text(
+            R"(<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>
+<Script code="health := 10"/>
+<Precondition if="health &lt; 30" else="FAILURE"><ScriptCondition code="health > 3"/></Precondition>
+</Sequence></BehaviorTree></root>)",
+            file_format::btcpp_xml, reg, "drawn.xml");
+        for (const diagnostic& d : loaded.diagnostics) MESSAGE(d);
+        REQUIRE(loaded.tree != nullptr);
+        CHECK(loaded.tree->type_name(2) == "Precondition");
+        const std::string palette = write_palette(reg, file_format::btcpp_xml);
+        for (const char* name : {"Precondition", "Script", "ScriptCondition"}) {
+            CAPTURE(name);
+            CHECK(palette.find(std::string("ID=\"") + name + "\"") == std::string::npos);
+        }
     }
 
     TEST_CASE("the behavior3editor node config reads back as one model per registry type") {

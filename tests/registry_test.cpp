@@ -142,7 +142,9 @@ TEST_SUITE("registry") {
                                                 "WaitTicks",
                                                 "Log",
                                                 "CheckBlackboard",
-                                                "SetBlackboard"});
+                                                "SetBlackboard",
+                                                "Script",
+                                                "ScriptCondition"});
         using alias = std::pair<std::string, std::string>;
         CHECK(reg.aliases() == std::vector<alias>{{"Failer", "AlwaysFailure"},
                                                   {"Fallback", "Selector"},

@@ -64,11 +64,11 @@ private:
     std::string results_;
 };
 
-/// Built-ins, the scripted leaf (as "Script", id 300) and blackboard keys of each type.
+/// Built-ins, the scripted leaf (as "Scripted", id 300) and blackboard keys of each type.
 inline registry runtime_registry() {
     registry reg;
     register_builtin_nodes(reg);
-    reg.add<script_node>("Script", 300);
+    reg.add<script_node>("Scripted", 300);
     reg.add_key("health", param_type::number);
     reg.add_key("count", param_type::integer);
     reg.add_key("alarm", param_type::boolean);
@@ -86,7 +86,7 @@ inline std::shared_ptr<const tree> runtime_tree(const std::string& json) {
 /// A scripted leaf's record (see script_node): `results` one letter a tick.
 inline std::string leaf(int id, int parent, const std::string& results) {
     return R"({"id": )" + std::to_string(id) + R"(, "parentId": )" + std::to_string(parent) +
-           R"(, "type": "Script", "params": {"results": ")" + results + R"("}})";
+           R"(, "type": "Scripted", "params": {"results": ")" + results + R"("}})";
 }
 
 /// A node record in flat JSON; `params` is a JSON object or empty.

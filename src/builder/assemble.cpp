@@ -24,6 +24,9 @@ public:
           params_(std::move(v.params)),
           params_begin_(std::move(v.params_begin)),
           keys_(std::move(v.keys)),
+          condition_of_record_(std::move(v.condition_of_record)),
+          conditions_(std::move(v.conditions)),
+          scripts_(std::move(v.scripts)),
           sink_(sink) {}
 
     // Lays the nodes out in preorder with one depth-first walk that writes each tree array
@@ -98,8 +101,10 @@ public:
         parts.param_values = std::move(params_);
         parts.params_begin = std::move(params_begin_);
         layout.board.keys = std::move(keys_);
+        parts.owned_scripts = std::move(scripts_);
         if (any_creator) create_objects(parts);
         note_hooks_and_hosts(parts);
+        place_conditions(parts);
         lay_out_state(layout);
         if (failed_) return nullptr;
         return std::make_shared<const tree>(std::move(parts));
@@ -157,6 +162,20 @@ public:
                             [&](const host_need& need) { return need.type == type->host; });
             if (!known) layout.hosts.push_back({type->host, type->name});
         }
+    }
+
+    // BehaviorTree.CPP's pre- and post-conditions, from records to the nodes that have them.
+    void place_conditions(tree_parts& parts) {
+        if (conditions_.empty()) return;
+        tree_layout& layout = parts.layout;
+        layout.condition_index.assign(count_, 0);
+        for (tree::index k = 0; k < count_; ++k) {
+            const std::uint32_t entry = condition_of_record_[parts.record_of[k]];
+            if (entry == 0xFFFFFFFF) continue;
+            layout.condition_index[k] = entry;
+            layout.hooks[k] |= conditions_hook;
+        }
+        layout.conditions = std::move(conditions_);
     }
 
     // A type without parameters makes one object per tree, which all its nodes share: the
@@ -218,6 +237,9 @@ private:
     std::vector<param> params_;
     std::vector<std::uint32_t> params_begin_;
     std::vector<blackboard_key> keys_;
+    std::vector<std::uint32_t> condition_of_record_;
+    std::vector<node_conditions> conditions_;
+    std::vector<std::shared_ptr<const script>> scripts_;
     diagnostic_sink& sink_;
     bool failed_ = false;
 };

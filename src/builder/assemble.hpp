@@ -10,6 +10,7 @@
 #include "canopy/records/records.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/registry.hpp"
+#include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
 #include "core/diagnostic_sink.hpp"
 
@@ -29,6 +30,10 @@ struct validated_records {
     std::vector<param> params;                        ///< checked parameters, record by record
     std::vector<std::uint32_t> params_begin;          ///< per record, and one past the last
     std::vector<blackboard_key> keys;                 ///< the program's, then the file's
+    /// Per record: its entry in conditions, or 0xFFFFFFFF (none); may be empty.
+    std::vector<std::uint32_t> condition_of_record;
+    std::vector<node_conditions> conditions;
+    std::vector<std::shared_ptr<const script>> scripts;  ///< every compiled script
 };
 
 /// Builds the tree, or reports (a node's creator refusing its parameters, say) and gives null.

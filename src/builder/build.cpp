@@ -8,6 +8,7 @@
 
 #include "builder/assemble.hpp"
 #include "builder/id_index.hpp"
+#include "builder/scripts.hpp"
 #include "canopy/records/records.hpp"
 #include "canopy/run/node.hpp"
 #include "canopy/run/registry.hpp"
@@ -101,6 +102,8 @@ public:
         }
         resolve_keys();
         if (options_.implicit_keys || options_.main_keys_outside) declare_used_keys();
+        collect_scripts();
+        scripts_.declare_keys(keys_);
         resolve_types_and_params();
         index_ids();
         link_parents();
@@ -114,10 +117,14 @@ public:
                         "a tree uses at most 65535 distinct node types");
             return finish();
         }
-        tree_ = detail::assemble_tree(
-            {records_, owned_, count_, root_, parent_, child_count_, slot_, slot_types_,
-             std::move(params_), std::move(params_begin_), std::move(keys_)},
-            sink_);
+        scripts_.compile(keys_, params_, params_begin_);
+        if (!diagnostics_.empty()) return finish();
+        tree_ =
+            detail::assemble_tree({records_, owned_, count_, root_, parent_, child_count_, slot_,
+                                   slot_types_, std::move(params_), std::move(params_begin_),
+                                   std::move(keys_), std::move(scripts_.condition_of_record),
+                                   std::move(scripts_.conditions), std::move(scripts_.owned)},
+                                  sink_);
         return finish();
     }
 
@@ -248,6 +255,7 @@ private:
             const node_type* type = find_type(i);
             for (const record_set::raw_param* raw = records_.params_begin(i);
                  raw != records_.params_end(i); ++raw) {
+                if (detail::is_script_attribute(raw->name)) continue;
                 const param_spec* spec = nullptr;
                 if (type != nullptr) {
                     for (const param_spec& s : type->params) {
@@ -271,6 +279,28 @@ private:
                     value_type = typed_value_of(i, *type);  // SetBlackboard's value, say
                 }
                 use(*name, value_type);
+            }
+        }
+    }
+
+    // The scripts of the tree (builder/scripts.hpp): condition attributes on any node, and
+    // the parameters its type declares as scripts.
+    void collect_scripts() {
+        for (std::size_t i = 0; i < count_; ++i) {
+            const record_set::raw_param* first = records_.params_begin(i);
+            const record_set::raw_param* last = records_.params_end(i);
+            if (first == last) continue;
+            const node_type* type =
+                (records_.problems(i) & record_set::bad_type) != 0 ? nullptr : find_type(i);
+            for (const record_set::raw_param* raw = first; raw != last; ++raw) {
+                bool script = detail::condition_position(raw->name).has_value();
+                if (!script && type != nullptr) {
+                    script = std::any_of(
+                        type->params.begin(), type->params.end(), [&](const param_spec& spec) {
+                            return spec.name == raw->name && spec.type == param_type::script;
+                        });
+                }
+                if (script) scripts_.add(i, *raw);
             }
         }
     }
@@ -525,7 +555,7 @@ private:
         for (const record_set::raw_param* raw = first; raw != last; ++raw) {
             auto spec = std::find_if(type.params.begin(), type.params.end(),
                                      [&](const param_spec& s) { return s.name == raw->name; });
-            if (spec != type.params.end()) continue;
+            if (spec != type.params.end() || detail::is_script_attribute(raw->name)) continue;
             std::string accepted;
             for (std::string_view name : declared) {
                 accepted += (accepted.empty() ? "" : ", ") + std::string(name);
@@ -595,6 +625,7 @@ private:
             raw != last ? *raw : record_set::raw_param{spec.name, *spec.default_value, {}, false};
         const source_location where = raw != last ? raw->where : source_location{};
         if (spec.type == param_type::key) return key_slot(i, given, where, key_type);
+        if (spec.type == param_type::script) return script_text(i, type, spec, given, raw == last);
         if (spec.type == param_type::key_value && !key_type) return std::nullopt;  // reported
         const param_type wanted = spec.type == param_type::key_value ? *key_type : spec.type;
         if (spec.output || key_of(given.value)) {
@@ -659,6 +690,22 @@ private:
         return param::no_key;
     }
 
+    // A `script` parameter: its text, which scripts_ compiles (a given one was parsed already).
+    std::optional<param> script_text(std::size_t i, const node_type& type, const param_spec& spec,
+                                     const record_set::raw_param& given, bool by_default) {
+        const auto* text = std::get_if<std::string>(&given.value);
+        if (text == nullptr || key_of(given.value)) {
+            if (text != nullptr) {
+                report_at(given.where, i, diagnostic_code::wrong_param_type,
+                          "parameter '" + spec.name + "' of '" + type.name +
+                              "' is a script, which the file gives as text, not a blackboard key");
+            }
+            return std::nullopt;  // not text: reported with the scripts
+        }
+        if (by_default) scripts_.add(i, given);
+        return param{spec.name, *text};
+    }
+
     // A `key` parameter: the key's name, bare or as "{key}"; the node gets its slot.
     std::optional<param> key_slot(std::size_t i, const record_set::raw_param& given,
                                   source_location where, std::optional<param_type>& key_type) {
@@ -704,6 +751,11 @@ private:
     std::vector<param> params_;               // checked params, record by record
     std::vector<blackboard_key> keys_;        // the program's, then the file's
     std::vector<std::uint32_t> params_begin_;
+    detail::script_pass scripts_{
+        records_, registry_, options_,
+        [this](std::size_t record, source_location where, std::string message) {
+            report_at(where, record, diagnostic_code::invalid_script, std::move(message));
+        }};
     std::shared_ptr<const tree> tree_;
 };
 

@@ -44,6 +44,7 @@ std::string_view to_string(diagnostic_code code) noexcept {
         case diagnostic_code::subtree_cycle: return "subtree-cycle";
         case diagnostic_code::limit_exceeded: return "limit-exceeded";
         case diagnostic_code::not_expressible: return "not-expressible";
+        case diagnostic_code::invalid_script: return "invalid-script";
     }
     return "unknown";
 }

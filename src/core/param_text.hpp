@@ -17,6 +17,7 @@ inline std::string with_article(param_type type) {
         case param_type::key: return "the name of a blackboard key";
         case param_type::key_value: return "a value for its key";
         case param_type::any: return "any value";
+        case param_type::script: return "a script";
         default: return "a " + std::string(to_string(type));
     }
 }

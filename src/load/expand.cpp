@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "builder/scripts.hpp"
 #include "canopy/builder/build.hpp"
 #include "canopy/run/tree.hpp"
 #include "core/param_read.hpp"
@@ -304,11 +305,18 @@ private:
         };
         const auto* first = records.params_begin(r);
         const auto* last = records.params_end(r);
+        std::vector<const record_set::raw_param*> scripts;
         for (const auto* p = first; p != last; ++p) {
-            std::optional<std::string> key = renamed(in, p->value, spec_named(p->name));
+            const param_spec* spec = spec_named(p->name);
+            if (is_script_attribute(p->name) || (spec && spec->type == param_type::script)) {
+                if (p->name != script_names_param) scripts.push_back(p);
+                continue;
+            }
+            std::optional<std::string> key = renamed(in, p->value, spec);
             out_.add_param(p->name, key ? param_value(std::move(*key)) : p->value, p->where,
                            p->from_text);
         }
+        copy_scripts(in, scripts);
         if (type == nullptr) return;
         // A default that names a key names it in this tree: given, renamed, as the file would.
         for (const param_spec& spec : type->params) {
@@ -317,6 +325,27 @@ private:
                 continue;
             if (std::optional<std::string> key = renamed(in, *spec.default_value, &spec))
                 out_.add_param(spec.name, std::move(*key));
+        }
+    }
+
+    // Scripts name keys as their tree does, which is not always as the whole tree does: the
+    // names that differ go with the record, in the parameter the builder reads them from.
+    void copy_scripts(std::size_t in, const std::vector<const record_set::raw_param*>& scripts) {
+        std::string names;
+        std::unordered_set<std::string_view> seen;
+        for (const record_set::raw_param* p : scripts) {
+            out_.add_param(p->name, p->value, p->where, p->from_text);
+            const auto* text = std::get_if<std::string>(&p->value);
+            if (text == nullptr) continue;
+            for (const auto& [name, offset] : script_identifiers(*text)) {
+                if (!seen.insert(name).second) continue;
+                const std::string whole = key_name(in, std::string(name));
+                if (whole != name) names += std::string(name) + "\n" + whole + "\n";
+            }
+        }
+        if (!names.empty()) {
+            names.pop_back();
+            out_.add_param(std::string(script_names_param), std::move(names));
         }
     }
 
@@ -332,6 +361,14 @@ private:
         const std::optional<std::string> file_name = text_param(owner_.records(from), r, "file");
         if (tree_name) out_.add_param("tree", *tree_name);
         if (file_name) out_.add_param("file", *file_name);
+        {
+            const record_set& records = owner_.records(from);
+            std::vector<const record_set::raw_param*> conditions;
+            for (const auto* p = records.params_begin(r); p != records.params_end(r); ++p) {
+                if (condition_position(p->name)) conditions.push_back(p);
+            }
+            copy_scripts(user, conditions);
+        }
         std::optional<tree_ref> target;
         if (file_name) {
             const std::filesystem::path path = owner_.files_.resolve(from.file, *file_name);
@@ -419,7 +456,7 @@ private:
         for (const auto* p = records.params_begin(r); p != records.params_end(r); ++p) {
             if (p->name == "_autoremap") {
                 autoremap = is_true(p->value);
-            } else if (p->name != "tree" && p->name != "file") {
+            } else if (p->name != "tree" && p->name != "file" && !is_script_attribute(p->name)) {
                 remaps.push_back(p);
             }
         }

@@ -1,6 +1,6 @@
 #pragma once
 // A comparison of a blackboard key with a value, the literal or another key's: what
-// CheckBlackboard tests and Precondition guards with.
+// CheckBlackboard tests.
 
 #include <cstdint>
 #include <string>

@@ -5,6 +5,7 @@
 // Every tick here does bounded work: a loop runs at most two iterations of its child per tick,
 // and time is compared in the agent clock's whole nanoseconds, so "has `seconds` passed" has
 // one exact answer whatever the time step.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -14,8 +15,8 @@
 #include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
+#include "canopy/run/script.hpp"
 #include "canopy/run/stateful_node.hpp"
-#include "nodes/blackboard_condition.hpp"
 #include "nodes/builtin.hpp"
 
 namespace canopy::detail {
@@ -231,34 +232,46 @@ private:
     input<double> seconds_;
 };
 
+// BehaviorTree.CPP's NodeStatus names, upper or lower case; IDLE is no result.
 status parse_else(const std::string& text) {
-    if (text == "failure") return status::failure;
-    if (text == "success") return status::success;
-    throw param_error(R"('else' must be "failure" or "success", not ')" + text + "'");
+    for (status s : {status::success, status::failure, status::running, status::skipped}) {
+        const std::string_view name = to_string(s);
+        const bool same = text.size() == name.size() &&
+                          std::equal(name.begin(), name.end(), text.begin(),
+                                     [](char a, char b) { return a == b || a == b - 'A' + 'a'; });
+        if (same) return s;
+    }
+    throw param_error("'else' must be SUCCESS, FAILURE, SKIPPED or RUNNING, not '" + text + "'");
 }
 
-// When the child is not running, compares the key's value with `value` as `op` says: false
-// returns `else` without ticking the child, true ticks it. While the child runs, the condition
-// is not checked again; after a halt it is.
+// BehaviorTree.CPP's Precondition: when the child is not running, tests the script `if`; false
+// returns `else` without ticking the child, true ticks it. While the child runs, `if` is not
+// tested again; after a halt it is (BehaviorTree.CPP keeps its "child running" flag across a
+// halt). A script that fails as it runs fails the node, where BehaviorTree.CPP's tick throws.
 class precondition final : public node {
 public:
     static std::vector<param_spec> parameters() {
-        return {param_spec::required("key", param_type::key),
-                param_spec::optional("op", std::string("==")),
-                param_spec::required("value", param_type::key_value),
-                param_spec::optional("else", std::string("failure"))};
+        return {param_spec::required("if", param_type::script),
+                param_spec::optional("else", std::string("FAILURE"))};
     }
     explicit precondition(const param_list& params)
-        : condition_(params), otherwise_(parse_else(params.get<std::string>("else"))) {}
+        : condition_(params.script("if")),
+          otherwise_(parse_else(params.get<std::string>("else"))) {}
 
     status tick(context& ctx) const override {
         const tree::index child = ctx.child();
-        if (!ctx.is_running(child) && !condition_.holds(ctx)) return otherwise_;
+        if (!ctx.is_running(child)) {
+            try {
+                if (!condition_.test(ctx.blackboard())) return otherwise_;
+            } catch (const error&) {
+                return status::failure;
+            }
+        }
         return ctx.tick(child);
     }
 
 private:
-    blackboard_condition condition_;
+    const script& condition_;
     status otherwise_;
 };
 

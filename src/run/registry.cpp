@@ -31,7 +31,8 @@ void check_params(const node_type& type) {
             throw registry_error("node type '" + type.name + "' declares parameter '" + spec.name +
                                  "' twice");
         }
-        if (spec.output && (spec.type == param_type::key || spec.type == param_type::key_value)) {
+        if (spec.output && (spec.type == param_type::key || spec.type == param_type::key_value ||
+                            spec.type == param_type::script)) {
             throw registry_error("output parameter '" + spec.name + "' of node type '" + type.name +
                                  "' must be of a value type: integer, number, boolean or string");
         }
@@ -42,7 +43,8 @@ void check_params(const node_type& type) {
                                  spec.name + "', so it needs exactly one key parameter");
         }
         const param_type default_type =
-            spec.type == param_type::key ? param_type::string : spec.type;
+            spec.type == param_type::key || spec.type == param_type::script ? param_type::string
+                                                                            : spec.type;
         if (spec.default_value && spec.type != param_type::key_value &&
             spec.type != param_type::any && type_of(*spec.default_value) != default_type) {
             throw registry_error("the default of parameter '" + spec.name + "' of node type '" +

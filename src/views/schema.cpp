@@ -33,6 +33,9 @@ json param_schema(const param_spec& spec) {
             case param_type::number: schema = literal_or_key("number"); break;
             case param_type::boolean: schema = literal_or_key("boolean"); break;
             case param_type::string: schema = {{"type", "string"}}; break;
+            case param_type::script:
+                schema = {{"type", "string"}, {"description", "a script (docs/scripting.md)"}};
+                break;
             case param_type::key:
                 schema = {{"type", "string"}, {"description", "a blackboard key's name"}};
                 break;

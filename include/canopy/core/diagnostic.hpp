@@ -49,6 +49,7 @@ enum class diagnostic_code : std::uint8_t {
     subtree_cycle,               ///< trees that use each other as subtrees in a loop
     limit_exceeded,              ///< nesting or subtree expansion past a documented bound
     not_expressible,             ///< a writer's target format cannot say what a tree says
+    invalid_script,              ///< a script that does not parse or compile (at its character)
 };
 
 /// The stable spelling of a code, e.g. "unknown-parent".

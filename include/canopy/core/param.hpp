@@ -10,6 +10,8 @@
 
 namespace canopy {
 
+class script;  // canopy/run/script.hpp
+
 /// The value types a node parameter may have.
 enum class param_type : std::uint8_t {
     integer,
@@ -25,9 +27,12 @@ enum class param_type : std::uint8_t {
     /// lenient loading learns from a file (see load_options::lenient). Optional even
     /// without a default.
     any,
+    /// A script (docs/scripting.md), as text, which the builder compiles against the tree's
+    /// blackboard when it builds the tree; the node reads it with param_list::script().
+    script,
 };
 
-/// "integer", "number", "boolean", "string", "key", "key-value" or "any".
+/// "integer", "number", "boolean", "string", "key", "key-value", "any" or "script".
 std::string_view to_string(param_type type) noexcept;
 
 /// A parameter value. An integer is accepted where a number is expected.
@@ -72,6 +77,8 @@ struct param {
     std::uint32_t key = no_key;
     bool output = false;     ///< an output port (param_spec::output)
     bool names_key = false;  ///< a `key` parameter: the value is the named key's slot
+    /// A `script` parameter: the script compiled, owned by the tree; the value holds its text.
+    const canopy::script* compiled = nullptr;
 };
 
 /// The parameters of one tree node: every parameter its type declares, in declaration order,
@@ -122,6 +129,17 @@ public:
                               ", not read as the type asked for");
         }
         return *value;
+    }
+
+    /// The compiled script of a declared `script` parameter, owned by the tree.
+    /// @warning throws param_error for an undeclared name or a parameter of another type.
+    const canopy::script& script(std::string_view name) const {
+        const param* found = find_param(name);
+        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
+        if (found->compiled == nullptr) {
+            throw param_error("parameter '" + std::string(name) + "' is not a script");
+        }
+        return *found->compiled;
     }
 
 private:

@@ -1,0 +1,259 @@
+#include "builder/scripts.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace canopy::detail {
+
+std::optional<std::size_t> condition_position(std::string_view name) noexcept {
+    if (name.size() < 2 || name.front() != '_') return std::nullopt;
+    for (std::size_t i = 0; i < condition_count; ++i) {
+        if (condition_names[i] == name) return i;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+bool word_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@';
+}
+bool word_part(char c) {
+    return word_start(c) || (c >= '0' && c <= '9');
+}
+
+// The 1-based column of byte `offset` of a text, counting code points.
+std::size_t column_of(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < offset; ++i) {
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
+    }
+    return column;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string_view, std::size_t>> script_identifiers(std::string_view text) {
+    std::vector<std::pair<std::string_view, std::size_t>> found;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c == '\'' || c == '"') {
+            const std::size_t close = text.find(c, i + 1);
+            i = close == std::string_view::npos ? text.size() : close + 1;
+        } else if (c >= '0' && c <= '9') {
+            while (i < text.size() && (word_part(text[i]) || text[i] == '.')) ++i;  // 1.5e3, 0x1F
+        } else if (word_start(c)) {
+            const std::size_t start = i;
+            while (i < text.size() && word_part(text[i])) ++i;
+            found.emplace_back(text.substr(start, i - start), start);
+        } else {
+            ++i;
+        }
+    }
+    return found;
+}
+
+// What a script's names mean: the tree's keys (through the expander's name map where the
+// record has one) and the registry's enums.
+class script_pass::scope final : public script_scope {
+public:
+    scope(const script_pass& pass, const entry& e,
+          const std::unordered_map<std::string, std::uint32_t>& slots,
+          const std::vector<blackboard_key>& keys)
+        : pass_(pass), entry_(e), slots_(slots), keys_(keys) {}
+
+    std::optional<key> find_key(std::string_view name) const override {
+        auto found = slots_.find(pass_.whole_name(entry_, name));
+        if (found == slots_.end()) return std::nullopt;
+        return key{found->second, keys_[found->second].type};
+    }
+    std::optional<std::int64_t> find_enum(std::string_view name) const override {
+        (void)name;
+        return std::nullopt;
+    }
+
+private:
+    const script_pass& pass_;
+    const entry& entry_;
+    const std::unordered_map<std::string, std::uint32_t>& slots_;
+    const std::vector<blackboard_key>& keys_;
+};
+
+std::size_t script_pass::aliases_of(std::size_t record) {
+    if (record == aliases_record_) return aliases_index_;
+    aliases_record_ = record;
+    aliases_index_ = 0;
+    for (const auto* p = records_.params_begin(record); p != records_.params_end(record); ++p) {
+        if (p->name != script_names_param || !std::holds_alternative<std::string>(p->value))
+            continue;
+        const std::string_view text = std::get<std::string>(p->value);
+        std::unordered_map<std::string, std::string> names;
+        std::size_t at = 0;
+        while (at < text.size()) {
+            const std::size_t name_end = text.find('\n', at);
+            if (name_end == std::string_view::npos) break;
+            std::size_t whole_end = text.find('\n', name_end + 1);
+            if (whole_end == std::string_view::npos) whole_end = text.size();
+            names.emplace(text.substr(at, name_end - at),
+                          text.substr(name_end + 1, whole_end - name_end - 1));
+            at = whole_end + 1;
+        }
+        aliases_.push_back(std::move(names));
+        aliases_index_ = aliases_.size() - 1;
+    }
+    return aliases_index_;
+}
+
+std::string script_pass::whole_name(const entry& e, std::string_view written) const {
+    const auto& names = aliases_[e.aliases];
+    if (!names.empty()) {
+        auto found = names.find(std::string(written));
+        if (found != names.end()) return found->second;
+    }
+    // `@name`, BehaviorTree.CPP's key of the main tree: in a whole tree the key `name`; a tree
+    // checked alone keeps the mark, as for "{@name}" (build_options::main_keys_outside).
+    if (!options_.main_keys_outside && written.size() > 1 && written.front() == '@')
+        written.remove_prefix(1);
+    return std::string(written);
+}
+
+// A tree checked alone cannot know the type of a main tree's key that a script reads: such a
+// script is compiled only when the whole tree is built.
+bool script_pass::compilable_alone(const entry& e) const {
+    if (!options_.main_keys_outside) return true;
+    for (const auto& [name, offset] : script_identifiers(e.parsed.text())) {
+        if (name.front() == '@') return false;
+    }
+    return true;
+}
+
+void script_pass::report_at(const entry& e, std::size_t offset, const std::string& message) {
+    report_(e.record, e.where,
+            "script of '" + e.name + "': " + message + " (at column " +
+                std::to_string(column_of(e.parsed.text(), offset)) + " of the script)");
+}
+
+void script_pass::add(std::size_t record, const record_set::raw_param& raw) {
+    const auto* text = std::get_if<std::string>(&raw.value);
+    if (text == nullptr) {
+        report_(record, raw.where,
+                "'" + raw.name + "' must be a script, as text, not " +
+                    std::string(to_string(type_of(raw.value))));
+        return;
+    }
+    std::variant<parsed_script, script_problem> parsed = parsed_script::parse(*text);
+    if (auto* problem = std::get_if<script_problem>(&parsed)) {
+        report_(record, raw.where,
+                "script of '" + raw.name + "': " + problem->message + " (at column " +
+                    std::to_string(column_of(*text, problem->offset)) + " of the script)");
+        return;
+    }
+    entries_.push_back({record, raw.name, raw.where, std::get<parsed_script>(std::move(parsed)),
+                        aliases_of(record)});
+}
+
+void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
+    std::unordered_map<std::string, std::uint32_t> slots;
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        slots.emplace(keys[k].name, static_cast<std::uint32_t>(k));
+    struct creation {
+        const entry* in;
+        const script_assignment* assignment;
+        std::string key;
+    };
+    std::vector<creation> pending;
+    std::unordered_set<std::string> created;  // whether or not their type is known
+    for (const entry& e : entries_) {
+        for (const script_assignment& a : e.parsed.assignments()) {
+            if (!a.creates) continue;
+            std::string key = whole_name(e, a.name);
+            created.insert(key);
+            if (slots.count(key) == 0) pending.push_back({&e, &a, std::move(key)});
+        }
+    }
+    // In file order, again while a pass types a key a later value needs: `b := a + 1` before
+    // `a := 2` types `b` on the second pass. A key whose value never gets a type is left
+    // undeclared: compiling then reports the unknown name its value uses.
+    for (bool progress = true; progress && !pending.empty();) {
+        progress = false;
+        for (auto c = pending.begin(); c != pending.end();) {
+            if (slots.count(c->key) == 0) {
+                const scope names(*this, *c->in, slots, keys);
+                const std::optional<param_type> type =
+                    c->in->parsed.value_type(c->assignment->index, names);
+                if (!type) {
+                    ++c;
+                    continue;
+                }
+                slots.emplace(c->key, static_cast<std::uint32_t>(keys.size()));
+                keys.push_back({c->key, *type, std::nullopt, false});
+                progress = true;
+            }
+            c = pending.erase(c);
+        }
+    }
+    for (const entry& e : entries_) {
+        for (const script_assignment& a : e.parsed.assignments()) {
+            if (a.creates) continue;
+            const std::string key = whole_name(e, a.name);
+            if (slots.count(key) != 0 || created.count(key) != 0) continue;
+            if (options_.main_keys_outside && key.front() == '@') continue;  // the main tree's
+            report_at(e, a.offset,
+                      "'" + a.name +
+                          "' is assigned with '=' but nothing creates it (create it with ':=', "
+                          "or declare the key)");
+        }
+    }
+}
+
+void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<param>& params,
+                          const std::vector<std::uint32_t>& params_begin) {
+    std::unordered_map<std::string, std::uint32_t> slots;
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        slots.emplace(keys[k].name, static_cast<std::uint32_t>(k));
+    condition_of_record.assign(records_.size(), none);
+    std::shared_ptr<const script> stand_in;  // see below
+    for (const entry& e : entries_) {
+        const scope names(*this, e, slots, keys);
+        std::variant<std::shared_ptr<const script>, script_problem> compiled;
+        if (compilable_alone(e)) {
+            compiled = script::compile(e.parsed, names);
+        } else {
+            // The tree is only checked; the whole tree, built next, compiles the script. Its
+            // node still needs a script to be made: one that is never run.
+            if (!stand_in) {
+                auto parsed = parsed_script::parse("false");
+                auto made = script::compile(std::get<parsed_script>(parsed), names);
+                stand_in = std::get<std::shared_ptr<const script>>(std::move(made));
+            }
+            compiled = stand_in;
+        }
+        if (auto* problem = std::get_if<script_problem>(&compiled)) {
+            report_at(e, problem->offset, problem->message);
+            continue;
+        }
+        const script* made = std::get<std::shared_ptr<const script>>(compiled).get();
+        owned.push_back(std::get<std::shared_ptr<const script>>(std::move(compiled)));
+        if (const std::optional<std::size_t> at = condition_position(e.name)) {
+            std::uint32_t& index = condition_of_record[e.record];
+            if (index == none) {
+                index = static_cast<std::uint32_t>(conditions.size());
+                conditions.emplace_back();
+            }
+            node_conditions& node = conditions[index];
+            if (*at < node_conditions::pre_count) {
+                node.pre[*at] = made;
+            } else {
+                node.post[*at - node_conditions::pre_count] = made;
+            }
+            continue;
+        }
+        for (std::uint32_t p = params_begin[e.record]; p < params_begin[e.record + 1]; ++p) {
+            if (params[p].name == e.name) params[p].compiled = made;
+        }
+    }
+}
+
+}  // namespace canopy::detail

@@ -1,0 +1,109 @@
+#pragma once
+// The scripts of a tree being built (docs/scripting.md): `script` parameters such as Script's
+// `code`, and BehaviorTree.CPP's condition attributes (`_skipIf`, `_onSuccess`, ...), which
+// records carry as parameters of those names on any node. Built in three steps, because a
+// script may create keys that ports and other scripts use: parse every script, declare the
+// keys `:=` creates, then, once the tree's keys are all known, compile each.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "canopy/builder/build.hpp"
+#include "canopy/core/param.hpp"
+#include "canopy/records/records.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "canopy/run/registry.hpp"
+#include "canopy/run/script.hpp"
+#include "canopy/run/tree.hpp"
+
+namespace canopy::detail {
+
+/// BehaviorTree.CPP's condition attributes, in node_conditions order: the pre-conditions,
+/// then the post-conditions.
+inline constexpr std::string_view condition_names[] = {
+    "_failureIf", "_successIf", "_skipIf",   "_while",
+    "_onSuccess", "_onFailure", "_onHalted", "_post",
+};
+inline constexpr std::size_t condition_count = 8;
+
+/// The position of a condition attribute in condition_names, or nothing for another name.
+std::optional<std::size_t> condition_position(std::string_view name) noexcept;
+
+/// The parameter through which the subtree expander tells the builder what a record's script
+/// names mean in the whole tree: "name\nwhole name\n..." (a subtree's keys are renamed when it
+/// is put in place, and a script's text names them as the subtree wrote them).
+inline constexpr std::string_view script_names_param = "_script_names";
+
+/// Whether a record's raw parameter of this name is the builder's rather than its type's: a
+/// condition attribute or the expander's name map.
+inline bool is_script_attribute(std::string_view name) noexcept {
+    return condition_position(name).has_value() || name == script_names_param;
+}
+
+/// The identifiers a script's text may name keys with, each with its offset: words of letters,
+/// digits and `_`, `@` allowed first, outside quoted strings and not starting with a digit.
+/// Over-approximates the language's names (keywords and enum names are listed too).
+std::vector<std::pair<std::string_view, std::size_t>> script_identifiers(std::string_view text);
+
+class script_pass {
+public:
+    /// How a problem is reported: the record, where its parameter stands, the message.
+    using reporter = std::function<void(std::size_t, source_location, std::string)>;
+
+    script_pass(const record_set& records, const registry& reg, const build_options& options,
+                reporter report)
+        : records_(records), registry_(reg), options_(options), report_(std::move(report)) {}
+
+    /// Parses one script of record `record`: the parameter `raw` (a condition attribute or a
+    /// `script` parameter). A problem is reported.
+    void add(std::size_t record, const record_set::raw_param& raw);
+
+    /// Declares the keys the scripts create with `:=` after those in `keys`, and reports an
+    /// assignment with `=` (or `+=`...) to a key that neither `keys` nor any `:=` has.
+    void declare_keys(std::vector<blackboard_key>& keys);
+
+    /// Compiles every script against the tree's final keys: a `script` parameter's compiled
+    /// pointer is set in `params` (record by record, from `params_begin`), conditions are
+    /// gathered per record. Problems are reported.
+    void compile(const std::vector<blackboard_key>& keys, std::vector<param>& params,
+                 const std::vector<std::uint32_t>& params_begin);
+
+    /// Per record: its entry in conditions(), or none_; filled by compile().
+    std::vector<std::uint32_t> condition_of_record;
+    std::vector<node_conditions> conditions;
+    std::vector<std::shared_ptr<const script>> owned;
+    static constexpr std::uint32_t none = 0xFFFFFFFF;
+
+private:
+    struct entry {
+        std::size_t record;
+        std::string name;  // of the parameter
+        source_location where;
+        parsed_script parsed;
+        std::size_t aliases;  // index in aliases_
+    };
+    class scope;
+
+    std::size_t aliases_of(std::size_t record);
+    std::string whole_name(const entry& e, std::string_view written) const;
+    bool compilable_alone(const entry& e) const;
+    void report_at(const entry& e, std::size_t offset, const std::string& message);
+
+    const record_set& records_;
+    const registry& registry_;
+    const build_options& options_;
+    reporter report_;
+    std::vector<entry> entries_;
+    // Per record that has any: the expander's name map.
+    std::vector<std::unordered_map<std::string, std::string>> aliases_{{}};
+    std::size_t aliases_record_ = static_cast<std::size_t>(-1);
+    std::size_t aliases_index_ = 0;
+};
+
+}  // namespace canopy::detail

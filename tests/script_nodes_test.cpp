@@ -1,0 +1,289 @@
+// Scripts in trees: Script, ScriptCondition and Precondition, the keys scripts create, errors
+// located in the script, subtrees' scripts renamed with their keys, and BehaviorTree.CPP's
+// condition attributes compiled into the tree's layout.
+#include <string>
+#include <vector>
+
+#include "runtime_support.hpp"
+
+using namespace canopy;
+using testing::only;
+
+namespace {
+
+registry script_registry() {
+    registry reg;
+    register_builtin_nodes(reg);
+    reg.add_key("count", param_type::integer);
+    reg.add_key("health", param_type::number);
+    return reg;
+}
+
+load_result load(const std::string& text, file_format format) {
+    return try_load_text(text, format, script_registry(), "t");
+}
+
+std::shared_ptr<const tree> loaded(const std::string& text, file_format format) {
+    load_result r = load(text, format);
+    for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(r);
+    return r.tree;
+}
+
+std::string btcpp(const std::string& trees, const std::string& main = "Main") {
+    return R"(<root BTCPP_format="4" main_tree_to_execute=")" + main + "\">\n" + trees +
+           "\n</root>";
+}
+
+const blackboard_key* key_named(const tree& t, std::string_view name) {
+    for (const blackboard_key& k : t.keys()) {
+        if (k.name == name) return &k;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_SUITE("script nodes") {
+    TEST_CASE("Script and ScriptCondition read their code in every format") {
+        SUBCASE("flat JSON") {
+            auto t = loaded(R"({"nodes": [
+{"id": 1, "type": "Sequence"},
+{"id": 2, "parentId": 1, "type": "Script", "params": {"code": "a := 3"}},
+{"id": 3, "parentId": 1, "type": "ScriptCondition", "params": {"code": "a > 2"}}]})",
+                            file_format::flat_json);
+            agent a(t);
+            CHECK(a.tick(0.1) == status::success);
+            CHECK(a.blackboard().get<std::int64_t>(a.blackboard().slot("a")) == 3);
+        }
+        SUBCASE("flat XML") {
+            auto t = loaded(R"(<tree>
+<node id="1" type="Sequence"/>
+<node id="2" parentId="1" type="Script"><params code="a := 3"/></node>
+<node id="3" parentId="1" type="ScriptCondition"><params code="a &gt; 5"/></node>
+</tree>)",
+                            file_format::flat_xml);
+            agent a(t);
+            CHECK(a.tick(0.1) == status::failure);
+        }
+        SUBCASE("BehaviorTree.CPP XML") {
+            auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="a := 3"/><ScriptCondition code="a &gt; 2 &amp;&amp; count == 0"/>
+</Sequence></BehaviorTree>)"),
+                            file_format::btcpp_xml);
+            agent a(t);
+            CHECK(a.tick(0.1) == status::success);
+        }
+    }
+
+    TEST_CASE("keys created with := are declared at load with their value's type") {
+        auto t = loaded(R"({"nodes": [
+{"id": 1, "type": "Sequence"},
+{"id": 2, "parentId": 1, "type": "Script", "params": {"code": "later := first + 1"}},
+{"id": 3, "parentId": 1, "type": "Script",
+ "params": {"code": "first := 2; ratio := 0.5; name := 'rex'; happy := true"}},
+{"id": 4, "parentId": 1, "type": "CheckBlackboard", "params": {"key": "first", "value": 2}}]})",
+                        file_format::flat_json);
+        struct expected {
+            const char* name;
+            param_type type;
+        };
+        for (const expected& e :
+             {expected{"first", param_type::integer}, expected{"ratio", param_type::number},
+              expected{"name", param_type::string}, expected{"happy", param_type::boolean},
+              expected{"later", param_type::integer}}) {
+            CAPTURE(e.name);
+            const blackboard_key* k = key_named(*t, e.name);
+            REQUIRE(k != nullptr);
+            CHECK(k->type == e.type);
+        }
+        // A port reads a key a script creates: declared before parameters are checked.
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(a.blackboard().get<std::int64_t>(a.blackboard().slot("later")) == 1);  // first was 0
+    }
+
+    TEST_CASE("a script's problems are invalid-script diagnostics at its parameter") {
+        struct row {
+            const char* code;
+            const char* words;
+        };
+        const row rows[] = {
+            {"a := (1", ""},                       // a syntax error
+            {"helth > 1", "helth"},                // an unknown name
+            {"nobody = 1", "nothing creates it"},  // = to a key nothing creates
+            {"count := 1; x := 'a' - count", ""},  // a type that cannot work
+        };
+        for (const row& r : rows) {
+            CAPTURE(r.code);
+            SUBCASE("flat JSON") {
+                const load_result result = load(std::string(R"({"nodes": [
+{"id": 1, "type": "Script",
+ "params": {"code": ")") + r.code + R"("}}]})",
+                                                file_format::flat_json);
+                const diagnostic& d = only(result, diagnostic_code::invalid_script);
+                CHECK(d.where.line == 3);
+                CHECK(d.record_id == std::optional<std::int64_t>(1));
+                CHECK(d.message.find("script of 'code'") != std::string::npos);
+                CHECK(d.message.find(r.words) != std::string::npos);
+                CHECK(d.message.find("column") != std::string::npos);
+            }
+            SUBCASE("BehaviorTree.CPP XML") {
+                const load_result result = load(btcpp(std::string(R"(<BehaviorTree ID="Main">
+<Sequence>
+  <Script code=")") + r.code + R"("/>
+</Sequence></BehaviorTree>)"),
+                                                file_format::btcpp_xml);
+                const diagnostic& d = only(result, diagnostic_code::invalid_script);
+                CHECK(d.where.line == 4);
+                CHECK(d.message.find(r.words) != std::string::npos);
+            }
+        }
+    }
+
+    TEST_CASE("an assignment with = to a key nothing creates is located at its name") {
+        const load_result result = load(R"({"nodes": [
+{"id": 1, "type": "Script", "params": {"code": "count = 1; other = 2"}}]})",
+                                        file_format::flat_json);
+        const diagnostic& d = only(result, diagnostic_code::invalid_script);
+        CHECK(d.message ==
+              "script of 'code': 'other' is assigned with '=' but nothing creates it (create it "
+              "with ':=', or declare the key) (at column 12 of the script)");
+        // Created anywhere in the tree, in any order, is enough.
+        CHECK(load(R"({"nodes": [{"id": 1, "type": "Sequence"},
+{"id": 2, "parentId": 1, "type": "Script", "params": {"code": "other = 2"}},
+{"id": 3, "parentId": 1, "type": "Script", "params": {"code": "other := 1"}}]})",
+                   file_format::flat_json));
+    }
+
+    TEST_CASE("a script is text, not a blackboard key or a number") {
+        CHECK(only(load(R"({"nodes": [{"id": 1, "type": "Script", "params": {"code": "{x}"}}]})",
+                        file_format::flat_json),
+                   diagnostic_code::wrong_param_type)
+                  .message.find("is a script") != std::string::npos);
+        CHECK(only(load(R"({"nodes": [{"id": 1, "type": "Script", "params": {"code": 3}}]})",
+                        file_format::flat_json),
+                   diagnostic_code::invalid_script)
+                  .message.find("must be a script") != std::string::npos);
+    }
+
+    // BehaviorTree.CPP include/behaviortree_cpp/actions/script_node.h and script_condition.h.
+    TEST_CASE("Script succeeds after running its code; ScriptCondition tests its value") {
+        auto t = loaded(R"({"nodes": [
+{"id": 1, "type": "ReactiveSequence"},
+{"id": 2, "parentId": 1, "type": "Script", "params": {"code": "count += 1"}},
+{"id": 3, "parentId": 1, "type": "ScriptCondition", "params": {"code": "count < 3"}}]})",
+                        file_format::flat_json);
+        agent a(t);
+        CHECK(testing::run(a, 3) == "ssf");
+        CHECK(a.blackboard().get<std::int64_t>(a.blackboard().slot("count")) == 3);
+    }
+
+    TEST_CASE("Precondition tests if only when its child is not running") {
+        // BehaviorTree.CPP script_precondition.h: "Only check the 'if' script if we haven't
+        // started ticking the children yet."
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Precondition if="count &lt; 1" else="FAILURE"><Sequence>
+  <Script code="count += 1"/><Delay delay_msec="150"><AlwaysSuccess/></Delay>
+</Sequence></Precondition>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent a(t);
+        CHECK(testing::run(a, 3) == "rrs");  // count is 1 from the first tick on
+        CHECK(testing::run(a, 1) == "f");    // count is 1 now: else
+    }
+
+    TEST_CASE("a subtree's scripts name its keys as they are mapped into the whole tree") {
+        const std::string sub = R"(<BehaviorTree ID="Sub"><Sequence>
+<Script code="inner := 1; @total := 10"/><ScriptCondition code="inner == 1"/>
+</Sequence></BehaviorTree>)";
+        SUBCASE("remapped to the user's key") {
+            auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="outer := 0"/><SubTree ID="Sub" inner="{outer}"/>
+<ScriptCondition code="outer == 1"/>
+</Sequence></BehaviorTree>)" + sub),
+                            file_format::btcpp_xml);
+            agent a(t);
+            CHECK(a.tick(0.1) == status::success);
+            // `@total`, the main tree's key, made by the subtree's script.
+            const blackboard_key* total = key_named(*t, "total");
+            REQUIRE(total != nullptr);
+            CHECK(total->type == param_type::integer);
+            CHECK(a.blackboard().get<std::int64_t>(a.blackboard().slot("total")) == 10);
+        }
+        SUBCASE("private to each use") {
+            auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="inner := 5"/><SubTree ID="Sub"/><SubTree ID="Sub"/>
+<ScriptCondition code="inner == 5"/>
+</Sequence></BehaviorTree>)" + sub),
+                            file_format::btcpp_xml);
+            agent a(t);
+            CHECK(a.tick(0.1) == status::success);  // each use set its own inner
+        }
+        SUBCASE("_autoremap") {
+            auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="inner := 0"/><SubTree ID="Sub" _autoremap="true"/>
+<ScriptCondition code="inner == 1"/>
+</Sequence></BehaviorTree>)" + sub),
+                            file_format::btcpp_xml);
+            agent a(t);
+            CHECK(a.tick(0.1) == status::success);
+        }
+    }
+
+    TEST_CASE("condition attributes compile into the tree's layout, on any node type") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="n := 1"/>
+<AlwaysSuccess _skipIf="n &gt; 3" _failureIf="false" _onSuccess="n += 1" _post="n := 0"/>
+<AlwaysFailure/>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        const detail::tree_layout& layout = t->layout();
+        REQUIRE(t->size() == 4);
+        CHECK((layout.hooks[2] & detail::conditions_hook) != 0);
+        CHECK((layout.hooks[1] & detail::conditions_hook) == 0);
+        CHECK((layout.hooks[3] & detail::conditions_hook) == 0);
+        REQUIRE(layout.condition_index.size() == 4);
+        const detail::node_conditions& c = layout.conditions.at(layout.condition_index[2]);
+        using d = detail::node_conditions;
+        CHECK(c.pre[d::skip_if] != nullptr);
+        CHECK(c.pre[d::skip_if]->text() == "n > 3");
+        CHECK(c.pre[d::failure_if]->text() == "false");
+        CHECK(c.pre[d::success_if] == nullptr);
+        CHECK(c.pre[d::while_true] == nullptr);
+        CHECK(c.post[d::on_success]->text() == "n += 1");
+        CHECK(c.post[d::post_any]->text() == "n := 0");
+        CHECK(c.post[d::on_failure] == nullptr);
+        CHECK(c.post[d::on_halted] == nullptr);
+    }
+
+    TEST_CASE("condition attributes are record parameters of their names in flat formats") {
+        const load_result r = load(R"({"nodes": [
+{"id": 1, "type": "AlwaysSuccess", "params": {"_while": "count < 3", "_onHalted": "count = 0"}}]})",
+                                   file_format::flat_json);
+        REQUIRE(r);
+        const detail::node_conditions& c = r.tree->layout().conditions.at(0);
+        CHECK(c.pre[detail::node_conditions::while_true]->text() == "count < 3");
+        CHECK(c.post[detail::node_conditions::on_halted]->text() == "count = 0");
+        const diagnostic bad = only(load(R"({"nodes": [
+{"id": 1, "type": "AlwaysSuccess", "params": {"_skipIf": "nobody = 1"}}]})",
+                                         file_format::flat_json),
+                                    diagnostic_code::invalid_script);
+        CHECK(bad.message.find("script of '_skipIf'") != std::string::npos);
+    }
+
+    TEST_CASE("a SubTree's condition attributes name the user's keys") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="gate := 1"/><SubTree ID="Sub" _skipIf="gate == 1"/>
+</Sequence></BehaviorTree>
+<BehaviorTree ID="Sub"><Script code="gate := 2"/></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        REQUIRE(t->size() == 4);
+        CHECK(t->type_name(2) == "SubTree");
+        CHECK((t->layout().hooks[2] & detail::conditions_hook) != 0);
+        // The subtree's own `gate` is private to it: two keys.
+        int gates = 0;
+        for (const blackboard_key& k : t->keys()) gates += k.name.find("gate") != std::string::npos;
+        CHECK(gates == 2);
+    }
+}
