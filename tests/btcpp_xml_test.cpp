@@ -648,7 +648,7 @@ tree M
               R"(<Repeat num_cycles="3">)", R"(<RetryUntilSuccessful num_attempts="2">)",
               R"(<Parallel success_count="2" failure_count="1">)",
               R"(<SetBlackboard output_key="mode" value="calm"/>)", "<SequenceWithMemory>",
-              R"(<RunOnce then_skip="false">)", R"(<Sequence name="all">)"}) {
+              "<RunOnce>", R"(<Sequence name="all">)"}) {
             CHECK_MESSAGE(w.text.find(expected) != std::string::npos, expected);
         }
         // BehaviorTree.CPP built-ins need no model.

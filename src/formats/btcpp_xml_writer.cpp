@@ -298,11 +298,6 @@ private:
                         "BehaviorTree.CPP's takes a script ('if') and refuses these ports",
                     id);
         }
-        if (type == "RunOnce" &&
-            std::none_of(first, last, [](const raw_param& p) { return p.name == "then_skip"; })) {
-            // BehaviorTree.CPP's default is true (SKIPPED ever after), Canopy's false.
-            attributes.emplace_back("then_skip", "false");
-        }
         // An element named as a tree of the document would read as a subtree.
         const bool explicit_form = !is_xml_name(type) || is_reserved_element(type) ||
                                    tree_names_.count(std::string(type)) != 0;
