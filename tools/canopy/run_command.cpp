@@ -280,8 +280,11 @@ int run(const run_options& o) {
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;
-        std::cout << "tick " << k << ": " << to_string(agents.front().last_status(tree::root))
-                  << '\n';
+        // A root left idle by its tick was skipped: a tick never returns idle, and a skipped
+        // node's status byte is idle again.
+        status root = agents.front().last_status(tree::root);
+        if (root == status::idle) root = status::skipped;
+        std::cout << "tick " << k << ": " << to_string(root) << '\n';
         if (o.watch) {
             std::cout.flush();  // the ticks and the reload lines on stderr, in their order
             reporter.after_tick(agents, handle);
