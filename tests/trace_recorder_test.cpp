@@ -147,6 +147,23 @@ TEST_SUITE("trace recorder") {
         CHECK(read.ticks[0].events == recorder.recording().ticks[0].events);
     }
 
+    TEST_CASE("the trace printer shows a skipped result, and the node is idle after it") {
+        auto t = testing::make({testing::record(1, 0, "Sequence"), testing::leaf(2, 1, "k"),
+                                testing::leaf(3, 1, "k")});
+        testing::script_log log;
+        agent a(t, &log);
+        std::ostringstream printed;
+        trace_printer printer(printed);
+        a.set_observer(&printer);
+        CHECK(a.tick(0.1) == status::skipped);
+        CHECK(printed.str() ==
+              "Sequence #1\n"
+              "  Script #2: idle -> skipped\n"
+              "  Script #3: idle -> skipped\n"
+              "Sequence #1: idle -> skipped\n");
+        for (tree::index i = 0; i < t->size(); ++i) CHECK(a.last_status(i) == status::idle);
+    }
+
     TEST_CASE("reads a version 1 trace, written before the skipped status") {
         std::istringstream in(header + "tick 1 0\nvisit 0\nresult 0 idle running\n");
         const recorded_trace read = read_trace(in, "old.trace");
