@@ -592,10 +592,21 @@ TEST_SUITE("composites") {
               std::vector<status>{skipped});
     }
 
-    TEST_CASE("Sequence resumed at a running child is not skipped when the rest are") {
+    TEST_CASE("Sequence counts the skipped children of the whole run, across ticks") {
         // #2 is skipped and #3 runs; next tick #3 is resumed, then #4 is skipped: success.
         CHECK(roots({record(1, 0, "Sequence"), leaf(2, 1, "k"), leaf(3, 1, "rs"), leaf(4, 1, "k")},
                     2) == std::vector<status>{running, success});
+        // A Repeat that runs, then is skipped with its child: every child of the run was
+        // skipped, as BehaviorTree.CPP's skipped_count_ (kept while the node is active) says.
+        CHECK(roots({record(1, 0, "Sequence"), leaf(2, 1, "k"),
+                     record(3, 1, "Repeat", R"({"count": 2})"), leaf(4, 3, "sk")},
+                    2) == std::vector<status>{running, skipped});
+        CHECK(roots({record(1, 0, "Sequence"), leaf(2, 1, "s"),
+                     record(3, 1, "Repeat", R"({"count": 2})"), leaf(4, 3, "sk")},
+                    2) == std::vector<status>{running, success});
+        CHECK(roots({record(1, 0, "Selector"), leaf(2, 1, "k"),
+                     record(3, 1, "Repeat", R"({"count": 2})"), leaf(4, 3, "sk")},
+                    2) == std::vector<status>{running, skipped});
     }
 
     // BehaviorTree.CPP src/controls/reactive_sequence.cpp, reactive_fallback.cpp.

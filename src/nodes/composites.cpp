@@ -46,16 +46,20 @@ bool finished(status s) {
 
 // Sequence (give_up_on = failure) and Selector (give_up_on = success): tick children in
 // order, starting at the running one, until one returns give_up_on or running. Skipped
-// children are passed over; when every child was skipped, so is the node. A resumed run
-// ticked its running child before, which was therefore not skipped.
+// children are passed over; when every child of the run was skipped, so is the node. In a
+// resumed run, the children before the running one were ticked earlier in it: a skipped one's
+// status byte is idle, another's says how it finished.
 template <status give_up_on>
 class ordered final : public node {
 public:
     status tick(context& ctx) const override {
         tree::index running = ctx.running_child();
-        bool all_skipped = running == tree::no_parent;
+        bool all_skipped = true;
         for (tree::index child : ctx.children()) {
-            if (running != tree::no_parent && child != running) continue;
+            if (running != tree::no_parent && child != running) {
+                all_skipped = all_skipped && ctx.last_status(child) == status::idle;
+                continue;
+            }
             running = tree::no_parent;
             const status result = ctx.tick(child);
             if (result == status::skipped) continue;
@@ -596,7 +600,8 @@ private:
 
 // A Selector that starts at a child drawn from the agent's seeded generator and goes round
 // from there: each child is equally likely to be tried first. Skipped children are passed
-// over, and when every child was skipped, so is the node.
+// over, and when every child of the run was skipped, so is the node (as in ordered<>, the
+// children tried before a resumed one tell by their status bytes).
 class random_selector final : public stateful_node<std::uint32_t> {
 public:
     void enter(context& ctx) const override {
@@ -613,13 +618,15 @@ public:
         for (std::uint32_t k = state(ctx); k > 0; --k) child = t.subtree_end(child);
         const tree::index running = ctx.running_child();
         bool resumed = running == tree::no_parent;
-        bool all_skipped = resumed;
+        bool all_skipped = true;
         for (std::size_t k = t.child_count(ctx.node()); k > 0; --k) {
             if (resumed || child == running) {
                 resumed = true;
                 const status result = ctx.tick(child);
                 if (result != status::skipped) all_skipped = false;
                 if (result != status::failure && result != status::skipped) return result;
+            } else {
+                all_skipped = all_skipped && ctx.last_status(child) == status::idle;
             }
             child = t.subtree_end(child);
             if (child == end) child = first_child;
