@@ -278,7 +278,7 @@ def test_skipped(chromium, canopy, workdir):
     driver = r"""
 try {
   function colour(i) { return getComputedStyle(rowOf(i)).backgroundColor; }
-  R.idle = colour(1);  // before any step: tick 1, where RunOnce succeeded; a leaf never ticked
+  R.succeeded = colour(1);  // before any step: tick 1, where RunOnce succeeded
   q("#next").click();
   R.statuses = statuses(%(n)d);
   R.trace = Array.prototype.map.call(document.querySelectorAll("#trace li[data-node]"), function (li) {
@@ -297,7 +297,7 @@ try {
     check(R["statuses"] == statuses_at(ticks[1], n), "tick 2 shows %s, but the trace says %s"
           % (R["statuses"], statuses_at(ticks[1], n)))
     check([1, "skipped"] in R["trace"], "the trace list of tick 2 is %s" % R["trace"])
-    check(R["skipped"] != R["idle"], "a skipped row is coloured as a succeeded one: %s"
+    check(R["skipped"] != R["succeeded"], "a skipped row is coloured as a succeeded one: %s"
           % R["skipped"])
     check(R["dot"] == "dashed", "a skipped node's dot is %s, not dashed" % R["dot"])
     check("skipped" in R["legend"], "the legend lacks skipped: %s" % R["legend"])
