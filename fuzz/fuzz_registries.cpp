@@ -13,7 +13,8 @@ status byte_source::next_status() noexcept {
     const std::uint8_t b = next();
     if (b < 86) return status::success;
     if (b < 171) return status::failure;
-    return status::running;
+    if (b < 236) return status::running;
+    return status::skipped;
 }
 
 double byte_source::next_dt() noexcept {

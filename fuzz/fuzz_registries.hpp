@@ -29,7 +29,8 @@ public:
         at_ = (at_ + 1) % size_;
         return b;
     }
-    /// success, failure or running, a third of the byte values each.
+    /// success, failure or running, about a third of the byte values each, and skipped for
+    /// the top 20 values.
     status next_status() noexcept;
     /// One of 0, 0.01, 0.1, 1 and 10 seconds, so that timed nodes both wait and end.
     double next_dt() noexcept;

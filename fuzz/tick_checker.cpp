@@ -1,5 +1,7 @@
 #include "tick_checker.hpp"
 
+#include "canopy/run/agent.hpp"
+
 namespace canopy::fuzz {
 
 tick_checker::tick_checker(const tree& t)
@@ -17,11 +19,15 @@ void tick_checker::on_visit(const agent& /*a*/, tree::index node) {
              "one tick visited more than " + std::to_string(visits_per_node) + " x the nodes");
 }
 
-void tick_checker::on_tick(const agent& /*a*/, tree::index node, status before, status result) {
+void tick_checker::on_tick(const agent& a, tree::index node, status before, status result) {
     const bool was_running = before == status::running;
     if (was_running != entered_[node])
         fail(node, was_running ? "ticked as running but never entered"
                                : "entered again before its exit or halt");
+    if (result == status::idle) fail(node, "its tick was reported as idle");
+    // A skipped node did nothing: it is idle again, as BehaviorTree.CPP keeps it.
+    if (result == status::skipped && a.last_status(node) != status::idle)
+        fail(node, "skipped, but its status is " + std::string(to_string(a.last_status(node))));
     entered_[node] = result == status::running;
 }
 

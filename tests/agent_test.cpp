@@ -99,7 +99,7 @@ record_set random_records(std::mt19937& random, int size) {
         const int n = children[id];
         if (n == 0) {
             std::string results;
-            for (int k = 1 + pick(4); k > 0; --k) results += "sfrr"[pick(4)];
+            for (int k = 1 + pick(4); k > 0; --k) results += "sfrrk"[pick(5)];
             records.add(id, parent[id], "Scripted");
             records.add_param("results", results);
             continue;

@@ -23,6 +23,7 @@ namespace {
 constexpr status success = status::success;
 constexpr status failure = status::failure;
 constexpr status running = status::running;
+constexpr status skipped = status::skipped;
 
 // Compares tick by tick, so that a mismatch names its tick.
 void check_ticks(const std::vector<tick_result>& actual, const std::vector<tick_result>& expected) {
@@ -55,6 +56,16 @@ std::shared_ptr<const tree> make_with_mode(const std::vector<std::string>& recor
     for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
     REQUIRE(r);
     return r.tree;
+}
+
+// The root's status on each of n ticks of a tree of runtime records.
+std::vector<status> roots(const std::vector<std::string>& records, int n) {
+    script_log log;
+    agent a(testing::make(records), &log);
+    std::vector<status> out;
+    for (int k = 0; k < n; ++k) out.push_back(a.tick(0.1));
+    CHECK(log.violations == 0);
+    return out;
 }
 
 }  // namespace
@@ -556,5 +567,168 @@ TEST_SUITE("composites") {
                       &log, 7);
         CHECK(run(failing, 1) == "f");  // it tries every child before failing
         CHECK(log.enters == 2);
+    }
+
+    // ---- Skipped children ------------------------------------------------------------------
+    // A leaf "k" returns skipped. BehaviorTree.CPP 4 moves past a SKIPPED child in every
+    // composite, and a composite whose children were all skipped returns SKIPPED.
+
+    // BehaviorTree.CPP src/controls/sequence_node.cpp, fallback_node.cpp: "It was requested to
+    // skip this node"; "Skip if ALL the nodes have been skipped".
+    TEST_CASE("Sequence and Selector move past a skipped child and are skipped if all are") {
+        expect_ticks({record(1, 0, "Sequence"), leaf(2, 1, "k"), leaf(3, 1, "s")},
+                     {{success,
+                       {"enter #2", "exit skipped #2", "enter #3", "exit success #3", "enter #1",
+                        "exit success #1"}}});
+        expect_ticks({record(1, 0, "Sequence"), leaf(2, 1, "k"), leaf(3, 1, "k")},
+                     {{skipped,
+                       {"enter #2", "exit skipped #2", "enter #3", "exit skipped #3", "enter #1",
+                        "exit skipped #1"}}});
+        CHECK(roots({record(1, 0, "Selector"), leaf(2, 1, "k"), leaf(3, 1, "f")}, 1) ==
+              std::vector<status>{failure});
+        CHECK(roots({record(1, 0, "Selector"), leaf(2, 1, "k"), leaf(3, 1, "s")}, 1) ==
+              std::vector<status>{success});
+        CHECK(roots({record(1, 0, "Selector"), leaf(2, 1, "k"), leaf(3, 1, "k")}, 1) ==
+              std::vector<status>{skipped});
+    }
+
+    TEST_CASE("Sequence counts the skipped children of the whole run, across ticks") {
+        // #2 is skipped and #3 runs; next tick #3 is resumed, then #4 is skipped: success.
+        CHECK(roots({record(1, 0, "Sequence"), leaf(2, 1, "k"), leaf(3, 1, "rs"), leaf(4, 1, "k")},
+                    2) == std::vector<status>{running, success});
+        // A Repeat that runs, then is skipped with its child: every child of the run was
+        // skipped, as BehaviorTree.CPP's skipped_count_ (kept while the node is active) says.
+        CHECK(roots({record(1, 0, "Sequence"), leaf(2, 1, "k"),
+                     record(3, 1, "Repeat", R"({"count": 2})"), leaf(4, 3, "sk")},
+                    2) == std::vector<status>{running, skipped});
+        CHECK(roots({record(1, 0, "Sequence"), leaf(2, 1, "s"),
+                     record(3, 1, "Repeat", R"({"count": 2})"), leaf(4, 3, "sk")},
+                    2) == std::vector<status>{running, success});
+        CHECK(roots({record(1, 0, "Selector"), leaf(2, 1, "k"),
+                     record(3, 1, "Repeat", R"({"count": 2})"), leaf(4, 3, "sk")},
+                    2) == std::vector<status>{running, skipped});
+    }
+
+    // BehaviorTree.CPP src/controls/reactive_sequence.cpp, reactive_fallback.cpp.
+    TEST_CASE("ReactiveSequence and ReactiveSelector move past skipped children") {
+        for (const char* type : {"ReactiveSequence", "ReactiveSelector"}) {
+            CAPTURE(type);
+            CHECK(roots({record(1, 0, type), leaf(2, 1, "k"), leaf(3, 1, "r")}, 1) ==
+                  std::vector<status>{running});
+            CHECK(roots({record(1, 0, type), leaf(2, 1, "k"), leaf(3, 1, "k")}, 1) ==
+                  std::vector<status>{skipped});
+        }
+        CHECK(roots({record(1, 0, "ReactiveSequence"), leaf(2, 1, "k"), leaf(3, 1, "s")}, 1) ==
+              std::vector<status>{success});
+        CHECK(roots({record(1, 0, "ReactiveSelector"), leaf(2, 1, "k"), leaf(3, 1, "f")}, 1) ==
+              std::vector<status>{failure});
+    }
+
+    // BehaviorTree.CPP src/controls/parallel_node.cpp: a skipped child is not completed (it is
+    // ticked again), counts toward a negative success threshold, and all skipped is SKIPPED.
+    TEST_CASE("Parallel ticks a skipped child again and counts it toward a negative threshold") {
+        // success_threshold -1 (all): one success and one skip are enough.
+        expect_ticks({record(1, 0, "Parallel"), leaf(2, 1, "k"), leaf(3, 1, "s")},
+                     {{success,
+                       {"enter #2", "exit skipped #2", "enter #3", "exit success #3", "enter #1",
+                        "exit success #1"}}});
+        // A threshold of 2 counts successes only: #2 is ticked again until it succeeds.
+        expect_ticks(
+            {record(1, 0, "Parallel", R"({"success_threshold": 2})"), leaf(2, 1, "ks"),
+             leaf(3, 1, "s")},
+            {{running, {"enter #2", "exit skipped #2", "enter #3", "exit success #3", "enter #1"}},
+             {success, {"enter #2", "exit success #2", "exit success #1"}}});
+        // All skipped: with a negative threshold the skips reach it, so success, as in
+        // BehaviorTree.CPP (the threshold is checked before the all-skipped rule); with a
+        // positive one the node is skipped.
+        CHECK(roots({record(1, 0, "Parallel"), leaf(2, 1, "k"), leaf(3, 1, "k")}, 1) ==
+              std::vector<status>{success});
+        CHECK(roots({record(1, 0, "Parallel", R"({"success_threshold": 1})"), leaf(2, 1, "k"),
+                     leaf(3, 1, "k")},
+                    1) == std::vector<status>{skipped});
+        CHECK(roots({record(1, 0, "Parallel"), leaf(2, 1, "k"), leaf(3, 1, "f")}, 1) ==
+              std::vector<status>{failure});
+    }
+
+    // BehaviorTree.CPP src/controls/parallel_all_node.cpp: skipped children count as done.
+    TEST_CASE("ParallelAll takes a skipped child as done and is skipped if all are") {
+        CHECK(roots({record(1, 0, "ParallelAll"), leaf(2, 1, "k"), leaf(3, 1, "rs")}, 2) ==
+              std::vector<status>{running, success});
+        CHECK(roots({record(1, 0, "ParallelAll"), leaf(2, 1, "k"), leaf(3, 1, "f")}, 1) ==
+              std::vector<status>{failure});
+        CHECK(roots({record(1, 0, "ParallelAll"), leaf(2, 1, "k"), leaf(3, 1, "k")}, 1) ==
+              std::vector<status>{skipped});
+    }
+
+    // BehaviorTree.CPP src/controls/sequence_with_memory_node.cpp: a skipped child moves on
+    // in the same tick (no wake-up), all skipped is SKIPPED.
+    TEST_CASE("SequenceWithMemory moves past a skipped child in the same tick") {
+        CHECK(roots({record(1, 0, "SequenceWithMemory"), leaf(2, 1, "k"), leaf(3, 1, "s"),
+                     leaf(4, 1, "s")},
+                    2) == std::vector<status>{running, success});
+        CHECK(roots({record(1, 0, "SequenceWithMemory"), leaf(2, 1, "k"), leaf(3, 1, "k")}, 2) ==
+              std::vector<status>{skipped, skipped});
+    }
+
+    TEST_CASE("IfThenElse and WhileDoElse are skipped with their condition or branch") {
+        for (const char* type : {"IfThenElse", "WhileDoElse"}) {
+            CAPTURE(type);
+            CHECK(roots({record(1, 0, type), leaf(2, 1, "k"), leaf(3, 1, "s"), leaf(4, 1, "s")},
+                        1) == std::vector<status>{skipped});
+            CHECK(roots({record(1, 0, type), leaf(2, 1, "f"), leaf(3, 1, "s"), leaf(4, 1, "k")},
+                        1) == std::vector<status>{skipped});
+        }
+        // WhileDoElse halts the running branch when its condition is skipped.
+        expect_ticks({record(1, 0, "WhileDoElse"), leaf(2, 1, "sk"), leaf(3, 1, "r")},
+                     {{running, {"enter #2", "exit success #2", "enter #3", "enter #1"}},
+                      {skipped, {"enter #2", "exit skipped #2", "halt #3", "exit skipped #1"}}});
+    }
+
+    TEST_CASE("a switch is skipped when the branch it ticks is") {
+        auto t = make_with_mode(
+            {record(1, 0, "Switch2", R"({"variable": "mode", "case_1": "a", "case_2": "b"})"),
+             leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "k")});
+        script_log log;
+        agent a(t, &log);
+        CHECK(a.tick(0.1) == skipped);  // "" matches no case: the default, #4
+    }
+
+    TEST_CASE("PipelineSequence and RoundRobin move past skipped children") {
+        CHECK(roots({record(1, 0, "PipelineSequence"), leaf(2, 1, "k"), leaf(3, 1, "s")}, 1) ==
+              std::vector<status>{success});
+        CHECK(roots({record(1, 0, "PipelineSequence"), leaf(2, 1, "k"), leaf(3, 1, "k")}, 1) ==
+              std::vector<status>{skipped});
+        CHECK(roots({record(1, 0, "RoundRobin"), leaf(2, 1, "k"), leaf(3, 1, "s")}, 1) ==
+              std::vector<status>{success});
+        CHECK(roots({record(1, 0, "RoundRobin"), leaf(2, 1, "k"), leaf(3, 1, "f")}, 1) ==
+              std::vector<status>{failure});
+        CHECK(roots({record(1, 0, "RoundRobin", R"({"wrap_around": true})"), leaf(2, 1, "k"),
+                     leaf(3, 1, "k")},
+                    1) == std::vector<status>{skipped});
+    }
+
+    // Nav2 nav2_behavior_tree/plugins/control/recovery_node.cpp: "If first child is skipped,
+    // the entire branch is considered skipped"; a skipped recovery means no recovery was
+    // possible: FAILURE, not counted as a retry.
+    TEST_CASE("RecoveryNode is skipped with its first child and fails on a skipped recovery") {
+        CHECK(roots({record(1, 0, "RecoveryNode"), leaf(2, 1, "k"), leaf(3, 1, "s")}, 1) ==
+              std::vector<status>{skipped});
+        expect_ticks({record(1, 0, "RecoveryNode"), leaf(2, 1, "f"), leaf(3, 1, "k")},
+                     {{failure,
+                       {"enter #2", "exit failure #2", "enter #3", "exit skipped #3", "enter #1",
+                        "exit failure #1"}}});
+    }
+
+    TEST_CASE("RandomSelector moves past skipped children and is skipped if all are") {
+        for (std::uint64_t seed = 0; seed < 8; ++seed) {
+            CAPTURE(seed);
+            auto t = make({record(1, 0, "RandomSelector"), leaf(2, 1, "k"), leaf(3, 1, "f")});
+            script_log log;
+            agent a(t, &log, seed);
+            CHECK(a.tick(0.1) == failure);
+            agent b(make({record(1, 0, "RandomSelector"), leaf(2, 1, "k"), leaf(3, 1, "k")}), &log,
+                    seed);
+            CHECK(b.tick(0.1) == skipped);
+        }
     }
 }

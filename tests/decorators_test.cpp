@@ -24,6 +24,7 @@ using ticks = std::vector<tick_result>;
 constexpr status S = status::success;
 constexpr status F = status::failure;
 constexpr status R = status::running;
+constexpr status K = status::skipped;
 
 // One tick of an agent, recorded.
 tick_result step(agent& a, double dt = 0.1) {
@@ -201,9 +202,22 @@ TEST_SUITE("decorators") {
         }
     }
 
-    TEST_CASE("RunOnce returns its child's first result for ever after, until the agent resets") {
+    // BehaviorTree.CPP include/behaviortree_cpp/decorators/run_once_node.h: then_skip defaults
+    // to true; once the child has completed, SKIPPED without ticking it.
+    TEST_CASE("RunOnce is skipped, its child unticked, after the child's first finish") {
         script_log log;
         agent a(make({record(1, 0, "RunOnce"), leaf(2, 1, "rf")}), &log);
+        CHECK(record_ticks(a, 4) == ticks{{R, {"enter #2", "enter #1"}},
+                                          {F, {"exit failure #2", "exit failure #1"}},
+                                          {K, {"enter #1", "exit skipped #1"}},
+                                          {K, {"enter #1", "exit skipped #1"}}});
+        a.reset();
+        CHECK(step(a) == tick_result{R, {"enter #2", "enter #1"}});
+    }
+
+    TEST_CASE("RunOnce with then_skip false returns its child's first result for ever after") {
+        script_log log;
+        agent a(make({record(1, 0, "RunOnce", R"({"then_skip": false})"), leaf(2, 1, "rf")}), &log);
         CHECK(record_ticks(a, 4) == ticks{{R, {"enter #2", "enter #1"}},
                                           {F, {"exit failure #2", "exit failure #1"}},
                                           {F, {"enter #1", "exit failure #1"}},
@@ -228,16 +242,31 @@ TEST_SUITE("decorators") {
               tick_result{S,
                           {"enter #2", "exit success #2", "enter #4", "exit success #4", "enter #3",
                            "exit success #3", "enter #1", "exit success #1"}});
+        // Skipped from then on: the ReactiveSequence moves past it and succeeds.
         CHECK(step(a) == tick_result{S,
-                                     {"enter #2", "exit success #2", "enter #3", "exit success #3",
+                                     {"enter #2", "exit success #2", "enter #3", "exit skipped #3",
                                       "enter #1", "exit success #1"}});
     }
 
-    TEST_CASE("RunOnce refuses then_skip true: there is no skipped status") {
-        CHECK(refusal({record(1, 0, "RunOnce", R"({"then_skip": true})"), leaf(2, 1, "s")}) ==
-              "node 1 ('RunOnce'): 'then_skip' true is not supported: Canopy has no skipped "
-              "status; leave it out (false) and RunOnce returns the child's first result on "
-              "every later tick");
+    TEST_CASE("RunOnce reads then_skip at each tick, from the blackboard too") {
+        script_log log;
+        agent a(make({record(1, 0, "RunOnce", R"({"then_skip": "{alarm}"})"), leaf(2, 1, "s")}),
+                &log);
+        CHECK(run(a, 2) == "ss");
+        a.blackboard().set("alarm", true);
+        CHECK(run(a, 1) == "s");  // "skipped"
+        CHECK(step(a).root == K);
+        a.blackboard().set("alarm", false);
+        CHECK(step(a) == tick_result{S, {"enter #1", "exit success #1"}});
+    }
+
+    TEST_CASE("RunOnce does not take a skipped child for its first finish") {
+        script_log log;
+        agent a(make({record(1, 0, "RunOnce", R"({"then_skip": false})"), leaf(2, 1, "kf")}), &log);
+        CHECK(record_ticks(a, 3) ==
+              ticks{{K, {"enter #2", "exit skipped #2", "enter #1", "exit skipped #1"}},
+                    {F, {"enter #2", "exit failure #2", "enter #1", "exit failure #1"}},
+                    {F, {"enter #1", "exit failure #1"}}});
     }
 
     TEST_CASE("Timeout fails, halting its child unticked, once seconds have passed since entry") {
@@ -552,9 +581,138 @@ TEST_SUITE("decorators") {
         }
     }
 
+    // ---- Skipped children ------------------------------------------------------------------
+
+    // BehaviorTree.CPP src/decorators/inverter_node.cpp and force_success_node.h /
+    // force_failure_node.h: RUNNING and SKIPPED are returned as the child gave them.
+    TEST_CASE("Not, ForceSuccess and ForceFailure pass a skipped child's result on") {
+        for (const char* name : {"Not", "ForceSuccess", "ForceFailure"}) {
+            CAPTURE(name);
+            script_log log;
+            agent a(make({record(1, 0, name), leaf(2, 1, "ks")}), &log);
+            CHECK(step(a) ==
+                  tick_result{K, {"enter #2", "exit skipped #2", "enter #1", "exit skipped #1"}});
+            CHECK(step(a).root == (std::string(name) == "ForceSuccess" ? S : F));
+        }
+    }
+
+    // BehaviorTree.CPP src/decorators/repeat_node.cpp: "the child has been skipped. Skip the
+    // decorator too. Don't reset the counter, though !"
+    TEST_CASE("Repeat is skipped with its child and goes on from its count afterwards") {
+        script_log log;
+        agent a(make({record(1, 0, "Repeat", R"({"count": 3})"), leaf(2, 1, "sks")}), &log);
+        CHECK(run(a, 1) == "r");  // one iteration, entered this tick
+        CHECK(step(a) == tick_result{K, {"enter #2", "exit skipped #2", "exit skipped #1"}});
+        CHECK(run(a, 1) == "r");   // second success; the count went on from 1
+        CHECK(step(a).root == S);  // third: 3 of 3 (a fresh count would still be running)
+    }
+
+    // BehaviorTree.CPP src/decorators/retry_node.cpp: SKIPPED skips the node.
+    TEST_CASE("Retry and RepeatUntilSuccess are skipped with their child") {
+        for (const char* name : {"Retry", "RepeatUntilSuccess"}) {
+            CAPTURE(name);
+            script_log log;
+            const std::string params = std::string(name) == "Retry" ? R"({"attempts": 3})" : "";
+            agent a(make({record(1, 0, name, params), leaf(2, 1, "ks")}), &log);
+            CHECK(run(a, 2) == "ss");  // skipped, then success
+            CHECK(log.violations == 0);
+        }
+    }
+
+    // BehaviorTree.CPP include/behaviortree_cpp/decorators/keep_running_until_failure_node.h:
+    // a child status other than SUCCESS, FAILURE or RUNNING leaves the node RUNNING.
+    TEST_CASE("RepeatUntilFailure (KeepRunningUntilFailure) keeps running over a skipped child") {
+        script_log log;
+        agent a(make({record(1, 0, "KeepRunningUntilFailure"), leaf(2, 1, "kf")}), &log);
+        CHECK(record_ticks(a, 2) == ticks{{R, {"enter #2", "exit skipped #2", "enter #1"}},
+                                          {F, {"enter #2", "exit failure #2", "exit failure #1"}}});
+    }
+
+    TEST_CASE("Timeout and Delay pass a skipped child on, and their next activation starts anew") {
+        script_log log;
+        agent a(make({record(1, 0, "Timeout", R"({"seconds": 0.25})"), leaf(2, 1, "krrrr")}), &log);
+        CHECK(step(a).root == K);
+        CHECK(run(a, 4) == "rrrf");  // the timeout counts from the new entry
+        agent d(make({record(1, 0, "Delay", R"({"seconds": 0.1})"), leaf(2, 1, "ks")}), &log);
+        CHECK(run(d, 2) == "rs");  // skipped
+        CHECK(run(d, 2) == "rs");  // waits again, then succeeds
+    }
+
+    TEST_CASE("Cooldown, RateController and Limiter do not count a skipped child as a run") {
+        script_log log;
+        agent c(make({record(1, 0, "Cooldown", R"({"seconds": 10})"), leaf(2, 1, "ks")}), &log);
+        CHECK(run(c, 1) == "s");   // skipped: no cooldown started
+        CHECK(run(c, 2) == "sf");  // success starts it
+        agent r(make({record(1, 0, "RateController", R"({"hz": 0.1})"), leaf(2, 1, "kss")}), &log);
+        CHECK(run(r, 1) == "s");   // skipped: the timer is not armed
+        CHECK(run(r, 2) == "sr");  // ticked at once, then held back
+        agent l(make({record(1, 0, "Limiter", R"({"max_loop": 1})"), leaf(2, 1, "ks")}), &log);
+        CHECK(step(l).root == K);
+        CHECK(run(l, 2) == "sf");  // the one counted run
+        CHECK(log.violations == 0);
+    }
+
+    TEST_CASE("MaxTime is skipped with its child, however long it has been") {
+        script_log log;
+        agent a(make({record(1, 0, "MaxTime", R"({"seconds": 0.1})"), leaf(2, 1, "k")}), &log);
+        CHECK(step(a, 1.0).root == K);
+    }
+
+    // ---- BlackboardCheckInt, BlackboardCheckDouble, BlackboardCheckString ------------------
+
+    // BehaviorTree.CPP 3 include/behaviortree_cpp_v3/decorators/blackboard_precondition.h:
+    // equal values tick the child; otherwise a running child is halted and return_on_mismatch
+    // (FAILURE by default) is returned.
+    TEST_CASE("BlackboardCheckInt ticks its child while the values are equal") {
+        script_log log;
+        agent a(
+            make({record(1, 0, "BlackboardCheckInt", R"({"value_A": "{count}", "value_B": 42})"),
+                  leaf(2, 1, "rrs")}),
+            &log);
+        CHECK(step(a) == tick_result{F, {"enter #1", "exit failure #1"}});
+        a.blackboard().set("count", std::int64_t{42});
+        CHECK(step(a) == tick_result{R, {"enter #2", "enter #1"}});
+        a.blackboard().set("count", std::int64_t{7});
+        CHECK(step(a) == tick_result{F, {"halt #2", "exit failure #1"}});
+        a.blackboard().set("count", std::int64_t{42});
+        CHECK(run(a, 2) == "rs");
+        CHECK(log.violations == 0);
+    }
+
+    TEST_CASE("BlackboardCheckDouble and BlackboardCheckString compare numbers and text") {
+        script_log log;
+        agent d(make({record(1, 0, "BlackboardCheckDouble",
+                             R"({"value_A": "{health}", "value_B": 0.5,
+                                 "return_on_mismatch": "SUCCESS"})"),
+                      leaf(2, 1, "f")}),
+                &log);
+        CHECK(run(d, 1) == "s");  // 0 is not 0.5: SUCCESS, the child unticked
+        d.blackboard().set("health", 0.5);
+        CHECK(run(d, 1) == "f");
+        agent t(make({record(1, 0, "BlackboardCheckString",
+                             R"({"value_A": "calm", "value_B": "calm"})"),
+                      leaf(2, 1, "s")}),
+                &log);
+        CHECK(run(t, 1) == "s");
+        agent k(make({record(1, 0, "BlackboardCheckString",
+                             R"({"value_A": "calm", "value_B": "Calm",
+                                 "return_on_mismatch": "skipped"})"),
+                      leaf(2, 1, "s")}),
+                &log);
+        CHECK(step(k).root == K);
+    }
+
+    TEST_CASE("BlackboardCheck refuses a return_on_mismatch that is not a status") {
+        CHECK(refusal({record(1, 0, "BlackboardCheckInt",
+                              R"({"value_A": 1, "value_B": 2, "return_on_mismatch": "IDLE"})"),
+                       leaf(2, 1, "s")}) ==
+              "node 1 ('BlackboardCheckInt'): 'return_on_mismatch' must be SUCCESS, FAILURE, "
+              "RUNNING or SKIPPED (or in lower case), not 'IDLE'");
+    }
+
     TEST_CASE("every decorator matches each enter with one exit or halt in random trees") {
-        // Decorators stacked over scripted leaves under reactive composites that the alarm
-        // key makes halt them, ticked with random time steps.
+        // Decorators stacked over scripted leaves (which may also skip) under reactive
+        // composites that the alarm key makes halt them, ticked with random time steps.
         const std::vector<std::string> decorators{
             R"("Repeat", "params": {"count": 2})",
             R"("Retry", "params": {"attempts": -1})",
@@ -567,7 +725,9 @@ TEST_SUITE("decorators") {
             R"("Precondition", "params": {"if": "count < 3"})",
             R"("RateController", "params": {"hz": 4})",
             R"("Limiter", "params": {"max_loop": 3})",
-            R"("MaxTime", "params": {"seconds": 0.4})"};
+            R"("MaxTime", "params": {"seconds": 0.4})",
+            R"("RunOnce", "params": {"then_skip": false})",
+            R"("BlackboardCheckInt", "params": {"value_A": "{count}", "value_B": 2})"};
         std::mt19937 random(7);
         auto pick = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
         for (int round = 0; round < 300; ++round) {
@@ -584,7 +744,7 @@ TEST_SUITE("decorators") {
                     parent = id;
                 }
                 std::string results;
-                for (std::size_t k = 1 + pick(4); k > 0; --k) results += "sfrr"[pick(4)];
+                for (std::size_t k = 1 + pick(4); k > 0; --k) results += "sfrrk"[pick(5)];
                 records.push_back(leaf(id++, parent, results));
             }
             script_log log;

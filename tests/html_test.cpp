@@ -174,6 +174,33 @@ TEST_SUITE("html") {
         CHECK(ticks[1]["e"].back() == json::parse("[1,0,3,1]"));
     }
 
+    TEST_CASE("a replay embeds a skipped result as status 4, and the viewer names it") {
+        auto t = testing::runtime_tree(R"({"nodes": [
+            {"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "RunOnce"},
+            {"id": 3, "parentId": 2, "type": "AlwaysSuccess"},
+            {"id": 4, "parentId": 1, "type": "AlwaysSuccess"}
+        ]})");
+        agent a(t);
+        trace_recorder recorder(t, 10);
+        a.set_observer(&recorder);
+        a.tick(0.1);
+        a.tick(0.1);
+        const recorded_trace trace = recorder.recording();
+        html_options options;
+        options.replay = &trace;
+        const std::string page = to_html(*t, options);
+        const json ticks = page_data(page)["ticks"];
+        REQUIRE(ticks.size() == 2);
+        CHECK(ticks[1]["e"] == json::parse("[[0,0,0,0],[0,1,0,0],[1,1,0,4],[0,3,0,0],[1,3,0,1],"
+                                           "[1,0,0,1]]"));
+        // Status 4 is "skipped" in the page, and halts have an index of their own.
+        CHECK(page.find(R"(var STATUS = ["idle", "success", "failure", "running", "skipped", )"
+                        R"("halted"], HALTED = 5;)") != std::string::npos);
+        CHECK(page.find(R"x(<span style="--c: var(--skipped)">skipped</span>)x") !=
+              std::string::npos);
+    }
+
     TEST_CASE("refuses a replay naming a node the tree does not have") {
         auto t = testing::runtime_tree(R"({"nodes": [{"id": 1, "type": "AlwaysSuccess"}]})");
         recorded_trace trace;

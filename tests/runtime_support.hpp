@@ -19,8 +19,8 @@ struct script_log {
     bool keep_calls = true;
 };
 
-/// A leaf whose tick results follow its `results` param, one letter a tick (s, f, r), round
-/// and round; it logs to the script_log the agent's host points at.
+/// A leaf whose tick results follow its `results` param, one letter a tick (s, f, r, and k for
+/// skipped), round and round; it logs to the script_log the agent's host points at.
 class script_node final : public stateful_node<std::uint32_t> {
 public:
     static std::vector<param_spec> parameters() {
@@ -38,6 +38,7 @@ public:
     status tick(context& ctx) const override {
         std::uint32_t& ticks = state(ctx);
         const char letter = results_[ticks++ % results_.size()];
+        if (letter == 'k') return status::skipped;
         return letter == 's' ? status::success : letter == 'f' ? status::failure : status::running;
     }
     void exit(context& ctx, status result) const override {

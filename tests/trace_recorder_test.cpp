@@ -37,7 +37,9 @@ trace_error read_error(const std::string& text) {
     return trace_error("", 0, "");
 }
 
+// Version 1, which traces written before "skipped" have: still read.
 const std::string header = "canopy-trace 1\ntree 3 0123456789abcdef waiting\n";
+const std::string header_2 = "canopy-trace 2\ntree 3 0123456789abcdef waiting\n";
 
 }  // namespace
 
@@ -126,6 +128,50 @@ TEST_SUITE("trace recorder") {
         CHECK_NOTHROW(check_trace_fits(read, *t, "round.trace"));
     }
 
+    TEST_CASE("records a skipped result, writes it as 'skipped' and reads it back") {
+        auto t = testing::make({testing::record(1, 0, "Sequence"), testing::leaf(2, 1, "k"),
+                                testing::leaf(3, 1, "s")});
+        testing::script_log log;
+        agent a(t, &log);
+        trace_recorder recorder(t, 2);
+        a.set_observer(&recorder);
+        a.tick(0.1);
+        std::ostringstream text;
+        recorder.write(text);
+        CHECK(text.str().find("result 1 idle skipped\nvisit 2\nresult 2 idle success\n") !=
+              std::string::npos);
+        const recorded_trace read = round_trip(recorder.recording());
+        REQUIRE(read.ticks.size() == 1);
+        REQUIRE(read.ticks[0].events.size() == 6);
+        CHECK(read.ticks[0].events[2].result == status::skipped);
+        CHECK(read.ticks[0].events == recorder.recording().ticks[0].events);
+    }
+
+    TEST_CASE("the trace printer shows a skipped result, and the node is idle after it") {
+        auto t = testing::make({testing::record(1, 0, "Sequence"), testing::leaf(2, 1, "k"),
+                                testing::leaf(3, 1, "k")});
+        testing::script_log log;
+        agent a(t, &log);
+        std::ostringstream printed;
+        trace_printer printer(printed);
+        a.set_observer(&printer);
+        CHECK(a.tick(0.1) == status::skipped);
+        CHECK(printed.str() ==
+              "Sequence #1\n"
+              "  Script #2: idle -> skipped\n"
+              "  Script #3: idle -> skipped\n"
+              "Sequence #1: idle -> skipped\n");
+        for (tree::index i = 0; i < t->size(); ++i) CHECK(a.last_status(i) == status::idle);
+    }
+
+    TEST_CASE("reads a version 1 trace, written before the skipped status") {
+        std::istringstream in(header + "tick 1 0\nvisit 0\nresult 0 idle running\n");
+        const recorded_trace read = read_trace(in, "old.trace");
+        REQUIRE(read.ticks.size() == 1);
+        CHECK(read.ticks[0].events.size() == 2);
+        CHECK(read.ticks[0].events[1].result == status::running);
+    }
+
     TEST_CASE("the trace format is lines of words, as documented") {
         auto t = waiting_tree();
         agent a(t);
@@ -135,7 +181,7 @@ TEST_SUITE("trace recorder") {
         std::ostringstream text;
         recorder.write(text);
         std::ostringstream expected;
-        expected << "canopy-trace 1\ntree 3 ";
+        expected << "canopy-trace 2\ntree 3 ";
         expected << std::hex;
         expected.width(16);
         expected.fill('0');
@@ -178,7 +224,8 @@ TEST_SUITE("trace recorder") {
             {"", 0, "bad.trace: error: empty file: not a Canopy trace"},
             {"canopy-trace\n", 1, "bad.trace:1: error: not a Canopy trace"},
             {"{\"nodes\": []}\n", 1, "bad.trace:1: error: not a Canopy trace"},
-            {"canopy-trace 2\n", 1, "bad.trace:1: error: trace format version 2 is not supported"},
+            {"canopy-trace 3\n", 1, "bad.trace:1: error: trace format version 3 is not supported"},
+            {"canopy-trace 0\n", 1, "bad.trace:1: error: trace format version 0 is not supported"},
             {"canopy-trace 1\ntree three 0123456789abcdef\n", 2,
              "bad.trace:2: error: expected 'tree NODES CHECKSUM [NAME]'"},
             {"canopy-trace 1\ntree 3 12ab\n", 2, "bad.trace:2: error: expected 'tree NODES"},
@@ -187,8 +234,14 @@ TEST_SUITE("trace recorder") {
             {header + "tick 1 0\nvisit 3\n", 4,
              "bad.trace:4: error: node 3 is not in a tree of 3 nodes"},
             {header + "tick 1 0\n\n# a comment\nresult 0 idle done\n", 6,
-             "bad.trace:6: error: expected statuses 'idle', 'success', 'failure' or 'running', "
-             "not 'idle done'"},
+             "bad.trace:6: error: expected statuses 'idle', 'success', 'failure', 'running' (and "
+             "'skipped' from version 2 on), not 'idle done'"},
+            {header + "tick 1 0\nresult 0 idle skipped\n", 4,
+             "bad.trace:4: error: expected statuses 'idle', 'success', 'failure', 'running' (and "
+             "'skipped' from version 2 on), not 'idle skipped'"},
+            {header_2 + "tick 1 0\nresult 0 idle skiped\n", 4,
+             "bad.trace:4: error: expected statuses 'idle', 'success', 'failure', 'running' or "
+             "'skipped', not 'idle skiped'"},
             {header + "tick 1 0\nresult 0 idle\n", 4,
              "bad.trace:4: error: expected 'result NODE BEFORE AFTER'"},
             {header + "tick 1 0\nhalt\n", 4, "bad.trace:4: error: expected 'halt NODE'"},

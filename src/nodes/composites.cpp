@@ -7,6 +7,10 @@
 // finished child's byte says how it finished until the parent clears it: per-agent data
 // kept out of the shared tree. State that must outlive a tick is per agent, in a
 // stateful_node.
+//
+// A skipped child (BehaviorTree.CPP's SKIPPED) did nothing and stays idle: each composite
+// moves past it, and one that ticked only skipped children is skipped itself
+// (docs/nodes.md, "Skipped").
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -41,19 +45,28 @@ bool finished(status s) {
 }
 
 // Sequence (give_up_on = failure) and Selector (give_up_on = success): tick children in
-// order, starting at the running one, until one returns give_up_on or running.
+// order, starting at the running one, until one returns give_up_on or running. Skipped
+// children are passed over; when every child of the run was skipped, so is the node. In a
+// resumed run, the children before the running one were ticked earlier in it: a skipped one's
+// status byte is idle, another's says how it finished.
 template <status give_up_on>
 class ordered final : public node {
 public:
     status tick(context& ctx) const override {
         tree::index running = ctx.running_child();
+        bool all_skipped = true;
         for (tree::index child : ctx.children()) {
-            if (running != tree::no_parent && child != running) continue;
+            if (running != tree::no_parent && child != running) {
+                all_skipped = all_skipped && ctx.last_status(child) == status::idle;
+                continue;
+            }
             running = tree::no_parent;
             const status result = ctx.tick(child);
+            if (result == status::skipped) continue;
+            all_skipped = false;
             if (result != opposite()) return result;  // give_up_on or running
         }
-        return opposite();
+        return all_skipped ? status::skipped : opposite();
     }
 
 private:
@@ -64,18 +77,22 @@ private:
 
 // ReactiveSequence and ReactiveSelector: re-check from the first child on every tick; a child
 // that runs halts whichever later child was running before, and a finish halts it too.
+// Skipped children are passed over; when every child was skipped, so is the node.
 template <status give_up_on>
 class reactive final : public node {
 public:
     status tick(context& ctx) const override {
         const tree::index was_running = ctx.running_child();
+        bool all_skipped = true;
         for (tree::index child : ctx.children()) {
             const status result = ctx.tick(child);
+            if (result == status::skipped) continue;
+            all_skipped = false;
             if (result == opposite()) continue;
             if (was_running != tree::no_parent && was_running != child) ctx.halt(was_running);
             return result;
         }
-        return opposite();
+        return all_skipped ? status::skipped : opposite();
     }
 
 private:
@@ -89,22 +106,37 @@ private:
 // tick again the children that already succeeded; only a full success, not a halt, starts it
 // afresh. A child that was entered and succeeded in this tick ends the tick with running
 // when children are left (BehaviorTree.CPP's wake-up rule: one synchronous child per tick).
-class sequence_with_memory final : public stateful_node<std::uint32_t> {
+// A skipped child is passed over in the same tick; a run in which every child was skipped
+// is skipped (the count of skipped children starts afresh when the node is entered).
+struct memory_state {
+    std::uint32_t next = 0;
+    std::uint32_t skipped = 0;
+};
+
+class sequence_with_memory final : public stateful_node<memory_state> {
 public:
+    void enter(context& ctx) const override { state(ctx).skipped = 0; }
+
     status tick(context& ctx) const override {
-        auto& next = state(ctx);
+        auto& run = state(ctx);
         const std::size_t count = child_count(ctx);
-        tree::index child = child_at(ctx, next);
-        while (next < count) {
+        tree::index child = child_at(ctx, run.next);
+        while (run.next < count) {
             const bool was_running = ctx.is_running(child);
             const status result = ctx.tick(child);
-            if (result != status::success) return result;  // failure keeps `next`
-            ++next;
+            if (result != status::success && result != status::skipped) {
+                return result;  // failure keeps `next`
+            }
+            ++run.next;
             child = ctx.tree().subtree_end(child);
-            if (!was_running && next < count) return status::running;
+            if (result == status::skipped) {
+                ++run.skipped;
+            } else if (!was_running && run.next < count) {
+                return status::running;
+            }
         }
-        next = 0;
-        return status::success;
+        run.next = 0;
+        return run.skipped == count ? status::skipped : status::success;
     }
 };
 
@@ -133,7 +165,9 @@ void check_threshold(const char* name, std::int64_t threshold, std::size_t count
 // node, halting the children still running, and the children after it wait. It succeeds
 // once success_threshold children have succeeded and fails once failure_threshold have
 // failed, or once too few are left to succeed. A finished child's status byte is its record
-// of the run; entering the node clears them all.
+// of the run; entering the node clears them all. A skipped child stays idle, so it is ticked
+// again next tick; with a negative success_threshold, the children skipped in this tick count
+// toward it, and a tick in which every child was skipped skips the node.
 class parallel final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -159,6 +193,7 @@ public:
         const std::int64_t failure_needed = from_end(failure_threshold_, count);
         std::int64_t succeeded = 0;
         std::int64_t failed = 0;
+        std::int64_t skipped = 0;
         for (tree::index child : ctx.children()) {
             succeeded += ctx.last_status(child) == status::success ? 1 : 0;
             failed += ctx.last_status(child) == status::failure ? 1 : 0;
@@ -168,8 +203,10 @@ public:
                 const status result = ctx.tick(child);
                 succeeded += result == status::success ? 1 : 0;
                 failed += result == status::failure ? 1 : 0;
+                skipped += result == status::skipped ? 1 : 0;
             }
-            if (succeeded >= success_needed) {
+            if (succeeded >= success_needed ||
+                (success_threshold_ < 0 && succeeded + skipped >= success_needed)) {
                 ctx.halt_children();
                 return status::success;
             }
@@ -179,7 +216,7 @@ public:
                 return status::failure;
             }
         }
-        return status::running;
+        return skipped == static_cast<std::int64_t>(count) ? status::skipped : status::running;
     }
 
 private:
@@ -188,7 +225,8 @@ private:
 };
 
 // ParallelAll (BehaviorTree.CPP 4): ticks every child that has not finished in this run, on
-// every tick, until all have; then fails if at least max_failures of them failed.
+// every tick, until all have; then fails if at least max_failures of them failed. A child
+// skipped in this tick counts as done; a tick in which every child was skipped skips it.
 class parallel_all final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -208,15 +246,18 @@ public:
     status tick(context& ctx) const override {
         bool all_finished = true;
         std::int64_t failed = 0;
+        std::size_t skipped = 0;
         for (tree::index child : ctx.children()) {
             status result = ctx.last_status(child);
             if (!finished(result)) result = ctx.tick(child);
             all_finished = all_finished && result != status::running;
             failed += result == status::failure ? 1 : 0;
+            skipped += result == status::skipped ? 1 : 0;
         }
+        const std::size_t count = child_count(ctx);
+        if (skipped == count) return status::skipped;
         if (!all_finished) return status::running;
-        return failed >= from_end(max_failures_, child_count(ctx)) ? status::failure
-                                                                   : status::success;
+        return failed >= from_end(max_failures_, count) ? status::failure : status::success;
     }
 
 private:
@@ -249,7 +290,8 @@ struct conditional_children {
 
 // IfThenElse (BehaviorTree.CPP 4): ticks the condition until it finishes, then the branch it
 // chose until that finishes, without checking the condition again; with two children a
-// failed condition fails the node. The chosen branch is the one running, so no state.
+// failed condition fails the node. The chosen branch is the one running, so no state. A
+// skipped condition or branch skips the node.
 class if_then_else final : public node {
 public:
     void check_children(std::size_t count) const override { check_two_or_three(count); }
@@ -261,6 +303,7 @@ public:
         switch (ctx.tick(c.condition)) {
             case status::success: return ctx.tick(c.on_success);
             case status::failure: return c.has_else ? ctx.tick(c.on_failure) : status::failure;
+            case status::skipped: return status::skipped;
             default: return status::running;
         }
     }
@@ -268,7 +311,8 @@ public:
 
 // WhileDoElse (BehaviorTree.CPP 4): ticks the condition on every tick, then the branch it
 // chooses, halting the other one first; with two children a failed condition halts the
-// "do" branch and fails. While the condition runs, a running branch waits.
+// "do" branch and fails. While the condition runs, a running branch waits. A skipped
+// condition halts whichever branch runs and skips the node.
 class while_do_else final : public node {
 public:
     void check_children(std::size_t count) const override { check_two_or_three(count); }
@@ -282,6 +326,10 @@ public:
             case status::failure:
                 ctx.halt(c.on_success);
                 return c.has_else ? ctx.tick(c.on_failure) : status::failure;
+            case status::skipped:
+                ctx.halt(c.on_success);
+                if (c.has_else) ctx.halt(c.on_failure);
+                return status::skipped;
             default: return status::running;
         }
     }
@@ -415,7 +463,8 @@ std::unique_ptr<node> make_switch(const param_list& params) {
 // ends the tick only if it is the furthest reached in this run; an earlier one keeps running
 // while the pipeline goes on. A failure fails the node and the last success succeeds it,
 // each halting whatever still runs. A child that succeeded is entered again on the next
-// tick: a new run of it.
+// tick: a new run of it. A skipped child is passed over like one that succeeded; a tick in
+// which every child was skipped skips the node.
 class pipeline_sequence final : public stateful_node<std::uint32_t> {
 public:
     void enter(context& ctx) const override { state(ctx) = 0; }
@@ -423,8 +472,10 @@ public:
     status tick(context& ctx) const override {
         auto& furthest = state(ctx);
         std::uint32_t k = 0;
+        bool all_skipped = true;
         for (tree::index child : ctx.children()) {
             const status result = ctx.tick(child);
+            all_skipped = all_skipped && result == status::skipped;
             if (result == status::failure) {
                 ctx.halt_children();
                 return status::failure;
@@ -436,7 +487,7 @@ public:
             ++k;
         }
         ctx.halt_children();
-        return status::success;
+        return all_skipped ? status::skipped : status::success;
     }
 };
 
@@ -444,10 +495,13 @@ public:
 // remembered per agent across runs: a success advances the turn and succeeds; a failure
 // moves on to the next child at once. Past the last child it fails, and the next run starts
 // at the first (wrap_around false, Nav2's default), or, with wrap_around, goes on at the
-// first until every child has failed once. A halt starts it afresh at the first child.
+// first until every child has failed once. A halt starts it afresh at the first child. A
+// skipped child is passed over as a failed one is; a run that ends with every child it tried
+// skipped is skipped.
 struct round_robin_state {
     std::uint32_t next = 0;
-    std::uint32_t failed = 0;
+    std::uint32_t failed = 0;   // children that failed or were skipped in this run
+    std::uint32_t skipped = 0;  // of those, the skipped ones
 };
 
 class round_robin final : public stateful_node<round_robin_state> {
@@ -471,12 +525,15 @@ public:
             if (result == status::success) {
                 if (turn.next == count) turn.next = 0;
                 turn.failed = 0;
+                turn.skipped = 0;
                 return status::success;
             }
             ++turn.failed;
+            if (result == status::skipped) ++turn.skipped;
             if (turn.failed >= count || (turn.next == count && !wrap_around_)) {
+                const bool all_skipped = turn.skipped == turn.failed;
                 turn = {};
-                return status::failure;
+                return all_skipped ? status::skipped : status::failure;
             }
             if (turn.next == count) turn.next = 0;
             child = child_at(ctx, turn.next);
@@ -490,7 +547,8 @@ private:
 // RecoveryNode (Nav2): ticks the first child; when it fails, ticks the second (the
 // recovery) and, if that succeeds, the first again, in the same tick, up to
 // number_of_retries recoveries per run. Fails when the first child fails with no retries
-// left or when the recovery fails; succeeds when the first child does.
+// left or when the recovery fails; succeeds when the first child does. As in Nav2, a skipped
+// first child skips the node, and a skipped recovery fails it (no recovery was possible).
 struct recovery_state {
     bool recovering = false;
     std::uint32_t retries = 0;
@@ -524,11 +582,12 @@ public:
         for (;;) {  // each pass spends one retry: at most number_of_retries + 1 passes
             if (!run.recovering) {
                 const status result = ctx.tick(action);
-                if (result != status::failure) return result;
+                if (result != status::failure) return result;  // success, running or skipped
                 if (run.retries >= retries_) return status::failure;
                 run.recovering = true;
             }
             const status result = ctx.tick(recovery);
+            if (result == status::skipped) return status::failure;
             if (result != status::success) return result;
             ++run.retries;
             run.recovering = false;
@@ -540,7 +599,9 @@ private:
 };
 
 // A Selector that starts at a child drawn from the agent's seeded generator and goes round
-// from there: each child is equally likely to be tried first.
+// from there: each child is equally likely to be tried first. Skipped children are passed
+// over, and when every child of the run was skipped, so is the node (as in ordered<>, the
+// children tried before a resumed one tell by their status bytes).
 class random_selector final : public stateful_node<std::uint32_t> {
 public:
     void enter(context& ctx) const override {
@@ -557,16 +618,20 @@ public:
         for (std::uint32_t k = state(ctx); k > 0; --k) child = t.subtree_end(child);
         const tree::index running = ctx.running_child();
         bool resumed = running == tree::no_parent;
+        bool all_skipped = true;
         for (std::size_t k = t.child_count(ctx.node()); k > 0; --k) {
             if (resumed || child == running) {
                 resumed = true;
                 const status result = ctx.tick(child);
-                if (result != status::failure) return result;
+                if (result != status::skipped) all_skipped = false;
+                if (result != status::failure && result != status::skipped) return result;
+            } else {
+                all_skipped = all_skipped && ctx.last_status(child) == status::idle;
             }
             child = t.subtree_end(child);
             if (child == end) child = first_child;
         }
-        return status::failure;
+        return all_skipped ? status::skipped : status::failure;
     }
 };
 

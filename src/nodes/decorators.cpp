@@ -1,6 +1,11 @@
 // The decorators: Not, ForceSuccess/ForceFailure, the repeaters and Retry, RunOnce, Timeout,
-// Delay, Cooldown, Precondition, RateController, Limiter and MaxTime. docs/nodes.md gives
-// each one's semantics and how it differs from BehaviorTree.CPP and behavior3.
+// Delay, Cooldown, Precondition, RateController, Limiter, MaxTime and BehaviorTree.CPP 3's
+// BlackboardCheckInt/Double/String. docs/nodes.md gives each one's semantics and how it
+// differs from BehaviorTree.CPP and behavior3.
+//
+// A skipped child did nothing and stays idle. Most decorators pass "skipped" on to their
+// parent, as BehaviorTree.CPP 4's do, and a skip neither counts as an iteration nor starts a
+// timer (docs/nodes.md, "Skipped").
 //
 // Every tick here does bounded work: a loop runs at most two iterations of its child per tick,
 // and time is compared in the agent clock's whole nanoseconds, so "has `seconds` passed" has
@@ -10,6 +15,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "canopy/core/error.hpp"
@@ -44,20 +50,22 @@ input<double> seconds_param(const param_list& params, const char* name = "second
 class invert final : public node {
 public:
     status tick(context& ctx) const override {
-        switch (ctx.tick(ctx.child())) {
+        switch (const status result = ctx.tick(ctx.child())) {
             case status::success: return status::failure;
             case status::failure: return status::success;
-            default: return status::running;
+            default: return result;  // running or skipped
         }
     }
 };
 
-// ForceSuccess and ForceFailure: the child's result once it finishes, replaced.
+// ForceSuccess and ForceFailure: the child's result once it finishes, replaced; running and
+// skipped are passed on.
 template <status forced>
 class force final : public node {
 public:
     status tick(context& ctx) const override {
-        return ctx.tick(ctx.child()) == status::running ? status::running : forced;
+        const status result = ctx.tick(ctx.child());
+        return result == status::running || result == status::skipped ? result : forced;
     }
 };
 
@@ -70,9 +78,15 @@ public:
 //   - the last iteration's result is returned at once.
 // So a tick runs at most two iterations. The count is read at each iteration, so "{key}"
 // works; 0, or anything below -1, returns `again` at once without ticking the child; -1 goes
-// on for ever.
+// on for ever. A skipped child skips the node and keeps the count: the next activation goes
+// on from it (BehaviorTree.CPP: "Don't reset the counter").
+struct repeat_state {
+    std::uint32_t done = 0;
+    bool skipped = false;  // the last activation ended with a skipped child
+};
+
 template <status again>
-class repeat final : public stateful_node<std::uint32_t> {
+class repeat final : public stateful_node<repeat_state> {
     static constexpr const char* param_name = again == status::success ? "count" : "attempts";
 
 public:
@@ -87,20 +101,25 @@ public:
         }
     }
 
-    // Entering after a finish or a halt starts the count afresh.
-    void enter(context& ctx) const override { state(ctx) = 0; }
+    // Entering after a finish or a halt starts the count afresh; after a skip it goes on.
+    void enter(context& ctx) const override {
+        auto& s = state(ctx);
+        if (!s.skipped) s.done = 0;
+        s.skipped = false;
+    }
 
     status tick(context& ctx) const override {
         // 32 bits keep an agent's block small; past 2^32 - 1 iterations (over four billion
         // ticks) the count stays there, as good as for ever.
-        auto& done = state(ctx);
+        auto& done = state(ctx).done;
         const tree::index child = ctx.child();
         for (;;) {
             const std::int64_t count = count_.get(ctx);
             if (count != -1 && done >= count) return again;
             const bool was_running = ctx.is_running(child);
             const status result = ctx.tick(child);
-            if (result != again) return result;  // running, or the other result
+            state(ctx).skipped = result == status::skipped;
+            if (result != again) return result;  // running, skipped, or the other result
             // Counted under -1 too, as BehaviorTree.CPP does: a count set later stops it.
             if (done != std::numeric_limits<std::uint32_t>::max()) ++done;
             if (count != -1 && done >= count) return again;
@@ -113,37 +132,43 @@ private:
 };
 
 // RepeatUntilSuccess and RepeatUntilFailure (KeepRunningUntilFailure): tick the child once per
-// tick, returning running, until it returns `until`, which the node then returns.
+// tick, returning running, until it returns `until`, which the node then returns. A skipped
+// child: RepeatUntilFailure keeps running, as BehaviorTree.CPP's KeepRunningUntilFailure
+// does; RepeatUntilSuccess is skipped, as BehaviorTree.CPP's RetryUntilSuccessful is.
 template <status until>
 class repeat_until final : public node {
 public:
     status tick(context& ctx) const override {
-        return ctx.tick(ctx.child()) == until ? until : status::running;
+        const status result = ctx.tick(ctx.child());
+        if (result == until) return until;
+        if (result == status::skipped && until == status::success) return status::skipped;
+        return status::running;
     }
 };
 
-// Returns the child's first result, success or failure, on every later tick without ticking
-// the child again, until the agent is reset. A child halted while running has not finished:
-// it runs again on the next activation.
+// Ticks the child until it first finishes (success or failure), returning its result; from
+// then on, without ticking the child again until the agent is reset, returns skipped
+// (then_skip true, the default, as BehaviorTree.CPP's) or that first result (then_skip
+// false). then_skip is read at each tick. A child halted while running, or skipped, has not
+// finished: it is ticked again on the next activation.
 class run_once final : public stateful_node<status> {
 public:
     static std::vector<param_spec> parameters() {
-        return {param_spec::optional("then_skip", false)};
+        return {param_spec::optional("then_skip", true)};
     }
-    explicit run_once(const param_list& params) {
-        if (params.get<bool>("then_skip")) {
-            throw param_error(
-                "'then_skip' true is not supported: Canopy has no skipped status; leave it out "
-                "(false) and RunOnce returns the child's first result on every later tick");
-        }
-    }
+    explicit run_once(const param_list& params) : then_skip_(params, "then_skip") {}
     status tick(context& ctx) const override {
         auto& first_result = state(ctx);
-        if (first_result != status::idle) return first_result;
+        if (first_result != status::idle) {
+            return then_skip_.get(ctx) ? status::skipped : first_result;
+        }
         const status result = ctx.tick(ctx.child());
-        if (result != status::running) first_result = result;
+        if (result == status::success || result == status::failure) first_result = result;
         return result;
     }
+
+private:
+    input<bool> then_skip_;
 };
 
 // Fails, halting the child without ticking it, on the first tick at which at least `seconds`
@@ -208,7 +233,8 @@ private:
 
 // Fails without ticking the child while it is not running and less than `seconds` have passed
 // since the child was last entered. Counting from the entry, not the finish, keeps the promise
-// "at most once every `seconds`" also when a reactive parent halts the child.
+// "at most once every `seconds`" also when a reactive parent halts the child. A skipped child
+// was not run: it does not start the cooldown.
 class cooldown final : public stateful_node<std::int64_t> {
 public:
     static std::vector<param_spec> parameters() {
@@ -220,12 +246,15 @@ public:
     }
     status tick(context& ctx) const override {
         auto& ready_at = state(ctx);
+        const std::int64_t before = ready_at;
         const tree::index child = ctx.child();
         if (!ctx.is_running(child)) {
             if (ctx.time_ns() < ready_at) return status::failure;
             ready_at = ctx.time_ns() + seconds_to_ns(seconds_.get(ctx));
         }
-        return ctx.tick(child);
+        const status result = ctx.tick(child);
+        if (result == status::skipped) ready_at = before;
+        return result;
     }
 
 private:
@@ -280,7 +309,8 @@ private:
 // once 1/hz seconds have passed since the child last succeeded, returning running until then.
 // The timer outlives the node's own success, so a parent that ticks it again (a loop, a
 // pipeline) is throttled: Canopy enters a node again after every finish, so it cannot tell
-// "ticked again" from "a new activation" as Nav2 does by the node's status.
+// "ticked again" from "a new activation" as Nav2 does by the node's status. A skipped child
+// was not run: the node is skipped and its timer left as it was.
 struct rate_state {
     std::int64_t started = 0;  // when the child last succeeded, or the activation began
     bool timing = false;       // false: the next tick ticks the child at once
@@ -303,9 +333,11 @@ public:
             ctx.time_ns() - s.started < period_ns(hz_.get(ctx))) {
             return status::running;
         }
+        const rate_state before = s;
         if (!s.timing) s.started = ctx.time_ns();
         s.timing = true;
         const status result = ctx.tick(child);
+        if (result == status::skipped) s = before;
         if (result == status::success) s.started = ctx.time_ns();
         if (result == status::failure) s.timing = false;
         return result;
@@ -321,8 +353,8 @@ private:
 };
 
 // behavior3's Limiter as its name promises: ticks the child until it has finished `max_loop`
-// times since the agent was made or reset (halts do not count and do not reset), then fails
-// without ticking it.
+// times since the agent was made or reset (halts and skips do not count, and do not reset),
+// then fails without ticking it.
 class limiter final : public stateful_node<std::int64_t> {
 public:
     static std::vector<param_spec> parameters() {
@@ -339,7 +371,7 @@ public:
         const tree::index child = ctx.child();
         if (!ctx.is_running(child) && finished >= max_loop_.get(ctx)) return status::failure;
         const status result = ctx.tick(child);
-        if (result != status::running) ++finished;
+        if (result == status::success || result == status::failure) ++finished;
         return result;
     }
 
@@ -348,7 +380,8 @@ private:
 };
 
 // behavior3's MaxTime in seconds: ticks the child; if after that more than `seconds` have
-// passed since the node was entered, fails, halting the child if it still runs.
+// passed since the node was entered, fails, halting the child if it still runs. A skipped
+// child skips the node.
 class max_time final : public stateful_node<std::int64_t> {
 public:
     static std::vector<param_spec> parameters() {
@@ -359,6 +392,7 @@ public:
     status tick(context& ctx) const override {
         const tree::index child = ctx.child();
         const status result = ctx.tick(child);
+        if (result == status::skipped) return result;
         if (ctx.time_ns() - state(ctx) > seconds_to_ns(seconds_.get(ctx))) {
             ctx.halt(child);
             return status::failure;
@@ -368,6 +402,49 @@ public:
 
 private:
     input<double> seconds_;
+};
+
+// The status a BlackboardCheck returns on a mismatch, as BehaviorTree.CPP spells statuses
+// ("FAILURE") or as Canopy does ("failure").
+status parse_mismatch(const std::string& text) {
+    for (status s : {status::success, status::failure, status::running, status::skipped}) {
+        std::string upper(to_string(s));
+        for (char& c : upper) c = static_cast<char>(c - 'a' + 'A');
+        if (text == to_string(s) || text == upper) return s;
+    }
+    throw param_error(
+        "'return_on_mismatch' must be SUCCESS, FAILURE, RUNNING or SKIPPED (or in lower case), "
+        "not '" +
+        text + "'");
+}
+
+// BehaviorTree.CPP 3's BlackboardCheckInt, BlackboardCheckDouble and BlackboardCheckString:
+// on every tick, compares value_A with value_B (each a literal or "{key}"); equal ticks the
+// child and returns its result, else halts the child if it runs and returns
+// return_on_mismatch without ticking it.
+template <typename T, param_type type>
+class blackboard_check final : public node {
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("value_A", type), param_spec::required("value_B", type),
+                param_spec::optional("return_on_mismatch", std::string("FAILURE"))};
+    }
+    explicit blackboard_check(const param_list& params)
+        : a_(params, "value_A"),
+          b_(params, "value_B"),
+          mismatch_(parse_mismatch(params.get<std::string>("return_on_mismatch"))) {}
+
+    status tick(context& ctx) const override {
+        const tree::index child = ctx.child();
+        if (a_.get(ctx) == b_.get(ctx)) return ctx.tick(child);
+        ctx.halt(child);
+        return mismatch_;
+    }
+
+private:
+    input<T> a_;
+    input<T> b_;
+    status mismatch_;
 };
 
 }  // namespace
@@ -389,6 +466,12 @@ void register_decorators(registry& reg) {
     reg.add<rate_controller>("RateController", 43, arity::decorator);
     reg.add<limiter>("Limiter", 44, arity::decorator);
     reg.add<max_time>("MaxTime", 45, arity::decorator);
+    reg.add<blackboard_check<std::int64_t, param_type::integer>>("BlackboardCheckInt", 46,
+                                                                 arity::decorator);
+    reg.add<blackboard_check<double, param_type::number>>("BlackboardCheckDouble", 47,
+                                                          arity::decorator);
+    reg.add<blackboard_check<std::string_view, param_type::string>>("BlackboardCheckString", 48,
+                                                                    arity::decorator);
     reg.add_alias("Inverter", "Not");
     reg.add_alias("KeepRunningUntilFailure", "RepeatUntilFailure");
     reg.add_alias("RetryUntilSuccessful", "Retry");

@@ -14,7 +14,9 @@ namespace canopy {
 namespace {
 
 constexpr std::string_view magic = "canopy-trace";
-constexpr int format_version = 1;
+// Version 2 added the status "skipped"; a version 1 file, which cannot hold it, reads as well.
+constexpr int format_version = 2;
+constexpr int oldest_version = 1;
 
 std::string hex(std::uint64_t value) {
     static constexpr char digits[] = "0123456789abcdef";
@@ -47,8 +49,10 @@ bool parse_number(std::string_view text, Number& value, int base = 10) {
     return problem == std::errc() && stop == end && !text.empty();
 }
 
-bool parse_status(std::string_view text, status& s) {
-    for (status candidate : {status::idle, status::success, status::failure, status::running}) {
+bool parse_status(std::string_view text, status& s, int version) {
+    for (status candidate :
+         {status::idle, status::success, status::failure, status::running, status::skipped}) {
+        if (candidate == status::skipped && version < 2) continue;
         if (to_string(candidate) == text) {
             s = candidate;
             return true;
@@ -167,6 +171,7 @@ recorded_trace read_trace(std::istream& in, const std::string& path) {
     std::size_t number = 0;
     bool have_header = false;
     bool have_tree = false;
+    int version = 0;
     const auto fail = [&](const std::string& message) { throw trace_error(path, number, message); };
     while (std::getline(in, line)) {
         ++number;
@@ -175,17 +180,16 @@ recorded_trace read_trace(std::istream& in, const std::string& path) {
         if (words.empty() || words[0][0] == '#') {
             if (have_tree) continue;  // blank lines and comments, after the two first lines
             fail(have_header ? "expected 'tree NODES CHECKSUM [NAME]' on the second line"
-                             : "not a Canopy trace: the first line must be 'canopy-trace 1'");
+                             : "not a Canopy trace: the first line must be 'canopy-trace 2'");
         }
         const std::string_view word = words[0];
         if (!have_header) {
-            int version = 0;
             if (word != magic || words.size() != 2 || !parse_number(words[1], version)) {
-                fail("not a Canopy trace: the first line must be 'canopy-trace 1'");
+                fail("not a Canopy trace: the first line must be 'canopy-trace 2'");
             }
-            if (version != format_version) {
+            if (version < oldest_version || version > format_version) {
                 fail("trace format version " + std::string(words[1]) +
-                     " is not supported (this program reads version 1)");
+                     " is not supported (this program reads versions 1 and 2)");
             }
             have_header = true;
         } else if (!have_tree) {
@@ -225,9 +229,11 @@ recorded_trace read_trace(std::istream& in, const std::string& path) {
                      std::to_string(trace.tree_size) + " nodes");
             }
             if (e.what == trace_event::kind::result &&
-                (!parse_status(words[2], e.before) || !parse_status(words[3], e.result))) {
-                fail("expected statuses 'idle', 'success', 'failure' or 'running', not '" +
-                     std::string(words[2]) + " " + std::string(words[3]) + "'");
+                (!parse_status(words[2], e.before, version) ||
+                 !parse_status(words[3], e.result, version))) {
+                fail(std::string("expected statuses 'idle', 'success', 'failure', 'running'") +
+                     (version < 2 ? " (and 'skipped' from version 2 on)" : " or 'skipped'") +
+                     ", not '" + std::string(words[2]) + " " + std::string(words[3]) + "'");
             }
             if (trace.ticks.empty()) fail("an event before the first 'tick' line");
             trace.ticks.back().events.push_back(e);

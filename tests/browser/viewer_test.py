@@ -13,7 +13,9 @@ script checks it against the trace and the tree:
   * a generated tree of 10,000 nodes: opens collapsed past depth 3 with only the rows in view
     in the DOM, and a search for a deep node's describe or id reveals it;
   * the Hornet page in a window 700 px wide: every row shows its describe, and neither the
-    legend nor anything else runs past the window's edge.
+    legend nor anything else runs past the window's edge;
+  * a RunOnce skipped after its first run: its row and trace entry say "skipped", in a colour
+    of its own, neither idle's nor halted's.
 
 Usage: viewer_test.py CANOPY_BINARY SOURCE_DIR. Exits 77 (skipped) when Chromium is absent.
 Python 3 standard library only.
@@ -32,7 +34,7 @@ import time
 
 SKIP = 77
 CHROMIUM_TIMEOUT = 120  # seconds for one page, start to exit
-STATUS = ["idle", "success", "failure", "running", "halted"]
+STATUS = ["idle", "success", "failure", "running", "skipped", "halted"]
 
 failures = []
 
@@ -259,6 +261,48 @@ try {
     check(found["next"] == hits[1:2] or len(hits) == 1, "Enter moves to %s" % found["next"])
 
 
+def test_skipped(chromium, canopy, workdir):
+    tree = os.path.join(workdir, "once.json")
+    with open(tree, "w", encoding="utf-8") as f:
+        json.dump([{"id": 1, "type": "Sequence"},
+                   {"id": 2, "parentId": 1, "type": "RunOnce", "describe": "greet once"},
+                   {"id": 3, "parentId": 2, "type": "AlwaysSuccess"},
+                   {"id": 4, "parentId": 1, "type": "AlwaysSuccess"}], f)
+    page = os.path.join(workdir, "once.html")
+    run([canopy, "html", tree, "--ticks", "2", "-o", page])
+    with open(page, encoding="utf-8") as f:
+        data = page_data(f.read())
+    ticks, n = data["ticks"], len(data["nodes"])
+    check(statuses_at(ticks[1], n)[1] == "skipped", "RunOnce is not skipped on tick 2 of the "
+          "trace: %s" % statuses_at(ticks[1], n))
+    driver = r"""
+try {
+  function colour(i) { return getComputedStyle(rowOf(i)).backgroundColor; }
+  R.succeeded = colour(1);  // before any step: tick 1, where RunOnce succeeded
+  q("#next").click();
+  R.statuses = statuses(%(n)d);
+  R.trace = Array.prototype.map.call(document.querySelectorAll("#trace li[data-node]"), function (li) {
+    return [+li.getAttribute("data-node"), li.getAttribute("data-status")];
+  });
+  R.skipped = colour(1);
+  R.dot = getComputedStyle(rowOf(1).querySelector(".dot")).borderTopStyle;
+  R.legend = Array.prototype.map.call(document.querySelectorAll(".legend span"), function (s) {
+    return s.textContent;
+  });
+  finish();
+} catch (e) { R.errors.push(String(e && e.stack || e)); finish(); }
+""" % {"n": n}
+    R, _seconds = drive(chromium, workdir, page, driver)
+    check(R["errors"] == [], "script errors: %s" % R["errors"])
+    check(R["statuses"] == statuses_at(ticks[1], n), "tick 2 shows %s, but the trace says %s"
+          % (R["statuses"], statuses_at(ticks[1], n)))
+    check([1, "skipped"] in R["trace"], "the trace list of tick 2 is %s" % R["trace"])
+    check(R["skipped"] != R["succeeded"], "a skipped row is coloured as a succeeded one: %s"
+          % R["skipped"])
+    check(R["dot"] == "dashed", "a skipped node's dot is %s, not dashed" % R["dot"])
+    check("skipped" in R["legend"], "the legend lacks skipped: %s" % R["legend"])
+
+
 def test_ten_thousand(chromium, canopy, workdir):
     n = 10000
     records = []
@@ -405,6 +449,7 @@ def main():
         test_hornet(chromium, canopy, source, workdir)
         test_ten_thousand(chromium, canopy, workdir)
         test_narrow_window(chromium, canopy, source, workdir)
+        test_skipped(chromium, canopy, workdir)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1

@@ -15,8 +15,9 @@ public:
     /// A node is about to be ticked (and entered first if it was not running): the parent's
     /// visit comes before its children's.
     virtual void on_visit(const agent& /*a*/, tree::index /*node*/) {}
-    /// A node's tick returned `result`. `before` is running when the node was running, and
-    /// idle when this tick entered it.
+    /// A node's tick returned `result`: success, failure, running or skipped (a skipped node
+    /// did nothing, and is idle again afterwards; docs/nodes.md, "Skipped"). `before` is
+    /// running when the node was running, and idle when this tick entered it.
     virtual void on_tick(const agent& a, tree::index node, status before, status result) = 0;
     /// A running node was halted by a parent that left it, or by a reset.
     virtual void on_halt(const agent& a, tree::index node) = 0;

@@ -98,7 +98,8 @@ private:
     bool tick_open_ = false;
 };
 
-/// Writes a recording in the trace format, version 1 (docs/viewer.md).
+/// Writes a recording in the trace format, version 2 (docs/viewer.md); read_trace also reads
+/// version 1, which has no "skipped" status.
 void write_trace(const recorded_trace& trace, std::ostream& out);
 /// Reads a trace file; `path` names it in errors. Throws trace_error, located at the line at
 /// fault, for anything that is not the trace format.
