@@ -62,8 +62,8 @@ TEST_SUITE("conditions") {
 </Sequence>)"));
         const ticked first = r.tick();
         CHECK(first.root == "success");
-        CHECK(first.events == events{"enter #1", "enter #2", "exit skipped #2", "enter #3",
-                                     "exit success #3", "exit success #1"});
+        CHECK(first.events == events{"enter #2", "exit skipped #2", "enter #3", "exit success #3",
+                                     "enter #1", "exit success #1"});
         CHECK(r.log.enters == 1);  // only the second leaf's enter hook ran
         CHECK(r.a.last_status(1) == status::idle);
         r.a.blackboard().set("n", 1);

@@ -158,8 +158,8 @@ TEST_SUITE("trace recorder") {
         CHECK(a.tick(0.1) == status::skipped);
         CHECK(printed.str() ==
               "Sequence #1\n"
-              "  Script #2: idle -> skipped\n"
-              "  Script #3: idle -> skipped\n"
+              "  Scripted #2: idle -> skipped\n"
+              "  Scripted #3: idle -> skipped\n"
               "Sequence #1: idle -> skipped\n");
         for (tree::index i = 0; i < t->size(); ++i) CHECK(a.last_status(i) == status::idle);
     }
