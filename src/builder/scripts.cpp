@@ -70,8 +70,7 @@ public:
         return key{found->second, keys_[found->second].type};
     }
     std::optional<std::int64_t> find_enum(std::string_view name) const override {
-        (void)name;
-        return std::nullopt;
+        return pass_.registry_.find_enum(name);
     }
 
 private:
