@@ -109,10 +109,10 @@ TEST_SUITE("script nodes") {
             const char* words;
         };
         const row rows[] = {
-            {"a := (1", ""},                       // a syntax error
-            {"helth > 1", "helth"},                // an unknown name
-            {"nobody = 1", "nothing creates it"},  // = to a key nothing creates
-            {"count := 1; x := 'a' - count", ""},  // a type that cannot work
+            {"a := (1", ""},                          // a syntax error
+            {"helth > 1", "helth"},                   // an unknown name
+            {"nobody = 1", "nothing creates it"},     // = to a key nothing creates
+            {"count := 1; x := 'a' - count", "'-'"},  // a type that cannot work
         };
         for (const row& r : rows) {
             CAPTURE(r.code);
@@ -154,6 +154,18 @@ TEST_SUITE("script nodes") {
 {"id": 2, "parentId": 1, "type": "Script", "params": {"code": "other = 2"}},
 {"id": 3, "parentId": 1, "type": "Script", "params": {"code": "other := 1"}}]})",
                    file_format::flat_json));
+    }
+
+    TEST_CASE("a key whose value's type cannot be told is refused at its name") {
+        const load_result r = load(R"({"nodes": [
+{"id": 1, "type": "Script", "params": {"code": "a := b; b := a"}}]})",
+                                   file_format::flat_json);
+        REQUIRE(r.diagnostics.size() == 2);
+        CHECK(r.diagnostics[0].code == diagnostic_code::invalid_script);
+        CHECK(r.diagnostics[0].message ==
+              "script of 'code': the type of 'a' cannot be told from its value; declare the key "
+              "with its type (at column 1 of the script)");
+        CHECK(r.diagnostics[1].message.find("'b'") != std::string::npos);
     }
 
     TEST_CASE("a script is text, not a blackboard key or a number") {
