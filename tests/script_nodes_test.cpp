@@ -299,3 +299,26 @@ TEST_SUITE("script nodes") {
         CHECK(gates == 2);
     }
 }
+
+TEST_SUITE("script nodes") {
+    TEST_CASE("scripts and condition attributes read back from every format they are written in") {
+        const read_result first = read_records(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="n := 1"/>
+<AlwaysSuccess _skipIf="n &gt; 3" _onSuccess="n += 1"/>
+</Sequence></BehaviorTree>)"),
+                                               file_format::btcpp_xml, "t.xml");
+        REQUIRE(first.diagnostics.empty());
+        for (file_format format :
+             {file_format::btcpp_xml, file_format::flat_json, file_format::flat_xml}) {
+            CAPTURE(info(format).name);
+            const write_result written = info(format).write(first.document);
+            for (const diagnostic& d : written.problems) FAIL_CHECK(to_string(d));
+            const load_result again = try_load_text(written.text, format, script_registry(), "w");
+            for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(again);
+            const detail::node_conditions& c = again.tree->layout().conditions.at(0);
+            CHECK(c.pre[detail::node_conditions::skip_if]->text() == "n > 3");
+            CHECK(c.post[detail::node_conditions::on_success]->text() == "n += 1");
+        }
+    }
+}

@@ -332,7 +332,11 @@ private:
     }
 
     void push_param(const std::string& name, const std::string& value, std::int64_t id) {
-        if (!is_xml_name(name) || name == "name" || name == "ID" || name[0] == '_') {
+        const bool condition = std::find(std::begin(btcpp::condition_attributes),
+                                         std::end(btcpp::condition_attributes),
+                                         name) != std::end(btcpp::condition_attributes);
+        if (!is_xml_name(name) || name == "name" || name == "ID" ||
+            (name[0] == '_' && !condition)) {
             problem("record " + std::to_string(id) + ": parameter '" + name +
                         "' cannot be a BehaviorTree.CPP port (a port name is an XML name, not "
                         "'name' or 'ID', and does not start with '_')",
