@@ -181,12 +181,12 @@ inline std::string_view cpp_type_of(std::string_view key_type) {
     if (key_type == "integer") return "int";
     if (key_type == "number") return "double";
     if (key_type == "boolean") return "bool";
-    if (key_type == "string") return "std::string";
+    if (key_type == "string" || key_type == "script") return "std::string";
     return {};
 }
 
 /// BehaviorTree.CPP 4's pre- and post-condition attributes (PreCondNames, PostCondNames):
-/// scripts Canopy does not run.
+/// scripts, which records carry as parameters of these names.
 inline constexpr std::string_view condition_attributes[] = {
     "_failureIf", "_successIf", "_skipIf",   "_while",
     "_onSuccess", "_onFailure", "_onHalted", "_post",
