@@ -126,6 +126,8 @@ const std::vector<case_tree>& cases() {
         {"leaves/CheckBlackboard", "", R"({"key": "a", "op": ">", "value": 3})", 0,
          "CheckBlackboard"},
         {"leaves/ScriptCondition", "", R"({"code": "a > 3 && b != 2"})", 0, "ScriptCondition"},
+        {"leaves/ScriptCondition_true", "", R"({"code": "true"})", 0, "ScriptCondition"},
+        {"leaves/ScriptCondition_one", "", R"({"code": "a > 3"})", 0, "ScriptCondition"},
         {"Sequence", "Sequence", "", 2},
         {"Selector", "Selector", "", 2, "AlwaysFailure"},
         {"ReactiveSequence", "ReactiveSequence", "", 2},

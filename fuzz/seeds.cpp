@@ -4,7 +4,8 @@
 //                      extension and content give, and N random valid trees per format written
 //                      by the format's own writer;
 //   OUT/types.dict     the registered node type, parameter and key names, as dictionary
-//                      entries, to append to each fuzz/<format>.dict.
+//                      entries, to append to each fuzz/<format>.dict;
+//   OUT/script/        scripts for script_fuzzer, over its keys (i, n, b, s, t, @i, @s).
 // Generated corpora live in build directories only; nothing here is committed.
 
 #include <cstdio>
@@ -107,6 +108,30 @@ void write_dictionary(const fs::path& path) {
     }
 }
 
+// Scripts over script_fuzzer's keys and enums, one per file, using every operator.
+int write_script_seeds(const fs::path& dir) {
+    static const char* const scripts[] = {
+        "i > 3 && n != 2",
+        "x := 3; y := 5; x + y",
+        "i += 1; i -= 2; i *= 3; i /= 1",
+        "n := n * 2 - i / 4; b = !b; i = (i + 1) & 0xFF; i < 100 ? i : -i",
+        "1 < i <= 10 != false",
+        "t == 'text' || s == 12",
+        "t := t .. '!' .. 1.5 .. true",
+        "@i = ~@i ^ 0x0F | 3",
+        "m := RED; m == BLUE ? 'b' : \"r\"",
+        "s = '42'; i = s; n = '2.5e1'; b = @s",
+        "i2 := i2 + 1; i2",
+        "(((i)))+-(-n)*+2e-3",
+    };
+    int written = 0;
+    fs::create_directories(dir);
+    for (const char* text : scripts) {
+        std::ofstream(dir / ("seed" + std::to_string(written++) + ".script")) << text;
+    }
+    return written;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,6 +157,7 @@ int main(int argc, char** argv) {
         if (fs::is_directory(source)) copied += copy_tree_files(source, out);
     const int written = write_generated(generated, out);
     write_dictionary(out / "types.dict");
+    write_script_seeds(out / "script");
     std::cout << "seeds: " << copied << " files copied, " << written << " trees generated, in "
               << out.string() << "\n";
     return 0;

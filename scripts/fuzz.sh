@@ -2,7 +2,8 @@
 # Builds the libFuzzer harnesses (preset fuzz) and runs them, a few at a time:
 #   scripts/fuzz.sh --minutes N [--jobs J] [harness...]   (or --seconds N)
 # Each harness runs in one process for the time given; --jobs says how many harnesses run at
-# once (default 1). No harness named: all of them (read_*, load_*, tick_*, one per format).
+# once (default 1). No harness named: all of them (read_*, load_*, tick_*, one per format, and
+# script_fuzzer, the script language's).
 # Corpora are kept in build/fuzz-corpus/<harness>/ between runs; seeds (data/, tests/data/,
 # ../shared/corpus/ if present, and generated trees) are made afresh in build/fuzz-seeds/.
 # Crashes, leaks and timeouts land in build/fuzz-artifacts/<harness>/; a summary of every run
@@ -32,6 +33,7 @@ if [[ ${#harnesses[@]} -eq 0 ]]; then
   for kind in read load tick; do
     for f in "$bin/${kind}"_*; do harnesses+=("$(basename "$f")"); done
   done
+  harnesses+=(script_fuzzer)
 fi
 
 seeds=build/fuzz-seeds
@@ -46,6 +48,7 @@ summary=build/fuzz-logs/summary.txt
 # One harness: its format is the part of its name after the first '_'.
 run_one() {
   local harness=$1 format=${1#*_}
+  [[ $harness == script_fuzzer ]] && format=script  # scripts, in no file format
   local corpus=build/fuzz-corpus/$harness artifacts=build/fuzz-artifacts/$harness/
   local log=build/fuzz-logs/$harness.log dict=$seeds/$format.dict
   mkdir -p "$corpus" "$artifacts"

@@ -109,10 +109,10 @@ TEST_SUITE("script nodes") {
             const char* words;
         };
         const row rows[] = {
-            {"a := (1", ""},                       // a syntax error
-            {"helth > 1", "helth"},                // an unknown name
-            {"nobody = 1", "nothing creates it"},  // = to a key nothing creates
-            {"count := 1; x := 'a' - count", ""},  // a type that cannot work
+            {"a := (1", ""},                          // a syntax error
+            {"helth > 1", "helth"},                   // an unknown name
+            {"nobody = 1", "nothing creates it"},     // = to a key nothing creates
+            {"count := 1; x := 'a' - count", "'-'"},  // a type that cannot work
         };
         for (const row& r : rows) {
             CAPTURE(r.code);
@@ -154,6 +154,18 @@ TEST_SUITE("script nodes") {
 {"id": 2, "parentId": 1, "type": "Script", "params": {"code": "other = 2"}},
 {"id": 3, "parentId": 1, "type": "Script", "params": {"code": "other := 1"}}]})",
                    file_format::flat_json));
+    }
+
+    TEST_CASE("a key whose value's type cannot be told is refused at its name") {
+        const load_result r = load(R"({"nodes": [
+{"id": 1, "type": "Script", "params": {"code": "a := b; b := a"}}]})",
+                                   file_format::flat_json);
+        REQUIRE(r.diagnostics.size() == 2);
+        CHECK(r.diagnostics[0].code == diagnostic_code::invalid_script);
+        CHECK(r.diagnostics[0].message ==
+              "script of 'code': the type of 'a' cannot be told from its value; declare the key "
+              "with its type (at column 1 of the script)");
+        CHECK(r.diagnostics[1].message.find("'b'") != std::string::npos);
     }
 
     TEST_CASE("a script is text, not a blackboard key or a number") {
@@ -285,5 +297,28 @@ TEST_SUITE("script nodes") {
         int gates = 0;
         for (const blackboard_key& k : t->keys()) gates += k.name.find("gate") != std::string::npos;
         CHECK(gates == 2);
+    }
+}
+
+TEST_SUITE("script nodes") {
+    TEST_CASE("scripts and condition attributes read back from every format they are written in") {
+        const read_result first = read_records(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="n := 1"/>
+<AlwaysSuccess _skipIf="n &gt; 3" _onSuccess="n += 1"/>
+</Sequence></BehaviorTree>)"),
+                                               file_format::btcpp_xml, "t.xml");
+        REQUIRE(first.diagnostics.empty());
+        for (file_format format :
+             {file_format::btcpp_xml, file_format::flat_json, file_format::flat_xml}) {
+            CAPTURE(info(format).name);
+            const write_result written = info(format).write(first.document);
+            for (const diagnostic& d : written.problems) FAIL_CHECK(to_string(d));
+            const load_result again = try_load_text(written.text, format, script_registry(), "w");
+            for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(again);
+            const detail::node_conditions& c = again.tree->layout().conditions.at(0);
+            CHECK(c.pre[detail::node_conditions::skip_if]->text() == "n > 3");
+            CHECK(c.post[detail::node_conditions::on_success]->text() == "n += 1");
+        }
     }
 }

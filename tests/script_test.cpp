@@ -297,6 +297,37 @@ TEST_SUITE("script") {
         CHECK(f.problem("rb = 'abc' == 3").offset == 5);
     }
 
+    TEST_CASE("a key compared with a constant, either way round, as any comparison") {
+        fixture f;  // x is 3, n is 2.5
+        const char* ops[] = {"==", "!=", "<", ">", "<=", ">="};
+        auto expected = [](double l, const std::string& op, double r) {
+            if (op == "==") return l == r;
+            if (op == "!=") return l != r;
+            if (op == "<") return l < r;
+            if (op == ">") return l > r;
+            if (op == "<=") return l <= r;
+            return l >= r;
+        };
+        for (const std::string op : ops) {
+            for (const char* constant : {"2", "3", "4", "2.5", "3.0", "RED"}) {
+                const double c = std::string(constant) == "RED" ? 1.0 : std::stod(constant);
+                for (const char* key : {"x", "n"}) {
+                    const double k = std::string(key) == "x" ? 3.0 : 2.5;
+                    CAPTURE(key);
+                    CAPTURE(op);
+                    CAPTURE(constant);
+                    CHECK(f.test(std::string(key) + " " + op + " " + constant) ==
+                          expected(k, op, c));
+                    CHECK(f.test(std::string(constant) + " " + op + " " + key) ==
+                          expected(c, op, k));
+                    // The same through the general comparison.
+                    CHECK(f.test(std::string(key) + " + 0 " + op + " " + constant) ==
+                          expected(k, op, c));
+                }
+            }
+        }
+    }
+
     TEST_CASE("numbers compare equal within float's epsilon, as in BehaviorTree.CPP") {
         // operators.hpp IsSame: |a - b| <= numeric_limits<float>::epsilon().
         fixture f;

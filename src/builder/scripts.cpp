@@ -70,8 +70,7 @@ public:
         return key{found->second, keys_[found->second].type};
     }
     std::optional<std::int64_t> find_enum(std::string_view name) const override {
-        (void)name;
-        return std::nullopt;
+        return pass_.registry_.find_enum(name);
     }
 
 private:
@@ -174,8 +173,7 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
         }
     }
     // In file order, again while a pass types a key a later value needs: `b := a + 1` before
-    // `a := 2` types `b` on the second pass. A key whose value never gets a type is left
-    // undeclared: compiling then reports the unknown name its value uses.
+    // `a := 2` types `b` on the second pass.
     for (bool progress = true; progress && !pending.empty();) {
         progress = false;
         for (auto c = pending.begin(); c != pending.end();) {
@@ -193,6 +191,17 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
             }
             c = pending.erase(c);
         }
+    }
+    // A value that never gets a type uses an unknown name or types that cannot work: its key
+    // stands in as an integer so that compiling reports that problem, not the key's absence.
+    // (In a tree checked alone, a value that names the main tree's keys is typed when the
+    // whole tree is built.)
+    for (creation& c : pending) {
+        if (slots.count(c.key) != 0 || !compilable_alone(*c.in)) continue;
+        slots.emplace(c.key, static_cast<std::uint32_t>(keys.size()));
+        keys.push_back({c.key, param_type::integer, std::nullopt, false});
+        untyped_.push_back({static_cast<std::size_t>(c.in - entries_.data()), c.assignment->offset,
+                            c.assignment->name});
     }
     for (const entry& e : entries_) {
         for (const script_assignment& a : e.parsed.assignments()) {
@@ -215,6 +224,7 @@ void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<p
         slots.emplace(keys[k].name, static_cast<std::uint32_t>(k));
     condition_of_record.assign(records_.size(), none);
     std::shared_ptr<const script> stand_in;  // see below
+    std::vector<std::size_t> failed;         // entries
     for (const entry& e : entries_) {
         const scope names(*this, e, slots, keys);
         std::variant<std::shared_ptr<const script>, script_problem> compiled;
@@ -232,6 +242,7 @@ void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<p
         }
         if (auto* problem = std::get_if<script_problem>(&compiled)) {
             report_at(e, problem->offset, problem->message);
+            failed.push_back(static_cast<std::size_t>(&e - entries_.data()));
             continue;
         }
         const script* made = std::get<std::shared_ptr<const script>>(compiled).get();
@@ -253,6 +264,13 @@ void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<p
         for (std::uint32_t p = params_begin[e.record]; p < params_begin[e.record + 1]; ++p) {
             if (params[p].name == e.name) params[p].compiled = made;
         }
+    }
+    // Should a value's type stay unknown though its script compiles (`a := b; b := a`).
+    for (const untyped& u : untyped_) {
+        if (std::find(failed.begin(), failed.end(), u.entry) != failed.end()) continue;
+        report_at(entries_[u.entry], u.offset,
+                  "the type of '" + u.name +
+                      "' cannot be told from its value; declare the key with its type");
     }
 }
 

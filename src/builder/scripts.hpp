@@ -100,6 +100,12 @@ private:
     const build_options& options_;
     reporter report_;
     std::vector<entry> entries_;
+    struct untyped {  // a key `:=` creates whose value's type was never told
+        std::size_t entry;
+        std::size_t offset;
+        std::string name;
+    };
+    std::vector<untyped> untyped_;
     // Per record that has any: the expander's name map.
     std::vector<std::unordered_map<std::string, std::string>> aliases_{{}};
     std::size_t aliases_record_ = static_cast<std::size_t>(-1);

@@ -181,7 +181,7 @@ inline std::string_view cpp_type_of(std::string_view key_type) {
     if (key_type == "integer") return "int";
     if (key_type == "number") return "double";
     if (key_type == "boolean") return "bool";
-    if (key_type == "string") return "std::string";
+    if (key_type == "string" || key_type == "script") return "std::string";
     return {};
 }
 

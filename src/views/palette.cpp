@@ -42,7 +42,8 @@ std::string describe_param(const param_spec& spec, bool required, std::string_vi
     if (spec.type == param_type::key) text = "the name of a blackboard key";
     if (spec.type == param_type::key_value) text = "a value of the type of its key";
     if (required) text += "; required";
-    if (spec.type != param_type::key && !how_keys.empty()) text += "; " + std::string(how_keys);
+    if (spec.type != param_type::key && spec.type != param_type::script && !how_keys.empty())
+        text += "; " + std::string(how_keys);
     return text;
 }
 

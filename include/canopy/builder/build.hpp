@@ -43,7 +43,9 @@ struct build_options {
 
 /// Validates records against a registry and builds one tree from them: checks ids, parents,
 /// the single root, cycles, types, arity and parameters, reporting every problem found,
-/// located (diagnostics carry `path`), in file order. Creates each node's object.
+/// located (diagnostics carry `path`), in file order. Compiles every script (`script`
+/// parameters and BehaviorTree.CPP's condition attributes such as `_skipIf`, on any record),
+/// declaring the keys they create with `:=` (docs/formats.md). Creates each node's object.
 /// Records marked with record_set::mark_problem() never make a tree: whoever marked them has
 /// reported their problems, so the result may then hold no diagnostic of its own.
 load_result build_tree(const record_set& records, const registry& reg, const std::string& path = "",

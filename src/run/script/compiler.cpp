@@ -475,7 +475,8 @@ private:
         i.sub = c;
         i.a = key->slot;
         if (key->type == param_type::integer && integral(value->type)) {
-            i.op = opcode::compare_key_int;
+            i.op = static_cast<opcode>(static_cast<int>(opcode::compare_key_int_equal) +
+                                       static_cast<int>(c));
             i.imm.i = value->i;
         } else {
             i.op = key->type == param_type::integer ? opcode::compare_key_int_num

@@ -57,10 +57,19 @@ namespace {
 
 using namespace detail::script_code;
 
+// A stack cell: trivial, so that the stack costs nothing to set up.
 struct cell {
-    std::int64_t i;
-    double d;
-    std::string_view s;
+    union {
+        std::int64_t i;
+        double d;
+    };
+    const char* text;
+    std::size_t length;
+    std::string_view s() const { return {text, length}; }
+    void set(std::string_view value) {
+        text = value.data();
+        length = value.size();
+    }
 };
 
 // BehaviorTree.CPP's tolerance for == and != between numbers (scripting/operators.hpp).
@@ -94,8 +103,8 @@ double as_number(const program& p, const cell& value, param_type type) {
     switch (type) {
         case param_type::number: return value.d;
         case param_type::string: {
-            const auto number = text_to_number(value.s);
-            if (!number) fail(p, "'" + std::string(value.s) + "' is not a number");
+            const auto number = text_to_number(value.s());
+            if (!number) fail(p, "'" + std::string(value.s()) + "' is not a number");
             return *number;
         }
         default: return static_cast<double>(value.i);
@@ -106,7 +115,7 @@ bool compare(const program& p, const cell& left, const cell& right, const instru
     const auto left_type = static_cast<param_type>(i.a & 0xFF);
     const auto right_type = static_cast<param_type>(i.a >> 8);
     if (left_type == param_type::string && right_type == param_type::string) {
-        return holds(left.s, right.s, i.sub);
+        return holds(left.s(), right.s(), i.sub);
     }
     const bool left_integral = left_type == param_type::integer || left_type == param_type::boolean;
     const bool right_integral =
@@ -143,24 +152,24 @@ bool execute(const program& p, blackboard board, bool truth) {
         switch (i.op) {
             case opcode::push_int: (++top)->i = i.imm.i; break;
             case opcode::push_num: (++top)->d = i.imm.d; break;
-            case opcode::push_str: (++top)->s = p.strings[i.a]; break;
+            case opcode::push_str: (++top)->set(p.strings[i.a]); break;
             case opcode::load_int: (++top)->i = board.get<std::int64_t>(i.a); break;
             case opcode::load_bool: (++top)->i = board.get<bool>(i.a) ? 1 : 0; break;
             case opcode::load_num: (++top)->d = board.get<double>(i.a); break;
-            case opcode::load_str: (++top)->s = board.get<std::string_view>(i.a); break;
+            case opcode::load_str: (++top)->set(board.get<std::string_view>(i.a)); break;
             case opcode::store_int: board.set(i.a, top->i); break;
             case opcode::store_bool: board.set(i.a, top->i != 0); break;
             case opcode::store_num: board.set(i.a, top->d); break;
             case opcode::store_str: {
-                if (top->s.size() > blackboard::max_string_bytes) {
-                    fail(p, "a string of " + std::to_string(top->s.size()) +
+                if (top->length > blackboard::max_string_bytes) {
+                    fail(p, "a string of " + std::to_string(top->length) +
                                 " bytes does not fit a key (at most " +
                                 std::to_string(blackboard::max_string_bytes) + ")");
                 }
                 const std::string_view current = board.get<std::string_view>(i.a);
-                if (top->s.data() != current.data()) {
-                    board.set(i.a, top->s);
-                    top->s = board.get<std::string_view>(i.a);
+                if (top->text != current.data()) {
+                    board.set(i.a, top->s());
+                    top->set(board.get<std::string_view>(i.a));
                 }
                 break;
             }
@@ -194,24 +203,24 @@ bool execute(const program& p, blackboard board, bool truth) {
                 top->i = top->d == 1 ? 1 : 0;
                 break;
             case opcode::str_to_int: {
-                const auto value = text_to_integer(top->s);
-                if (!value) fail(p, "'" + std::string(top->s) + "' is not an integer");
+                const auto value = text_to_integer(top->s());
+                if (!value) fail(p, "'" + std::string(top->s()) + "' is not an integer");
                 top->i = *value;
                 break;
             }
             case opcode::str_to_num: top->d = as_number(p, *top, param_type::string); break;
             case opcode::str_to_bool: {
-                const auto value = text_to_boolean(top->s);
-                if (!value) fail(p, "'" + std::string(top->s) + "' is not a boolean");
+                const auto value = text_to_boolean(top->s());
+                if (!value) fail(p, "'" + std::string(top->s()) + "' is not a boolean");
                 top->i = *value ? 1 : 0;
                 break;
             }
-            case opcode::int_to_str: top->s = make_text(std::to_string(top->i)); break;
-            case opcode::num_to_str: top->s = make_text(number_text(top->d)); break;
-            case opcode::bool_to_str: top->s = top->i != 0 ? "1" : "0"; break;
+            case opcode::int_to_str: top->set(make_text(std::to_string(top->i))); break;
+            case opcode::num_to_str: top->set(make_text(number_text(top->d))); break;
+            case opcode::bool_to_str: top->set(top->i != 0 ? "1" : "0"); break;
             case opcode::truth_int: top->i = top->i != 0 ? 1 : 0; break;
             case opcode::truth_num: top->i = top->d != 0 ? 1 : 0; break;
-            case opcode::truth_str: top->i = top->s.empty() ? 0 : 1; break;
+            case opcode::truth_str: top->i = top->length == 0 ? 0 : 1; break;
             case opcode::neg_int: top->i = wrap(0 - static_cast<std::uint64_t>(top->i)); break;
             case opcode::neg_num: top->d = -top->d; break;
             case opcode::logical_not: top->i = top->i != 0 ? 0 : 1; break;
@@ -270,9 +279,9 @@ bool execute(const program& p, blackboard board, bool truth) {
             case opcode::concat: {
                 --top;
                 std::string joined;
-                joined.reserve(top->s.size() + top[1].s.size());
-                joined.append(top->s).append(top[1].s);
-                top->s = make_text(std::move(joined));
+                joined.reserve(top->length + top[1].length);
+                joined.append(top->s()).append(top[1].s());
+                top->set(make_text(std::move(joined)));
                 break;
             }
             case opcode::compare:
@@ -288,8 +297,23 @@ bool execute(const program& p, blackboard board, bool truth) {
                     pc = i.b - 1;
                 }
                 break;
-            case opcode::compare_key_int:
-                (++top)->i = holds(board.get<std::int64_t>(i.a), i.imm.i, i.sub) ? 1 : 0;
+            case opcode::compare_key_int_equal:
+                (++top)->i = board.get<std::int64_t>(i.a) == i.imm.i ? 1 : 0;
+                break;
+            case opcode::compare_key_int_not_equal:
+                (++top)->i = board.get<std::int64_t>(i.a) != i.imm.i ? 1 : 0;
+                break;
+            case opcode::compare_key_int_less:
+                (++top)->i = board.get<std::int64_t>(i.a) < i.imm.i ? 1 : 0;
+                break;
+            case opcode::compare_key_int_greater:
+                (++top)->i = board.get<std::int64_t>(i.a) > i.imm.i ? 1 : 0;
+                break;
+            case opcode::compare_key_int_less_equal:
+                (++top)->i = board.get<std::int64_t>(i.a) <= i.imm.i ? 1 : 0;
+                break;
+            case opcode::compare_key_int_greater_equal:
+                (++top)->i = board.get<std::int64_t>(i.a) >= i.imm.i ? 1 : 0;
                 break;
             case opcode::compare_key_num:
                 (++top)->i = holds_number(board.get<double>(i.a), i.imm.d, i.sub) ? 1 : 0;
@@ -311,8 +335,8 @@ bool execute(const program& p, blackboard board, bool truth) {
     switch (p.result) {
         case param_type::number: return top->d != 0;
         case param_type::string: {
-            const auto value = text_to_boolean(top->s);
-            if (!value) fail(p, "its value '" + std::string(top->s) + "' is not a boolean");
+            const auto value = text_to_boolean(top->s());
+            if (!value) fail(p, "its value '" + std::string(top->s()) + "' is not a boolean");
             return *value;
         }
         default: return top->i != 0;

@@ -334,8 +334,7 @@ private:
                 nesting level(*this, next().offset);
                 const std::uint32_t inner = parse_expression();
                 if (peek().kind != token_kind::close) {
-                    fail(peek().offset, "expected ')' closing the '(' at column " +
-                                            std::to_string(t.offset + 1) + ", found " + found());
+                    fail(peek().offset, "expected ')', found " + found());
                 }
                 next();
                 return inner;

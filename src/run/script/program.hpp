@@ -59,10 +59,15 @@ enum class opcode : std::uint8_t {
     logical_and,  // of two booleans, both evaluated (BehaviorTree.CPP does not short-circuit)
     logical_or,
     concat,
-    compare,          // sub: comparison; a: left type | right type << 8; pops two, pushes a boolean
-    compare_chain,    // as compare, but keeps the right operand, or pushes false and jumps to b
-    compare_key_int,  // integer or boolean key a against imm.i
-    compare_key_num,  // number key a against imm.d
+    compare,        // sub: comparison; a: left type | right type << 8; pops two, pushes a boolean
+    compare_chain,  // as compare, but keeps the right operand, or pushes false and jumps to b
+    compare_key_int_equal,  // integer key a against imm.i, one opcode per comparison
+    compare_key_int_not_equal,
+    compare_key_int_less,
+    compare_key_int_greater,
+    compare_key_int_less_equal,
+    compare_key_int_greater_equal,
+    compare_key_num,      // number key a against imm.d
     compare_key_int_num,  // integer key a, as a number, against imm.d
     jump,                 // to a
     jump_if_false,        // pops a boolean; to a if false

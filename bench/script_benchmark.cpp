@@ -1,0 +1,99 @@
+// What a compiled script costs (docs/scripting.md, "Cost"): script::test of `a > 3 && b != 2`
+// on one agent's blackboard, next to the same condition written in C++ against the same
+// blackboard by slot, and next to scripts that do more.
+#include <benchmark/benchmark.h>
+
+#include <canopy/run/blackboard.hpp>
+#include <canopy/run/script.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+// A blackboard laid out by hand, and the scope scripts compile against.
+class board_scope : public canopy::script_scope {
+public:
+    board_scope() {
+        using canopy::param_type;
+        layout_.keys = {{"a", param_type::integer, std::int64_t{4}, false},
+                        {"b", param_type::integer, std::int64_t{1}, false},
+                        {"n", param_type::number, 1.5, false},
+                        {"flag", param_type::boolean, true, false}};
+        for (std::size_t k = 0; k < layout_.keys.size(); ++k) {
+            layout_.offsets.push_back(static_cast<std::uint32_t>(k * 8));
+        }
+        layout_.bytes = layout_.keys.size() * 8;
+        cells_.assign(layout_.keys.size(), 0);
+        board().initialize();
+    }
+    canopy::blackboard board() {
+        return canopy::blackboard(reinterpret_cast<std::byte*>(cells_.data()), &layout_);
+    }
+    std::optional<key> find_key(std::string_view name) const override {
+        for (std::size_t k = 0; k < layout_.keys.size(); ++k) {
+            if (layout_.keys[k].name == name) {
+                return key{static_cast<std::uint32_t>(k), layout_.keys[k].type};
+            }
+        }
+        return std::nullopt;
+    }
+    std::optional<std::int64_t> find_enum(std::string_view name) const override {
+        if (name == "RUNNING") return 2;
+        return std::nullopt;
+    }
+
+private:
+    canopy::blackboard::layout layout_;
+    std::vector<std::int64_t> cells_;
+};
+
+std::shared_ptr<const canopy::script> compile(const char* text, const board_scope& scope) {
+    auto parsed = canopy::parsed_script::parse(text);
+    if (auto* p = std::get_if<canopy::script_problem>(&parsed))
+        throw std::runtime_error(p->message);
+    auto compiled = canopy::script::compile(std::get<canopy::parsed_script>(parsed), scope);
+    if (auto* p = std::get_if<canopy::script_problem>(&compiled)) {
+        throw std::runtime_error(p->message);
+    }
+    return std::get<0>(compiled);
+}
+
+void script_test(benchmark::State& state, const char* text) {
+    board_scope scope;
+    const auto compiled = compile(text, scope);
+    const canopy::blackboard board = scope.board();
+    for (auto _ : state) benchmark::DoNotOptimize(compiled->test(board));
+}
+
+// The same condition as a condition leaf's body would read it: by slot, typed.
+void cpp_condition(benchmark::State& state) {
+    board_scope scope;
+    const canopy::blackboard board = scope.board();
+    const std::uint32_t a = board.find("a");
+    const std::uint32_t b = board.find("b");
+    benchmark::DoNotOptimize(a);
+    benchmark::DoNotOptimize(b);
+    for (auto _ : state) {
+        const bool holds = board.get<std::int64_t>(a) > 3 && board.get<std::int64_t>(b) != 2;
+        benchmark::DoNotOptimize(holds);
+    }
+}
+
+void compile_only(benchmark::State& state) {
+    board_scope scope;
+    for (auto _ : state) benchmark::DoNotOptimize(compile("a > 3 && b != 2", scope));
+}
+
+}  // namespace
+
+BENCHMARK(cpp_condition);
+BENCHMARK_CAPTURE(script_test, key_op_constant, "a > 3 && b != 2");
+BENCHMARK_CAPTURE(script_test, keys_and_arithmetic, "a + b * 2 > n && flag");
+BENCHMARK_CAPTURE(script_test, assignment_then_test, "a += 1; a = a & 0xFF; a != RUNNING");
+BENCHMARK_CAPTURE(script_test, chained, "1 < a <= 10 != false");
+BENCHMARK(compile_only);
+BENCHMARK_MAIN();
