@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "canopy/builder/build.hpp"
 #include "canopy/core/param.hpp"
 #include "canopy/records/records.hpp"
+#include "canopy/records/records.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/registry.hpp"
 #include "canopy/run/script.hpp"
@@ -26,11 +28,8 @@ namespace canopy::detail {
 
 /// BehaviorTree.CPP's condition attributes, in node_conditions order: the pre-conditions,
 /// then the post-conditions.
-inline constexpr std::string_view condition_names[] = {
-    "_failureIf", "_successIf", "_skipIf",   "_while",
-    "_onSuccess", "_onFailure", "_onHalted", "_post",
-};
-inline constexpr std::size_t condition_count = 8;
+inline constexpr const auto& condition_names = condition_params;
+inline constexpr std::size_t condition_count = std::size(condition_params);
 
 /// The position of a condition attribute in condition_names, or nothing for another name.
 std::optional<std::size_t> condition_position(std::string_view name) noexcept;
