@@ -128,6 +128,11 @@ const std::vector<case_tree>& cases() {
         {"leaves/ScriptCondition", "", R"({"code": "a > 3 && b != 2"})", 0, "ScriptCondition"},
         {"leaves/ScriptCondition_true", "", R"({"code": "true"})", 0, "ScriptCondition"},
         {"leaves/ScriptCondition_one", "", R"({"code": "a > 3"})", 0, "ScriptCondition"},
+        // A pre-condition on a node against the node without (bench/README.md, "Conditions"):
+        // `_skipIf` that does not hold, so the node still ticks.
+        {"conditions/leaf_skipIf", "", R"({"_skipIf": "a > 100"})", 0, "AlwaysSuccess"},
+        {"conditions/Sequence_skipIf", "Sequence", R"({"_skipIf": "a > 100"})", 2},
+        {"conditions/leaf_onSuccess", "", R"({"_onSuccess": "b := 2"})", 0, "AlwaysSuccess"},
         {"Sequence", "Sequence", "", 2},
         {"Selector", "Selector", "", 2, "AlwaysFailure"},
         {"ReactiveSequence", "ReactiveSequence", "", 2},
