@@ -2,6 +2,8 @@
 // readers.
 #include "canopy/views/write.hpp"
 
+#include "builder/scripts.hpp"
+#include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
 
 namespace canopy {
@@ -31,6 +33,17 @@ record_set to_records(const tree& t) {
                 records.add_param(p.name, "{" + keys[p.key].name + "}");
             } else if (!p.output) {
                 records.add_param(p.name, p.value);
+            }
+        }
+        const detail::tree_layout& layout = t.layout();
+        if ((layout.hooks[i] & detail::conditions_hook) != 0) {
+            const detail::node_conditions& c = layout.conditions[layout.condition_index[i]];
+            for (std::size_t k = 0; k < detail::condition_count; ++k) {
+                const script* code = k < detail::node_conditions::pre_count
+                                         ? c.pre[k]
+                                         : c.post[k - detail::node_conditions::pre_count];
+                if (code != nullptr)
+                    records.add_param(std::string(detail::condition_names[k]), code->text());
             }
         }
     }
