@@ -320,5 +320,13 @@ TEST_SUITE("script nodes") {
             CHECK(c.pre[detail::node_conditions::skip_if]->text() == "n > 3");
             CHECK(c.post[detail::node_conditions::on_success]->text() == "n += 1");
         }
+        // A built tree written from memory keeps its nodes' conditions.
+        const load_result built =
+            try_load_text(info(file_format::btcpp_xml).write(first.document).text,
+                          file_format::btcpp_xml, script_registry(), "w");
+        REQUIRE(built);
+        const std::string text = write_text(*built.tree, file_format::flat_json);
+        CHECK(text.find(R"("_skipIf": "n > 3")") != std::string::npos);
+        CHECK(text.find(R"("_onSuccess": "n += 1")") != std::string::npos);
     }
 }

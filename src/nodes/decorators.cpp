@@ -276,7 +276,7 @@ status parse_else(const std::string& text) {
 // BehaviorTree.CPP's Precondition: when the child is not running, tests the script `if`; false
 // returns `else` without ticking the child, true ticks it. While the child runs, `if` is not
 // tested again; after a halt it is (BehaviorTree.CPP keeps its "child running" flag across a
-// halt). A script that fails as it runs fails the node, where BehaviorTree.CPP's tick throws.
+// halt). A script that fails as it runs throws out of the tick, as BehaviorTree.CPP's does.
 class precondition final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -290,11 +290,7 @@ public:
     status tick(context& ctx) const override {
         const tree::index child = ctx.child();
         if (!ctx.is_running(child)) {
-            try {
-                if (!condition_.test(ctx.blackboard())) return otherwise_;
-            } catch (const error&) {
-                return status::failure;
-            }
+            if (!condition_.test(ctx.blackboard())) return otherwise_;
         }
         return ctx.tick(child);
     }

@@ -12,8 +12,8 @@
 namespace canopy::detail {
 namespace {
 
-// Runs `code` and succeeds. A script that fails as it runs (an integer division by zero, say)
-// fails the node, where BehaviorTree.CPP's tick throws.
+// Runs `code` and succeeds. A script that fails as it runs (a fraction stored in an integer
+// key, say) throws canopy::error (code `script`) out of the tick, as BehaviorTree.CPP's does.
 class script_action final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -21,11 +21,7 @@ public:
     }
     explicit script_action(const param_list& params) : code_(params.script("code")) {}
     status tick(context& ctx) const override {
-        try {
-            code_.run(ctx.blackboard());
-        } catch (const error&) {
-            return status::failure;
-        }
+        code_.run(ctx.blackboard());
         return status::success;
     }
 
@@ -33,7 +29,7 @@ private:
     const script& code_;
 };
 
-// Success when `code`'s value is true, else failure (a script that fails as it runs, too).
+// Success when `code`'s value is true, else failure.
 class script_condition final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -41,11 +37,7 @@ public:
     }
     explicit script_condition(const param_list& params) : code_(params.script("code")) {}
     status tick(context& ctx) const override {
-        try {
-            return code_.test(ctx.blackboard()) ? status::success : status::failure;
-        } catch (const error&) {
-            return status::failure;
-        }
+        return code_.test(ctx.blackboard()) ? status::success : status::failure;
     }
 
 private:
