@@ -97,7 +97,7 @@ public:
         parts.records.drop_params();  // as written; the checked ones follow
         parts.param_values = std::move(params_);
         parts.params_begin = std::move(params_begin_);
-        layout.board.keys = std::move(keys_);
+        layout.board.place(std::move(keys_));
         if (any_creator) create_objects(parts);
         note_hooks_and_hosts(parts);
         lay_out_state(layout);
@@ -129,17 +129,12 @@ public:
             offset += state.size;
             align = std::max(align, state.align);
         }
-        blackboard::layout& board = layout.board;
+        const blackboard::layout& board = layout.board;  // placed when its keys were given
         if (!board.keys.empty()) {
-            offset = align_up(offset, blackboard::layout::align);
-            align = std::max(align, blackboard::layout::align);
+            offset = align_up(offset, board.align);
+            align = std::max(align, board.align);
         }
         layout.blackboard_offset = offset;
-        for (const blackboard_key& key : board.keys) {
-            board.offsets.push_back(static_cast<std::uint32_t>(board.bytes));
-            board.bytes +=
-                align_up(blackboard::layout::size_of(key.type), blackboard::layout::align);
-        }
         layout.block_size = offset + board.bytes;
         layout.block_align = align;
     }

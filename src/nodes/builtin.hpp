@@ -25,5 +25,6 @@ inline std::int64_t seconds_to_ns(double seconds) noexcept {
 void register_composites(registry& reg);
 void register_decorators(registry& reg);
 void register_leaves(registry& reg);
+void register_blackboard_nodes(registry& reg);
 
 }  // namespace canopy::detail

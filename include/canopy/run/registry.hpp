@@ -15,6 +15,7 @@
 #include "canopy/core/error.hpp"
 #include "canopy/core/param.hpp"
 #include "canopy/core/status.hpp"
+#include "canopy/core/value_type.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/host.hpp"
@@ -234,6 +235,43 @@ public:
     void add_key(std::string name, param_type type, std::optional<param_value> initial = {});
     const std::vector<blackboard_key>& keys() const noexcept { return keys_; }
 
+    /// Registers a C++ type for the blackboard under `name`, which files use to declare keys
+    /// of it: `from_text` reads a value from a file's text (BehaviorTree.CPP's
+    /// convertFromString<T>, throwing for text it cannot read) and `to_text` shows one (its
+    /// toStr), for print, trace and viewer. E.g.
+    /// `reg.add_type<pose>("Pose2D", read_pose, show_pose)` for `"1;2;0.5"`.
+    /// @warning throws registry_error for an empty or taken name (the built-in type names
+    /// included), or the same T under two names.
+    template <typename T>
+    const value_type& add_type(std::string name, std::function<T(std::string_view)> from_text,
+                               std::function<std::string(const T&)> to_text) {
+        return add_type(
+            make_value_type<T>(std::move(name), std::move(from_text), std::move(to_text)));
+    }
+    /// Registers a type made by make_value_type.
+    const value_type& add_type(std::shared_ptr<const value_type> type);
+    /// Registers BehaviorTree.CPP's vector types (builtin_value_types()): std::vector<int>,
+    /// std::vector<double> and std::vector<std::string>, read from "1;2;3".
+    void add_builtin_types();
+    /// The registered type of that name, or null.
+    std::shared_ptr<const value_type> find_type(std::string_view name) const;
+    /// The registered type whose C++ type is T, or null.
+    template <typename T>
+    std::shared_ptr<const value_type> find_type() const {
+        for (const auto& type : value_types_)
+            if (type->is<T>()) return type;
+        return nullptr;
+    }
+    const std::vector<std::shared_ptr<const value_type>>& value_types() const noexcept {
+        return value_types_;
+    }
+    /// Declares a blackboard key of a registered type (as the other add_key does): each
+    /// agent's value starts as `initial_text` read with the type's from_text, or else as T().
+    /// @warning throws registry_error for an unregistered type, a taken name, or an initial
+    /// text the type cannot read.
+    void add_key(std::string name, std::string_view type_name,
+                 std::optional<std::string> initial_text);
+
     /// Makes `alias` another name for the registered type `target` (e.g. "Fallback" for
     /// "Selector"). Trees print a node by its type's registered name, whatever the file said.
     void add_alias(std::string alias, std::string_view target);
@@ -278,6 +316,7 @@ private:
     std::unordered_map<std::int64_t, const node_type*> by_id_;
     std::vector<std::string> alias_names_;
     std::vector<blackboard_key> keys_;
+    std::vector<std::shared_ptr<const value_type>> value_types_;
 };
 
 }  // namespace canopy
