@@ -1,6 +1,7 @@
 // UnsetBlackboard, WasEntryUpdated, SkipUnlessUpdated and WaitValueUpdate, as
 // BehaviorTree.CPP 4 runs them.
 #include <algorithm>
+#include <deque>
 
 #include "runtime_support.hpp"
 
@@ -154,5 +155,106 @@ TEST_SUITE("blackboard nodes") {
                       file_format::flat_json, testing::runtime_registry(), "t.json"),
                   diagnostic_code::unknown_key)
                   .message.find("unknown blackboard key 'nope'") != std::string::npos);
+    }
+}
+
+namespace {
+
+// A loop's tree: the loop (record 1, `params`) over a Script leaf (record 2, `results`), with
+// keys of the queue types and the values popped.
+std::shared_ptr<const tree> loop_tree(const std::string& type, const std::string& params,
+                                      const std::string& results = "s") {
+    const std::string nodes = testing::json_tree({record(1, 0, type, params), leaf(2, 1, results)});
+    load_result loaded = try_load_text(
+        R"({"blackboard": {"ints": {"type": "queue<integer>", "default": "4;5"},
+            "words": "queue<string>", "i": "integer", "d": "number", "s": "string",
+            "b": "boolean"},)" +
+            nodes.substr(1),
+        file_format::flat_json, testing::runtime_registry(), "t.json");
+    for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(loaded);
+    return loaded.tree;
+}
+
+}  // namespace
+
+TEST_SUITE("blackboard nodes") {
+    // BehaviorTree.CPP include/behaviortree_cpp/decorators/loop_node.h: pops one element per
+    // tick into `value` and ticks the child; running while the child succeeds, failure when
+    // it fails, `if_empty` (SUCCESS) once the queue is empty.
+    TEST_CASE("LoopInt pops a literal queue one element a tick, afresh each activation") {
+        testing::script_log log;
+        agent a(loop_tree("LoopInt", R"({"queue": "1;2;3", "value": "{i}"})"), &log);
+        CHECK(a.tick(0) == status::running);
+        CHECK(a.blackboard().get<std::int64_t>("i") == 1);
+        CHECK(run(a, 3) == "rrs");
+        CHECK(a.blackboard().get<std::int64_t>("i") == 3);
+        CHECK(entered(log, 2) == 3);
+        CHECK(a.tick(0) == status::running);  // entered again: the literal queue is whole
+        CHECK(a.blackboard().get<std::int64_t>("i") == 1);
+    }
+
+    TEST_CASE("a loop over a key pops the key's queue in place") {
+        testing::script_log log;
+        agent a(loop_tree("LoopInt", R"({"queue": "{ints}", "value": "{i}"})"), &log);
+        blackboard b = a.blackboard();
+        using int_queue = std::deque<std::int64_t>;
+        CHECK(run(a, 3) == "rrs");
+        CHECK(b.get<std::int64_t>("i") == 5);
+        CHECK(b.get_ref<int_queue>(b.slot("ints")).empty());
+        CHECK(b.text(b.slot("ints")).empty());
+        CHECK(a.tick(0) == status::success);  // still empty: nothing to pop
+        b.set("ints", int_queue{9});
+        CHECK(run(a, 2) == "rs");
+        CHECK(b.get<std::int64_t>("i") == 9);
+    }
+
+    TEST_CASE("the child's failure ends the loop; a running child is not given a new value") {
+        testing::script_log log;
+        agent a(loop_tree("LoopString", R"({"queue": "a;b;c", "value": "{s}"})", "rsf"), &log);
+        CHECK(a.tick(0) == status::running);  // child running with "a"
+        CHECK(a.tick(0) == status::running);  // child succeeds with "a"
+        CHECK(a.blackboard().get<std::string_view>("s") == "a");
+        CHECK(a.tick(0) == status::failure);  // "b": the child fails
+        CHECK(a.blackboard().get<std::string_view>("s") == "b");
+    }
+
+    TEST_CASE("if_empty gives the status of an empty queue: SUCCESS, FAILURE or SKIPPED") {
+        testing::script_log log;
+        agent empty(loop_tree("LoopDouble", R"({"queue": "", "value": "{d}"})"), &log);
+        CHECK(empty.tick(0) == status::success);
+        agent failing(loop_tree("LoopBool", R"({"queue": "", "if_empty": "FAILURE"})"), &log);
+        CHECK(failing.tick(0) == status::failure);
+        agent skipping(loop_tree("LoopString", R"({"queue": "{words}", "if_empty": "SKIPPED"})"),
+                       &log);
+        CHECK(skipping.tick(0) == status::skipped);
+        agent reals(loop_tree("LoopDouble", R"({"queue": "0.5;1e3", "value": "{d}"})"), &log);
+        CHECK(run(reals, 2) == "rr");
+        CHECK(reals.blackboard().get<double>("d") == 1000.0);
+        agent flags(loop_tree("LoopBool", R"({"queue": "true;0", "value": "{b}"})"), &log);
+        CHECK(flags.tick(0) == status::running);
+        CHECK(flags.blackboard().get<bool>("b"));
+        CHECK(flags.tick(0) == status::running);
+        CHECK_FALSE(flags.blackboard().get<bool>("b"));
+    }
+
+    TEST_CASE("a loop's queue is checked at load") {
+        auto refusal = [](const std::string& params) {
+            return testing::refusal({record(1, 0, "LoopInt", params), leaf(2, 1, "s")});
+        };
+        CHECK(refusal(R"({"queue": "1;x"})") ==
+              "parameter 'queue' of 'LoopInt' is a queue<integer>, which '1;x' is not: cannot "
+              "read 'x' as an integer");
+        CHECK(refusal(R"({"queue": "1", "if_empty": "RUNNING"})") ==
+              "node 1 ('LoopInt'): 'if_empty' must be SUCCESS, FAILURE or SKIPPED, not 'RUNNING'");
+        CHECK(testing::only(
+                  try_load_text(
+                      testing::json_tree(
+                          {record(1, 0, "LoopInt", R"({"queue": "{count}"})"), leaf(2, 1, "s")}),
+                      file_format::flat_json, testing::runtime_registry(), "t.json"),
+                  diagnostic_code::key_type_mismatch)
+                  .message ==
+              "parameter 'queue' of 'LoopInt' reads a queue<integer>, "
+              "but blackboard key 'count' holds an integer");
     }
 }

@@ -147,7 +147,11 @@ TEST_SUITE("registry") {
                                                 "UnsetBlackboard",
                                                 "WasEntryUpdated",
                                                 "SkipUnlessUpdated",
-                                                "WaitValueUpdate"});
+                                                "WaitValueUpdate",
+                                                "LoopInt",
+                                                "LoopDouble",
+                                                "LoopString",
+                                                "LoopBool"});
         using alias = std::pair<std::string, std::string>;
         CHECK(reg.aliases() == std::vector<alias>{{"Failer", "AlwaysFailure"},
                                                   {"Fallback", "Selector"},

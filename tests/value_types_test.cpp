@@ -343,10 +343,12 @@ TEST_SUITE("value types") {
 
     TEST_CASE("every write changes a key's stamp; unset brings back its initial value") {
         const registry reg = types_registry();
-        load_result loaded = load_json(with_board(R"({"s": {"type": "string", "default": "start"},
+        load_result loaded =
+            load_json(with_board(R"({"s": {"type": "string", "default": "start"},
                 "p": {"type": "Pose2D", "default": "1;1;1"}, "q": "Pose2D"})",
-                                                  {record(1, 0, "AlwaysSuccess")}),
-                                       reg);
+                                 // A node reading stamps: the tree keeps them.
+                                 {record(1, 0, "WasEntryUpdated", R"({"entry": "s"})")}),
+                      reg);
         REQUIRE(loaded);
         agent a(loaded.tree);
         blackboard b = a.blackboard();
@@ -372,5 +374,37 @@ TEST_SUITE("value types") {
         CHECK(b.stamp(b.slot("health")) == 0);
         b.set("health", 3);
         CHECK(b.stamp(b.slot("health")) == 1);
+    }
+
+    TEST_CASE("a tree whose nodes read no stamps keeps none: its agents are no bigger") {
+        const registry reg = types_registry();
+        const std::string board = R"({"a": "integer", "b": "number", "c": "boolean"})";
+        load_result plain = load_json(with_board(board, {record(1, 0, "AlwaysSuccess")}), reg);
+        load_result watching = load_json(
+            with_board(board, {record(1, 0, "WasEntryUpdated", R"({"entry": "a"})")}), reg);
+        REQUIRE(plain);
+        REQUIRE(watching);
+        // One status byte, then 6 keys (3 of the program's) of 8 bytes, from offset 8.
+        CHECK(plain.tree->state_bytes() == 8 + 6 * 8);
+        // The node's 4-byte state after the status byte, and a 4-byte stamp per key.
+        CHECK(watching.tree->state_bytes() == 8 + 6 * 8 + 6 * 4);
+        agent a(plain.tree);
+        blackboard b = a.blackboard();
+        CHECK_FALSE(b.has_stamps());
+        b.set("a", 3);
+        CHECK(b.stamp(b.slot("a")) == 0);
+        b.unset(b.slot("a"));
+        CHECK(b.get<std::int64_t>("a") == 0);
+        CHECK(b.is_set(b.slot("a")));
+        agent w(watching.tree);
+        CHECK(w.blackboard().has_stamps());
+    }
+
+    TEST_CASE("strings take a std::string of the block, where they took 64 bytes") {
+        const registry reg = types_registry();
+        load_result loaded =
+            load_json(with_board(R"({"s": "string"})", {record(1, 0, "AlwaysSuccess")}), reg);
+        REQUIRE(loaded);
+        CHECK(loaded.tree->state_bytes() == 8 + 3 * 8 + sizeof(std::string));
     }
 }

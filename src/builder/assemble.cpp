@@ -97,7 +97,10 @@ public:
         parts.records.drop_params();  // as written; the checked ones follow
         parts.param_values = std::move(params_);
         parts.params_begin = std::move(params_begin_);
-        layout.board.place(std::move(keys_));
+        // Stamps per key only where a node reads them: other trees' agents stay as small.
+        const bool stamps = std::any_of(slot_types_.begin(), slot_types_.end(),
+                                        [](const node_type* t) { return t->watches_updates; });
+        layout.board.place(std::move(keys_), stamps);
         if (any_creator) create_objects(parts);
         note_hooks_and_hosts(parts);
         lay_out_state(layout);

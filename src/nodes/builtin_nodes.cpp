@@ -9,7 +9,7 @@ void register_builtin_nodes(registry& reg) {
     detail::register_composites(reg);        // ids 1, 2, 6-9, 22-34
     detail::register_decorators(reg);        // ids 3, 10-17, 40-45
     detail::register_leaves(reg);            // ids 4, 5, 18-21, 60-61
-    detail::register_blackboard_nodes(reg);  // ids 49-50, 62-63
+    detail::register_blackboard_nodes(reg);  // ids 49-54, 62-63
 }
 
 }  // namespace canopy

@@ -27,7 +27,7 @@ storage storage_of(const blackboard_key& key) {
 
 }  // namespace
 
-void blackboard::layout::place(std::vector<blackboard_key> in_slot_order) {
+void blackboard::layout::place(std::vector<blackboard_key> in_slot_order, bool stamps) {
     keys = std::move(in_slot_order);
     offsets.clear();
     bytes = 0;
@@ -43,9 +43,13 @@ void blackboard::layout::place(std::vector<blackboard_key> in_slot_order) {
             (key.type == param_type::custom && !key.custom->trivial))
             needs_lifetime = true;
     }
-    bytes = align_up(bytes, alignof(std::uint32_t));
-    stamps_offset = static_cast<std::uint32_t>(bytes);
-    bytes = align_up(bytes + keys.size() * sizeof(std::uint32_t), align);
+    stamps_offset = no_stamps;
+    if (stamps && !keys.empty()) {
+        bytes = align_up(bytes, alignof(std::uint32_t));
+        stamps_offset = static_cast<std::uint32_t>(bytes);
+        bytes += keys.size() * sizeof(std::uint32_t);
+    }
+    bytes = align_up(bytes, align);
 }
 
 std::uint32_t blackboard::find(std::string_view name) const noexcept {
@@ -169,7 +173,7 @@ void blackboard::unset(std::uint32_t slot) {
                 *key.initial);
         }
     }
-    stamps()[slot] = (stamps()[slot] + 1) | unset_bit;
+    if (has_stamps()) stamps()[slot] = (stamps()[slot] + 1) | unset_bit;
 }
 
 void blackboard::construct_one(std::uint32_t slot) {

@@ -61,15 +61,19 @@ public:
     struct layout {
         std::vector<blackboard_key> keys;    ///< in slot order
         std::vector<std::uint32_t> offsets;  ///< per slot: the value's byte offset
-        std::uint32_t stamps_offset = 0;     ///< where the per-key update stamps start
-        std::size_t bytes = 0;               ///< the blackboard's size
+        /// Where the per-key update stamps start, or no_stamps in a tree whose nodes read
+        /// none (node_type::watches_updates).
+        std::uint32_t stamps_offset = no_stamps;
+        static constexpr std::uint32_t no_stamps = 0xFFFFFFFF;
+        std::size_t bytes = 0;  ///< the blackboard's size
         std::size_t align = alignof(std::int64_t);
         /// Whether values need constructing and destroying (a string or a custom type that
         /// is not trivial); a block of integers, numbers and booleans needs neither.
         bool needs_lifetime = false;
 
-        /// Places `keys` (given in slot order) and sets every other member.
-        void place(std::vector<blackboard_key> in_slot_order);
+        /// Places `keys` (given in slot order), with an update stamp each if `stamps`, and
+        /// sets every other member.
+        void place(std::vector<blackboard_key> in_slot_order, bool stamps);
     };
 
     blackboard(std::byte* base, const layout* l) : base_(base), layout_(l) {}
@@ -92,6 +96,14 @@ public:
     const T& get_ref(std::uint32_t slot) const {
         check_custom(slot, typeid(T));
         return *std::launder(reinterpret_cast<const T*>(at(slot)));
+    }
+    /// A custom key's value, to change in place (a queue a node pops, say); unlike set, this
+    /// leaves the key's stamp as it is.
+    /// @warning throws canopy::error if the key's type is not T.
+    template <typename T>
+    T& get_mutable(std::uint32_t slot) {
+        check_custom(slot, typeid(T));
+        return *std::launder(reinterpret_cast<T*>(at(slot)));
     }
     /// Stores a value: bool into a boolean key, an integer into an integer or number key, a
     /// floating-point value into a number key, a string into a string key, a T into a custom
@@ -116,7 +128,7 @@ public:
     /// agent moving to another tree keeps of the keys both trees have.
     void carry(std::uint32_t slot, const blackboard& from, std::uint32_t from_slot) {
         copy(slot, from, from_slot);
-        stamps()[slot] = from.stamps()[from_slot];
+        if (has_stamps()) stamps()[slot] = from.has_stamps() ? from.stamps()[from_slot] : 0;
     }
     /// Whether a key's value equals another key's (of the same type); false for a custom type
     /// without operator==.
@@ -128,12 +140,20 @@ public:
 
     /// A number every write to the key changes, and unset too; 0 until the first. Nodes keep
     /// the last one they saw to tell whether the key was written since.
-    std::uint32_t stamp(std::uint32_t slot) const noexcept { return stamps()[slot] & ~unset_bit; }
+    /// Kept only in trees with a node type that watches updates (node_type::watches_updates);
+    /// always 0 in others.
+    std::uint32_t stamp(std::uint32_t slot) const noexcept {
+        return has_stamps() ? stamps()[slot] & ~unset_bit : 0;
+    }
     /// Whether the key holds a value written or initial, not unset since the last write.
-    bool is_set(std::uint32_t slot) const noexcept { return (stamps()[slot] & unset_bit) == 0; }
+    bool is_set(std::uint32_t slot) const noexcept {
+        return !has_stamps() || (stamps()[slot] & unset_bit) == 0;
+    }
     /// Unsets the key: its value goes back to its initial one, is_set() is false until the
-    /// next write, and its stamp changes.
+    /// next write, and its stamp changes (in a tree without stamps, only the value changes).
     void unset(std::uint32_t slot);
+    /// Whether this tree's agents keep update stamps.
+    bool has_stamps() const noexcept { return layout_->stamps_offset != layout::no_stamps; }
 
     const std::vector<blackboard_key>& keys() const noexcept { return layout_->keys; }
     param_type type(std::uint32_t slot) const noexcept { return layout_->keys[slot].type; }
@@ -158,6 +178,7 @@ private:
         return reinterpret_cast<std::uint32_t*>(base_ + layout_->stamps_offset);
     }
     void touch(std::uint32_t slot) noexcept {
+        if (!has_stamps()) return;
         std::uint32_t& stamp = stamps()[slot];
         stamp = (stamp + 1) & ~unset_bit;
     }

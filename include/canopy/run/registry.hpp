@@ -46,6 +46,11 @@ struct node_type {
     /// The host type this type's nodes take (an action taking `Host&`), or none: agents of a
     /// tree using the type must be given a host of that type.
     detail::host_type host = nullptr;
+    /// Its nodes read keys' update stamps or unset keys (blackboard::stamp, is_set, unset):
+    /// the agents of a tree using the type keep a stamp per key, which trees without such a
+    /// type do without. add<Node> sets it when Node has `static constexpr bool
+    /// watches_updates = true`.
+    bool watches_updates = false;
 };
 
 namespace detail {
@@ -129,6 +134,13 @@ bool is_null_callable(const F& f) {
         return false;
     }
 }
+
+// Whether Node declares `static constexpr bool watches_updates = true`.
+template <typename Node, typename = void>
+struct watches_updates : std::false_type {};
+template <typename Node>
+struct watches_updates<Node, std::void_t<decltype(Node::watches_updates)>>
+    : std::bool_constant<Node::watches_updates> {};
 
 // Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
 template <typename Node, typename = void>
@@ -224,6 +236,7 @@ public:
                            }
                        }};
         type.hooks = detail::overridden_hooks<Node>();
+        type.watches_updates = detail::watches_updates<Node>::value;
         return add(std::move(type));
     }
 
