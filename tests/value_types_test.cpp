@@ -407,4 +407,37 @@ TEST_SUITE("value types") {
         REQUIRE(loaded);
         CHECK(loaded.tree->state_bytes() == 8 + 3 * 8 + sizeof(std::string));
     }
+
+    TEST_CASE("SetBlackboard and CheckBlackboard take a registered type's text, == and != only") {
+        const registry reg = types_registry();
+        const std::string board = R"({"goal": {"type": "Pose2D", "default": "1;2;3"},
+            "home": "Pose2D"})";
+        load_result loaded = load_json(
+            with_board(board,
+                       {record(1, 0, "Sequence"),
+                        record(2, 1, "CheckBlackboard",
+                               R"({"key": "goal", "op": "==", "value": "1;2;3"})"),
+                        record(3, 1, "CheckBlackboard",
+                               R"({"key": "goal", "op": "!=", "value": "{home}"})"),
+                        record(4, 1, "SetBlackboard", R"({"key": "home", "value": "1;2;3"})"),
+                        record(5, 1, "CheckBlackboard",
+                               R"({"key": "goal", "op": "==", "value": "{home}"})")}),
+            reg);
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        CHECK(a.tick(0) == status::success);
+        CHECK(a.blackboard().get<pose>("home") == pose{1, 2, 3});
+        a.blackboard().set("goal", pose{});
+        CHECK(a.tick(0) == status::failure);
+        CHECK(a.last_status(1) == status::failure);
+        CHECK(testing::only(load_json(with_board(board, {record(1, 0, "CheckBlackboard",
+                                                                R"({"key": "goal", "op": "<",
+                                                                    "value": "1;2;3"})")}),
+                                      reg),
+                            diagnostic_code::invalid_param)
+                  .message ==
+              "node 1 ('CheckBlackboard'): a key of a registered type compares "
+              "with == or != only, not '<'");
+    }
 }

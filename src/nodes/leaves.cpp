@@ -119,6 +119,10 @@ public:
             copy(board);
             return status::success;
         }
+        if (value_.object != nullptr) {  // a registered type's literal, read at load
+            board.set_object(key_, *value_.object_type, value_.object.get());
+            return status::success;
+        }
         std::visit([&](const auto& literal) { board.set(key_, literal); }, value_.value);
         return status::success;
     }

@@ -130,6 +130,18 @@ public:
         copy(slot, from, from_slot);
         if (has_stamps()) stamps()[slot] = from.has_stamps() ? from.stamps()[from_slot] : 0;
     }
+    /// Stores a registered type's value given by address (a literal the loader read, say):
+    /// `type` must be the key's C++ type. Changes the stamp as set does.
+    /// @warning throws canopy::error for another type.
+    void set_object(std::uint32_t slot, const std::type_info& type, const void* value) {
+        set_custom(slot, type, value);
+    }
+    /// Whether a custom key's value equals `value`, a value of the key's type; false for a
+    /// type without operator==.
+    bool equals_object(std::uint32_t slot, const void* value) const {
+        const value_type& type = *keys()[slot].custom;
+        return type.equal != nullptr && type.equal(at(slot), value);
+    }
     /// Whether a key's value equals another key's (of the same type); false for a custom type
     /// without operator==.
     bool equal(std::uint32_t slot, const blackboard& other, std::uint32_t other_slot) const;
