@@ -247,7 +247,8 @@ TEST_SUITE("agent") {
             R"([{"id": 1, "type": "Sequence"}, {"id": 2, "parentId": 1, "type": "AlwaysSuccess"},
             {"id": 3, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 3}}])");
         agent a(t);
-        // 3 status bytes, the Wait's 8-byte state at offset 8, then 3 blackboard cells.
+        // 3 status bytes, the Wait's 8-byte state at offset 8, then 3 blackboard cells (and
+        // no update stamps: no node of the tree reads them).
         CHECK(a.state_bytes() == 8 + 8 + 3 * 8);
         CHECK(t->state_bytes() == a.state_bytes());
         a.tick(0.1);

@@ -68,8 +68,9 @@ TEST_SUITE("registry") {
             CHECK_THROWS_AS(reg.add_key("mode", param_type::string), registry_error);
             CHECK_THROWS_AS(reg.add_key("k", param_type::key), registry_error);
             CHECK_THROWS_AS(reg.add_key("n", param_type::integer, 1.5), registry_error);
-            CHECK_THROWS_AS(reg.add_key("s", param_type::string, std::string(64, 'x')),
-                            registry_error);
+            CHECK_THROWS_AS(reg.add_key("c", param_type::custom), registry_error);
+            CHECK_THROWS_AS(reg.add_key("p", "Pose2D", std::nullopt), registry_error);
+            reg.add_key("s", param_type::string, std::string(640, 'x'));  // strings: no cap
         }
         CHECK(reg.types().empty());
     }
@@ -147,7 +148,16 @@ TEST_SUITE("registry") {
                                                 "CheckBlackboard",
                                                 "SetBlackboard",
                                                 "Script",
-                                                "ScriptCondition"});
+                                                "ScriptCondition",
+
+                                                "UnsetBlackboard",
+                                                "WasEntryUpdated",
+                                                "SkipUnlessUpdated",
+                                                "WaitValueUpdate",
+                                                "LoopInt",
+                                                "LoopDouble",
+                                                "LoopString",
+                                                "LoopBool"});
         using alias = std::pair<std::string, std::string>;
         CHECK(reg.aliases() == std::vector<alias>{{"Failer", "AlwaysFailure"},
                                                   {"Fallback", "Selector"},

@@ -100,7 +100,10 @@ public:
         parts.records.drop_params();  // as written; the checked ones follow
         parts.param_values = std::move(params_);
         parts.params_begin = std::move(params_begin_);
-        layout.board.keys = std::move(keys_);
+        // Stamps per key only where a node reads them: other trees' agents stay as small.
+        const bool stamps = std::any_of(slot_types_.begin(), slot_types_.end(),
+                                        [](const node_type* t) { return t->watches_updates; });
+        layout.board.place(std::move(keys_), stamps);
         parts.owned_scripts = std::move(scripts_);
         if (any_creator) create_objects(parts);
         note_hooks_and_hosts(parts);
@@ -134,17 +137,12 @@ public:
             offset += state.size;
             align = std::max(align, state.align);
         }
-        blackboard::layout& board = layout.board;
+        const blackboard::layout& board = layout.board;  // placed when its keys were given
         if (!board.keys.empty()) {
-            offset = align_up(offset, blackboard::layout::align);
-            align = std::max(align, blackboard::layout::align);
+            offset = align_up(offset, board.align);
+            align = std::max(align, board.align);
         }
         layout.blackboard_offset = offset;
-        for (const blackboard_key& key : board.keys) {
-            board.offsets.push_back(static_cast<std::uint32_t>(board.bytes));
-            board.bytes +=
-                align_up(blackboard::layout::size_of(key.type), blackboard::layout::align);
-        }
         layout.block_size = offset + board.bytes;
         layout.block_align = align;
     }

@@ -179,8 +179,13 @@ private:
             }
             const std::optional<param_type> type = value_type_named(declared.type);
             if (!type) {
+                if (registry_.find_type(declared.type) != nullptr) {
+                    declare_custom_key(declared, program_keys, report_key);
+                    continue;
+                }
                 report_key("has type '" + declared.type +
-                           "'; a key is an integer, number, boolean or string");
+                           "'; a key is an integer, number, boolean, string or a type the "
+                           "program registers (registry::add_type)");
                 continue;
             }
             std::optional<param_value> initial;
@@ -191,18 +196,17 @@ private:
                                detail::value_text(declared.initial->value));
                     continue;
                 }
-                if (*type == param_type::string &&
-                    std::get<std::string>(*initial).size() > blackboard::max_string_bytes) {
-                    report_key("holds at most " + std::to_string(blackboard::max_string_bytes) +
-                               " bytes of text; its default is longer");
-                    continue;
-                }
             }
             auto same = std::find_if(keys_.begin(), keys_.end(), [&](const blackboard_key& k) {
                 return k.name == declared.name;
             });
             if (same == keys_.end()) {
-                keys_.push_back({declared.name, *type, std::move(initial), true});
+                blackboard_key key;
+                key.name = declared.name;
+                key.type = *type;
+                key.initial = std::move(initial);
+                key.from_file = true;
+                keys_.push_back(std::move(key));
             } else if (static_cast<std::size_t>(same - keys_.begin()) >= program_keys) {
                 report_key("is declared twice in the file");
             } else if (same->type != *type) {
@@ -213,6 +217,47 @@ private:
                 same->initial = std::move(initial);
                 same->from_file = true;
             }
+        }
+    }
+
+    // A key the file declares of a type the program registered: its initial text read with
+    // the type's from_text, whose exception is reported where the key stands.
+    template <typename Report>
+    void declare_custom_key(const record_set::key_declaration& declared, std::size_t program_keys,
+                            const Report& report_key) {
+        blackboard_key key;
+        key.name = declared.name;
+        key.type = param_type::custom;
+        key.custom = registry_.find_type(declared.type);
+        key.from_file = true;
+        if (declared.initial) {
+            const param_value& value = declared.initial->value;
+            std::string text = std::holds_alternative<std::string>(value)
+                                   ? std::get<std::string>(value)
+                                   : detail::value_text(value);
+            try {
+                key.initial_object = key.custom->from_text(text);
+            } catch (const std::exception& problem) {
+                report_key("is a " + key.custom->name + ", so its default cannot be '" + text +
+                           "': " + problem.what());
+                return;
+            }
+            key.initial = std::move(text);
+        }
+        auto same = std::find_if(keys_.begin(), keys_.end(),
+                                 [&](const blackboard_key& k) { return k.name == key.name; });
+        if (same == keys_.end()) {
+            keys_.push_back(std::move(key));
+        } else if (static_cast<std::size_t>(same - keys_.begin()) >= program_keys) {
+            report_key("is declared twice in the file");
+        } else if (!same->same_type(key)) {
+            report_key("is a " + key.custom->name + " here, but the program declares it " +
+                       (same->custom != nullptr ? "a " + same->custom->name
+                                                : detail::with_article(same->type)));
+        } else {
+            same->initial = std::move(key.initial);
+            same->initial_object = std::move(key.initial_object);
+            same->from_file = true;
         }
     }
 
@@ -236,17 +281,23 @@ private:
     void declare_used_keys() {
         const std::size_t known = keys_.size();
         std::vector<bool> typed;  // per key from `known` on
-        auto use = [&](std::string_view name, std::optional<param_type> type) {
+        auto use = [&](std::string_view name, std::optional<param_type> type,
+                       const std::shared_ptr<const value_type>& custom) {
             auto same = std::find_if(keys_.begin(), keys_.end(),
                                      [&](const blackboard_key& k) { return k.name == name; });
             if (same == keys_.end()) {
-                keys_.push_back({std::string(name), type.value_or(param_type::string), {}, false});
+                blackboard_key key;
+                key.name = std::string(name);
+                key.type = type.value_or(param_type::string);
+                key.custom = custom;
+                keys_.push_back(std::move(key));
                 typed.push_back(type.has_value());
                 return;
             }
             const std::size_t at = static_cast<std::size_t>(same - keys_.begin());
             if (at >= known && type && !typed[at - known]) {
                 same->type = *type;
+                same->custom = custom;
                 typed[at - known] = true;
             }
         };
@@ -271,14 +322,15 @@ private:
                 }
                 if (!name || name->empty()) continue;
                 if (!options_.implicit_keys && name->front() != '@') continue;
-                std::optional<param_type> value_type;
+                std::optional<param_type> held_type;
                 if (spec != nullptr && spec->type != param_type::key &&
                     spec->type != param_type::key_value && spec->type != param_type::any) {
-                    value_type = spec->type;
+                    held_type = spec->type;
                 } else if (spec != nullptr && spec->type == param_type::key) {
-                    value_type = typed_value_of(i, *type);  // SetBlackboard's value, say
+                    held_type = typed_value_of(i, *type);  // SetBlackboard's value, say
                 }
-                use(*name, value_type);
+                use(*name, held_type,
+                    spec != nullptr && spec->type == param_type::custom ? spec->custom : nullptr);
             }
         }
     }
@@ -628,9 +680,13 @@ private:
         if (spec.type == param_type::script) return script_text(i, type, spec, given, raw == last);
         if (spec.type == param_type::key_value && !key_type) return std::nullopt;  // reported
         const param_type wanted = spec.type == param_type::key_value ? *key_type : spec.type;
+        const value_type* custom =
+            spec.type == param_type::key_value ? key_custom_.get() : spec.custom.get();
         if (spec.output || key_of(given.value)) {
-            return bound_param(i, type, spec, given, where, wanted);
+            return bound_param(i, type, spec, given, where, wanted, custom);
         }
+        if (wanted == param_type::custom)
+            return custom_literal(i, type, spec, *custom, given, where);
         std::optional<param_value> value = convert(given, wanted);
         if (!value) {
             std::string shown = given.from_text ? detail::value_text(given.value)
@@ -649,7 +705,7 @@ private:
     // an output writes the parameter's type into it.
     std::optional<param> bound_param(std::size_t i, const node_type& type, const param_spec& spec,
                                      const record_set::raw_param& given, source_location where,
-                                     param_type wanted) {
+                                     param_type wanted, const value_type* custom) {
         std::optional<std::string_view> name = key_of(given.value);
         if (!name && spec.output && std::holds_alternative<std::string>(given.value))
             name = std::get<std::string>(given.value);
@@ -662,15 +718,49 @@ private:
         const std::uint32_t slot = find_key(i, *name, where);
         if (slot == param::no_key) return std::nullopt;
         const param_type held = keys_[slot].type;
-        if (spec.output ? !fits(wanted, held) : !fits(held, wanted)) {
+        if (!custom_fits(wanted, custom, keys_[slot]) ||
+            (spec.output ? !fits(wanted, held) : !fits(held, wanted))) {
             report_at(where, i, diagnostic_code::key_type_mismatch,
                       "parameter '" + spec.name + "' of '" + type.name + "' " +
-                          (spec.output ? "writes " : "reads ") + detail::with_article(wanted) +
+                          (spec.output ? "writes " : "reads ") + type_text(wanted, custom) +
                           ", but blackboard key '" + std::string(*name) + "' holds " +
-                          detail::with_article(held));
+                          type_text(held, keys_[slot].custom.get()));
             return std::nullopt;
         }
         return param{spec.name, zero_of(wanted), slot, spec.output};
+    }
+
+    // Whether a parameter of type `wanted` (of `custom` when a registered type) and a key
+    // agree about registered types: both of the same one, or neither (`any` fits all).
+    static bool custom_fits(param_type wanted, const value_type* custom,
+                            const blackboard_key& key) {
+        if (wanted == param_type::any || key.type == param_type::any) return true;
+        if ((wanted == param_type::custom) != (key.type == param_type::custom)) return false;
+        return wanted != param_type::custom || *custom->cpp_type == *key.custom->cpp_type;
+    }
+    static std::string type_text(param_type type, const value_type* custom) {
+        return custom != nullptr ? "a " + custom->name : detail::with_article(type);
+    }
+
+    // A literal of a registered type, read with the type's from_text; what it throws is
+    // reported where the parameter stands.
+    std::optional<param> custom_literal(std::size_t i, const node_type& type,
+                                        const param_spec& spec, const value_type& custom,
+                                        const record_set::raw_param& given, source_location where) {
+        const std::string text = std::holds_alternative<std::string>(given.value)
+                                     ? std::get<std::string>(given.value)
+                                     : detail::value_text(given.value);
+        param result{spec.name, text};
+        try {
+            result.object = custom.from_text(text);
+            result.object_type = custom.cpp_type;
+        } catch (const std::exception& problem) {
+            report_at(where, i, diagnostic_code::invalid_param,
+                      "parameter '" + spec.name + "' of '" + type.name + "' is a " + custom.name +
+                          ", which '" + text + "' is not: " + problem.what());
+            return std::nullopt;
+        }
+        return result;
     }
 
     // The slot of a key the tree has, or no_key after reporting it.
@@ -725,6 +815,7 @@ private:
         const std::uint32_t slot = find_key(i, name, where);
         if (slot == param::no_key) return std::nullopt;
         key_type = keys_[slot].type;
+        key_custom_ = keys_[slot].custom;
         return param{given.name, static_cast<std::int64_t>(slot), param::no_key, false, true};
     }
 
@@ -746,10 +837,11 @@ private:
     bool ids_unreadable_ = false;
     std::vector<std::uint32_t> parent_;  // per record: the parent record, or none
     std::uint32_t root_ = none;
-    bool damaged_ = false;                    // some parent link is broken (and reported)
-    std::vector<std::uint32_t> child_count_;  // per record
-    std::vector<param> params_;               // checked params, record by record
-    std::vector<blackboard_key> keys_;        // the program's, then the file's
+    bool damaged_ = false;                          // some parent link is broken (and reported)
+    std::vector<std::uint32_t> child_count_;        // per record
+    std::vector<param> params_;                     // checked params, record by record
+    std::vector<blackboard_key> keys_;              // the program's, then the file's
+    std::shared_ptr<const value_type> key_custom_;  // the type of the `key` parameter's key
     std::vector<std::uint32_t> params_begin_;
     detail::script_pass scripts_{
         records_, registry_, options_,

@@ -12,6 +12,7 @@ std::string_view to_string(param_type type) noexcept {
         case param_type::key_value: return "key-value";
         case param_type::any: return "any";
         case param_type::script: return "script";
+        case param_type::custom: return "custom";
     }
     return "unknown";
 }

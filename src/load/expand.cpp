@@ -165,7 +165,7 @@ public:
         for (std::size_t k = 0; k < keys.size(); ++k) {
             if (k < program_keys() && !keys[k].from_file) continue;
             scopes_[0].names[keys[k].name] = keys[k].name;
-            declare(keys[k].name, keys[k].type, keys[k].initial);
+            declare(keys[k].name, keys[k].type_name(), keys[k].initial);
         }
         // The main tree keeps its ids; subtree nodes are numbered after its largest.
         for (std::size_t i = 0; i < records.size(); ++i)
@@ -209,12 +209,13 @@ private:
         source_location used_at;  // the SubTree record, in the user scope's file
     };
 
-    void declare(const std::string& name, param_type type,
+    // `type` by its name: a built-in one's or a registered one's.
+    void declare(const std::string& name, std::string_view type,
                  const std::optional<param_value>& initial) {
         if (!declared_.emplace(name).second) return;
         record_set::key_declaration key;
         key.name = name;
-        key.type = std::string(to_string(type));
+        key.type = std::string(type);
         if (initial) key.initial = record_set::raw_param{name, *initial, {}, false};
         out_.declare_key(std::move(key));
     }
@@ -475,12 +476,15 @@ private:
                 if (std::optional<std::string_view> outer = key_reference(given.value)) {
                     name = outer_key(user, std::string(*outer), key);
                 } else {
-                    std::optional<param_value> value = literal_as(given, key.type);
+                    // A registered type's text is read when the whole tree is built.
+                    std::optional<param_value> value = key.type == param_type::custom
+                                                           ? std::optional<param_value>(given.value)
+                                                           : literal_as(given, key.type);
                     if (!value) {
                         report(file, given.where.line != 0 ? given.where : where,
                                diagnostic_code::wrong_param_type,
-                               "subtree key '" + key.name + "' is " +
-                                   std::string(to_string(key.type)) + ", so '" +
+                               "subtree key '" + key.name + "' is " + std::string(key.type_name()) +
+                                   ", so '" +
                                    std::string(std::holds_alternative<std::string>(given.value)
                                                    ? std::get<std::string>(given.value)
                                                    : "this value") +
@@ -489,13 +493,13 @@ private:
                         return;
                     }
                     name = scopes_[index].prefix + key.name;
-                    declare(name, key.type, value);
+                    declare(name, key.type_name(), value);
                 }
             } else if (autoremap) {
                 name = outer_key(user, key.name, key);
             } else {
                 name = scopes_[index].prefix + key.name;
-                declare(name, key.type, key.initial);
+                declare(name, key.type_name(), key.initial);
             }
             scopes_[index].names[key.name] = name;
         }
@@ -526,7 +530,7 @@ private:
         if (program_key_names_.count(name) != 0) return name;
         std::string made = scopes_[in].prefix + name;
         scopes_[in].names[name] = made;
-        declare(made, like.type, like.initial);
+        declare(made, like.type_name(), like.initial);
         return made;
     }
 

@@ -14,11 +14,14 @@ blackboard_condition::blackboard_condition(const param_list& params)
         {"<", comparison::less},    {"<=", comparison::less_equal},
         {">", comparison::greater}, {">=", comparison::greater_equal}};
     const auto& op = params.get<std::string>("op");
-    const bool boolean = std::holds_alternative<bool>(literal_);
+    object_ = params.find_param("value")->object;
+    const bool boolean = std::holds_alternative<bool>(literal_) || object_ != nullptr;
     for (const auto& [text, value] : ops) {
         if (op != text) continue;
         if (boolean && value != comparison::equal && value != comparison::not_equal) {
-            throw param_error("a boolean key compares with == or != only, not '" + op + "'");
+            throw param_error(
+                std::string(object_ != nullptr ? "a key of a registered type" : "a boolean key") +
+                " compares with == or != only, not '" + op + "'");
         }
         op_ = value;
         return;
@@ -58,6 +61,13 @@ bool blackboard_condition::holds(const context& ctx) const {
         case param_type::string:
             return compare(board.get<std::string_view>(key_), op_,
                            operand<std::string_view>(board));
+        case param_type::custom: {  // == and != only; an order between two keys is false
+            const bool same = value_key_ != param::no_key
+                                  ? board.equal(key_, board, value_key_)
+                                  : board.equals_object(key_, object_.get());
+            if (op_ == comparison::equal) return same;
+            return op_ == comparison::not_equal && !same;
+        }
         default: return compare(board.get<double>(key_), op_, operand<double>(board));
     }
 }

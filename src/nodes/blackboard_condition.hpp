@@ -3,6 +3,7 @@
 // CheckBlackboard tests.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,7 @@ private:
     param_value literal_;  // the value's type is the key's, checked at load
     std::uint32_t value_key_;
     comparison op_;
+    std::shared_ptr<const void> object_;  // a registered type's literal, read at load
 };
 
 }  // namespace canopy::detail

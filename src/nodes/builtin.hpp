@@ -26,5 +26,6 @@ void register_composites(registry& reg);
 void register_decorators(registry& reg);
 void register_leaves(registry& reg);
 void register_script_nodes(registry& reg);
+void register_blackboard_nodes(registry& reg);
 
 }  // namespace canopy::detail

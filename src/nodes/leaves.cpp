@@ -111,19 +111,16 @@ public:
     }
     explicit set_blackboard(const param_list& params)
         : key_(static_cast<std::uint32_t>(params.get<std::int64_t>("key"))),
-          value_(*params.find_param("value")) {
-        if (value_.key == param::no_key && std::holds_alternative<std::string>(value_.value) &&
-            std::get<std::string>(value_.value).size() > blackboard::max_string_bytes) {
-            throw param_error("'value' is longer than the " +
-                              std::to_string(blackboard::max_string_bytes) +
-                              " bytes a blackboard string holds");
-        }
-    }
+          value_(*params.find_param("value")) {}
 
     status tick(context& ctx) const override {
         blackboard board = ctx.blackboard();
         if (value_.key != param::no_key) {
             copy(board);
+            return status::success;
+        }
+        if (value_.object != nullptr) {  // a registered type's literal, read at load
+            board.set_object(key_, *value_.object_type, value_.object.get());
             return status::success;
         }
         std::visit([&](const auto& literal) { board.set(key_, literal); }, value_.value);
@@ -133,13 +130,10 @@ public:
 private:
     // The loader checked that the source key's type fits the target's.
     void copy(blackboard& board) const {
-        switch (board.type(key_)) {
-            case param_type::boolean: board.set(key_, board.get<bool>(value_.key)); break;
-            case param_type::integer: board.set(key_, board.get<std::int64_t>(value_.key)); break;
-            case param_type::string:
-                board.set(key_, board.get<std::string_view>(value_.key));
-                break;
-            default: board.set(key_, board.get<double>(value_.key)); break;
+        if (board.type(key_) == param_type::number) {  // from a number or an integer key
+            board.set(key_, board.get<double>(value_.key));
+        } else {
+            board.copy(key_, board, value_.key);
         }
     }
 

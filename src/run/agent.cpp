@@ -90,9 +90,15 @@ void agent::allocate() {
     check_host(t, core_.host);
     core_.block = static_cast<std::byte*>(
         ::operator new(layout.block_size, std::align_val_t(layout.block_align)));
-    std::memset(core_.block, 0, layout.block_size);  // idle statuses
+    std::memset(core_.block, 0, layout.block_size);  // idle statuses, stamps 0
     construct_states();
-    blackboard().initialize();
+    try {
+        blackboard().construct();
+    } catch (...) {
+        ::operator delete(core_.block, std::align_val_t(layout.block_align));
+        core_.block = nullptr;
+        throw;
+    }
 }
 
 void agent::construct_states() {
@@ -103,6 +109,7 @@ void agent::construct_states() {
 
 void agent::release() noexcept {
     if (core_.block != nullptr) {
+        blackboard().destroy();
         ::operator delete(core_.block, std::align_val_t(tree_->layout().block_align));
         core_.block = nullptr;
     }
@@ -165,21 +172,16 @@ tree_handle agent::followed() const {
 
 namespace {
 
-// Copies the values of the keys two layouts share, by name and type.
-void carry_keys(canopy::blackboard from, const std::vector<blackboard_key>& from_keys,
-                canopy::blackboard to, const std::vector<blackboard_key>& to_keys) {
+// Copies the values of the keys two layouts share, by name and type: a value written or
+// unset keeps its state, and a key that kept its stamp reads as not updated.
+void carry_keys(const canopy::blackboard& from, canopy::blackboard to) {
+    const std::vector<blackboard_key>& from_keys = from.keys();
+    const std::vector<blackboard_key>& to_keys = to.keys();
     for (std::size_t k = 0; k < to_keys.size(); ++k) {
         for (std::size_t j = 0; j < from_keys.size(); ++j) {
-            if (from_keys[j].name != to_keys[k].name || from_keys[j].type != to_keys[k].type)
+            if (from_keys[j].name != to_keys[k].name || !from_keys[j].same_type(to_keys[k]))
                 continue;
-            const auto a = static_cast<std::uint32_t>(j);
-            const auto b = static_cast<std::uint32_t>(k);
-            switch (to_keys[k].type) {
-                case param_type::integer: to.set(b, from.get<std::int64_t>(a)); break;
-                case param_type::number: to.set(b, from.get<double>(a)); break;
-                case param_type::boolean: to.set(b, from.get<bool>(a)); break;
-                default: to.set(b, from.get<std::string_view>(a)); break;
-            }
+            to.carry(static_cast<std::uint32_t>(k), from, static_cast<std::uint32_t>(j));
             break;
         }
     }
@@ -206,10 +208,17 @@ void agent::switch_to(std::shared_ptr<const canopy::tree> tree, bool keep_shared
         throw;
     }
     const detail::tree_layout& old_layout = old->layout();
-    if (keep_shared_keys) {
-        carry_keys({old_block + old_layout.blackboard_offset, &old_layout.board}, old->keys(),
-                   blackboard(), tree_->keys());
+    canopy::blackboard old_board(old_block + old_layout.blackboard_offset, &old_layout.board);
+    try {
+        if (keep_shared_keys) carry_keys(old_board, blackboard());
+    } catch (...) {  // a value's copy threw: the new block goes, the old one stays
+        release();
+        tree_ = std::move(old);
+        core_.block = old_block;
+        construct_states();
+        throw;
     }
+    old_board.destroy();
     ::operator delete(old_block, std::align_val_t(old_layout.block_align));
 }
 

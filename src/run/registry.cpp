@@ -42,6 +42,26 @@ void check_params(const node_type& type) {
             throw registry_error("node type '" + type.name + "' has a key-value parameter '" +
                                  spec.name + "', so it needs exactly one key parameter");
         }
+        if ((spec.type == param_type::custom) != (spec.custom != nullptr)) {
+            throw registry_error("parameter '" + spec.name + "' of node type '" + type.name +
+                                 "' must give its registered type (param_spec::custom) exactly "
+                                 "when it is of type custom");
+        }
+        if (spec.type == param_type::custom && spec.default_value) {
+            if (!std::holds_alternative<std::string>(*spec.default_value)) {
+                throw registry_error("the default of parameter '" + spec.name + "' of node type '" +
+                                     type.name + "' must be text for " + spec.custom->name +
+                                     "'s from_text");
+            }
+            try {
+                spec.custom->from_text(std::get<std::string>(*spec.default_value));
+            } catch (const std::exception& problem) {
+                throw registry_error("the default of parameter '" + spec.name + "' of node type '" +
+                                     type.name + "' is not a " + spec.custom->name + ": " +
+                                     problem.what());
+            }
+            continue;
+        }
         const param_type default_type =
             spec.type == param_type::key || spec.type == param_type::script ? param_type::string
                                                                             : spec.type;
@@ -82,9 +102,12 @@ const node_type& registry::add_leaf(std::string name, std::optional<std::int64_t
 }
 
 void registry::add_key(std::string name, param_type type, std::optional<param_value> initial) {
-    if (type == param_type::key || type == param_type::key_value || type == param_type::any) {
-        throw registry_error("blackboard key '" + name +
-                             "' must be an integer, a number, a boolean or a string");
+    if (type == param_type::key || type == param_type::key_value || type == param_type::any ||
+        type == param_type::custom) {
+        throw registry_error(
+            "blackboard key '" + name +
+            "' must be an integer, a number, a boolean or a string (or of a registered type: "
+            "add_key with the type's name)");
     }
     if (initial && !(type_of(*initial) == type ||
                      (type == param_type::number && type_of(*initial) == param_type::integer))) {
@@ -94,17 +117,94 @@ void registry::add_key(std::string name, param_type type, std::optional<param_va
     if (initial && type == param_type::number && std::holds_alternative<std::int64_t>(*initial)) {
         initial = static_cast<double>(std::get<std::int64_t>(*initial));
     }
-    if (initial && type == param_type::string &&
-        std::get<std::string>(*initial).size() > blackboard::max_string_bytes) {
-        throw registry_error("the initial value of blackboard key '" + name + "' is longer than " +
-                             std::to_string(blackboard::max_string_bytes) + " bytes");
+    if (name.empty()) throw registry_error("a blackboard key name must not be empty");
+    for (const blackboard_key& key : keys_) {
+        if (key.name == name)
+            throw registry_error("blackboard key '" + name + "' is already declared");
+    }
+    blackboard_key key;
+    key.name = std::move(name);
+    key.type = type;
+    key.initial = std::move(initial);
+    keys_.push_back(std::move(key));
+}
+
+const value_type& registry::add_type(std::shared_ptr<const value_type> type) {
+    if (type == nullptr) throw registry_error("add_type: no type");
+    if (type->name.empty()) throw registry_error("a blackboard type's name must not be empty");
+    for (param_type builtin :
+         {param_type::integer, param_type::number, param_type::boolean, param_type::string}) {
+        if (type->name == to_string(builtin))
+            throw registry_error("blackboard type '" + type->name + "' is built in");
+    }
+    for (const auto& known : value_types_) {
+        if (known->name == type->name)
+            throw registry_error("blackboard type '" + type->name + "' is already registered");
+        if (*known->cpp_type == *type->cpp_type) {
+            throw registry_error("blackboard type '" + type->name + "' is the C++ type of '" +
+                                 known->name + "', registered already");
+        }
+    }
+    value_types_.push_back(std::move(type));
+    return *value_types_.back();
+}
+
+void registry::add_builtin_types() {
+    for (auto& type : builtin_value_types()) add_type(std::move(type));
+}
+
+std::shared_ptr<const value_type> registry::find_type(std::string_view name) const {
+    for (const auto& type : value_types_)
+        if (type->name == name) return type;
+    return nullptr;
+}
+
+void registry::add_key(std::string name, std::string_view type_name,
+                       std::optional<std::string> initial_text) {
+    std::shared_ptr<const value_type> type = find_type(type_name);
+    if (type == nullptr) {
+        for (param_type builtin :
+             {param_type::integer, param_type::number, param_type::boolean, param_type::string}) {
+            if (type_name != to_string(builtin)) continue;
+            std::optional<param_value> initial;
+            if (initial_text) {
+                try {
+                    switch (builtin) {
+                        case param_type::integer: initial = text::to_integer(*initial_text); break;
+                        case param_type::number: initial = text::to_number(*initial_text); break;
+                        case param_type::boolean: initial = text::to_bool(*initial_text); break;
+                        default: initial = *initial_text; break;
+                    }
+                } catch (const std::exception& problem) {
+                    throw registry_error("the initial value of blackboard key '" + name +
+                                         "': " + problem.what());
+                }
+            }
+            add_key(std::move(name), builtin, std::move(initial));
+            return;
+        }
+        throw registry_error("blackboard key '" + name + "' has type '" + std::string(type_name) +
+                             "', which is not registered (add_type)");
     }
     if (name.empty()) throw registry_error("a blackboard key name must not be empty");
     for (const blackboard_key& key : keys_) {
         if (key.name == name)
             throw registry_error("blackboard key '" + name + "' is already declared");
     }
-    keys_.push_back({std::move(name), type, std::move(initial), false});
+    blackboard_key key;
+    key.name = std::move(name);
+    key.type = param_type::custom;
+    if (initial_text) {
+        try {
+            key.initial_object = type->from_text(*initial_text);
+        } catch (const std::exception& problem) {
+            throw registry_error("the initial value of blackboard key '" + key.name +
+                                 "' is not a " + type->name + ": " + problem.what());
+        }
+        key.initial = std::move(*initial_text);
+    }
+    key.custom = std::move(type);
+    keys_.push_back(std::move(key));
 }
 
 void registry::add_enum(std::string name, std::int64_t value) {

@@ -36,9 +36,9 @@ std::string describe_type(const node_type& type) {
 // it, and `how_keys` (how a value comes from the blackboard in this editor, if it can).
 std::string describe_param(const param_spec& spec, bool required, std::string_view how_keys) {
     if (spec.output) {
-        return "the blackboard key it writes, as {key} (" + std::string(to_string(spec.type)) + ")";
+        return "the blackboard key it writes, as {key} (" + std::string(spec.type_name()) + ")";
     }
-    std::string text(to_string(spec.type));
+    std::string text(spec.type_name());
     if (spec.type == param_type::key) text = "the name of a blackboard key";
     if (spec.type == param_type::key_value) text = "a value of the type of its key";
     if (required) text += "; required";
@@ -68,7 +68,9 @@ tree_document groot_models(const registry& reg) {
             port_model port;
             port.name = spec.name;
             port.dir = spec.output ? port_model::direction::output : port_model::direction::input;
-            port.type = std::string(detail::btcpp::cpp_type_of(to_string(spec.type)));
+            port.type = spec.custom != nullptr
+                            ? spec.custom->name
+                            : std::string(detail::btcpp::cpp_type_of(to_string(spec.type)));
             if (spec.default_value)
                 port.default_value = detail::attribute_text(*spec.default_value);
             port.description =

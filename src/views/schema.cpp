@@ -43,6 +43,10 @@ json param_schema(const param_spec& spec) {
                 schema = {{"type", json::array({"integer", "number", "boolean", "string"})}};
                 break;
             case param_type::any: schema = json::object(); break;
+            case param_type::custom:
+                schema = {{"type", "string"},
+                          {"description", "a " + spec.custom->name + " as text, or \"{key}\""}};
+                break;
         }
     }
     if (spec.default_value) schema["default"] = detail::json_value(*spec.default_value);
@@ -53,7 +57,7 @@ std::string describe_type(const node_type& type) {
     std::string text(to_string(type.arity));
     for (const param_spec& spec : type.params) {
         text += (&spec == &type.params.front() ? "; " : ", ") + spec.name + ": " +
-                std::string(to_string(spec.type));
+                std::string(spec.type_name());
         if (!spec.default_value && !spec.output) text += " (required)";
     }
     return text;

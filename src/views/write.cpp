@@ -15,7 +15,7 @@ record_set to_records(const tree& t) {
         if (!key.from_file) continue;
         record_set::key_declaration declared;
         declared.name = key.name;
-        declared.type = std::string(to_string(key.type));
+        declared.type = std::string(key.type_name());
         if (key.initial)
             declared.initial = record_set::raw_param{key.name, *key.initial, {}, false};
         records.declare_key(std::move(declared));

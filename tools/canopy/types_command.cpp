@@ -12,7 +12,7 @@ std::string describe_params(const node_type& type) {
     std::string text;
     for (const param_spec& spec : type.params) {
         if (!text.empty()) text += ", ";
-        text += spec.name + ": " + std::string(to_string(spec.type));
+        text += spec.name + ": " + std::string(spec.type_name());
         if (spec.output) {
             text += " (output)";
         } else if (!spec.default_value && spec.type != param_type::any) {

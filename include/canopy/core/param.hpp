@@ -1,12 +1,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <variant>
 
 #include "canopy/core/error.hpp"
+#include "canopy/core/value_type.hpp"
 
 namespace canopy {
 
@@ -30,9 +33,12 @@ enum class param_type : std::uint8_t {
     /// A script (docs/scripting.md), as text, which the builder compiles against the tree's
     /// blackboard when it builds the tree; the node reads it with param_list::script().
     script,
+    /// A C++ type the program registered (registry::add_type), named by the spec's or key's
+    /// `custom` descriptor; a file's literal is read with the type's from_text.
+    custom,
 };
 
-/// "integer", "number", "boolean", "string", "key", "key-value", "any" or "script".
+/// "integer", "number", "boolean", "string", "key", "key-value", "any", "script" or "custom".
 std::string_view to_string(param_type type) noexcept;
 
 /// A parameter value. An integer is accepted where a number is expected.
@@ -51,18 +57,39 @@ struct param_spec {
     param_type type = param_type::string;
     std::optional<param_value> default_value;  ///< absent: the file must give the parameter
     bool output = false;  ///< the node writes the key the file names; never a literal
+    /// A custom parameter's type (registry::add_type; find it with registry::find_type<T>);
+    /// its default_value is then text for the type's from_text.
+    std::shared_ptr<const value_type> custom = nullptr;
+
+    /// The name of the parameter's type: to_string(type), or the registered type's name.
+    std::string_view type_name() const noexcept {
+        return custom != nullptr ? std::string_view(custom->name) : to_string(type);
+    }
 
     static param_spec required(std::string name, param_type type) {
-        return {std::move(name), type, std::nullopt, false};
+        return {std::move(name), type, std::nullopt, false, nullptr};
     }
     static param_spec optional(std::string name, param_value default_value) {
         param_type type = type_of(default_value);
-        return {std::move(name), type, std::move(default_value), false};
+        return {std::move(name), type, std::move(default_value), false, nullptr};
     }
     /// An output port of a value type (integer, number, boolean or string); optional: a node
     /// whose file leaves it out writes nowhere.
     static param_spec output_port(std::string name, param_type type) {
-        return {std::move(name), type, std::nullopt, true};
+        return {std::move(name), type, std::nullopt, true, nullptr};
+    }
+    /// A parameter of a registered type: required, or with a default read from
+    /// `default_text`, as a file's literal is.
+    static param_spec required(std::string name, std::shared_ptr<const value_type> type) {
+        return {std::move(name), param_type::custom, std::nullopt, false, std::move(type)};
+    }
+    static param_spec optional(std::string name, std::shared_ptr<const value_type> type,
+                               std::string default_text) {
+        return {std::move(name), param_type::custom, std::move(default_text), false,
+                std::move(type)};
+    }
+    static param_spec output_port(std::string name, std::shared_ptr<const value_type> type) {
+        return {std::move(name), param_type::custom, std::nullopt, true, std::move(type)};
     }
 };
 
@@ -79,6 +106,9 @@ struct param {
     bool names_key = false;  ///< a `key` parameter: the value is the named key's slot
     /// A `script` parameter: the script compiled, owned by the tree; the value holds its text.
     const canopy::script* compiled = nullptr;
+    /// A custom literal, read from `value`'s text with its type's from_text at load.
+    std::shared_ptr<const void> object = nullptr;
+    const std::type_info* object_type = nullptr;  ///< the C++ type of `object`
 };
 
 /// The parameters of one tree node: every parameter its type declares, in declaration order,

@@ -3,13 +3,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 #include "canopy/core/param.hpp"
+#include "canopy/core/value_type.hpp"
 
 namespace canopy {
 
@@ -17,35 +21,59 @@ namespace canopy {
 /// keys with registry::add_key; a tree file may declare its own (docs/formats.md).
 struct blackboard_key {
     std::string name;
-    param_type type = param_type::number;  ///< integer, number, boolean or string
-    /// What each agent's value starts as; absent: 0, 0.0, false or "".
+    param_type type = param_type::number;  ///< integer, number, boolean, string or custom
+    /// What each agent's value starts as; absent: 0, 0.0, false, "" or a default-made value.
+    /// For a custom key, the text its value was read from.
     std::optional<param_value> initial;
     /// Whether the tree's file declares it (a program key it declares again included), so
     /// that writing the tree writes the declaration.
     bool from_file = false;
+    /// A custom key's type (registry::add_type); null for the others.
+    std::shared_ptr<const value_type> custom = nullptr;
+    /// A custom key's initial value, read from `initial` with the type's from_text.
+    std::shared_ptr<const void> initial_object = nullptr;
+
+    /// The name of the key's type: "integer", ..., or the custom type's name.
+    std::string_view type_name() const noexcept {
+        return custom != nullptr ? std::string_view(custom->name) : to_string(type);
+    }
+    /// Whether two keys hold the same type of value.
+    bool same_type(const blackboard_key& other) const noexcept {
+        return type == other.type &&
+               (type != param_type::custom || *custom->cpp_type == *other.custom->cpp_type);
+    }
 };
 
 /// One agent's blackboard: a typed value per key of its tree, each at a place fixed when the
 /// tree was built, so reading or writing by slot does no string lookup. A view: cheap to
 /// copy, valid while its agent lives.
 ///
-/// A string value lives in the agent's own state block, in a fixed buffer of
-/// max_string_bytes, so that reading and writing one never allocates.
+/// Every value lives in the agent's own state block: integers, numbers and booleans in 8
+/// bytes, a string as a std::string (short ones, up to 15 bytes with libstdc++, without an
+/// allocation), a custom type as itself, constructed and destroyed with the agent.
+///
+/// Each key also has an update stamp, which every write changes (BehaviorTree.CPP's
+/// sequence_id), and may be unset (UnsetBlackboard): it then reads as its initial value until
+/// the next write.
 class blackboard {
 public:
-    /// The most bytes of UTF-8 a string value holds.
-    static constexpr std::size_t max_string_bytes = 63;
-
     /// Where each key of a tree lives in an agent's blackboard; the tree makes it.
     struct layout {
         std::vector<blackboard_key> keys;    ///< in slot order
         std::vector<std::uint32_t> offsets;  ///< per slot: the value's byte offset
-        std::size_t bytes = 0;               ///< the blackboard's size
-        static constexpr std::size_t align = alignof(std::int64_t);
-        /// The bytes a value of that type takes.
-        static std::size_t size_of(param_type type) noexcept {
-            return type == param_type::string ? max_string_bytes + 1 : sizeof(std::int64_t);
-        }
+        /// Where the per-key update stamps start, or no_stamps in a tree whose nodes read
+        /// none (node_type::watches_updates).
+        std::uint32_t stamps_offset = no_stamps;
+        static constexpr std::uint32_t no_stamps = 0xFFFFFFFF;
+        std::size_t bytes = 0;  ///< the blackboard's size
+        std::size_t align = alignof(std::int64_t);
+        /// Whether values need constructing and destroying (a string or a custom type that
+        /// is not trivial); a block of integers, numbers and booleans needs neither.
+        bool needs_lifetime = false;
+
+        /// Places `keys` (given in slot order), with an update stamp each if `stamps`, and
+        /// sets every other member.
+        void place(std::vector<blackboard_key> in_slot_order, bool stamps);
     };
 
     blackboard(std::byte* base, const layout* l) : base_(base), layout_(l) {}
@@ -58,13 +86,29 @@ public:
 
     /// The value as T: bool for a boolean key, std::int64_t for an integer key, double for a
     /// number or integer key, std::string_view for a string key (valid until the value
-    /// changes). @warning throws canopy::error for any other T.
+    /// changes), or a copy of a custom key's value, whose registered type T is.
+    /// @warning throws canopy::error for any other T.
     template <typename T>
     T get(std::uint32_t slot) const;
+    /// A custom key's value, without a copy; valid until the agent is gone.
+    /// @warning throws canopy::error if the key's type is not T.
+    template <typename T>
+    const T& get_ref(std::uint32_t slot) const {
+        check_custom(slot, typeid(T));
+        return *std::launder(reinterpret_cast<const T*>(at(slot)));
+    }
+    /// A custom key's value, to change in place (a queue a node pops, say); unlike set, this
+    /// leaves the key's stamp as it is.
+    /// @warning throws canopy::error if the key's type is not T.
+    template <typename T>
+    T& get_mutable(std::uint32_t slot) {
+        check_custom(slot, typeid(T));
+        return *std::launder(reinterpret_cast<T*>(at(slot)));
+    }
     /// Stores a value: bool into a boolean key, an integer into an integer or number key, a
-    /// floating-point value into a number key, a string into a string key.
-    /// @warning throws canopy::error for any other combination, and for a string longer than
-    /// max_string_bytes.
+    /// floating-point value into a number key, a string into a string key, a T into a custom
+    /// key of type T. Changes the key's stamp and makes it set.
+    /// @warning throws canopy::error for any other combination.
     template <typename T>
     void set(std::uint32_t slot, const T& value);
 
@@ -77,16 +121,82 @@ public:
         set(slot(name), value);
     }
 
+    /// Copies the value of `from_slot` of `from` (maybe this blackboard) into `slot`; the two
+    /// keys have the same type (blackboard_key::same_type). Changes the stamp as set does.
+    void copy(std::uint32_t slot, const blackboard& from, std::uint32_t from_slot);
+    /// Copies as copy() does, and the key's stamp and unset state with the value: what an
+    /// agent moving to another tree keeps of the keys both trees have.
+    void carry(std::uint32_t slot, const blackboard& from, std::uint32_t from_slot) {
+        copy(slot, from, from_slot);
+        if (has_stamps()) stamps()[slot] = from.has_stamps() ? from.stamps()[from_slot] : 0;
+    }
+    /// Stores a registered type's value given by address (a literal the loader read, say):
+    /// `type` must be the key's C++ type. Changes the stamp as set does.
+    /// @warning throws canopy::error for another type.
+    void set_object(std::uint32_t slot, const std::type_info& type, const void* value) {
+        set_custom(slot, type, value);
+    }
+    /// Whether a custom key's value equals `value`, a value of the key's type; false for a
+    /// type without operator==.
+    bool equals_object(std::uint32_t slot, const void* value) const {
+        const value_type& type = *keys()[slot].custom;
+        return type.equal != nullptr && type.equal(at(slot), value);
+    }
+    /// Whether a key's value equals another key's (of the same type); false for a custom type
+    /// without operator==.
+    bool equal(std::uint32_t slot, const blackboard& other, std::uint32_t other_slot) const;
+
+    /// The value as text: an integer as an integer, a number in the shortest form that reads
+    /// back the same, true or false, a string as it is, a custom value through its to_text.
+    std::string text(std::uint32_t slot) const;
+
+    /// A number every write to the key changes, and unset too; 0 until the first. Nodes keep
+    /// the last one they saw to tell whether the key was written since.
+    /// Kept only in trees with a node type that watches updates (node_type::watches_updates);
+    /// always 0 in others.
+    std::uint32_t stamp(std::uint32_t slot) const noexcept {
+        return has_stamps() ? stamps()[slot] & ~unset_bit : 0;
+    }
+    /// Whether the key holds a value written or initial, not unset since the last write.
+    bool is_set(std::uint32_t slot) const noexcept {
+        return !has_stamps() || (stamps()[slot] & unset_bit) == 0;
+    }
+    /// Unsets the key: its value goes back to its initial one, is_set() is false until the
+    /// next write, and its stamp changes (in a tree without stamps, only the value changes).
+    void unset(std::uint32_t slot);
+    /// Whether this tree's agents keep update stamps.
+    bool has_stamps() const noexcept { return layout_->stamps_offset != layout::no_stamps; }
+
     const std::vector<blackboard_key>& keys() const noexcept { return layout_->keys; }
     param_type type(std::uint32_t slot) const noexcept { return layout_->keys[slot].type; }
 
-    /// Writes every key's initial value. The runtime calls it when it makes an agent.
-    void initialize();
+    /// Constructs every key's value in zeroed storage, from its initial value if it has one.
+    /// The runtime calls it when it makes an agent; if a constructor throws, the values
+    /// made so far are destroyed.
+    void construct();
+    /// Destroys every value; the runtime calls it before freeing an agent's block.
+    void destroy() noexcept;
 
 private:
+    static constexpr std::uint32_t unset_bit = 0x80000000U;
+
     [[noreturn]] void wrong_type(std::uint32_t slot, param_type asked) const;
+    void check_custom(std::uint32_t slot, const std::type_info& asked) const;
     void set_string(std::uint32_t slot, std::string_view value);
+    void set_custom(std::uint32_t slot, const std::type_info& asked, const void* value);
+    void construct_one(std::uint32_t slot);
     std::byte* at(std::uint32_t slot) const noexcept { return base_ + layout_->offsets[slot]; }
+    std::uint32_t* stamps() const noexcept {
+        return reinterpret_cast<std::uint32_t*>(base_ + layout_->stamps_offset);
+    }
+    void touch(std::uint32_t slot) noexcept {
+        if (!has_stamps()) return;
+        std::uint32_t& stamp = stamps()[slot];
+        stamp = (stamp + 1) & ~unset_bit;
+    }
+    std::string& string_at(std::uint32_t slot) const noexcept {
+        return *std::launder(reinterpret_cast<std::string*>(at(slot)));
+    }
     template <typename V>
     V load(std::uint32_t slot) const noexcept {
         V value;
@@ -96,6 +206,7 @@ private:
     template <typename V>
     void store(std::uint32_t slot, V value) noexcept {
         std::memcpy(at(slot), &value, sizeof value);
+        touch(slot);
     }
 
     std::byte* base_;
@@ -113,14 +224,16 @@ T blackboard::get(std::uint32_t slot) const {
         wrong_type(slot, param_type::integer);
     } else if constexpr (std::is_same_v<T, std::string_view>) {
         if (type != param_type::string) wrong_type(slot, param_type::string);
-        const std::byte* cell = at(slot);
-        return {reinterpret_cast<const char*>(cell + 1), static_cast<std::size_t>(cell[0])};
-    } else {
-        static_assert(std::is_same_v<T, double>,
-                      "blackboard values are bool, std::int64_t, double or std::string_view");
+        return string_at(slot);
+    } else if constexpr (std::is_same_v<T, double>) {
         if (type == param_type::number) return load<double>(slot);
         if (type == param_type::integer) return static_cast<double>(load<std::int64_t>(slot));
         wrong_type(slot, param_type::number);
+    } else {
+        static_assert(!std::is_arithmetic_v<T> && !std::is_same_v<T, std::string>,
+                      "blackboard values are bool, std::int64_t, double, std::string_view or a "
+                      "type registered with registry::add_type");
+        return get_ref<T>(slot);
     }
 }
 
@@ -140,12 +253,11 @@ void blackboard::set(std::uint32_t slot, const T& value) {
         }
     } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
         set_string(slot, std::string_view(value));
-    } else {
-        static_assert(std::is_floating_point_v<T>,
-                      "blackboard values are bool, an integer, a floating-point value or a "
-                      "string");
+    } else if constexpr (std::is_floating_point_v<T>) {
         if (type != param_type::number) wrong_type(slot, param_type::number);
         store(slot, static_cast<double>(value));
+    } else {
+        set_custom(slot, typeid(T), &value);
     }
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <typeinfo>
 
 #include "canopy/core/error.hpp"
 #include "canopy/core/param.hpp"
@@ -11,18 +13,30 @@
 
 namespace canopy {
 
+namespace detail {
+template <typename T>
+inline constexpr bool builtin_value =
+    std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, double> ||
+    std::is_same_v<T, std::string_view>;
+}  // namespace detail
+
 /// A parameter a node reads at each tick: the file's literal, or the current value of the
 /// blackboard key the file named as `"{key}"`. The loader checked the key's type against the
 /// parameter's, so reading is one branch and, for a key, one load from the agent's block.
 ///
-/// T is bool, std::int64_t, double or std::string_view (for a string parameter). Make one in
-/// the node's constructor from its parameters: `seconds_(params, "seconds")`.
+/// T is bool, std::int64_t, double, std::string_view (for a string parameter), or a type
+/// registered with registry::add_type (for a parameter declared with it, param_spec::custom),
+/// which get() returns by reference. Make one in the node's constructor from its parameters:
+/// `seconds_(params, "seconds")`.
 template <typename T>
 class input {
-    static_assert(std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
-                      std::is_same_v<T, double> || std::is_same_v<T, std::string_view>,
-                  "an input is of bool, std::int64_t, double or std::string_view");
-    using stored = std::conditional_t<std::is_same_v<T, std::string_view>, std::string, T>;
+    static_assert(!std::is_arithmetic_v<T> || detail::builtin_value<T>,
+                  "an arithmetic input is of bool, std::int64_t or double");
+    static_assert(!std::is_same_v<T, std::string>, "a string input is of std::string_view");
+    static constexpr bool builtin = detail::builtin_value<T>;
+    using stored = std::conditional_t<std::is_same_v<T, std::string_view>, std::string,
+                                      std::conditional_t<builtin, T, std::shared_ptr<const void>>>;
+    using result = std::conditional_t<builtin, T, const T&>;
 
 public:
     /// @warning throws param_error when the node's type declares no such parameter, or
@@ -30,25 +44,44 @@ public:
     input(const param_list& params, std::string_view name) {
         const param* found = params.find_param(name);
         if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
-        const stored* literal = std::get_if<stored>(&found->value);
-        if (literal == nullptr) {
-            throw param_error("parameter '" + std::string(name) + "' is " +
-                              std::string(to_string(type_of(found->value))) +
-                              ", not read as this input's type");
-        }
-        literal_ = *literal;
         key_ = found->key;
+        if constexpr (builtin) {
+            const stored* literal = std::get_if<stored>(&found->value);
+            if (literal == nullptr) {
+                throw param_error("parameter '" + std::string(name) + "' is " +
+                                  std::string(to_string(type_of(found->value))) +
+                                  ", not read as this input's type");
+            }
+            literal_ = *literal;
+        } else if (key_ == param::no_key) {
+            if (found->object == nullptr || *found->object_type != typeid(T)) {
+                throw param_error("parameter '" + std::string(name) +
+                                  "' is not of the registered type this input reads");
+            }
+            literal_ = found->object;
+        }
     }
 
     /// The value for this tick.
-    T get(const context& ctx) const {
-        if (key_ == param::no_key) return literal_;
-        return ctx.blackboard().get<T>(key_);
+    result get(const context& ctx) const {
+        if constexpr (builtin) {
+            if (key_ == param::no_key) return literal_;
+            return ctx.blackboard().get<T>(key_);
+        } else {
+            if (key_ == param::no_key) return *static_cast<const T*>(literal_.get());
+            return ctx.blackboard().template get_ref<T>(key_);
+        }
     }
     /// Whether the value comes from the blackboard (else it is literal()).
     bool from_blackboard() const noexcept { return key_ != param::no_key; }
     /// The file's value; meaningful only when !from_blackboard().
-    const stored& literal() const noexcept { return literal_; }
+    const auto& literal() const noexcept {
+        if constexpr (builtin) {
+            return literal_;
+        } else {
+            return *static_cast<const T*>(literal_.get());
+        }
+    }
 
 private:
     stored literal_{};

@@ -15,6 +15,7 @@
 #include "canopy/core/error.hpp"
 #include "canopy/core/param.hpp"
 #include "canopy/core/status.hpp"
+#include "canopy/core/value_type.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/host.hpp"
@@ -45,6 +46,11 @@ struct node_type {
     /// The host type this type's nodes take (an action taking `Host&`), or none: agents of a
     /// tree using the type must be given a host of that type.
     detail::host_type host = nullptr;
+    /// Its nodes read keys' update stamps or unset keys (blackboard::stamp, is_set, unset):
+    /// the agents of a tree using the type keep a stamp per key, which trees without such a
+    /// type do without. add<Node> sets it when Node has `static constexpr bool
+    /// watches_updates = true`.
+    bool watches_updates = false;
 };
 
 namespace detail {
@@ -128,6 +134,13 @@ bool is_null_callable(const F& f) {
         return false;
     }
 }
+
+// Whether Node declares `static constexpr bool watches_updates = true`.
+template <typename Node, typename = void>
+struct watches_updates : std::false_type {};
+template <typename Node>
+struct watches_updates<Node, std::void_t<decltype(Node::watches_updates)>>
+    : std::bool_constant<Node::watches_updates> {};
 
 // Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
 template <typename Node, typename = void>
@@ -223,6 +236,7 @@ public:
                            }
                        }};
         type.hooks = detail::overridden_hooks<Node>();
+        type.watches_updates = detail::watches_updates<Node>::value;
         return add(std::move(type));
     }
 
@@ -240,6 +254,42 @@ public:
     void add_enum(std::string name, std::int64_t value);
     /// The value of an enum name, if registered.
     std::optional<std::int64_t> find_enum(std::string_view name) const;
+    /// Registers a C++ type for the blackboard under `name`, which files use to declare keys
+    /// of it: `from_text` reads a value from a file's text (BehaviorTree.CPP's
+    /// convertFromString<T>, throwing for text it cannot read) and `to_text` shows one (its
+    /// toStr), for print, trace and viewer. E.g.
+    /// `reg.add_type<pose>("Pose2D", read_pose, show_pose)` for `"1;2;0.5"`.
+    /// @warning throws registry_error for an empty or taken name (the built-in type names
+    /// included), or the same T under two names.
+    template <typename T>
+    const value_type& add_type(std::string name, std::function<T(std::string_view)> from_text,
+                               std::function<std::string(const T&)> to_text) {
+        return add_type(
+            make_value_type<T>(std::move(name), std::move(from_text), std::move(to_text)));
+    }
+    /// Registers a type made by make_value_type.
+    const value_type& add_type(std::shared_ptr<const value_type> type);
+    /// Registers BehaviorTree.CPP's vector types (builtin_value_types()): std::vector<int>,
+    /// std::vector<double> and std::vector<std::string>, read from "1;2;3".
+    void add_builtin_types();
+    /// The registered type of that name, or null.
+    std::shared_ptr<const value_type> find_type(std::string_view name) const;
+    /// The registered type whose C++ type is T, or null.
+    template <typename T>
+    std::shared_ptr<const value_type> find_type() const {
+        for (const auto& type : value_types_)
+            if (type->is<T>()) return type;
+        return nullptr;
+    }
+    const std::vector<std::shared_ptr<const value_type>>& value_types() const noexcept {
+        return value_types_;
+    }
+    /// Declares a blackboard key of a registered type (as the other add_key does): each
+    /// agent's value starts as `initial_text` read with the type's from_text, or else as T().
+    /// @warning throws registry_error for an unregistered type, a taken name, or an initial
+    /// text the type cannot read.
+    void add_key(std::string name, std::string_view type_name,
+                 std::optional<std::string> initial_text);
 
     /// Makes `alias` another name for the registered type `target` (e.g. "Fallback" for
     /// "Selector"). Trees print a node by its type's registered name, whatever the file said.
@@ -286,6 +336,7 @@ private:
     std::vector<std::string> alias_names_;
     std::vector<blackboard_key> keys_;
     std::unordered_map<std::string, std::int64_t> enums_;
+    std::vector<std::shared_ptr<const value_type>> value_types_;
 };
 
 }  // namespace canopy
