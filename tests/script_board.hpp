@@ -16,10 +16,17 @@ namespace canopy::testing {
 
 class script_board : public script_scope {
 public:
+    script_board() = default;
+    script_board(const script_board&) = delete;
+    script_board& operator=(const script_board&) = delete;
+    ~script_board() {
+        if (!cells_.empty()) blackboard(base(), &layout_).destroy();
+    }
+
     /// Adds a key; call before board().
     script_board& add_key(std::string name, param_type type,
                           std::optional<param_value> initial = std::nullopt) {
-        layout_.keys.push_back({std::move(name), type, std::move(initial), false});
+        keys_.push_back({std::move(name), type, std::move(initial), false});
         return *this;
     }
     script_board& enumeration(std::string name, std::int64_t value) {
@@ -27,28 +34,20 @@ public:
         return *this;
     }
 
-    /// The blackboard, laid out and initialized on the first call.
+    /// The blackboard, laid out and its values constructed on the first call.
     blackboard board() {
         if (cells_.empty()) {
-            std::size_t bytes = 0;
-            for (const blackboard_key& k : layout_.keys) {
-                layout_.offsets.push_back(static_cast<std::uint32_t>(bytes));
-                const std::size_t size = blackboard::layout::size_of(k.type);
-                bytes += (size + blackboard::layout::align - 1) / blackboard::layout::align *
-                         blackboard::layout::align;
-            }
-            layout_.bytes = bytes;
-            cells_.resize(bytes / sizeof(std::int64_t) + 1);
-            blackboard b(reinterpret_cast<std::byte*>(cells_.data()), &layout_);
-            b.initialize();
+            layout_.place(keys_, false);
+            cells_.resize(layout_.bytes / sizeof(std::int64_t) + 1);
+            blackboard(base(), &layout_).construct();
         }
-        return blackboard(reinterpret_cast<std::byte*>(cells_.data()), &layout_);
+        return blackboard(base(), &layout_);
     }
 
     std::optional<script_scope::key> find_key(std::string_view name) const override {
-        for (std::size_t k = 0; k < layout_.keys.size(); ++k) {
-            if (layout_.keys[k].name == name) {
-                return script_scope::key{static_cast<std::uint32_t>(k), layout_.keys[k].type};
+        for (std::size_t k = 0; k < keys_.size(); ++k) {
+            if (keys_[k].name == name) {
+                return script_scope::key{static_cast<std::uint32_t>(k), keys_[k].type};
             }
         }
         return std::nullopt;
@@ -60,8 +59,11 @@ public:
     }
 
 private:
+    std::byte* base() { return reinterpret_cast<std::byte*>(cells_.data()); }
+
+    std::vector<blackboard_key> keys_;
     blackboard::layout layout_;
-    std::vector<std::int64_t> cells_;  // aligned as blackboard::layout::align asks
+    std::vector<std::int64_t> cells_;  // 8-byte aligned, as every key type here asks
     std::map<std::string, std::int64_t> enums_;
 };
 

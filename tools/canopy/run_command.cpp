@@ -67,19 +67,11 @@ private:
 };
 
 // A value as `--blackboard` prints it: integers as integers, reals in their shortest
-// round-trip form, strings in single quotes, booleans as true or false.
+// round-trip form, strings in single quotes, booleans as true or false, a program's types
+// through their text conversion.
 std::string value_text(const canopy::blackboard& board, std::uint32_t slot) {
-    switch (board.type(slot)) {
-        case param_type::integer: return std::to_string(board.get<std::int64_t>(slot));
-        case param_type::boolean: return board.get<bool>(slot) ? "true" : "false";
-        case param_type::string: return "'" + std::string(board.get<std::string_view>(slot)) + "'";
-        default: {
-            char text[32];
-            const auto end =
-                std::to_chars(std::begin(text), std::end(text), board.get<double>(slot)).ptr;
-            return std::string(text, end);
-        }
-    }
+    if (board.type(slot) == param_type::string) return "'" + board.text(slot) + "'";
+    return board.text(slot);
 }
 
 // Whether a key is private to one use of a subtree (`Tree#N/key`, docs/formats.md), not a

@@ -161,11 +161,6 @@ bool execute(const program& p, blackboard board, bool truth) {
             case opcode::store_bool: board.set(i.a, top->i != 0); break;
             case opcode::store_num: board.set(i.a, top->d); break;
             case opcode::store_str: {
-                if (top->length > blackboard::max_string_bytes) {
-                    fail(p, "a string of " + std::to_string(top->length) +
-                                " bytes does not fit a key (at most " +
-                                std::to_string(blackboard::max_string_bytes) + ")");
-                }
                 const std::string_view current = board.get<std::string_view>(i.a);
                 if (top->text != current.data()) {
                     board.set(i.a, top->s());
