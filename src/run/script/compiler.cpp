@@ -165,8 +165,13 @@ private:
             if (out_ == nullptr) throw unknown_name{};
             fail(n.offset, "unknown name '" + n.text + "': no blackboard key or enum has it");
         }
-        if (key->type == param_type::key || key->type == param_type::key_value ||
-            key->type == param_type::any) {
+        if (key->type == param_type::custom) {
+            fail(n.offset, "key '" + n.text +
+                               "' holds a program's type; scripts work on integers, numbers, "
+                               "booleans and strings");
+        }
+        if (key->type != param_type::integer && key->type != param_type::number &&
+            key->type != param_type::boolean && key->type != param_type::string) {
             fail(n.offset, "key '" + n.text + "' has no value type a script can use");
         }
         return *key;
