@@ -142,6 +142,13 @@ private:
         records_.add(id, parent, type.name, roll(3) == 0 ? type.name : "");
         chosen_key_ = nullptr;
         for (const param_spec& spec : type.params) add_param(spec);
+        if (roll(4) == 0) {
+            // A pre- or post-condition, true, false or creating a key as it runs.
+            static constexpr const char* scripts[] = {"true", "false", "fuzz_c := 3",
+                                                      "fuzz_b := 1 > 2"};
+            records_.add_param(std::string(condition_params[roll(8)]),
+                               std::string(scripts[roll(4)]));
+        }
         int children = 0;
         if (type.arity == arity::decorator) children = 1;
         if (type.arity == arity::composite) children = 1 + roll(4);
