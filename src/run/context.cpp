@@ -13,19 +13,6 @@ namespace {
 
 constexpr auto idle_code = static_cast<std::uint8_t>(status::idle);
 
-// Runs one of a node's condition scripts; a failure names the node and the condition, as
-// the script itself knows neither.
-template <typename Run>
-auto run_condition(const tree& t, tree::index node, std::size_t condition, Run run) {
-    try {
-        return run();
-    } catch (const error& e) {
-        throw error(e.code(), "node " + std::to_string(t.record_id(node)) + " ('" +
-                                  std::string(t.type_name(node)) + "'), " +
-                                  std::string(condition_params[condition]) + ": " + e.what());
-    }
-}
-
 }  // namespace
 
 std::uint64_t context::random() const noexcept {
@@ -62,58 +49,58 @@ void context::halt_subtree(tree::index node) {
             const detail::node_conditions& c = layout_->conditions[layout_->condition_index[k]];
             using kind = detail::node_conditions;
             if (const script* on_halted = c.post[kind::on_halted]) {
-                run_condition(*tree_, k, pre_condition_count + kind::on_halted,
-                              [&] { on_halted->run(blackboard()); });
+                try {
+                    on_halted->run(blackboard());
+                } catch (const error& e) {
+                    throw_condition_failure(k, pre_condition_count + kind::on_halted, e);
+                }
             }
         }
     }
     node_ = outer;
 }
 
-// BehaviorTree.CPP's pre-conditions, in its order: on a node that is not running, the first
-// of _failureIf, _successIf, _skipIf that holds gives the result, and a _while that does not
-// hold skips the node; on a running node only _while is checked, and when it no longer holds
-// the node is halted and skipped. Nothing: the node ticks.
-std::optional<status> context::check_pre_conditions(const detail::node_conditions& conditions,
-                                                    tree::index child, bool was_running) {
-    using kind = detail::node_conditions;
-    for (std::uint8_t k = 0; k < kind::pre_count; ++k) {
-        const script* condition = conditions.pre[k];
-        if (condition == nullptr) continue;
-        auto holds_now = [&] {
-            return run_condition(*tree_, child, k, [&] { return condition->test(blackboard()); });
-        };
-        if (!was_running) {
-            const bool holds = holds_now();
-            if (holds && k == kind::failure_if) return status::failure;
-            if (holds && k == kind::success_if) return status::success;
-            if (holds && k == kind::skip_if) return status::skipped;
-            if (!holds && k == kind::while_true) return status::skipped;
-        } else if (k == kind::while_true && !holds_now()) {
-            halt_subtree(child);
-            return status::skipped;
-        }
-    }
-    return std::nullopt;
-}
-
-// The step of a node with conditions: a pre-condition's result replaces the node's tick
-// (the node is then neither entered nor exited), and a result of success or failure, from
-// either, runs _onSuccess or _onFailure and then _post. A script that fails throws an
-// error naming the node and the condition.
+// The step of a node with conditions, after BehaviorTree.CPP's executeTick. Pre-conditions,
+// in its order: on a node that is not running, the first of _failureIf, _successIf, _skipIf
+// that holds gives the result, and a _while that does not hold skips the node; on a running
+// node only _while is checked, and when it no longer holds the node is halted and skipped.
+// Such a result replaces the node's tick (the node is neither entered nor exited). A result of
+// success or failure, from either, runs _onSuccess or _onFailure and then _post. A script
+// that fails throws an error naming the node and the condition.
 status context::step_with_conditions(tree::index child) {
-    const detail::node_conditions& conditions =
-        layout_->conditions[layout_->condition_index[child]];
+    using kind = detail::node_conditions;
+    const kind& conditions = layout_->conditions[layout_->condition_index[child]];
     std::uint8_t& code = codes()[child];
-    const canopy::node& behaviour = *nodes_[child];
     const tree::index outer = node_;
     node_ = child;
     if (observer_ != nullptr) notify_visit(child);
     const bool was_running = code == static_cast<std::uint8_t>(status::running);
+    const canopy::blackboard board = blackboard();
+    std::size_t which = 0;  // the condition being run, for a failure's message
     status result = status::idle;
-    if (std::optional<status> decided = check_pre_conditions(conditions, child, was_running)) {
-        result = *decided;
-    } else {
+    try {
+        for (; which < kind::pre_count; ++which) {
+            const script* condition = conditions.pre[which];
+            if (condition == nullptr || (was_running && which != kind::while_true)) continue;
+            const bool holds = condition->test(board);
+            if (which == kind::while_true) {
+                if (holds) continue;
+                if (was_running) halt_subtree(child);
+                result = status::skipped;
+                break;
+            }
+            if (holds) {
+                result = which == kind::failure_if   ? status::failure
+                         : which == kind::success_if ? status::success
+                                                     : status::skipped;
+                break;
+            }
+        }
+    } catch (const error& e) {
+        throw_condition_failure(child, which, e);
+    }
+    if (result == status::idle) {
+        const canopy::node& behaviour = *nodes_[child];
         if (!was_running) {
             if (uses(child, node::hook::enter)) behaviour.enter(*this);
             code = static_cast<std::uint8_t>(status::running);
@@ -126,20 +113,28 @@ status context::step_with_conditions(tree::index child) {
     }
     // Set before the post-conditions run, so that one that throws leaves a finished node
     // finished (a later reset must not halt what has exited).
-    code = static_cast<std::uint8_t>(result == status::skipped ? status::idle : result);
+    code = detail::status_code(result);
     if (result == status::success || result == status::failure) {
-        using kind = detail::node_conditions;
-        const std::uint8_t first = result == status::success ? kind::on_success : kind::on_failure;
-        for (std::uint8_t k : {first, std::uint8_t{kind::post_any}}) {
-            if (const script* post = conditions.post[k]) {
-                run_condition(*tree_, child, pre_condition_count + k,
-                              [&] { post->run(blackboard()); });
-            }
+        which = result == status::success ? kind::on_success : kind::on_failure;
+        try {
+            if (const script* post = conditions.post[which]) post->run(board);
+            which = kind::post_any;
+            if (const script* post = conditions.post[which]) post->run(board);
+        } catch (const error& e) {
+            throw_condition_failure(child, pre_condition_count + which, e);
         }
     }
     if (observer_ != nullptr) notify_tick(child, was_running, result);
     node_ = outer;
     return result;
+}
+
+void context::throw_condition_failure(tree::index node, std::size_t condition,
+                                      const error& failure) const {
+    throw error(failure.code(), "node " + std::to_string(tree_->record_id(node)) + " ('" +
+                                    std::string(tree_->type_name(node)) + "'), " +
+                                    std::string(condition_params[condition]) + ": " +
+                                    failure.what());
 }
 
 // context::tick with an observer told of each step: rarely taken, so out of line.

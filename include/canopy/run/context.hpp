@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <optional>
 
+#include "canopy/core/error.hpp"
 #include "canopy/core/param.hpp"
 #include "canopy/core/status.hpp"
 #include "canopy/run/blackboard.hpp"
@@ -12,12 +12,28 @@
 #include "canopy/run/node.hpp"
 #include "canopy/run/tree.hpp"
 
+// Marks the engine's rare branches, so that the common step stays straight-line code.
+#if defined(__GNUC__) || defined(__clang__)
+#define CANOPY_UNLIKELY(condition) __builtin_expect(static_cast<bool>(condition), 0)
+#else
+#define CANOPY_UNLIKELY(condition) (condition)
+#endif
+
 namespace canopy {
 
 class agent;
 class observer;
 
 namespace detail {
+
+/// The status byte a result leaves: the result itself, but idle for skipped (a skipped node
+/// stays idle, as in BehaviorTree.CPP; only its parent hears "skipped"). One `and`, since
+/// skipped is 4 and the others are below it.
+constexpr std::uint8_t status_code(status result) noexcept {
+    static_assert(static_cast<std::uint8_t>(status::skipped) == 4 &&
+                  static_cast<std::uint8_t>(status::running) == 3);
+    return static_cast<std::uint8_t>(result) & 3U;
+}
 
 /// What the tick engine changes of an agent: the agent holds one and lends it to each
 /// context it makes, so that neither needs to see the other's private members.
@@ -143,8 +159,8 @@ private:
     status step(canopy::tree::index child);
     status tick_observed(canopy::tree::index child);
     status step_with_conditions(canopy::tree::index child);
-    std::optional<status> check_pre_conditions(const detail::node_conditions& conditions,
-                                               canopy::tree::index child, bool was_running);
+    [[noreturn]] void throw_condition_failure(canopy::tree::index node, std::size_t condition,
+                                              const error& failure) const;
     void notify_visit(canopy::tree::index node);
     void notify_tick(canopy::tree::index node, bool was_running, status result);
 
@@ -176,7 +192,10 @@ template <bool observed>
 inline status context::step(canopy::tree::index child) {
     // A node with pre- or post-conditions takes the step out of line; the test reads the
     // byte that the enter and exit tests below read anyway.
-    if ((hooks_[child] & detail::conditions_hook) != 0) return step_with_conditions(child);
+    const std::uint8_t hooks = hooks_[child];
+    if (CANOPY_UNLIKELY((hooks & detail::conditions_hook) != 0)) {
+        return step_with_conditions(child);
+    }
     std::uint8_t& code = codes()[child];
     const canopy::node& behaviour = *nodes_[child];
     const canopy::tree::index outer = node_;
@@ -184,17 +203,17 @@ inline status context::step(canopy::tree::index child) {
     if constexpr (observed) notify_visit(child);
     const bool was_running = code == static_cast<std::uint8_t>(status::running);
     if (!was_running) {
-        if (uses(child, node::hook::enter)) behaviour.enter(*this);
+        if ((hooks & static_cast<std::uint8_t>(node::hook::enter)) != 0) behaviour.enter(*this);
         // Entered, so running until it finishes: if its tick throws, a reset still halts it.
         code = static_cast<std::uint8_t>(status::running);
     }
     status result = behaviour.tick(*this);
     if (result != status::running) {
         if (result == status::idle) result = status::failure;  // a tick must not say idle
-        if (uses(child, node::hook::exit)) behaviour.exit(*this, result);
+        if ((hooks & static_cast<std::uint8_t>(node::hook::exit)) != 0)
+            behaviour.exit(*this, result);
     }
-    // A skipped node stays idle, as in BehaviorTree.CPP; only its parent hears "skipped".
-    code = static_cast<std::uint8_t>(result == status::skipped ? status::idle : result);
+    code = detail::status_code(result);
     if constexpr (observed) notify_tick(child, was_running, result);
     node_ = outer;
     return result;
