@@ -19,17 +19,17 @@ class board_scope : public canopy::script_scope {
 public:
     board_scope() {
         using canopy::param_type;
-        layout_.keys = {{"a", param_type::integer, std::int64_t{4}, false},
-                        {"b", param_type::integer, std::int64_t{1}, false},
-                        {"n", param_type::number, 1.5, false},
-                        {"flag", param_type::boolean, true, false}};
-        for (std::size_t k = 0; k < layout_.keys.size(); ++k) {
-            layout_.offsets.push_back(static_cast<std::uint32_t>(k * 8));
-        }
-        layout_.bytes = layout_.keys.size() * 8;
-        cells_.assign(layout_.keys.size(), 0);
-        board().initialize();
+        layout_.place({{"a", param_type::integer, std::int64_t{4}, false},
+                       {"b", param_type::integer, std::int64_t{1}, false},
+                       {"n", param_type::number, 1.5, false},
+                       {"flag", param_type::boolean, true, false}},
+                      false);
+        cells_.assign(layout_.bytes / sizeof(std::int64_t) + 1, 0);
+        board().construct();
     }
+    board_scope(const board_scope&) = delete;
+    board_scope& operator=(const board_scope&) = delete;
+    ~board_scope() { board().destroy(); }
     canopy::blackboard board() {
         return canopy::blackboard(reinterpret_cast<std::byte*>(cells_.data()), &layout_);
     }

@@ -125,11 +125,12 @@ TEST_CASE("ticking built-in nodes allocates nothing; making an agent allocates o
 }
 
 TEST_CASE("ticking numeric Script, ScriptCondition and Precondition nodes allocates nothing") {
+    // With pre- and post-conditions on nodes too: _skipIf, _while, _onSuccess, _post.
     auto t = testing::runtime_tree(R"({"nodes": [
         {"id": 1, "type": "Parallel", "params": {"success_threshold": -1, "failure_threshold": -1}},
-        {"id": 2, "parentId": 1, "type": "Script", "params": {"code": "n := count * 2 + 1; x := health / 2.0; count += 1"}},
-        {"id": 3, "parentId": 1, "type": "ScriptCondition", "params": {"code": "count > 3 && n != 2 || !alarm"}},
-        {"id": 4, "parentId": 1, "type": "Precondition", "params": {"if": "x >= 0.0 && count < 1000", "else": "SUCCESS"}},
+        {"id": 2, "parentId": 1, "type": "Script", "params": {"code": "n := count * 2 + 1; x := health / 2.0; count += 1", "_onSuccess": "m := n > 7", "_post": "count -= 0"}},
+        {"id": 3, "parentId": 1, "type": "ScriptCondition", "params": {"code": "count > 3 && n != 2 || !alarm", "_skipIf": "count == 3"}},
+        {"id": 4, "parentId": 1, "type": "Precondition", "params": {"if": "x >= 0.0 && count < 1000", "else": "SUCCESS", "_while": "count >= 0"}},
         {"id": 5, "parentId": 4, "type": "WaitTicks", "params": {"ticks": 2}}
     ]})");
     std::vector<agent> agents;
