@@ -37,30 +37,32 @@ public:
         add("@i", param_type::integer, std::int64_t{-3});
         add("@s", param_type::string, std::string("true"));
     }
+    fuzz_scope(const fuzz_scope&) = delete;
+    fuzz_scope& operator=(const fuzz_scope&) = delete;
+    ~fuzz_scope() {
+        if (!cells_.empty()) canopy::blackboard(base(), &layout_).destroy();
+    }
+
     void add(std::string name, canopy::param_type type,
              std::optional<canopy::param_value> initial = std::nullopt) {
-        layout_.keys.push_back({std::move(name), type, std::move(initial), false});
+        keys_.push_back({std::move(name), type, std::move(initial), false});
     }
     bool has(std::string_view name) const { return find_key(name).has_value(); }
 
+    /// The blackboard, laid out and its values constructed on the first call.
     canopy::blackboard board() {
-        std::size_t bytes = 0;
-        layout_.offsets.clear();
-        for (const canopy::blackboard_key& k : layout_.keys) {
-            layout_.offsets.push_back(static_cast<std::uint32_t>(bytes));
-            bytes += (canopy::blackboard::layout::size_of(k.type) + 7) / 8 * 8;
+        if (cells_.empty()) {
+            layout_.place(keys_, false);
+            cells_.assign(layout_.bytes / 8 + 1, 0);
+            canopy::blackboard(base(), &layout_).construct();
         }
-        layout_.bytes = bytes;
-        cells_.assign(bytes / 8 + 1, 0);
-        canopy::blackboard b(reinterpret_cast<std::byte*>(cells_.data()), &layout_);
-        b.initialize();
-        return b;
+        return canopy::blackboard(base(), &layout_);
     }
 
     std::optional<key> find_key(std::string_view name) const override {
-        for (std::size_t k = 0; k < layout_.keys.size(); ++k) {
-            if (layout_.keys[k].name == name) {
-                return key{static_cast<std::uint32_t>(k), layout_.keys[k].type};
+        for (std::size_t k = 0; k < keys_.size(); ++k) {
+            if (keys_[k].name == name) {
+                return key{static_cast<std::uint32_t>(k), keys_[k].type};
             }
         }
         return std::nullopt;
@@ -73,8 +75,11 @@ public:
     }
 
 private:
+    std::byte* base() { return reinterpret_cast<std::byte*>(cells_.data()); }
+
+    std::vector<canopy::blackboard_key> keys_;
     canopy::blackboard::layout layout_;
-    std::vector<std::int64_t> cells_;
+    std::vector<std::int64_t> cells_;  // 8-byte aligned, as every key type here asks
 };
 
 void check_problem(const canopy::script_problem& p, std::size_t size, const char* stage) {
