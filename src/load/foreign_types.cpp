@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "canopy/records/records.hpp"
 #include "load/subtree_node.hpp"
 
 namespace canopy::detail {
@@ -42,8 +43,11 @@ bool miscased(const registry& reg, std::string_view name) {
            });
 }
 
+// A record's pre- and post-conditions belong to every node, not to its type's parameters: they
+// neither make a type foreign nor become a learned type's parameters.
 bool fits(const node_type& type, const record_set& records, std::size_t i) {
     for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+        if (is_condition_param(p->name)) continue;
         if (std::none_of(type.params.begin(), type.params.end(),
                          [&](const param_spec& spec) { return spec.name == p->name; })) {
             return false;
@@ -85,8 +89,9 @@ registry learn_types(const file_set& files, const registry& reg) {
                 type.any_use = true;
                 type.most_children = std::max(type.most_children, n);
                 type.all_one_child = type.all_one_child && n == 1;
-                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
-                    mention(type, p->name);
+                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                    if (!is_condition_param(p->name)) mention(type, p->name);
+                }
             }
         }
     }
