@@ -23,8 +23,10 @@ struct learned {
 
 void mention(learned& type, const std::string& name, std::optional<std::string> fallback = {}) {
     // A parameter without a name cannot be declared (the registry refuses it); the builder
-    // reports it at its record as a parameter the type does not take.
-    if (name.empty()) return;
+    // reports it at its record as a parameter the type does not take. A pre- or
+    // post-condition, given on a use or declared as a model's port, is every node's, not a
+    // parameter of the type.
+    if (name.empty() || is_condition_param(name)) return;
     auto at = std::find(type.params.begin(), type.params.end(), name);
     if (at != type.params.end()) return;
     type.params.push_back(name);
@@ -89,9 +91,8 @@ registry learn_types(const file_set& files, const registry& reg) {
                 type.any_use = true;
                 type.most_children = std::max(type.most_children, n);
                 type.all_one_child = type.all_one_child && n == 1;
-                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-                    if (!is_condition_param(p->name)) mention(type, p->name);
-                }
+                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
+                    mention(type, p->name);
             }
         }
     }
