@@ -96,11 +96,11 @@ std::string with_board(const std::string& board, const std::vector<std::string>&
 TEST_SUITE("value types") {
     TEST_CASE("a script that names a key of a program's type is refused at load, located") {
         const registry reg = types_registry();
-        const load_result loaded = load_json(
-            with_board(R"({"goal": "Pose2D"})",
-                       {record(1, 0, "Sequence"),
-                        record(2, 1, "ScriptCondition", R"({"code": "goal == goal"})")}),
-            reg);
+        const load_result loaded =
+            load_json(with_board(R"({"goal": "Pose2D"})",
+                                 {record(1, 0, "Sequence"),
+                                  record(2, 1, "ScriptCondition", R"({"code": "goal == goal"})")}),
+                      reg);
         const diagnostic& d = testing::only(loaded, diagnostic_code::invalid_script);
         CHECK(d.message.find("key 'goal' holds a program's type") != std::string::npos);
         CHECK(d.record_id == std::optional<std::int64_t>(2));

@@ -18,7 +18,6 @@
 #include "canopy/builder/build.hpp"
 #include "canopy/core/param.hpp"
 #include "canopy/records/records.hpp"
-#include "canopy/records/records.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/registry.hpp"
 #include "canopy/run/script.hpp"
