@@ -122,10 +122,9 @@ std::string script_pass::whole_name(const entry& e, std::string_view written) co
 // script is compiled only when the whole tree is built.
 bool script_pass::compilable_alone(const entry& e) const {
     if (!options_.main_keys_outside) return true;
-    for (const auto& [name, offset] : script_identifiers(e.parsed.text())) {
-        if (name.front() == '@') return false;
-    }
-    return true;
+    const auto identifiers = script_identifiers(e.parsed.text());
+    return std::none_of(identifiers.begin(), identifiers.end(),
+                        [](const auto& identifier) { return identifier.first.front() == '@'; });
 }
 
 void script_pass::report_at(const entry& e, std::size_t offset, const std::string& message) {

@@ -57,7 +57,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 std::string of_number(double value) {
     char digits[32];
     char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    return std::string(digits, end);
+    return {digits, end};
 }
 
 }  // namespace text

@@ -151,7 +151,7 @@ const std::shared_ptr<const value_type>& queue_type() {
 
 // BehaviorTree.CPP's NodeStatus text for `if_empty`.
 status if_empty_status(const param_list& params) {
-    const std::string& text = params.get<std::string>("if_empty");
+    const auto& text = params.get<std::string>("if_empty");
     if (text == "SUCCESS" || text == "success") return status::success;
     if (text == "FAILURE" || text == "failure") return status::failure;
     if (text == "SKIPPED" || text == "skipped") return status::skipped;
@@ -186,7 +186,7 @@ public:
         const tree::index child = ctx.child();
         if (!ctx.is_running(child)) {
             if (key_ != param::no_key) {
-                queue& from = ctx.blackboard().template get_mutable<queue>(key_);
+                auto& from = ctx.blackboard().template get_mutable<queue>(key_);
                 if (from.empty()) return if_empty_;
                 Element next = std::move(from.front());
                 from.pop_front();

@@ -25,10 +25,9 @@ inline constexpr std::size_t pre_condition_count = 4;
 
 /// Whether a parameter's name is one of condition_params.
 constexpr bool is_condition_param(std::string_view name) noexcept {
-    for (std::string_view condition : condition_params) {
-        if (name == condition) return true;
-    }
-    return false;
+    bool found = false;
+    for (std::string_view condition : condition_params) found = found || name == condition;
+    return found;
 }
 
 /// The flat records a tree file describes, in file order, before any validation: one per node,

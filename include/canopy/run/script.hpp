@@ -68,8 +68,8 @@ public:
 
     const std::string& text() const noexcept;
 
-    parsed_script(parsed_script&&) noexcept;
-    parsed_script& operator=(parsed_script&&) noexcept;
+    parsed_script(parsed_script&& other) noexcept;
+    parsed_script& operator=(parsed_script&& other) noexcept;
     ~parsed_script();
 
     /// The syntax tree, opaque: defined where the script is compiled.

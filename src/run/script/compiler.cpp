@@ -518,7 +518,7 @@ private:
             const bool last = k + 1 == n.ops.size();
             i.op = last ? opcode::compare : opcode::compare_chain;
             if (!last) exits.push_back(here());
-            emit(i, last ? -1 : -1);
+            emit(i, -1);  // pops two, pushes one, whether it goes on or not
             left = right;
         }
         if (out_ != nullptr) {

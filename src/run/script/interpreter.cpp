@@ -175,7 +175,7 @@ bool execute_as(const program& p, blackboard board, bool truth) {
             case opcode::store_bool: board.set(i.a, top->i != 0); break;
             case opcode::store_num: board.set(i.a, top->d); break;
             case opcode::store_str: {
-                const std::string_view current = board.get<std::string_view>(i.a);
+                const auto current = board.get<std::string_view>(i.a);
                 if (top->text != current.data()) {
                     board.set(i.a, top->s());
                     top->set(board.get<std::string_view>(i.a));

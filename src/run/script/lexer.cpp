@@ -171,7 +171,7 @@ std::variant<std::vector<token>, script_problem> lex(std::string_view text) {
                     t.kind = token_kind::integer;
                     std::uint64_t value = 0;
                     for (char d : number) {
-                        const unsigned digit = static_cast<unsigned>(d - '0');
+                        const auto digit = static_cast<unsigned>(d - '0');
                         if (value > (limit - digit) / 10) too_big = true;
                         value = value * 10 + digit;
                     }

@@ -45,7 +45,7 @@ private:
     const token& peek() const { return tokens_[at_]; }
     const token& next() { return tokens_[at_++]; }
 
-    [[noreturn]] void fail(std::size_t offset, std::string message) const {
+    [[noreturn]] static void fail(std::size_t offset, std::string message) {
         throw parse_failure{{offset, std::move(message)}};
     }
 
@@ -59,8 +59,8 @@ private:
     struct nesting {
         explicit nesting(parser& p, std::size_t offset) : p_(p) {
             if (++p_.depth_ > parsed_script::max_depth) {
-                p_.fail(offset, "nested more than " + std::to_string(parsed_script::max_depth) +
-                                    " levels deep");
+                fail(offset, "nested more than " + std::to_string(parsed_script::max_depth) +
+                                 " levels deep");
             }
         }
         ~nesting() { --p_.depth_; }
@@ -216,7 +216,7 @@ private:
         return family::none;
     }
 
-    [[noreturn]] void mixed(const token& op) const {
+    [[noreturn]] static void mixed(const token& op) {
         fail(op.offset, "'" + std::string(spelling(op.kind)) +
                             "' mixes arithmetic and bitwise operators: add parentheses");
     }
