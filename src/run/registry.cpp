@@ -20,6 +20,15 @@ std::string_view to_string(arity a) noexcept {
 
 namespace {
 
+// Refuses a key name that is empty or already declared.
+void refuse_key_name(const std::vector<blackboard_key>& keys, const std::string& name) {
+    if (name.empty()) throw registry_error("a blackboard key name must not be empty");
+    for (const blackboard_key& key : keys) {
+        if (key.name == name)
+            throw registry_error("blackboard key '" + name + "' is already declared");
+    }
+}
+
 void check_params(const node_type& type) {
     std::unordered_set<std::string_view> seen;
     for (const param_spec& spec : type.params) {
@@ -117,11 +126,7 @@ void registry::add_key(std::string name, param_type type, std::optional<param_va
     if (initial && type == param_type::number && std::holds_alternative<std::int64_t>(*initial)) {
         initial = static_cast<double>(std::get<std::int64_t>(*initial));
     }
-    if (name.empty()) throw registry_error("a blackboard key name must not be empty");
-    for (const blackboard_key& key : keys_) {
-        if (key.name == name)
-            throw registry_error("blackboard key '" + name + "' is already declared");
-    }
+    refuse_key_name(keys_, name);
     blackboard_key key;
     key.name = std::move(name);
     key.type = type;
@@ -186,11 +191,7 @@ void registry::add_key(std::string name, std::string_view type_name,
         throw registry_error("blackboard key '" + name + "' has type '" + std::string(type_name) +
                              "', which is not registered (add_type)");
     }
-    if (name.empty()) throw registry_error("a blackboard key name must not be empty");
-    for (const blackboard_key& key : keys_) {
-        if (key.name == name)
-            throw registry_error("blackboard key '" + name + "' is already declared");
-    }
+    refuse_key_name(keys_, name);
     blackboard_key key;
     key.name = std::move(name);
     key.type = param_type::custom;
