@@ -4,6 +4,8 @@
 // carries them.
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "runtime_support.hpp"
 
 namespace canopy::testing {
@@ -89,6 +91,64 @@ TEST_SUITE("conditions") {
         CHECK(r.tick().root == "running");
         CHECK(r.tick().root == "success");
         CHECK(r.tick().root == "failure");  // idle again: checked, and it holds
+    }
+
+    TEST_CASE("a key compared with a constant, tested inline, answers as the script does") {
+        // The engine tests a lone `_failureIf`/`_successIf`/`_skipIf` of the form `key OP
+        // constant` without running the script: it must agree with the script everywhere,
+        // the ends of the integer range included.
+        constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+        constexpr std::int64_t least = std::numeric_limits<std::int64_t>::min();
+        const std::int64_t values[] = {least, least + 1, -2, -1, 0, 1, 2, most - 1, most};
+        const std::string constants[] = {
+            "-9223372036854775807", "-1", "0", "1", "9223372036854775806", "9223372036854775807"};
+        int checked = 0;
+        for (const char* op : {"==", "!=", "<", ">", "<=", ">="}) {
+            for (const std::string& constant : constants) {
+                const std::string condition = std::string("n ") + op + " " + constant;
+                CAPTURE(condition);
+                runner r(load_btcpp(R"(<Act results="s" _skipIf=")" + condition + R"("/>)"));
+                CHECK((r.a.tree().layout().hooks[0] & detail::inline_condition_hook) != 0);
+                const script* compiled = r.a.tree().condition(0, 2);
+                REQUIRE(compiled != nullptr);
+                for (const std::int64_t value : values) {
+                    CAPTURE(value);
+                    r.a.blackboard().set("n", value);
+                    const bool holds = compiled->test(r.a.blackboard());
+                    CHECK(r.tick().root == (holds ? "skipped" : "success"));
+                    ++checked;
+                }
+            }
+        }
+        CHECK(checked == 6 * 6 * 9);
+        runner flag(load_btcpp(R"(<Act results="s" _failureIf="go"/>)"));
+        CHECK((flag.a.tree().layout().hooks[0] & detail::inline_condition_hook) != 0);
+        CHECK(flag.tick().root == "failure");
+        flag.a.blackboard().set("go", false);
+        CHECK(flag.tick().root == "success");
+        runner success(load_btcpp(R"(<Act results="f" _successIf="n != 3"/>)"));
+        CHECK(success.tick().root == "success");
+        success.a.blackboard().set("n", 3);
+        CHECK(success.tick().root == "failure");
+        // Not checked on a running node, as any pre-condition but _while.
+        runner running(load_btcpp(R"(<Act results="rs" _skipIf="n == 1"/>)"));
+        CHECK(running.tick().root == "running");
+        running.a.blackboard().set("n", 1);
+        CHECK(running.tick().root == "success");
+        CHECK(running.tick().root == "skipped");
+    }
+
+    TEST_CASE("only a node's lone pre-condition of one comparison is tested inline") {
+        const auto inline_tested = [](const std::string& attributes) {
+            runner r(load_btcpp("<Act results=\"s\" " + attributes + "/>"));
+            return (r.a.tree().layout().hooks[0] & detail::inline_condition_hook) != 0;
+        };
+        CHECK(inline_tested(R"(_skipIf="n > 1")"));
+        CHECK_FALSE(inline_tested(R"(_skipIf="n > 1" _failureIf="n < 0")"));
+        CHECK_FALSE(inline_tested(R"(_skipIf="n > 1" _onSuccess="n := 2")"));
+        CHECK_FALSE(inline_tested(R"(_while="n > 1")"));
+        CHECK_FALSE(inline_tested(R"(_skipIf="n > 1 && go")"));
+        CHECK_FALSE(inline_tested(R"(_skipIf="n > 1.5")"));
     }
 
     TEST_CASE("_while false skips an idle node, and halts a running one then skips it") {

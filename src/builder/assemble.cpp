@@ -3,10 +3,14 @@
 #include "builder/assemble.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "builder/id_index.hpp"
 #include "canopy/run/node.hpp"
+#include "canopy/run/script.hpp"
 
 namespace canopy::detail {
 
@@ -109,6 +113,7 @@ public:
         note_hooks_and_hosts(parts);
         place_conditions(parts);
         lay_out_state(layout);
+        place_inline_conditions(layout);
         if (failed_) return nullptr;
         return std::make_shared<const tree>(std::move(parts));
     }
@@ -174,6 +179,79 @@ public:
             layout.hooks[k] |= conditions_hook;
         }
         layout.conditions = std::move(conditions_);
+    }
+
+    // `value OP constant` as inline_condition's range test.
+    static void set_range(inline_condition& made, key_test::comparison op, std::int64_t constant) {
+        using comparison = key_test::comparison;
+        using limits = std::numeric_limits<std::int64_t>;
+        std::int64_t low = limits::min();
+        std::int64_t high = limits::max();
+        made.outside = false;
+        switch (op) {
+            case comparison::not_equal: made.outside = true; [[fallthrough]];
+            case comparison::equal: low = high = constant; break;
+            case comparison::less_equal: high = constant; break;
+            case comparison::greater_equal: low = constant; break;
+            case comparison::less:
+                // Nothing is less than the least value: the whole range, outside.
+                if (constant == limits::min())
+                    made.outside = true;
+                else
+                    high = constant - 1;
+                break;
+            case comparison::greater:
+                if (constant == limits::max())
+                    made.outside = true;
+                else
+                    low = constant + 1;
+                break;
+        }
+        made.low = low;
+        made.width = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+    }
+
+    // Where a node's one condition is a key compared with a constant, the engine tests it
+    // inline (detail::inline_condition); it needs the key's offset in the agent's block.
+    static void place_inline_conditions(tree_layout& layout) {
+        if (layout.conditions.empty()) return;
+        using kind = node_conditions;
+        std::vector<std::optional<inline_condition>> inline_entry(layout.conditions.size());
+        for (std::size_t entry = 0; entry < layout.conditions.size(); ++entry) {
+            const node_conditions& c = layout.conditions[entry];
+            if (c.pre[kind::while_true] != nullptr ||
+                std::any_of(std::begin(c.post), std::end(c.post),
+                            [](const script* s) { return s != nullptr; }))
+                continue;
+            const int given = (c.pre[kind::failure_if] != nullptr) +
+                              (c.pre[kind::success_if] != nullptr) +
+                              (c.pre[kind::skip_if] != nullptr);
+            if (given != 1) continue;
+            const std::size_t which = c.pre[kind::failure_if] != nullptr   ? kind::failure_if
+                                      : c.pre[kind::success_if] != nullptr ? kind::success_if
+                                                                           : kind::skip_if;
+            const std::optional<key_test> test = c.pre[which]->as_key_test();
+            if (!test) continue;
+            inline_condition& made = inline_entry[entry].emplace();
+            made.offset = static_cast<std::uint32_t>(layout.blackboard_offset +
+                                                     layout.board.offsets[test->slot]);
+            made.boolean_key = test->boolean_key;
+            set_range(made, test->op, test->constant);
+            made.result = which == kind::failure_if   ? status::failure
+                          : which == kind::success_if ? status::success
+                                                      : status::skipped;
+        }
+        if (std::none_of(inline_entry.begin(), inline_entry.end(),
+                         [](const auto& made) { return made.has_value(); }))
+            return;
+        layout.inline_conditions.resize(layout.size());
+        for (tree::index k = 0; k < layout.size(); ++k) {
+            if ((layout.hooks[k] & conditions_hook) == 0) continue;
+            const std::optional<inline_condition>& made = inline_entry[layout.condition_index[k]];
+            if (!made) continue;
+            layout.inline_conditions[k] = *made;
+            layout.hooks[k] |= inline_condition_hook;
+        }
     }
 
     // A type without parameters makes one object per tree, which all its nodes share: the

@@ -60,6 +60,7 @@ public:
           layout_(&t.layout()),
           nodes_(t.layout().objects.data()),
           hooks_(t.layout().hooks.data()),
+          inline_conditions_(t.layout().inline_conditions.data()),
           block_(core.block),
           observer_(core.watcher),
           dt_ns_(dt_ns) {}
@@ -170,6 +171,7 @@ private:
     const detail::tree_layout* layout_;
     const canopy::node* const* nodes_;
     const std::uint8_t* hooks_;
+    const detail::inline_condition* inline_conditions_;
     std::byte* block_;
     observer* observer_;
     std::int64_t dt_ns_;
@@ -190,13 +192,22 @@ inline status context::tick(canopy::tree::index child) {
 // more per visit.
 template <bool observed>
 inline status context::step(canopy::tree::index child) {
-    // A node with pre- or post-conditions takes the step out of line; the test reads the
-    // byte that the enter and exit tests below read anyway.
+    // A node with pre- or post-conditions takes the step out of line, unless its one
+    // condition is a key compared with a constant, tested here; the test reads the byte that
+    // the enter and exit tests below read anyway.
     const std::uint8_t hooks = hooks_[child];
-    if (CANOPY_UNLIKELY((hooks & detail::conditions_hook) != 0)) {
-        return step_with_conditions(child);
-    }
     std::uint8_t& code = codes()[child];
+    if (CANOPY_UNLIKELY((hooks & detail::conditions_hook) != 0)) {
+        if ((hooks & detail::inline_condition_hook) == 0) return step_with_conditions(child);
+        const detail::inline_condition& condition = inline_conditions_[child];
+        // A pre-condition is checked only on a node that is not running.
+        if (code != static_cast<std::uint8_t>(status::running) && condition.holds(block_)) {
+            if constexpr (observed) notify_visit(child);
+            code = detail::status_code(condition.result);
+            if constexpr (observed) notify_tick(child, false, condition.result);
+            return condition.result;
+        }
+    }
     const canopy::node& behaviour = *nodes_[child];
     const canopy::tree::index outer = node_;
     node_ = child;

@@ -14,6 +14,27 @@
 
 namespace canopy {
 
+namespace detail {
+
+/// A script that is no more than one integer or boolean key compared with a constant
+/// (`a > 3`, `mode == 2`, `ready`): what the engine can test without running it.
+struct key_test {
+    enum class comparison : std::uint8_t {
+        equal,
+        not_equal,
+        less,
+        greater,
+        less_equal,
+        greater_equal
+    };
+    std::uint32_t slot = 0;
+    comparison op = comparison::equal;
+    bool boolean_key = false;  ///< the key holds a bool (one byte), else an std::int64_t
+    std::int64_t constant = 0;
+};
+
+}  // namespace detail
+
 /// BehaviorTree.CPP 4's script language (docs/scripting.md): statements separated by `;`,
 /// assignments, arithmetic, comparisons, logic and string concatenation over blackboard keys,
 /// literals and the program's enums. A script is parsed and compiled once, when its tree is
@@ -99,6 +120,10 @@ public:
 
     /// The script as written.
     const std::string& text() const noexcept;
+
+    /// The script as one comparison of a key with a constant, when it is no more than that
+    /// (the builder hands such a condition to the engine's inline step); else nothing.
+    std::optional<detail::key_test> as_key_test() const noexcept;
 
     ~script();
 

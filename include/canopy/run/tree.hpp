@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -15,16 +16,43 @@
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/host.hpp"
 #include "canopy/run/node.hpp"
+#include "canopy/run/script.hpp"
 
 namespace canopy {
-
-class script;  // canopy/run/script.hpp
 
 namespace detail {
 
 /// BehaviorTree.CPP's pre- and post-conditions of one node (`_skipIf`, `_onSuccess`, ...),
 /// compiled against the tree's blackboard; null where the file gives none. The pre-conditions
 /// are in the order BehaviorTree.CPP checks them.
+/// A node's one pre-condition when it is `_failureIf`, `_successIf` or `_skipIf` of the form
+/// key_test and the node has no other condition: the engine's inline step tests it on the
+/// agent's block, where a call into the script would cost as much as the node's own visit.
+/// Every comparison is kept as a range, `low <= value <= high`, or outside it when `outside`:
+/// one subtraction and one unsigned compare, no branch on the operator.
+struct inline_condition {
+    std::uint32_t offset = 0;  ///< of the key's value in the agent's block
+    bool boolean_key = false;  ///< one byte, 0 or 1; else an std::int64_t
+    bool outside = false;
+    status result = status::skipped;  ///< the node's result when the test holds
+    std::int64_t low = 0;
+    std::uint64_t width = 0;  ///< high - low, as unsigned
+
+    bool holds(const std::byte* block) const noexcept {
+        std::int64_t value = 0;
+        if (boolean_key) {
+            bool flag = false;
+            std::memcpy(&flag, block + offset, sizeof flag);
+            value = flag ? 1 : 0;
+        } else {
+            std::memcpy(&value, block + offset, sizeof value);
+        }
+        const bool inside =
+            static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(low) <= width;
+        return inside != outside;
+    }
+};
+
 struct node_conditions {
     enum pre_kind : std::uint8_t { failure_if, success_if, skip_if, while_true, pre_count };
     enum post_kind : std::uint8_t { on_success, on_failure, on_halted, post_any, post_count };
@@ -35,6 +63,8 @@ struct node_conditions {
 /// The bit of tree_layout::hooks that marks a node with conditions, beside node::hook's bits,
 /// so that a node without any pays nothing more per visit.
 inline constexpr std::uint8_t conditions_hook = 8;
+/// With conditions_hook: the node's conditions are its tree_layout::inline_conditions entry.
+inline constexpr std::uint8_t inline_condition_hook = 16;
 
 /// What ticking reads of a tree, and nothing else: the engine (agent and context) sees the tree
 /// through this one view, as fmt's formatters see only basic_format_args. Indexes are the
@@ -57,6 +87,9 @@ struct tree_layout {
     /// when no node has conditions.
     std::vector<std::uint32_t> condition_index;
     std::vector<node_conditions> conditions;
+    /// Per node, meaningful where hooks has inline_condition_hook; empty when no node has one.
+    /// Indexed by node rather than through condition_index: one load less on the step.
+    std::vector<inline_condition> inline_conditions;
 
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(subtree_end.size()); }
 };

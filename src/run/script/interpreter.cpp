@@ -387,4 +387,30 @@ bool script::test(blackboard board) const {
     return execute(p, board, true);
 }
 
+std::optional<detail::key_test> script::as_key_test() const noexcept {
+    const program& p = *program_;
+    if (p.code.size() != 1) return std::nullopt;
+    const instruction& i = p.code.front();
+    using comparison = detail::key_test::comparison;
+    detail::key_test test;
+    test.slot = i.a;
+    test.constant = i.imm.i;
+    switch (i.op) {
+        case opcode::load_bool:
+            test.boolean_key = true;
+            test.op = comparison::not_equal;
+            test.constant = 0;
+            return test;
+        case opcode::compare_key_int_equal: test.op = comparison::equal; return test;
+        case opcode::compare_key_int_not_equal: test.op = comparison::not_equal; return test;
+        case opcode::compare_key_int_less: test.op = comparison::less; return test;
+        case opcode::compare_key_int_greater: test.op = comparison::greater; return test;
+        case opcode::compare_key_int_less_equal: test.op = comparison::less_equal; return test;
+        case opcode::compare_key_int_greater_equal:
+            test.op = comparison::greater_equal;
+            return test;
+        default: return std::nullopt;
+    }
+}
+
 }  // namespace canopy
