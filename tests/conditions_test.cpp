@@ -208,6 +208,20 @@ TEST_SUITE("conditions") {
         CHECK(r.n() == 2);  // the reset halted it; the blackboard keeps its values
     }
 
+    TEST_CASE("an _onHalted that fails does not stop the halt: every running node is halted") {
+        runner r(load_btcpp(R"(<Sequence _onHalted="n := n + 1">
+  <Act results="r" _onHalted="n = n / 0"/>
+</Sequence>)"));
+        CHECK(r.tick().root == "running");
+        CHECK_THROWS_WITH_AS(r.a.reset(), doctest::Contains("node 2 ('Act'), _onHalted"), error);
+        CHECK(r.n() == 1);  // the parent's _onHalted ran after its child's failed
+        CHECK(r.a.last_status(0) == status::idle);
+        CHECK(r.a.last_status(1) == status::idle);
+        CHECK(r.a.time() == 0);  // the reset completed
+        CHECK(r.tick().root == "running");
+        CHECK(r.log.enters == 2);  // entered afresh
+    }
+
     TEST_CASE("a condition that fails at run time names its node and condition") {
         runner r(load_btcpp(R"(<Sequence><Act results="s" _post="n = n / 0"/></Sequence>)"));
         try {

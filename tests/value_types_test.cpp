@@ -94,16 +94,72 @@ std::string with_board(const std::string& board, const std::vector<std::string>&
 }  // namespace
 
 TEST_SUITE("value types") {
-    TEST_CASE("a script that names a key of a program's type is refused at load, located") {
+    TEST_CASE("scripts assign a program's type from a key of that type or from text") {
+        // BehaviorTree.CPP's ExprAssignment: `=` and `:=` copy a value of the entry's type
+        // (Any::copyInto), or read a string with the entry's convertFromString.
         const registry reg = types_registry();
-        const load_result loaded =
-            load_json(with_board(R"({"goal": "Pose2D"})",
-                                 {record(1, 0, "Sequence"),
-                                  record(2, 1, "ScriptCondition", R"({"code": "goal == goal"})")}),
+        load_result loaded = load_json(
+            with_board(
+                R"({"goal": {"type": "Pose2D", "default": "1;2;0.5"}, "spot": "Pose2D",
+                    "text": {"type": "string", "default": "7;8;9"}, "h": "Handle", "g": "Handle"})",
+                {record(1, 0, "Sequence"), record(2, 1, "Script", R"({"code": "spot = goal"})"),
+                 record(3, 1, "Script", R"({"code": "goal := '3;4;0'; h = 'door'; g = h"})"),
+                 record(4, 1, "Script", R"({"code": "text == '' ? 0 : 1; spot = text"})")}),
+            reg);
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        blackboard b = a.blackboard();
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(b.get<pose>("goal") == pose{3, 4, 0});
+        CHECK(b.get<pose>("spot") == pose{7, 8, 9});  // read from the string key at run time
+        CHECK(*b.get<handle>("g").target == "door");
+        // Text the type cannot read, found at run: the tick fails as BehaviorTree.CPP's does.
+        b.set("text", std::string("not a pose"));
+        try {
+            (void)a.tick(0.1);
+            FAIL("a pose read from 'not a pose'");
+        } catch (const error& e) {
+            CHECK(e.code() == error_code::script);
+            CHECK(std::string(e.what()).find("'not a pose' is not a Pose2D for key 'spot'") !=
+                  std::string::npos);
+        }
+    }
+
+    TEST_CASE("what BehaviorTree.CPP refuses with a program's type is refused at load, located") {
+        const registry reg = types_registry();
+        const auto refused = [&](const std::string& code) {
+            const load_result loaded = load_json(
+                with_board(R"({"goal": "Pose2D", "spot": "Pose2D", "h": "Handle", "n": "integer"})",
+                           {record(1, 0, "Sequence"),
+                            record(2, 1, "ScriptCondition", R"({"code": ")" + code + R"("})")}),
+                reg);
+            const diagnostic& d = testing::only(loaded, diagnostic_code::invalid_script);
+            CHECK(d.record_id == std::optional<std::int64_t>(2));
+            return d.message;
+        };
+        // Compared: "Can't mix different types in Comparison".
+        CHECK(refused("goal == spot").find("key 'spot' holds a Pose2D: a script may only assign") !=
+              std::string::npos);
+        CHECK(refused("n = goal").find("key 'goal' holds a Pose2D: a script may only assign") !=
+              std::string::npos);
+        CHECK(refused("goal = h").find("key 'goal' holds a Pose2D, and 'h' holds a Handle") !=
+              std::string::npos);
+        CHECK(refused("goal = 3").find("holds a Pose2D, and this is an integer") !=
+              std::string::npos);
+        CHECK(refused("goal += spot").find("'+=' does not apply") != std::string::npos);
+        CHECK(refused("(goal = spot) ? 1 : 2").find("must be a statement of its own") !=
+              std::string::npos);
+        CHECK(refused("goal = '1;2'").find("'1;2' is not a Pose2D for key 'goal'") !=
+              std::string::npos);
+        // Tested as a condition, such a value is neither true nor false: at run, as there.
+        const load_result tested =
+            load_json(with_board(R"({"goal": "Pose2D", "spot": "Pose2D"})",
+                                 {record(1, 0, "ScriptCondition", R"({"code": "goal = spot"})")}),
                       reg);
-        const diagnostic& d = testing::only(loaded, diagnostic_code::invalid_script);
-        CHECK(d.message.find("key 'goal' holds a program's type") != std::string::npos);
-        CHECK(d.record_id == std::optional<std::int64_t>(2));
+        REQUIRE(tested);
+        agent a(tested.tree);
+        CHECK_THROWS_WITH_AS(a.tick(0.1), doctest::Contains("neither true nor false"), error);
     }
 
     TEST_CASE("a registered type's key is read from the file's text and lives in the block") {

@@ -67,7 +67,8 @@ public:
     std::optional<key> find_key(std::string_view name) const override {
         auto found = slots_.find(pass_.whole_name(entry_, name));
         if (found == slots_.end()) return std::nullopt;
-        return key{found->second, keys_[found->second].type};
+        const blackboard_key& k = keys_[found->second];
+        return key{found->second, k.type, k.custom.get()};
     }
     std::optional<std::int64_t> find_enum(std::string_view name) const override {
         return pass_.registry_.find_enum(name);

@@ -3,6 +3,7 @@
 #include "canopy/run/agent.hpp"
 
 #include <cstring>
+#include <exception>
 #include <new>
 #include <string>
 
@@ -147,9 +148,17 @@ status agent::tick(double dt) {
 }
 
 void agent::reset() {
-    halt_all();
+    // An _onHalted that fails still leaves every node halted: the reset completes, then
+    // says so.
+    std::exception_ptr failure;
+    try {
+        halt_all();
+    } catch (const error&) {
+        failure = std::current_exception();
+    }
     core_.time_ns = 0;
     construct_states();
+    if (failure) std::rethrow_exception(failure);
 }
 
 void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {

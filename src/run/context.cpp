@@ -3,6 +3,8 @@
 // (halting, the observed step, the context's accessors) is here.
 #include "canopy/run/context.hpp"
 
+#include <optional>
+
 #include "canopy/core/error.hpp"
 #include "canopy/run/agent.hpp"
 #include "canopy/run/observer.hpp"
@@ -32,10 +34,13 @@ void context::throw_host_mismatch() const {
 }
 
 // In reverse preorder every descendant comes before its ancestors, so children are halted
-// before their parents. Finished nodes in the subtree become idle too.
+// before their parents. Finished nodes in the subtree become idle too. An _onHalted that
+// fails does not stop the halt: every running node is still halted, and the first failure
+// is thrown at the end.
 void context::halt_subtree(tree::index node) {
     const tree::index outer = node_;
     std::uint8_t* code = codes();
+    std::optional<error> failure;
     for (tree::index k = layout_->subtree_end[node]; k-- > node;) {
         if (code[k] != static_cast<std::uint8_t>(status::running)) {
             code[k] = idle_code;
@@ -52,12 +57,14 @@ void context::halt_subtree(tree::index node) {
                 try {
                     on_halted->run(blackboard());
                 } catch (const error& e) {
-                    throw_condition_failure(k, pre_condition_count + kind::on_halted, e);
+                    if (!failure)
+                        failure = condition_failure(k, pre_condition_count + kind::on_halted, e);
                 }
             }
         }
     }
     node_ = outer;
+    if (failure) throw *failure;
 }
 
 // The step of a node with conditions, after BehaviorTree.CPP's executeTick. Pre-conditions,
@@ -129,12 +136,17 @@ status context::step_with_conditions(tree::index child) {
     return result;
 }
 
+error context::condition_failure(tree::index node, std::size_t condition,
+                                 const error& failure) const {
+    return error(failure.code(), "node " + std::to_string(tree_->record_id(node)) + " ('" +
+                                     std::string(tree_->type_name(node)) + "'), " +
+                                     std::string(condition_params[condition]) + ": " +
+                                     failure.what());
+}
+
 void context::throw_condition_failure(tree::index node, std::size_t condition,
                                       const error& failure) const {
-    throw error(failure.code(), "node " + std::to_string(tree_->record_id(node)) + " ('" +
-                                    std::string(tree_->type_name(node)) + "'), " +
-                                    std::string(condition_params[condition]) + ": " +
-                                    failure.what());
+    throw condition_failure(node, condition, failure);
 }
 
 // context::tick with an observer told of each step: rarely taken, so out of line.

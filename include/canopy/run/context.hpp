@@ -160,6 +160,8 @@ private:
     status step(canopy::tree::index child);
     status tick_observed(canopy::tree::index child);
     status step_with_conditions(canopy::tree::index child);
+    error condition_failure(canopy::tree::index node, std::size_t condition,
+                            const error& failure) const;
     [[noreturn]] void throw_condition_failure(canopy::tree::index node, std::size_t condition,
                                               const error& failure) const;
     void notify_visit(canopy::tree::index node);

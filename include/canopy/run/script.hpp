@@ -64,7 +64,10 @@ class script_scope {
 public:
     struct key {
         std::uint32_t slot = 0;
-        param_type type = param_type::number;  ///< integer, number, boolean or string
+        param_type type = param_type::number;  ///< integer, number, boolean, string or custom
+        /// A custom key's type: such a key may be assigned from a key of its type or from
+        /// text, as BehaviorTree.CPP allows, and is used in no other way.
+        const value_type* custom = nullptr;
     };
     virtual ~script_scope() = default;
     /// The key a name in the script means (the name as written, `@` included), if any.

@@ -32,6 +32,7 @@ std::string type_name(param_type t) {
         case param_type::integer: return "an integer";
         case param_type::number: return "a number";
         case param_type::boolean: return "a boolean";
+        case param_type::custom: return "a value of a program's type";
         default: return "a string";
     }
 }
@@ -66,7 +67,8 @@ public:
     void compile_all() {
         const std::size_t count = tree_.statements.size();
         for (std::size_t s = 0; s < count; ++s) {
-            const param_type t = expr(tree_.statements[s]);
+            statement_ = tree_.statements[s];
+            const param_type t = expr(statement_);
             if (s + 1 < count) {
                 emit(opcode::pop, -1);
             } else {
@@ -166,9 +168,10 @@ private:
             fail(n.offset, "unknown name '" + n.text + "': no blackboard key or enum has it");
         }
         if (key->type == param_type::custom) {
-            fail(n.offset, "key '" + n.text +
-                               "' holds a program's type; scripts work on integers, numbers, "
-                               "booleans and strings");
+            fail(n.offset, "key '" + n.text + "' holds a " +
+                               (key->custom != nullptr ? key->custom->name : "program's type") +
+                               ": a script may only assign it, from a key of its type or from "
+                               "text, as a statement of its own");
         }
         if (key->type != param_type::integer && key->type != param_type::number &&
             key->type != param_type::boolean && key->type != param_type::string) {
@@ -573,6 +576,7 @@ private:
                                     "' needs an existing key, and '" + target.text +
                                     "' is none: create it with ':='");
         }
+        if (found->type == param_type::custom) return assign_custom(n, *found, target);
         const auto key = find_key(target);
         const std::uint32_t value_id = n.kids[1];
         if (n.op == token_kind::assign || n.op == token_kind::assign_create) {
@@ -588,6 +592,63 @@ private:
             default: emit(opcode::store_str, 0, key.slot);
         }
         return key.type;
+    }
+
+    // A key of a program's type takes, as in BehaviorTree.CPP, a value of its type (another
+    // key's) or text its type reads; it has no operators, and its value is of no use to one.
+    // What BehaviorTree.CPP would refuse when it runs is refused here.
+    param_type assign_custom(const node& n, const script_scope::key& key, const node& target) {
+        const std::string holds = "key '" + target.text + "' holds a " +
+                                  (key.custom != nullptr ? key.custom->name : "program's type");
+        if (n.op != token_kind::assign && n.op != token_kind::assign_create) {
+            fail(n.offset, "'" + std::string(spelling(n.op)) + "' does not apply: " + holds);
+        }
+        if (&n != &tree_.nodes[statement_]) {
+            fail(target.offset, holds + ": its assignment must be a statement of its own");
+        }
+        const std::uint32_t value_id = n.kids[1];
+        const node& value = tree_.nodes[value_id];
+        if (value.kind == node_kind::name && !scope_.find_enum(value.text)) {
+            const auto source = scope_.find_key(value.text);
+            if (source && source->type == param_type::custom) {
+                if (source->custom == nullptr || key.custom == nullptr ||
+                    *source->custom->cpp_type != *key.custom->cpp_type) {
+                    fail(value.offset,
+                         holds + ", and '" + value.text + "' holds a " +
+                             (source->custom != nullptr ? source->custom->name : "program's type"));
+                }
+                instruction copy{opcode::copy_custom};
+                copy.a = key.slot;
+                copy.b = source->slot;
+                emit(copy, 1);
+                return param_type::custom;
+            }
+        }
+        const param_type from = infer(value_id);
+        if (from != param_type::string) {
+            fail(value.offset,
+                 holds + ", and this is " + type_name(from) + ": give a key of its type or text");
+        }
+        if (value.kind == node_kind::string && key.custom != nullptr) {
+            // Read at load, so that text the type cannot read is found here, located.
+            std::shared_ptr<const void> made;
+            try {
+                made = key.custom->from_text(value.text);
+            } catch (const std::exception& e) {
+                fail(value.offset, "'" + value.text + "' is not a " + key.custom->name +
+                                       " for key '" + target.text + "': " + e.what());
+            }
+            if (out_ == nullptr) return param_type::custom;
+            out_->objects.push_back(std::move(made));
+            instruction set{opcode::set_custom};
+            set.a = key.slot;
+            set.b = static_cast<std::uint32_t>(out_->objects.size() - 1);
+            emit(set, 1);
+            return param_type::custom;
+        }
+        expr(value_id);
+        emit(opcode::text_to_custom, 0, key.slot);
+        return param_type::custom;
     }
 
     void compound(const node& n, const script_scope::key& key, const node& target) {
@@ -636,6 +697,7 @@ private:
     const script_scope& scope_;
     program* out_;
     long depth_ = 0;
+    std::uint32_t statement_ = 0;  // the node of the statement being compiled
     std::vector<std::int8_t> types_;
 };
 

@@ -127,6 +127,22 @@ bool compare(const program& p, const cell& left, const cell& right, const instru
     return holds_number(as_number(p, left, left_type), as_number(p, right, right_type), i.sub);
 }
 
+void set_custom(blackboard board, std::uint32_t slot, const void* value) {
+    board.set_object(slot, *board.keys()[slot].custom->cpp_type, value);
+}
+
+// Text a key of a program's type reads, as BehaviorTree.CPP's convertFromString would.
+std::shared_ptr<const void> custom_from_text(const program& p, blackboard board, std::uint32_t slot,
+                                             std::string_view text) {
+    const value_type& type = *board.keys()[slot].custom;
+    try {
+        return type.from_text(text);
+    } catch (const std::exception& e) {
+        fail(p, "'" + std::string(text) + "' is not a " + type.name + " for key '" +
+                    board.keys()[slot].name + "': " + e.what());
+    }
+}
+
 std::int64_t wrap(std::uint64_t value) {
     return static_cast<std::int64_t>(value);
 }
@@ -333,6 +349,18 @@ bool execute_as(const program& p, blackboard board, bool truth) {
                         ? 1
                         : 0;
                 break;
+            case opcode::copy_custom:
+                board.copy(i.a, board, i.b);
+                (++top)->i = 0;
+                break;
+            case opcode::set_custom:
+                set_custom(board, i.a, p.objects[i.b].get());
+                (++top)->i = 0;
+                break;
+            case opcode::text_to_custom:
+                set_custom(board, i.a, custom_from_text(p, board, i.a, top->s()).get());
+                top->i = 0;
+                break;
             case opcode::jump: pc = i.a - 1; break;
             case opcode::jump_if_false:
                 if ((top--)->i == 0) pc = i.a - 1;
@@ -348,6 +376,8 @@ bool execute_as(const program& p, blackboard board, bool truth) {
             if (!value) fail(p, "its value '" + std::string(top->s()) + "' is not a boolean");
             return *value;
         }
+        case param_type::custom:
+            fail(p, "its value is of a program's type, which is neither true nor false");
         default: return top->i != 0;
     }
 }

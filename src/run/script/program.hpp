@@ -5,6 +5,7 @@
 // ends after at most code.size() instructions.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,6 +70,9 @@ enum class opcode : std::uint8_t {
     compare_key_int_greater_equal,
     compare_key_num,      // number key a against imm.d
     compare_key_int_num,  // integer key a, as a number, against imm.d
+    copy_custom,          // key a of a program's type from key b of that type; pushes 0
+    set_custom,           // key a from objects[b], read from text at load; pushes 0
+    text_to_custom,       // key a from the string on top, read by its type; replaces it by 0
     jump,                 // to a
     jump_if_false,        // pops a boolean; to a if false
 };
@@ -90,6 +94,7 @@ struct program {
     std::string text;
     std::vector<instruction> code;
     std::vector<std::string> strings;
+    std::vector<std::shared_ptr<const void>> objects;  // values of a program's types
     param_type result = param_type::boolean;
     std::size_t max_stack = 0;
     std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
