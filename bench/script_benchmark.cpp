@@ -5,6 +5,7 @@
 
 #include <canopy/run/blackboard.hpp>
 #include <canopy/run/script.hpp>
+#include <canopy/run/script_board.hpp>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,41 +15,17 @@
 
 namespace {
 
-// A blackboard laid out by hand, and the scope scripts compile against.
-class board_scope : public canopy::script_scope {
+// The keys scripts compile against and run on.
+class board_scope : public canopy::script_board {
 public:
     board_scope() {
         using canopy::param_type;
-        layout_.place({{"a", param_type::integer, std::int64_t{4}, false},
-                       {"b", param_type::integer, std::int64_t{1}, false},
-                       {"n", param_type::number, 1.5, false},
-                       {"flag", param_type::boolean, true, false}},
-                      false);
-        cells_.assign(layout_.bytes / sizeof(std::int64_t) + 1, 0);
-        board().construct();
+        add_key("a", param_type::integer, std::int64_t{4})
+            .add_key("b", param_type::integer, std::int64_t{1})
+            .add_key("n", param_type::number, 1.5)
+            .add_key("flag", param_type::boolean, true)
+            .add_enum("RUNNING", 2);
     }
-    board_scope(const board_scope&) = delete;
-    board_scope& operator=(const board_scope&) = delete;
-    ~board_scope() { board().destroy(); }
-    canopy::blackboard board() {
-        return canopy::blackboard(reinterpret_cast<std::byte*>(cells_.data()), &layout_);
-    }
-    std::optional<key> find_key(std::string_view name) const override {
-        for (std::size_t k = 0; k < layout_.keys.size(); ++k) {
-            if (layout_.keys[k].name == name) {
-                return key{static_cast<std::uint32_t>(k), layout_.keys[k].type};
-            }
-        }
-        return std::nullopt;
-    }
-    std::optional<std::int64_t> find_enum(std::string_view name) const override {
-        if (name == "RUNNING") return 2;
-        return std::nullopt;
-    }
-
-private:
-    canopy::blackboard::layout layout_;
-    std::vector<std::int64_t> cells_;
 };
 
 std::shared_ptr<const canopy::script> compile(const char* text, const board_scope& scope) {

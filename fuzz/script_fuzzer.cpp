@@ -9,14 +9,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "canopy/core/error.hpp"
+#include "canopy/core/value_type.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/script.hpp"
+#include "canopy/run/script_board.hpp"
 
 namespace {
 
@@ -25,62 +29,45 @@ namespace {
     std::abort();
 }
 
-class fuzz_scope : public canopy::script_scope {
-public:
-    fuzz_scope() {
-        using canopy::param_type;
-        add("i", param_type::integer, std::int64_t{7});
-        add("n", param_type::number, 2.5);
-        add("b", param_type::boolean, true);
-        add("s", param_type::string, std::string("12"));
-        add("t", param_type::string, std::string("text"));
-        add("@i", param_type::integer, std::int64_t{-3});
-        add("@s", param_type::string, std::string("true"));
-    }
-    fuzz_scope(const fuzz_scope&) = delete;
-    fuzz_scope& operator=(const fuzz_scope&) = delete;
-    ~fuzz_scope() {
-        if (!cells_.empty()) canopy::blackboard(base(), &layout_).destroy();
-    }
-
-    void add(std::string name, canopy::param_type type,
-             std::optional<canopy::param_value> initial = std::nullopt) {
-        keys_.push_back({std::move(name), type, std::move(initial), false});
-    }
-    bool has(std::string_view name) const { return find_key(name).has_value(); }
-
-    /// The blackboard, laid out and its values constructed on the first call.
-    canopy::blackboard board() {
-        if (cells_.empty()) {
-            layout_.place(keys_, false);
-            cells_.assign(layout_.bytes / 8 + 1, 0);
-            canopy::blackboard(base(), &layout_).construct();
-        }
-        return canopy::blackboard(base(), &layout_);
-    }
-
-    std::optional<key> find_key(std::string_view name) const override {
-        for (std::size_t k = 0; k < keys_.size(); ++k) {
-            if (keys_[k].name == name) {
-                return key{static_cast<std::uint32_t>(k), keys_[k].type};
-            }
-        }
-        return std::nullopt;
-    }
-    std::optional<std::int64_t> find_enum(std::string_view name) const override {
-        if (name == "RED") return 1;
-        if (name == "BLUE") return 3;
-        if (name == "i2") return 2;  // an enum that is also a key's name below
-        return std::nullopt;
-    }
-
-private:
-    std::byte* base() { return reinterpret_cast<std::byte*>(cells_.data()); }
-
-    std::vector<canopy::blackboard_key> keys_;
-    canopy::blackboard::layout layout_;
-    std::vector<std::int64_t> cells_;  // 8-byte aligned, as every key type here asks
+// A program's type: scripts may copy it and read it from text.
+struct point {
+    std::int64_t x = 0;
+    std::int64_t y = 0;
 };
+
+std::shared_ptr<const canopy::value_type> point_type() {
+    static const auto type = canopy::make_value_type<point>(
+        "Point",
+        [](std::string_view text) {
+            const std::vector<std::string_view> parts = canopy::text::split(text);
+            if (parts.size() != 2) throw std::invalid_argument("a point is x;y");
+            return point{canopy::text::to_integer(parts[0]), canopy::text::to_integer(parts[1])};
+        },
+        [](const point& p) { return std::to_string(p.x) + ";" + std::to_string(p.y); });
+    return type;
+}
+
+// A few keys of each type, two of them the main tree's (`@`), two of a program's type, and
+// enums, one of them also a key's name.
+void add_keys(canopy::script_board& scope) {
+    using canopy::param_type;
+    for (const char* name : {"p", "q"}) {
+        canopy::blackboard_key key{name, param_type::custom, std::nullopt, false};
+        key.custom = point_type();
+        scope.add_key(std::move(key));
+    }
+    scope.add_key("i", param_type::integer, std::int64_t{7})
+        .add_key("n", param_type::number, 2.5)
+        .add_key("b", param_type::boolean, true)
+        .add_key("s", param_type::string, std::string("12"))
+        .add_key("t", param_type::string, std::string("text"))
+        .add_key("@i", param_type::integer, std::int64_t{-3})
+        .add_key("@s", param_type::string, std::string("true"))
+        .add_key("i2", param_type::integer)
+        .add_enum("RED", 1)
+        .add_enum("BLUE", 3)
+        .add_enum("i2", 2);
+}
 
 void check_problem(const canopy::script_problem& p, std::size_t size, const char* stage) {
     if (p.offset > size) broken(std::string(stage) + " problem past the text: " + p.message);
@@ -109,13 +96,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const canopy::parsed_script& script = std::get<canopy::parsed_script>(parsed);
     if (script.text() != text) broken("the parsed script's text differs from the input");
-    fuzz_scope scope;
-    scope.add("i2", canopy::param_type::integer);
+    canopy::script_board scope;
+    add_keys(scope);
     // Declare what the script creates, in text order, as the builder does.
     for (const canopy::script_assignment& a : script.assignments()) {
         if (a.offset > size) broken("an assignment past the text");
         const auto type = script.value_type(a.index, scope);
-        if (a.creates && type && !scope.has(a.name)) scope.add(a.name, *type);
+        if (a.creates && type && !scope.has_key(a.name)) scope.add_key(a.name, *type);
     }
     auto compiled = canopy::script::compile(script, scope);
     if (auto* p = std::get_if<canopy::script_problem>(&compiled)) {

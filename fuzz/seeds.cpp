@@ -5,7 +5,7 @@
 //                      by the format's own writer;
 //   OUT/types.dict     the registered node type, parameter and key names, as dictionary
 //                      entries, to append to each fuzz/<format>.dict;
-//   OUT/script/        scripts for script_fuzzer, over its keys (i, n, b, s, t, @i, @s).
+//   OUT/script/        scripts for script_fuzzer, over its keys (i, n, b, s, t, @i, @s, p, q).
 // Generated corpora live in build directories only; nothing here is committed.
 
 #include <cstdio>
@@ -123,6 +123,7 @@ int write_script_seeds(const fs::path& dir) {
         "s = '42'; i = s; n = '2.5e1'; b = @s",
         "i2 := i2 + 1; i2",
         "(((i)))+-(-n)*+2e-3",
+        "p = '1;2'; q = p; t = '3;4'; p = t; p := q",
     };
     int written = 0;
     fs::create_directories(dir);

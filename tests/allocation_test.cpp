@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "canopy/run/script_board.hpp"
 #include "runtime_support.hpp"
-#include "script_board.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -164,13 +164,13 @@ TEST_CASE("a trace recorder allocates nothing once each kept tick has seen its e
 }
 
 TEST_CASE("running and testing scripts over numbers, booleans and enums allocates nothing") {
-    testing::script_board scope;
+    script_board scope;
     scope.add_key("a", param_type::integer, std::int64_t{4})
         .add_key("b", param_type::number, 1.5)
         .add_key("flag", param_type::boolean)
         .add_key("count", param_type::integer)
         .add_key("label", param_type::string, std::string("idle"))
-        .enumeration("RUNNING", 2);
+        .add_enum("RUNNING", 2);
     const blackboard board = scope.board();
     std::vector<std::shared_ptr<const script>> scripts;
     for (const char* text :

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "script_board.hpp"
+#include "canopy/run/script_board.hpp"
 #include "test_support.hpp"
 
 using namespace canopy;
@@ -11,7 +11,7 @@ using namespace canopy;
 namespace {
 
 struct fixture {
-    testing::script_board scope;
+    script_board scope;
 
     fixture() {
         scope.add_key("x", param_type::integer, std::int64_t{3})
@@ -32,9 +32,9 @@ struct fixture {
             .add_key("rs", param_type::string)
             .add_key("@g", param_type::integer)
             .add_key("GREEN", param_type::integer, std::int64_t{99})
-            .enumeration("RED", 1)
-            .enumeration("BLUE", 3)
-            .enumeration("GREEN", 5);
+            .add_enum("RED", 1)
+            .add_enum("BLUE", 3)
+            .add_enum("GREEN", 5);
         (void)scope.board();
     }
 

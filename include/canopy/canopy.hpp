@@ -29,6 +29,7 @@
 #include "canopy/run/port.hpp"
 #include "canopy/run/registry.hpp"
 #include "canopy/run/script.hpp"
+#include "canopy/run/script_board.hpp"
 #include "canopy/run/stateful_node.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/run/tree_handle.hpp"
