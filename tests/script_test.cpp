@@ -125,6 +125,15 @@ TEST_SUITE("script") {
         CHECK(p.value_type(3, f.scope) == std::nullopt);
     }
 
+    TEST_CASE("parsing lists the names a script uses, once each, in text order") {
+        // Keys and enums alike, `@` kept, UTF-8 letters in names, nothing inside strings.
+        auto parsed =
+            parsed_script::parse("a := größe + RED; @x == 'q r' .. b ? a : (b = 0x1F + 1.5e3)");
+        REQUIRE(std::holds_alternative<parsed_script>(parsed));
+        CHECK(std::get<parsed_script>(parsed).names() ==
+              std::vector<std::string_view>{"a", "größe", "RED", "@x", "b"});
+    }
+
     TEST_CASE("the value type of an assignment follows its expression") {
         fixture f;
         CHECK(f.type("3") == param_type::integer);

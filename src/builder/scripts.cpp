@@ -1,26 +1,20 @@
 #include "builder/scripts.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <unordered_set>
 
 namespace canopy::detail {
 
 std::optional<std::size_t> condition_position(std::string_view name) noexcept {
     if (name.size() < 2 || name.front() != '_') return std::nullopt;
-    for (std::size_t i = 0; i < condition_count; ++i) {
-        if (condition_names[i] == name) return i;
+    for (std::size_t i = 0; i < std::size(condition_params); ++i) {
+        if (condition_params[i] == name) return i;
     }
     return std::nullopt;
 }
 
 namespace {
-
-bool word_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@';
-}
-bool word_part(char c) {
-    return word_start(c) || (c >= '0' && c <= '9');
-}
 
 // The 1-based column of byte `offset` of a text, counting code points.
 std::size_t column_of(std::string_view text, std::size_t offset) {
@@ -33,27 +27,6 @@ std::size_t column_of(std::string_view text, std::size_t offset) {
 }
 
 }  // namespace
-
-std::vector<std::pair<std::string_view, std::size_t>> script_identifiers(std::string_view text) {
-    std::vector<std::pair<std::string_view, std::size_t>> found;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const char c = text[i];
-        if (c == '\'' || c == '"') {
-            const std::size_t close = text.find(c, i + 1);
-            i = close == std::string_view::npos ? text.size() : close + 1;
-        } else if (c >= '0' && c <= '9') {
-            while (i < text.size() && (word_part(text[i]) || text[i] == '.')) ++i;  // 1.5e3, 0x1F
-        } else if (word_start(c)) {
-            const std::size_t start = i;
-            while (i < text.size() && word_part(text[i])) ++i;
-            found.emplace_back(text.substr(start, i - start), start);
-        } else {
-            ++i;
-        }
-    }
-    return found;
-}
 
 // What a script's names mean: the tree's keys (through the expander's name map where the
 // record has one) and the registry's enums.
@@ -123,9 +96,9 @@ std::string script_pass::whole_name(const entry& e, std::string_view written) co
 // script is compiled only when the whole tree is built.
 bool script_pass::compilable_alone(const entry& e) const {
     if (!options_.main_keys_outside) return true;
-    const auto identifiers = script_identifiers(e.parsed.text());
-    return std::none_of(identifiers.begin(), identifiers.end(),
-                        [](const auto& identifier) { return identifier.first.front() == '@'; });
+    const std::vector<std::string_view> names = e.parsed.names();
+    return std::none_of(names.begin(), names.end(),
+                        [](std::string_view name) { return name.front() == '@'; });
 }
 
 void script_pass::report_at(const entry& e, std::size_t offset, const std::string& message) {

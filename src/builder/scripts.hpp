@@ -25,12 +25,8 @@
 
 namespace canopy::detail {
 
-/// BehaviorTree.CPP's condition attributes, in node_conditions order: the pre-conditions,
-/// then the post-conditions.
-inline constexpr const auto& condition_names = condition_params;
-inline constexpr std::size_t condition_count = std::size(condition_params);
-
-/// The position of a condition attribute in condition_names, or nothing for another name.
+/// The position of a condition attribute in condition_params (node_conditions order: the
+/// pre-conditions, then the post-conditions), or nothing for another name.
 std::optional<std::size_t> condition_position(std::string_view name) noexcept;
 
 /// The parameter through which the subtree expander tells the builder what a record's script
@@ -43,11 +39,6 @@ inline constexpr std::string_view script_names_param = "_script_names";
 inline bool is_script_attribute(std::string_view name) noexcept {
     return condition_position(name).has_value() || name == script_names_param;
 }
-
-/// The identifiers a script's text may name keys with, each with its offset: words of letters,
-/// digits and `_`, `@` allowed first, outside quoted strings and not starting with a digit.
-/// Over-approximates the language's names (keywords and enum names are listed too).
-std::vector<std::pair<std::string_view, std::size_t>> script_identifiers(std::string_view text);
 
 class script_pass {
 public:

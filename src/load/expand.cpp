@@ -4,9 +4,11 @@
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
+#include <variant>
 
 #include "builder/scripts.hpp"
 #include "canopy/builder/build.hpp"
+#include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
 #include "core/param_read.hpp"
 #include "core/suggest.hpp"
@@ -333,13 +335,16 @@ private:
     // names that differ go with the record, in the parameter the builder reads them from.
     void copy_scripts(std::size_t in, const std::vector<const record_set::raw_param*>& scripts) {
         std::string names;
-        std::unordered_set<std::string_view> seen;
+        std::unordered_set<std::string> seen;
         for (const record_set::raw_param* p : scripts) {
             out_.add_param(p->name, p->value, p->where, p->from_text);
             const auto* text = std::get_if<std::string>(&p->value);
             if (text == nullptr) continue;
-            for (const auto& [name, offset] : script_identifiers(*text)) {
-                if (!seen.insert(name).second) continue;
+            // A script that does not parse names nothing; the builder reports it.
+            auto parsed = parsed_script::parse(*text);
+            if (!std::holds_alternative<parsed_script>(parsed)) continue;
+            for (std::string_view name : std::get<parsed_script>(parsed).names()) {
+                if (!seen.insert(std::string(name)).second) continue;
                 const std::string whole = key_name(in, std::string(name));
                 if (whole != name) names += std::string(name) + "\n" + whole + "\n";
             }

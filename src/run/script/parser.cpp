@@ -3,8 +3,11 @@
 // with an explicit depth counter, so that no text overflows the stack. Operators of one
 // precedence level make one n-ary node, so a long `1+1+...+1` is a loop, not a deep tree.
 
+#include <algorithm>
 #include <memory>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "run/script/syntax.hpp"
 
@@ -373,6 +376,22 @@ parsed_script::~parsed_script() = default;
 
 const std::vector<script_assignment>& parsed_script::assignments() const noexcept {
     return syntax_->assignments;
+}
+
+std::vector<std::string_view> parsed_script::names() const {
+    std::vector<std::pair<std::uint32_t, std::string_view>> found;  // offset, name
+    for (const node& n : syntax_->nodes) {
+        if (n.kind == node_kind::name) found.emplace_back(n.offset, n.text);
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string_view> names;
+    for (const auto& [offset, name] : found) {
+        // A name's text is its spelling in the script, so the view can point there.
+        const std::string_view in_text =
+            std::string_view(syntax_->text).substr(offset, name.size());
+        if (std::find(names.begin(), names.end(), in_text) == names.end()) names.push_back(in_text);
+    }
+    return names;
 }
 
 const std::string& parsed_script::text() const noexcept {
