@@ -363,6 +363,32 @@ TEST_SUITE("script") {
         CHECK(f.integer("ri") == 9);
     }
 
+    TEST_CASE("a condition of two comparisons tests as its value, through either path") {
+        // test() answers `key OP c && key OP c` without the interpreter's loop; run() takes
+        // the loop. Both must agree for every operator and value.
+        fixture f;
+        int checked = 0;
+        for (const char* join : {"&&", "||"}) {
+            for (const char* left : {"x > 3", "x == 3", "n < 2", "b", "true"}) {
+                for (const char* right : {"y != 2", "y <= 5", "n >= 2.5", "v1", "false"}) {
+                    const std::string condition = std::string(left) + " " + join + " " + right;
+                    CAPTURE(condition);
+                    for (const std::int64_t x : {2, 3, 4}) {
+                        f.board().set("x", x);
+                        f.board().set("y", x * 2 - 3);
+                        f.board().set("n", static_cast<double>(x) - 0.5);
+                        f.board().set("b", x != 3);
+                        f.board().set("v1", x == 2);
+                        f.run("rb = " + condition);
+                        CHECK(f.test(condition) == f.board().get<bool>("rb"));
+                        ++checked;
+                    }
+                }
+            }
+        }
+        CHECK(checked == 2 * 5 * 5 * 3);
+    }
+
     TEST_CASE("&& and || share one level, left to right, and evaluate both sides") {
         // BehaviorTree.CPP tests/script_parser_test.cpp, Equations (v1 true, v2 false), and
         // operators.hpp: `logical` is one infix_op_left of || and &&, and ExprBinaryArithmetic

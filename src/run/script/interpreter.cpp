@@ -393,26 +393,62 @@ void script::run(blackboard board) const {
     (void)execute(*program_, board, false);
 }
 
+namespace {
+
+// Whether `i` is a condition of one instruction (`a > 3`, `ready`, `true`), and if so its
+// value in `value`. Inline, so that the switch is the caller's.
+inline bool quick_truth(const instruction& i, const blackboard& board, bool& value) {
+    switch (i.op) {
+        case opcode::push_int: value = i.imm.i != 0; return true;
+        case opcode::load_bool: value = board.get<bool>(i.a); return true;
+        case opcode::compare_key_int_equal:
+            value = board.get<std::int64_t>(i.a) == i.imm.i;
+            return true;
+        case opcode::compare_key_int_not_equal:
+            value = board.get<std::int64_t>(i.a) != i.imm.i;
+            return true;
+        case opcode::compare_key_int_less:
+            value = board.get<std::int64_t>(i.a) < i.imm.i;
+            return true;
+        case opcode::compare_key_int_greater:
+            value = board.get<std::int64_t>(i.a) > i.imm.i;
+            return true;
+        case opcode::compare_key_int_less_equal:
+            value = board.get<std::int64_t>(i.a) <= i.imm.i;
+            return true;
+        case opcode::compare_key_int_greater_equal:
+            value = board.get<std::int64_t>(i.a) >= i.imm.i;
+            return true;
+        case opcode::compare_key_num:
+            value = holds_number(board.get<double>(i.a), i.imm.d, i.sub);
+            return true;
+        default: return false;
+    }
+}
+
+// `x && y` or `x || y` of two such conditions: both are evaluated, as the interpreter (and
+// BehaviorTree.CPP) does.
+bool quick_pair(const program& p, const blackboard& board, bool& value) {
+    const opcode join = p.code[2].op;
+    if (join != opcode::logical_and && join != opcode::logical_or) return false;
+    bool left = false;
+    bool right = false;
+    if (!quick_truth(p.code[0], board, left) || !quick_truth(p.code[1], board, right)) return false;
+    value = join == opcode::logical_and ? left && right : left || right;
+    return true;
+}
+
+}  // namespace
+
 bool script::test(blackboard board) const {
-    // A condition of one instruction (`a > 3`, `ready`, `true`), the most common kind, is
-    // answered without the interpreter's loop.
+    // The most common conditions, one such instruction or two joined by `&&` or `||`
+    // (`a > 3 && b != 2`), are answered without the interpreter's loop.
     const program& p = *program_;
+    bool value = false;
     if (p.code.size() == 1) {
-        const instruction& i = p.code.front();
-        switch (i.op) {
-            case opcode::push_int: return i.imm.i != 0;
-            case opcode::load_bool: return board.get<bool>(i.a);
-            case opcode::compare_key_int_equal: return board.get<std::int64_t>(i.a) == i.imm.i;
-            case opcode::compare_key_int_not_equal: return board.get<std::int64_t>(i.a) != i.imm.i;
-            case opcode::compare_key_int_less: return board.get<std::int64_t>(i.a) < i.imm.i;
-            case opcode::compare_key_int_greater: return board.get<std::int64_t>(i.a) > i.imm.i;
-            case opcode::compare_key_int_less_equal: return board.get<std::int64_t>(i.a) <= i.imm.i;
-            case opcode::compare_key_int_greater_equal:
-                return board.get<std::int64_t>(i.a) >= i.imm.i;
-            case opcode::compare_key_num:
-                return holds_number(board.get<double>(i.a), i.imm.d, i.sub);
-            default: break;
-        }
+        if (quick_truth(p.code[0], board, value)) return value;
+    } else if (p.code.size() == 3) {
+        if (quick_pair(p, board, value)) return value;
     }
     return execute(p, board, true);
 }
