@@ -49,13 +49,26 @@ std::string_view to_string(diagnostic_code code) noexcept {
     return "unknown";
 }
 
+std::string_view to_string(diagnostic_severity severity) noexcept {
+    return severity == diagnostic_severity::warning ? "warning" : "error";
+}
+
+bool has_errors(const std::vector<diagnostic>& diagnostics) noexcept {
+    for (const diagnostic& d : diagnostics) {
+        if (d.severity == diagnostic_severity::error) return true;
+    }
+    return false;
+}
+
 std::string to_string(const diagnostic& d) {
     std::string text = d.path;
     if (d.where.line != 0) {
         text += ':' + std::to_string(d.where.line);
         if (d.where.column != 0) text += ':' + std::to_string(d.where.column);
     }
-    text += ": error: ";
+    text += ": ";
+    text += to_string(d.severity);
+    text += ": ";
     text += d.message;
     return text;
 }
