@@ -581,6 +581,10 @@ tree M
              diagnostic_code::missing_field, 3, "<Action> has no 'ID'"},
             {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree/>\n</BehaviorTree>\n</root>",
              diagnostic_code::missing_field, 3, "naming its tree"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree ID=\"\"/>\n</BehaviorTree>\n</root>",
+             diagnostic_code::missing_field, 3, "naming its tree (it is empty)"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<Action ID=\"\"/>\n</BehaviorTree>\n</root>",
+             diagnostic_code::missing_field, 3, "naming its type (it is empty)"},
             {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree ID=\"S\">\n<A/>\n</SubTree>\n"
              "</BehaviorTree>\n</root>",
              diagnostic_code::unexpected_element, 4, "no children"},

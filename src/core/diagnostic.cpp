@@ -1,5 +1,6 @@
 #include "canopy/core/diagnostic.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "canopy/core/error.hpp"
@@ -54,10 +55,9 @@ std::string_view to_string(diagnostic_severity severity) noexcept {
 }
 
 bool has_errors(const std::vector<diagnostic>& diagnostics) noexcept {
-    for (const diagnostic& d : diagnostics) {
-        if (d.severity == diagnostic_severity::error) return true;
-    }
-    return false;
+    return std::any_of(diagnostics.begin(), diagnostics.end(), [](const diagnostic& d) {
+        return d.severity == diagnostic_severity::error;
+    });
 }
 
 std::string to_string(const diagnostic& d) {

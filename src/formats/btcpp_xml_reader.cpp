@@ -380,11 +380,14 @@ private:
             problems |= record_set::bad_type;
         }
         if (kind == element_kind::explicit_id) {
-            if (const char* named = e.Attribute("ID")) {
+            // An empty ID names nothing: BehaviorTree.CPP refuses it as a missing one.
+            if (const char* named = e.Attribute("ID"); named != nullptr && *named != '\0') {
                 type = named;
             } else {
                 report(where, diagnostic_code::missing_field,
-                       "<" + std::string(element) + "> has no 'ID' attribute naming its type", id);
+                       "<" + std::string(element) + "> has no 'ID' attribute naming its type" +
+                           (named != nullptr ? " (it is empty)" : ""),
+                       id);
                 type = {};
                 problems |= record_set::bad_type;
             }
@@ -398,11 +401,13 @@ private:
             records.add(id, parent_id, "SubTree", describe == nullptr ? "" : describe, where);
             if (named_tree) {
                 records.add_param("tree", std::string(element), where, true);
-            } else if (const char* tree = e.Attribute("ID")) {
+            } else if (const char* tree = e.Attribute("ID"); tree != nullptr && *tree != '\0') {
                 records.add_param("tree", std::string(tree), where, true);
             } else {
                 report(where, diagnostic_code::missing_field,
-                       "<" + std::string(element) + "> has no 'ID' attribute naming its tree", id);
+                       "<" + std::string(element) + "> has no 'ID' attribute naming its tree" +
+                           (tree != nullptr ? " (it is empty)" : ""),
+                       id);
             }
             // BehaviorTree.CPP 3's <SubTree> remaps a port to a key by its bare name.
             read_attributes(e, id, records, {},
@@ -532,7 +537,7 @@ private:
             return;
         }
         // BehaviorTree.CPP takes any other as no port (an editor's: MoveIt Pro's _collapsed).
-        if (name == "__shared_blackboard") {
+        if (subtree && name == "__shared_blackboard") {  // version 3 took it above
             sink_.warn(where, diagnostic_code::unsupported_feature,
                        "'__shared_blackboard' is BehaviorTree.CPP 3's; a BTCPP_format=\"4\" file "
                        "ignores it, and so does Canopy (kept as metadata): write "
