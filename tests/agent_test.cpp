@@ -49,6 +49,7 @@ record_set random_records(std::mt19937& random, int size) {
          }},
         {"IfThenElse", 2, 3, none},
         {"WhileDoElse", 2, 3, none},
+        {"TryCatch", 2, 0, none},
         {"RecoveryNode", 2, 2,
          [&](record_set& r, int) { r.add_param("number_of_retries", std::int64_t{pick(3)}); }},
         {"Switch", 2, 0,

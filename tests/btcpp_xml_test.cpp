@@ -6,6 +6,7 @@
 #include <canopy/load/load.hpp>
 #include <canopy/nodes/builtin_nodes.hpp>
 #include <canopy/run/registry.hpp>
+#include <canopy/run/tree.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -46,6 +47,13 @@ std::string text_of(const record_set& records, std::size_t i, std::string_view n
     REQUIRE(std::holds_alternative<std::string>(p->value));
     CHECK(p->from_text);
     return std::get<std::string>(p->value);
+}
+
+std::string metadata_text(const record_set& records, std::size_t i) {
+    std::string out;
+    for (auto [note, end] = records.metadata(i); note != end; ++note)
+        out += " " + note->name + "=" + note->value;
+    return out;
 }
 
 std::string params_text(const record_set& records, std::size_t i) {
@@ -318,7 +326,9 @@ tree Patrol
         // In a version 4 file a bare value is a literal, and __shared_blackboard means nothing.
         read_result v4 = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
 <SubTree ID="Sub" message="myMsg" __shared_blackboard="true"/></BehaviorTree></root>)");
-        CHECK(only(v4, diagnostic_code::unsupported_feature).where.line == 2);
+        const diagnostic& ignored = only(v4, diagnostic_code::unsupported_feature);
+        CHECK(ignored.where.line == 2);
+        CHECK(ignored.severity == diagnostic_severity::warning);
         CHECK(params_text(v4.document.trees[0], 0) == " tree=Sub message=myMsg");
     }
 
@@ -338,10 +348,89 @@ tree Patrol
         }
         const read_result unknown = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
 <Say _skipif="x" _custom="y"/></BehaviorTree></root>)");
-        REQUIRE(unknown.diagnostics.size() == 2);
-        CHECK(unknown.diagnostics[0].code == diagnostic_code::unsupported_feature);
-        CHECK(unknown.diagnostics[0].message.find("did you mean '_skipIf'") != std::string::npos);
-        CHECK(unknown.diagnostics[1].message.find("'_custom'") != std::string::npos);
+        // A near miss of a reserved name is kept, as BehaviorTree.CPP keeps it, but said.
+        REQUIRE(unknown.diagnostics.size() == 1);
+        const diagnostic& near = unknown.diagnostics[0];
+        CHECK(near.severity == diagnostic_severity::warning);
+        CHECK(near.code == diagnostic_code::unknown_field);
+        CHECK(near.where.line == 2);
+        CHECK(near.message.find("did you mean '_skipIf'") != std::string::npos);
+        CHECK(params_text(unknown.document.trees[0], 0).empty());
+        CHECK(metadata_text(unknown.document.trees[0], 0) == " _skipif=x _custom=y");
+    }
+
+    TEST_CASE("editor attributes that start with '_' are the node's and the tree's metadata") {
+        const std::string text = R"(<root BTCPP_format="4" main_tree_to_execute="Pick">
+<BehaviorTree ID="Pick" _description="pick up a cube" _favorite="true">
+  <Sequence _collapsed="false">
+    <AlwaysSuccess name="hi" _collapsed="true" _description="greets"/>
+    <SubTree ID="Place" _collapsed="true"/>
+  </Sequence>
+</BehaviorTree>
+<BehaviorTree ID="Place"><AlwaysFailure/></BehaviorTree>
+</root>)";
+        const read_result r = read(text);
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        const record_set& t = r.document.trees[0];
+        REQUIRE(t.size() == 3);
+        REQUIRE(t.tree_metadata().size() == 2);
+        CHECK(t.tree_metadata()[0].name == "_description");
+        CHECK(t.tree_metadata()[0].value == "pick up a cube");
+        CHECK(t.tree_metadata()[1].name == "_favorite");
+        CHECK(metadata_text(t, 0) == " _collapsed=false");
+        CHECK(metadata_text(t, 1) == " _collapsed=true _description=greets");
+        CHECK(t.describe(1) == "hi");
+        CHECK(metadata_text(t, 2) == " _collapsed=true");
+        CHECK(metadata_text(r.document.trees[1], 0).empty());
+
+        // The writer gives them back, and they read the same again.
+        const write_result written = write(r.document);
+        for (const diagnostic& d : written.problems) FAIL_CHECK(to_string(d));
+        CHECK(written.text.find(R"(<BehaviorTree ID="Pick" _description="pick up a cube" )"
+                                R"(_favorite="true">)") != std::string::npos);
+        CHECK(written.text.find(R"(_collapsed="true" _description="greets")") != std::string::npos);
+        const read_result again = read(written.text);
+        for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+        CHECK(metadata_text(again.document.trees[0], 1) == " _collapsed=true _description=greets");
+        CHECK(again.document.trees[0].tree_metadata().size() == 2);
+
+        // A tree that loads keeps them, subtrees put in place included.
+        registry reg;
+        register_builtin_nodes(reg);
+        const load_result loaded = try_load_text(text, file_format::btcpp_xml, reg, "pick.xml");
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        CHECK(loaded.tree->tree_metadata().size() == 2);
+        auto notes = [&](tree::index i) {
+            std::string out;
+            for (auto [n, end] = loaded.tree->metadata(i); n != end; ++n)
+                out += " " + n->name + "=" + n->value;
+            return out;
+        };
+        CHECK(notes(1) == " _collapsed=true _description=greets");
+        CHECK(notes(2) == " _collapsed=true");
+        CHECK(notes(3).empty());
+    }
+
+    TEST_CASE("a warning leaves the load standing unless warnings are errors") {
+        const std::string text = R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+<Sequence><AlwaysSuccess _onsuccess="x := 1"/></Sequence></BehaviorTree></root>)";
+        registry reg;
+        register_builtin_nodes(reg);
+        const load_result loaded = try_load_text(text, file_format::btcpp_xml, reg, "w.xml");
+        REQUIRE(loaded);
+        REQUIRE(loaded.diagnostics.size() == 1);
+        CHECK(to_string(loaded.diagnostics[0]) ==
+              "w.xml:2: warning: attribute '_onsuccess' on <AlwaysSuccess> is kept as editor "
+              "metadata, but it looks like a misspelled '_onSuccess', which BehaviorTree.CPP "
+              "reserves (did you mean '_onSuccess'?)");
+        load_options strict;
+        strict.warnings_as_errors = true;
+        const load_result refused =
+            try_load_text(text, file_format::btcpp_xml, reg, "w.xml", strict);
+        CHECK_FALSE(refused);
+        REQUIRE(refused.diagnostics.size() == 1);
+        CHECK(refused.diagnostics[0].severity == diagnostic_severity::error);
     }
 
     TEST_CASE("_uid gives record ids when every node has a distinct one; _fullpath is metadata") {
@@ -381,6 +470,11 @@ tree M
             {R"(<Repeat num_cycles="3"><A/></Repeat>)", "Repeat count=3"},
             {R"(<RetryUntilSuccessful num_attempts="{n}"><A/></RetryUntilSuccessful>)",
              "RetryUntilSuccessful attempts={n}"},
+            // {=}, on any port: the key of the port's own name, then mapped as that.
+            {R"(<RetryUntilSuccessful num_attempts="{=}"><A/></RetryUntilSuccessful>)",
+             "RetryUntilSuccessful attempts={num_attempts}"},
+            {R"(<Wait seconds="{=}"/>)", "Wait seconds={seconds}"},
+            {R"(<Say message="{=}"/>)", "Say message={message}"},
             {R"(<Parallel success_count="2" failure_count="1"><A/><B/></Parallel>)",
              "Parallel success_threshold=2 failure_threshold=1"},
             {R"(<Parallel success_threshold="2" failure_threshold="1"><A/><B/></Parallel>)",
@@ -441,6 +535,7 @@ tree M
         };
         const row rows[] = {
             {R"(<Sleep msec="{nap}"/>)", diagnostic_code::unsupported_feature, "milliseconds"},
+            {R"(<Sleep msec="{=}"/>)", diagnostic_code::unsupported_feature, "key {msec}"},
             {R"(<Timeout msec="{limit}"><A/></Timeout>)", diagnostic_code::unsupported_feature,
              "blackboard key {limit}"},
             {R"(<Delay delay_msec="1.5"><A/></Delay>)", diagnostic_code::wrong_param_type,
@@ -477,10 +572,19 @@ tree M
             {"<root>\n<BehaviorTree ID=\"T\"><A/></BehaviorTree>\n<BehaviorTree ID=\"T\">\n<A/>\n"
              "</BehaviorTree>\n</root>",
              diagnostic_code::duplicate_field, 3, "line 2"},
+            {"<root>\n<BehaviorTree ID=\"T\"><A/></BehaviorTree><BehaviorTree ID=\"T\"><B/>"
+             "</BehaviorTree>\n</root>",
+             diagnostic_code::duplicate_field, 2, "a second tree with ID 'T'"},
+            {"<root>\n<BehaviorTree ID=\"\">\n<A/>\n</BehaviorTree>\n</root>",
+             diagnostic_code::missing_field, 2, "empty ID"},
             {"<root>\n<BehaviorTree ID=\"T\">\n<Action name=\"x\"/>\n</BehaviorTree>\n</root>",
              diagnostic_code::missing_field, 3, "<Action> has no 'ID'"},
             {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree/>\n</BehaviorTree>\n</root>",
              diagnostic_code::missing_field, 3, "naming its tree"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree ID=\"\"/>\n</BehaviorTree>\n</root>",
+             diagnostic_code::missing_field, 3, "naming its tree (it is empty)"},
+            {"<root>\n<BehaviorTree ID=\"T\">\n<Action ID=\"\"/>\n</BehaviorTree>\n</root>",
+             diagnostic_code::missing_field, 3, "naming its type (it is empty)"},
             {"<root>\n<BehaviorTree ID=\"T\">\n<SubTree ID=\"S\">\n<A/>\n</SubTree>\n"
              "</BehaviorTree>\n</root>",
              diagnostic_code::unexpected_element, 4, "no children"},

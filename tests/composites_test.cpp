@@ -545,6 +545,42 @@ TEST_SUITE("composites") {
               "node 1 ('RecoveryNode'): 'number_of_retries' must be from 0 to 4294967295");
     }
 
+    // ---- BehaviorTree.CPP 4.10: TryCatch ---------------------------------------------------
+
+    TEST_CASE("TryCatch runs its try block as a Sequence in one tick and leaves the catch") {
+        expect_ticks({record(1, 0, "TryCatch"), leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s")},
+                     {{success,
+                       {"enter #2", "exit success #2", "enter #3", "exit success #3", "enter #1",
+                        "exit success #1"}}});
+    }
+
+    TEST_CASE("TryCatch resumes the running try child and goes on past it in the same tick") {
+        expect_ticks(
+            {record(1, 0, "TryCatch"), leaf(2, 1, "rs"), leaf(3, 1, "s"), leaf(4, 1, "s")},
+            {{running, {"enter #2", "enter #1"}},
+             {success, {"exit success #2", "enter #3", "exit success #3", "exit success #1"}}});
+    }
+
+    TEST_CASE("TryCatch ticks the catch in the tick of the failure and fails once it finishes") {
+        expect_ticks({record(1, 0, "TryCatch"), leaf(2, 1, "f"), leaf(3, 1, "s"), leaf(4, 1, "rs")},
+                     {{running, {"enter #2", "exit failure #2", "enter #4", "enter #1"}},
+                      {failure, {"exit success #4", "exit failure #1"}}});
+        // A catch that fails fails the node too, and the next run starts at the try block.
+        expect_ticks({record(1, 0, "TryCatch"), leaf(2, 1, "sf"), leaf(3, 1, "f"), leaf(4, 1, "f")},
+                     {{failure,
+                       {"enter #2", "exit success #2", "enter #3", "exit failure #3", "enter #4",
+                        "exit failure #4", "enter #1", "exit failure #1"}},
+                      {failure,
+                       {"enter #2", "exit failure #2", "enter #4", "exit failure #4", "enter #1",
+                        "exit failure #1"}}});
+    }
+
+    TEST_CASE("TryCatch refuses at load fewer than two children, as BehaviorTree.CPP does") {
+        CHECK(refusal({record(1, 0, "TryCatch"), leaf(2, 1, "s")}) ==
+              "node 1 ('TryCatch'): it takes 2 or more children (the try block, then the catch), "
+              "not 1");
+    }
+
     TEST_CASE("RandomSelector starts at a child drawn from the agent's seeded generator") {
         auto t = make(
             {record(1, 0, "RandomSelector"), leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s")});

@@ -84,15 +84,20 @@ const std::map<std::string, expectation>& expectations() {
          "ros-navigation__navigation2__humble-v3__navigate_to_pose_w_replanning_and_recovery.xml",
          lenient()},
         {"btcpp-xml/ros-navigation__navigation2__nav2_tree_nodes.xml", palette()},
+        // Newer Nav2's Wait has output ports error_code_id and error_msg, which Canopy's Wait
+        // (which Nav2's maps to) lacks; lenient loading learns only unknown types.
         {"btcpp-xml/ros-navigation__navigation2__navigate_on_route_graph_w_recovery.xml",
-         lenient()},
+         refused(diagnostic_code::unknown_param, 87, "'Wait' has no parameter 'error_code_id'")},
         {"btcpp-xml/"
          "ros-navigation__navigation2__navigate_through_poses_w_replanning_and_recovery.xml",
-         lenient()},
+         refused(diagnostic_code::unknown_param, 58, "'Wait' has no parameter 'error_code_id'")},
         {"btcpp-xml/ros-navigation__navigation2__navigate_to_pose_w_replanning_and_recovery.xml",
-         lenient()},
+         refused(diagnostic_code::unknown_param, 56, "'Wait' has no parameter 'error_code_id'")},
         {"behavior3-json/Dennis1000__behavior3delphi__example_1.b3", lenient()},
-        {"behavior3-json/MechWipf__my_screeps__allrounder.json", lenient()},
+        // Its own Wait takes `time` and `timer`; Canopy's Wait, which lenient loading no longer
+        // relaxes, takes `seconds`.
+        {"behavior3-json/MechWipf__my_screeps__allrounder.json",
+         refused(diagnostic_code::unknown_param, 133, "'Wait' has no parameter 'time'")},
         // A Repeater's maxLoop "1e999", a string that only JavaScript's coercion reads as a
         // number.
         {"behavior3-json/MechWipf__my_screeps__harvester-energy.json",
@@ -293,8 +298,6 @@ TEST_SUITE("corpus") {
         // What the target cannot say is reported, never dropped: these are the conversions
         // it refuses, each for the reason in its note.
         const std::set<std::string> expected = {
-            // Its own Wait takes `time`, which behavior3's Wait maps to seconds.
-            "behavior3-json/MechWipf__my_screeps__allrounder.json -> behavior3",
             // Subtrees with blackboards of their own, or remapped keys: a behavior3 subtree
             // shares its parent's variables.
             "btcpp-xml/BehaviorTree__BehaviorTree.CPP__log_test.xml -> behavior3",

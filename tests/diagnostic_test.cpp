@@ -13,6 +13,22 @@ TEST_SUITE("diagnostic") {
         CHECK(to_string(d) == "trees/pet.json: error: unknown node type 'X'");
     }
 
+    TEST_CASE("a warning renders as path:line:col: warning: message and fails nothing") {
+        diagnostic d{"t.xml",
+                     {3, 0},
+                     2,
+                     diagnostic_code::unknown_field,
+                     "a near miss",
+                     diagnostic_severity::warning};
+        CHECK(to_string(d) == "t.xml:3: warning: a near miss");
+        CHECK(to_string(diagnostic_severity::warning) == "warning");
+        CHECK_FALSE(has_errors({d}));
+        diagnostic e{"t.xml", {4, 0}, 3, diagnostic_code::unknown_type, "unknown"};
+        CHECK(e.severity == diagnostic_severity::error);
+        CHECK(has_errors({d, e}));
+        CHECK_FALSE(has_errors({}));
+    }
+
     TEST_CASE("every code has its own stable spelling") {
         std::vector<std::string_view> spellings;
         for (int c = 0; c <= static_cast<int>(diagnostic_code::key_type_mismatch); ++c) {

@@ -90,6 +90,28 @@ TEST_SUITE("html") {
         }
     }
 
+    TEST_CASE("editor metadata goes with its node, the tree's apart, and the viewer shows it") {
+        record_set records;
+        records.set_name("Pick");
+        records.add_tree_metadata("_description", "pick up");
+        records.add(1, 0, "Not", "");
+        records.add(2, 1, "Wander", "");
+        records.add_metadata("_collapsed", "true");
+        const load_result loaded = build_tree(records, testing::test_registry());
+        REQUIRE(loaded);
+        const std::string page = to_html(*loaded.tree);
+        const json data = page_data(page);
+        CHECK(data["metadata"] == json::parse(R"({"1": [["_collapsed", "true"]]})"));
+        CHECK(data["tree_metadata"] == json::parse(R"([["_description", "pick up"]])"));
+        CHECK(page.find("treeMetadata") != std::string::npos);
+        // A tree without any has neither key.
+        const load_result plain = testing::load_json(R"([{"id": 1, "type": "Wander"}])");
+        REQUIRE(plain);
+        const json none = page_data(to_html(*plain.tree));
+        CHECK_FALSE(none.contains("metadata"));
+        CHECK_FALSE(none.contains("tree_metadata"));
+    }
+
     TEST_CASE("parameters show literals as written and keys in braces") {
         const load_result loaded = testing::load_json(R"({"blackboard": {"pause": "number"},
             "nodes": [

@@ -35,6 +35,22 @@ TEST_SUITE("printer") {
               "Wander \"say \\\"hi\\\"\\\\\\n\\ttab\\u0001 \xe9\xbe\x99 caf\xc3\xa9\" #-5\n");
     }
 
+    TEST_CASE("verbose adds the editor metadata of each node and of the tree") {
+        record_set records;
+        records.set_name("Pick");
+        records.add_tree_metadata("_description", "pick \"it\"");
+        records.add(1, 0, "Not", "");
+        records.add_metadata("_collapsed", "true");
+        records.add(2, 1, "Wander", "w");
+        load_result r = build_tree(records, testing::test_registry());
+        REQUIRE(r);
+        CHECK(to_text(*r.tree) == "Not #1\n  Wander \"w\" #2\n");
+        CHECK(to_text(*r.tree, true) ==
+              "(tree \"Pick\") _description=\"pick \\\"it\\\"\"\n"
+              "Not #1 _collapsed=\"true\"\n"
+              "  Wander \"w\" #2\n");
+    }
+
     TEST_CASE("writes to a stream exactly what to_text returns, however long") {
         record_set records;
         records.add(1, 0, "Sequence", "a long tree");

@@ -121,6 +121,7 @@ TEST_SUITE("registry") {
                                                 "PipelineSequence",
                                                 "RoundRobin",
                                                 "RecoveryNode",
+                                                "TryCatch",
                                                 "Not",
                                                 "Repeat",
                                                 "RepeatUntilSuccess",

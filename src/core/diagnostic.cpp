@@ -1,5 +1,6 @@
 #include "canopy/core/diagnostic.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "canopy/core/error.hpp"
@@ -49,13 +50,25 @@ std::string_view to_string(diagnostic_code code) noexcept {
     return "unknown";
 }
 
+std::string_view to_string(diagnostic_severity severity) noexcept {
+    return severity == diagnostic_severity::warning ? "warning" : "error";
+}
+
+bool has_errors(const std::vector<diagnostic>& diagnostics) noexcept {
+    return std::any_of(diagnostics.begin(), diagnostics.end(), [](const diagnostic& d) {
+        return d.severity == diagnostic_severity::error;
+    });
+}
+
 std::string to_string(const diagnostic& d) {
     std::string text = d.path;
     if (d.where.line != 0) {
         text += ':' + std::to_string(d.where.line);
         if (d.where.column != 0) text += ':' + std::to_string(d.where.column);
     }
-    text += ": error: ";
+    text += ": ";
+    text += to_string(d.severity);
+    text += ": ";
     text += d.message;
     return text;
 }

@@ -23,6 +23,12 @@ public:
                 std::optional<std::int64_t> record_id = std::nullopt) {
         out_->push_back({*path_, where, record_id, code, std::move(message)});
     }
+    /// Something likely wrong that does not stop the load (diagnostic_severity::warning).
+    void warn(source_location where, diagnostic_code code, std::string message,
+              std::optional<std::int64_t> record_id = std::nullopt) {
+        out_->push_back(
+            {*path_, where, record_id, code, std::move(message), diagnostic_severity::warning});
+    }
     /// A problem of the whole file.
     void report_file(diagnostic_code code, std::string message) {
         report({}, code, std::move(message));

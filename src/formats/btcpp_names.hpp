@@ -147,6 +147,7 @@ inline constexpr std::string_view builtin_types[] = {
     "Switch5",
     "Switch6",
     "Timeout",
+    "TryCatch",
     "UnsetBlackboard",
     "WaitValueUpdate",
     "WasEntryUpdated",

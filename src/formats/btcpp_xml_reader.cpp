@@ -186,7 +186,7 @@ private:
         for (const XMLElement* e = root.FirstChildElement("BehaviorTree"); e != nullptr;
              e = e->NextSiblingElement("BehaviorTree")) {
             ++tree_count;
-            if (const char* id = e->Attribute("ID")) tree_ids_.emplace(id, e->GetLineNum());
+            if (const char* id = e->Attribute("ID")) tree_ids_.emplace(id, e);
         }
         result_.document.trees.reserve(tree_count);
         std::size_t unnamed = 0;
@@ -242,13 +242,19 @@ private:
         // A node takes some 30 bytes of text at the least: room for a large single tree at
         // once, without regrowing (a guess, not a bound).
         if (tree_count == 1) records.reserve(text_size_ / 48, 0);
-        if (const char* id = bt.Attribute("ID")) {
+        if (const char* id = bt.Attribute("ID"); id != nullptr && *id == '\0') {
+            // BehaviorTree.CPP refuses it: no <SubTree ID> or main_tree_to_execute can name it.
+            report(where, diagnostic_code::missing_field,
+                   "<BehaviorTree ID=\"\"> has an empty ID; give the tree a name");
+            records.set_name("BehaviorTree_" + std::to_string(unnamed++));
+        } else if (id != nullptr) {
             records.set_name(id);
             auto first = tree_ids_.find(id);
-            if (first != tree_ids_.end() && first->second != bt.GetLineNum()) {
+            if (first != tree_ids_.end() && first->second != &bt) {
                 report(where, diagnostic_code::duplicate_field,
                        "a second tree with ID '" + std::string(id) + "' (the first is at line " +
-                           std::to_string(first->second) + ")");
+                           std::to_string(first->second->GetLineNum()) +
+                           "); BehaviorTree.CPP keeps only one of them");
             }
         } else if (tree_count == 1) {
             // BehaviorTree.CPP 4 names a tree without ID "BehaviorTree_N" and, when it is the
@@ -259,6 +265,15 @@ private:
                    "<BehaviorTree> has no 'ID' attribute; with several trees in a file each needs "
                    "one, so that <SubTree ID> and main_tree_to_execute can name it");
             records.set_name("BehaviorTree_" + std::to_string(unnamed++));
+        }
+        for (const XMLAttribute* a = bt.FirstAttribute(); a != nullptr; a = a->Next()) {
+            // _fullpath and _uid are BehaviorTree.CPP's own (WriteTreeToXML), meaning nothing
+            // on a tree.
+            if (a->Name()[0] == '_' && std::strcmp(a->Name(), "_fullpath") != 0 &&
+                std::strcmp(a->Name(), "_uid") != 0) {
+                warn_near_miss(*a, bt, std::nullopt);
+                records.add_tree_metadata(a->Name(), a->Value());
+            }
         }
         const XMLElement* top = bt.FirstChildElement();
         if (top == nullptr) {
@@ -365,11 +380,14 @@ private:
             problems |= record_set::bad_type;
         }
         if (kind == element_kind::explicit_id) {
-            if (const char* named = e.Attribute("ID")) {
+            // An empty ID names nothing: BehaviorTree.CPP refuses it as a missing one.
+            if (const char* named = e.Attribute("ID"); named != nullptr && *named != '\0') {
                 type = named;
             } else {
                 report(where, diagnostic_code::missing_field,
-                       "<" + std::string(element) + "> has no 'ID' attribute naming its type", id);
+                       "<" + std::string(element) + "> has no 'ID' attribute naming its type" +
+                           (named != nullptr ? " (it is empty)" : ""),
+                       id);
                 type = {};
                 problems |= record_set::bad_type;
             }
@@ -383,11 +401,13 @@ private:
             records.add(id, parent_id, "SubTree", describe == nullptr ? "" : describe, where);
             if (named_tree) {
                 records.add_param("tree", std::string(element), where, true);
-            } else if (const char* tree = e.Attribute("ID")) {
+            } else if (const char* tree = e.Attribute("ID"); tree != nullptr && *tree != '\0') {
                 records.add_param("tree", std::string(tree), where, true);
             } else {
                 report(where, diagnostic_code::missing_field,
-                       "<" + std::string(element) + "> has no 'ID' attribute naming its tree", id);
+                       "<" + std::string(element) + "> has no 'ID' attribute naming its tree" +
+                           (tree != nullptr ? " (it is empty)" : ""),
+                       id);
             }
             // BehaviorTree.CPP 3's <SubTree> remaps a port to a key by its bare name.
             read_attributes(e, id, records, {},
@@ -413,7 +433,14 @@ private:
         const bool subtree = mode == remapping::ports || mode == remapping::bare_keys;
         for (const XMLAttribute* a = e.FirstAttribute(); a != nullptr; a = a->Next()) {
             const char* name = a->Name();
-            const std::string_view value = a->Value();
+            std::string_view value = a->Value();
+            // BehaviorTree.CPP 4's "same name" shorthand, on any port: the key of the port's
+            // own name, read from here on as if written so (mapped and converted alike).
+            std::string same_name;
+            if (value == "{=}") {
+                same_name = "{" + std::string(name) + "}";
+                value = same_name;
+            }
             if (name[0] == '_') {
                 reserved_attribute(e, *a, id, records, subtree);
                 continue;
@@ -427,11 +454,6 @@ private:
                                "<SubTree> name their type with ID",
                            id);
                 }
-                continue;
-            }
-            if (value == "{=}") {
-                // BehaviorTree.CPP 4: the key of the port's own name.
-                records.add_param(name, "{" + std::string(name) + "}", where, true);
                 continue;
             }
             if (mode == remapping::bare_keys && !value.empty() && !is_key_reference(value)) {
@@ -514,14 +536,34 @@ private:
             records.add_param(std::string(name), std::string(a.Value()), where, true);
             return;
         }
-        report(where, diagnostic_code::unsupported_feature,
-               "attribute '" + std::string(name) + "' on <" + std::string(e.Name()) +
-                   ">: BehaviorTree.CPP reserves names that start with '_', and Canopy does not "
-                   "know this one" +
-                   did_you_mean(name, {"_autoremap", "_failureIf", "_successIf", "_skipIf",
-                                       "_while", "_onSuccess", "_onFailure", "_onHalted", "_post",
-                                       "_uid", "_fullpath"}),
-               id);
+        // BehaviorTree.CPP takes any other as no port (an editor's: MoveIt Pro's _collapsed).
+        if (subtree && name == "__shared_blackboard") {  // version 3 took it above
+            sink_.warn(where, diagnostic_code::unsupported_feature,
+                       "'__shared_blackboard' is BehaviorTree.CPP 3's; a BTCPP_format=\"4\" file "
+                       "ignores it, and so does Canopy (kept as metadata): write "
+                       "_autoremap=\"true\" to share the parent's keys",
+                       id);
+        } else {
+            warn_near_miss(a, e, id);
+        }
+        records.add_metadata(std::string(name), a.Value());
+    }
+
+    // An editor attribute whose name is a near miss of one BehaviorTree.CPP reserves is likely
+    // a typo that loses a condition: kept, but said.
+    void warn_near_miss(const XMLAttribute& a, const XMLElement& e,
+                        std::optional<std::int64_t> id) {
+        static const std::vector<std::string_view> reserved = {
+            "_failureIf", "_successIf", "_skipIf", "_while",    "_onSuccess", "_onFailure",
+            "_onHalted",  "_post",      "_uid",    "_fullpath", "_autoremap"};
+        const std::string_view near = nearest(a.Name(), reserved);
+        if (near.empty()) return;
+        sink_.warn(line_of(&e), diagnostic_code::unknown_field,
+                   "attribute '" + std::string(a.Name()) + "' on <" + std::string(e.Name()) +
+                       "> is kept as editor metadata, but it looks like a misspelled '" +
+                       std::string(near) + "', which BehaviorTree.CPP reserves (did you mean '" +
+                       std::string(near) + "'?)",
+                   id);
     }
 
     // <TreeNodesModel>: node models, and the ports of <SubTree> models as the keys of trees.
@@ -638,7 +680,8 @@ private:
     diagnostic_sink sink_;
     bool version3_ = false;
     std::size_t text_size_ = 0;
-    std::unordered_map<std::string_view, int> tree_ids_;  // views into the parsed document
+    // The first <BehaviorTree> of each ID; views into the parsed document.
+    std::unordered_map<std::string_view, const XMLElement*> tree_ids_;
 };
 
 }  // namespace

@@ -141,6 +141,8 @@ private:
         }
         printer_.OpenElement("BehaviorTree");
         printer_.PushAttribute("ID", name.c_str());
+        for (const record_set::metadata_entry& note : records.tree_metadata())
+            push_metadata(note, std::nullopt);
         if (!records.empty()) write_nodes(records, name);
         printer_.CloseElement();
         if (!records.declared_keys().empty()) keyed_trees_.emplace_back(name, &records);
@@ -324,6 +326,23 @@ private:
             printer_.PushAttribute("name", std::string(records.describe(i)).c_str());
         }
         if (with_uids_) printer_.PushAttribute("_uid", std::to_string(records.id(i)).c_str());
+        for (auto [note, end] = records.metadata(i); note != end; ++note)
+            push_metadata(*note, records.id(i));
+    }
+
+    // An editor's note as the attribute it was read from: BehaviorTree.CPP takes an attribute
+    // that starts with '_' and is not its own for no port.
+    void push_metadata(const record_set::metadata_entry& note, std::optional<std::int64_t> id) {
+        if (!is_xml_name(note.name) || note.name[0] != '_' || note.name == "_uid" ||
+            note.name == "_fullpath" || is_condition_param(note.name)) {
+            problem((id ? "record " + std::to_string(*id) + ": " : std::string()) +
+                        "editor metadata '" + note.name +
+                        "' cannot be a BehaviorTree.CPP attribute (it is one only when it is an "
+                        "XML name that starts with '_' and is none of BehaviorTree.CPP's own)",
+                    id);
+            return;
+        }
+        printer_.PushAttribute(note.name.c_str(), note.value.c_str());
     }
 
     void push_param(const std::string& name, const std::string& value, std::int64_t id) {

@@ -45,6 +45,7 @@ std::optional<param_value> literal_as(const record_set::raw_param& raw, param_ty
 record_set without_subtree_params(const record_set& records) {
     record_set copy;
     copy.set_name(records.name());
+    copy.set_tree_metadata(records.tree_metadata());
     for (const record_set::key_declaration& key : records.declared_keys()) copy.declare_key(key);
     copy.reserve(records.size(), 0);
     for (std::size_t i = 0; i < records.size(); ++i) {
@@ -55,6 +56,7 @@ record_set without_subtree_params(const record_set& records) {
             copy.add(records.id(i), records.parent_id(i), records.type_name(i), records.describe(i),
                      records.where(i));
         }
+        copy.copy_metadata(records, i);
         if (records.problems(i) != 0) copy.mark_problem(records.problems(i));
         if (!records.has_type_id(i) && records.type_name(i) == subtree_type_name) continue;
         for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
@@ -160,6 +162,7 @@ public:
         const loaded_file& file = owner_.files_.file(main.file);
         const record_set& records = owner_.records(main);
         out_.set_name(records.name());
+        out_.set_tree_metadata(records.tree_metadata());
         out_.reserve(records.size(), 0);
         scopes_.push_back(
             {main, checked, 0, "", file.document.implicit_keys || owner_.lenient_, {}});
@@ -284,9 +287,11 @@ private:
             if (records.has_type_id(r)) {
                 out_.add_with_type_id(id, parent_id, records.type_id(r), records.describe(r),
                                       records.where(r));
+                out_.copy_metadata(records, r);
             } else {
                 out_.add(id, parent_id, records.type_name(r), records.describe(r),
                          records.where(r));
+                out_.copy_metadata(records, r);
                 if (records.type_name(r) == subtree_type_name) {
                     use_subtree(in, r, id, jobs);
                     if (!ok_) return;

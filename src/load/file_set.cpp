@@ -191,6 +191,7 @@ void file_set::mark_tree_uses(std::size_t file) {
         std::size_t i = 0;
         record_set marked;
         marked.set_name(records.name());
+        marked.set_tree_metadata(records.tree_metadata());
         for (const record_set::key_declaration& key : records.declared_keys())
             marked.declare_key(key);
         for (i = 0; i < records.size(); ++i) {
@@ -207,6 +208,7 @@ void file_set::mark_tree_uses(std::size_t file) {
             }
             for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
                 marked.add_param(p->name, p->value, p->where, p->from_text);
+            marked.copy_metadata(records, i);
             marked.mark_problem(records.problems(i));
         }
         records = std::move(marked);
@@ -265,7 +267,7 @@ std::optional<std::size_t> file_set::add(const fs::path& path, const std::string
                                          std::string_view text, file_format format) {
     read_result read = read_records(text, format, name);
     diagnostic_sink::sort(read.diagnostics);
-    const bool clean = read.complete && read.diagnostics.empty();
+    const bool clean = read.complete && !has_errors(read.diagnostics);
     out_.insert(out_.end(), std::make_move_iterator(read.diagnostics.begin()),
                 std::make_move_iterator(read.diagnostics.end()));
     // A problem the reader found (a misspelled key, say) must not pass silently: the file

@@ -18,7 +18,7 @@ struct learned {
     bool all_one_child = true;
     std::vector<std::string> params;  // in order of first mention
     std::vector<std::optional<std::string>> defaults;
-    bool foreign = false;  // unknown to the registry, or its parameters do not fit
+    bool foreign = false;  // unknown to the registry
 };
 
 void mention(learned& type, const std::string& name, std::optional<std::string> fallback = {}) {
@@ -45,19 +45,6 @@ bool miscased(const registry& reg, std::string_view name) {
            });
 }
 
-// A record's pre- and post-conditions belong to every node, not to its type's parameters: they
-// neither make a type foreign nor become a learned type's parameters.
-bool fits(const node_type& type, const record_set& records, std::size_t i) {
-    for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-        if (is_condition_param(p->name)) continue;
-        if (std::none_of(type.params.begin(), type.params.end(),
-                         [&](const param_spec& spec) { return spec.name == p->name; })) {
-            return false;
-        }
-    }
-    return true;
-}
-
 }  // namespace
 
 registry learn_types(const file_set& files, const registry& reg) {
@@ -77,15 +64,11 @@ registry learn_types(const file_set& files, const registry& reg) {
                 if (records.has_type_id(i)) continue;
                 const std::string name(records.type_name(i));
                 if (name.empty() || name == subtree_type_name || miscased(reg, name)) continue;
-                const node_type* known = reg.find(name);
-                if (known != nullptr && fits(*known, records, i) && types.count(name) == 0)
-                    continue;
+                // What the program knows is checked as strictly as ever: a parameter it does
+                // not take, or children its arity refuses, are errors, not another program's.
+                if (reg.find(name) != nullptr) continue;
                 learned& type = entry(name);
                 type.foreign = true;
-                if (known != nullptr) {  // its parameters do not fit: keep what does
-                    if (!type.shape) type.shape = known->arity;
-                    for (const param_spec& spec : known->params) mention(type, spec.name);
-                }
                 auto count = children.find(records.id(i));
                 const std::size_t n = count == children.end() ? 0 : count->second;
                 type.any_use = true;

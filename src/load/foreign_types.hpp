@@ -1,6 +1,6 @@
 #pragma once
-// Lenient loading: node types a file uses that the program did not register (or whose
-// parameters do not fit the file's), learned from the file's node models or from its shape.
+// Lenient loading: node types a file uses that the program did not register, learned from the
+// file's node models or from its shape.
 
 #include "canopy/run/registry.hpp"
 #include "load/file_set.hpp"

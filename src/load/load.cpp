@@ -74,7 +74,7 @@ file_load_result try_load_every_tree(const std::filesystem::path& path, const re
     }
     load_result all = load.finish(nullptr);
     result.diagnostics = std::move(all.diagnostics);
-    if (!result.diagnostics.empty()) result.trees.clear();
+    if (has_errors(result.diagnostics)) result.trees.clear();
     return result;
 }
 

@@ -25,6 +25,7 @@ record_set with_registered_names(const record_set& records, const registry& reg,
     }
     record_set named;
     named.set_name(records.name());
+    named.set_tree_metadata(records.tree_metadata());
     for (const record_set::key_declaration& key : records.declared_keys()) named.declare_key(key);
     for (std::size_t i = 0; i < records.size(); ++i) {
         const node_type* type = nullptr;
@@ -37,6 +38,7 @@ record_set with_registered_names(const record_set& records, const registry& reg,
         named.add(records.id(i), records.parent_id(i),
                   type != nullptr ? std::string_view(type->name) : records.type_name(i),
                   records.describe(i), records.where(i));
+        named.copy_metadata(records, i);
         auto node = node_of.find(records.id(i));
         for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
             const param* checked = nullptr;
@@ -56,8 +58,15 @@ record_set with_registered_names(const record_set& records, const registry& reg,
 
 // Each subtree named by file, as a path from the file's own folder (behavior3's paths start at
 // its workspace), with the name of the tree it uses: what every format's writer can say.
-void name_subtree_files(file_set& files, std::size_t f) {
+void name_subtree_files(file_set& files, std::size_t f, const std::filesystem::path& relative_to) {
     namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path own_folder =
+        fs::weakly_canonical(fs::absolute(files.file(f).location), ec).parent_path();
+    // Where the written document's relative paths start: its own folder, or the one it is
+    // written to (so that a converted file in another folder still finds what it names).
+    const fs::path folder =
+        relative_to.empty() ? own_folder : fs::weakly_canonical(fs::absolute(relative_to), ec);
     // First every file the subtrees name, opened (opening may move the files' documents).
     struct named_file {
         std::string path;
@@ -75,9 +84,6 @@ void name_subtree_files(file_set& files, std::size_t f) {
                 const std::optional<std::size_t> target =
                     found.empty() ? std::nullopt : files.open(found);
                 if (!target) break;
-                std::error_code ec;
-                const fs::path folder =
-                    fs::weakly_canonical(fs::absolute(files.file(f).location), ec).parent_path();
                 named_file named{fs::weakly_canonical(fs::absolute(found), ec)
                                      .lexically_relative(folder)
                                      .generic_string(),
@@ -90,14 +96,25 @@ void name_subtree_files(file_set& files, std::size_t f) {
         }
     }
     tree_document& document = files.file(f).document;
+    if (!relative_to.empty() && document.subtree_paths == tree_document::path_base::file) {
+        for (file_reference& include : document.includes) {
+            const fs::path written(include.path);
+            if (written.is_absolute()) continue;
+            include.path = fs::weakly_canonical(own_folder / written, ec)
+                               .lexically_relative(folder)
+                               .generic_string();
+        }
+    }
     for (record_set& records : document.trees) {
         record_set named;
         named.set_name(records.name());
+        named.set_tree_metadata(records.tree_metadata());
         for (const record_set::key_declaration& key : records.declared_keys())
             named.declare_key(key);
         for (std::size_t i = 0; i < records.size(); ++i) {
             named.add(records.id(i), records.parent_id(i), records.type_name(i),
                       records.describe(i), records.where(i));
+            named.copy_metadata(records, i);
             std::optional<std::string> file;
             bool has_tree = false;
             for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
@@ -137,7 +154,7 @@ document_load_result try_load_document(const std::filesystem::path& path, const 
         if (trees == 0) load.choose(*f);
         std::vector<std::shared_ptr<const tree>> built;
         for (std::size_t t = 0; t < trees; ++t) built.push_back(load.build({*f, t}, false));
-        name_subtree_files(load.files(), *f);
+        name_subtree_files(load.files(), *f, options.relative_to);
         result.document = std::move(load.files().file(*f).document);
         for (std::size_t t = 0; t < trees; ++t) {
             record_set& records = result.document.trees[t];

@@ -208,7 +208,10 @@ load_result loader::finish(std::shared_ptr<const tree> built) {
     for (std::size_t f = 0; f < files_.size(); ++f) {
         if (!files_.clean(f)) built.reset();  // its problems are among the diagnostics
     }
-    if (!diagnostics_.empty()) built.reset();
+    if (options_.warnings_as_errors) {
+        for (diagnostic& d : diagnostics_) d.severity = diagnostic_severity::error;
+    }
+    if (has_errors(diagnostics_)) built.reset();
     tidy(diagnostics_);
     result.tree = std::move(built);
     result.diagnostics = std::move(diagnostics_);

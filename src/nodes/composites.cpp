@@ -598,6 +598,60 @@ private:
     std::int64_t retries_;
 };
 
+// TryCatch (BehaviorTree.CPP 4.10): every child but the last is the try block, run as a
+// Sequence that goes on, in the same tick, past each child that succeeds or is skipped, and
+// remembers per agent the child to go on with while it runs. A failure in it halts the try
+// block and, in the same tick, ticks the last child (the catch): while it runs the node runs,
+// and once it finishes, either way, the node fails. A try block that finishes succeeds, or is
+// skipped if every child of it was. BehaviorTree.CPP's catch_on_halt is not taken.
+struct try_catch_state {
+    std::uint32_t next = 0;
+    std::uint32_t skipped = 0;
+    bool catching = false;
+};
+
+class try_catch final : public stateful_node<try_catch_state> {
+public:
+    void check_children(std::size_t count) const override {
+        if (count < 2) {
+            throw param_error("it takes 2 or more children (the try block, then the catch), not " +
+                              std::to_string(count));
+        }
+    }
+
+    void enter(context& ctx) const override { state(ctx) = {}; }
+    void halt(context& ctx) const override { state(ctx) = {}; }
+
+    status tick(context& ctx) const override {
+        auto& run = state(ctx);
+        const std::size_t tries = child_count(ctx) - 1;
+        if (!run.catching) {
+            tree::index child = child_at(ctx, run.next);
+            while (run.next < tries) {
+                const status result = ctx.tick(child);
+                if (result == status::running) return result;
+                if (result == status::failure) {
+                    ctx.halt_children();
+                    run.catching = true;
+                    break;
+                }
+                run.skipped += result == status::skipped ? 1 : 0;
+                ++run.next;
+                child = ctx.tree().subtree_end(child);
+            }
+            if (!run.catching) {
+                const bool all_skipped = run.skipped == tries;
+                run = {};
+                return all_skipped ? status::skipped : status::success;
+            }
+        }
+        const status result = ctx.tick(child_at(ctx, tries));
+        if (result == status::running) return result;
+        run = {};
+        return status::failure;
+    }
+};
+
 // A Selector that starts at a child drawn from the agent's seeded generator and goes round
 // from there: each child is equally likely to be tried first. Skipped children are passed
 // over, and when every child of the run was skipped, so is the node (as in ordered<>, the
@@ -684,6 +738,7 @@ void register_composites(registry& reg) {
     reg.add<pipeline_sequence>("PipelineSequence", 32, arity::composite);
     reg.add<round_robin>("RoundRobin", 33, arity::composite);
     reg.add<recovery_node>("RecoveryNode", 34, arity::composite);
+    reg.add<try_catch>("TryCatch", 64, arity::composite);
     reg.add_alias("Fallback", "Selector");
     reg.add_alias("ReactiveFallback", "ReactiveSelector");
     // behavior3js: MemSequence and MemPriority resume at the running child like Sequence and

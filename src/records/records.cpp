@@ -62,6 +62,25 @@ void record_set::add_param(std::string name, param_value value, source_location 
     ++records_.back().param_count;
 }
 
+void record_set::add_metadata(std::string name, std::string value) {
+    if (records_.empty())
+        throw error(error_code::invalid_argument, "add_metadata before any record was added");
+    metadata_.push_back({std::move(name), std::move(value)});
+    metadata_records_.push_back(records_.size() - 1);
+}
+
+void record_set::copy_metadata(const record_set& from, std::size_t i) {
+    auto [first, last] = from.metadata(i);
+    for (; first != last; ++first) add_metadata(first->name, first->value);
+}
+
+std::pair<const record_set::metadata_entry*, const record_set::metadata_entry*>
+record_set::metadata(std::size_t i) const {
+    auto [first, last] = std::equal_range(metadata_records_.begin(), metadata_records_.end(), i);
+    const metadata_entry* base = metadata_.data();
+    return {base + (first - metadata_records_.begin()), base + (last - metadata_records_.begin())};
+}
+
 void record_set::mark_problem(std::uint8_t problems) {
     if (records_.empty())
         throw error(error_code::invalid_argument, "mark_problem before any record was added");

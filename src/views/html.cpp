@@ -180,7 +180,10 @@ std::string to_html(const tree& t, const html_options& options) {
     std::unordered_map<std::string_view, std::size_t> type_index_of;
     for (std::size_t k = 0; k < t.types().size(); ++k) type_index_of[t.types()[k].name] = k;
     json nodes = json::array();
+    json metadata = json::object();
     for (tree::index i = 0; i < t.size(); ++i) {
+        for (auto [note, end] = t.metadata(i); note != end; ++note)
+            metadata[std::to_string(i)].push_back({note->name, note->value});
         const std::size_t type_index = type_index_of.at(t.type_name(i));
         const source_location where = t.where(i);
         json node = {
@@ -201,6 +204,13 @@ std::string to_html(const tree& t, const html_options& options) {
     if (title.empty()) title = "tree";
     json data = {{"format", 1},    {"title", title}, {"name", t.name()},
                  {"files", files}, {"types", types}, {"nodes", std::move(nodes)}};
+    if (!metadata.empty()) data["metadata"] = std::move(metadata);
+    if (!t.tree_metadata().empty()) {
+        json notes = json::array();
+        for (const record_set::metadata_entry& note : t.tree_metadata())
+            notes.push_back({note.name, note.value});
+        data["tree_metadata"] = std::move(notes);
+    }
     data["ticks"] = options.replay != nullptr ? trace_json(*options.replay, t) : json(nullptr);
 
     return fill_page(detail::viewer_page(), html_escaped(title),

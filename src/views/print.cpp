@@ -12,9 +12,24 @@ namespace {
 
 // Calls sink with the text in pieces, so that printing a million nodes never holds the whole
 // text in memory. Depth comes from a stack of open subtrees' ends: no recursion.
+void append_note(std::string& chunk, const record_set::metadata_entry& note) {
+    chunk += ' ';
+    chunk += note.name;
+    chunk += "=\"";
+    detail::append_json_escaped(chunk, note.value);
+    chunk += '"';
+}
+
 template <typename Sink>
-void render(const tree& t, Sink sink) {
+void render(const tree& t, bool verbose, Sink sink) {
     std::string chunk;
+    if (verbose && !t.tree_metadata().empty()) {
+        chunk += "(tree \"";
+        detail::append_json_escaped(chunk, t.name());
+        chunk += "\")";
+        for (const record_set::metadata_entry& note : t.tree_metadata()) append_note(chunk, note);
+        chunk += '\n';
+    }
     std::vector<tree::index> open;  // ends of the subtrees the current node lies in
     for (tree::index i = 0; i < t.size(); ++i) {
         while (!open.empty() && i >= open.back()) open.pop_back();
@@ -36,6 +51,9 @@ void render(const tree& t, Sink sink) {
                 chunk += '"';
             }
         }
+        if (verbose) {
+            for (auto [note, end] = t.metadata(i); note != end; ++note) append_note(chunk, *note);
+        }
         chunk += '\n';
         open.push_back(t.subtree_end(i));
         if (chunk.size() >= (1U << 16)) {
@@ -48,15 +66,15 @@ void render(const tree& t, Sink sink) {
 
 }  // namespace
 
-void print(const tree& t, std::ostream& out) {
-    render(t, [&](const std::string& piece) {
+void print(const tree& t, std::ostream& out, bool verbose) {
+    render(t, verbose, [&](const std::string& piece) {
         out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
     });
 }
 
-std::string to_text(const tree& t) {
+std::string to_text(const tree& t, bool verbose) {
     std::string text;
-    render(t, [&](const std::string& piece) { text += piece; });
+    render(t, verbose, [&](const std::string& piece) { text += piece; });
     return text;
 }
 

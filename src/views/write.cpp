@@ -10,6 +10,7 @@ namespace canopy {
 record_set to_records(const tree& t) {
     record_set records;
     records.set_name(t.name());
+    records.set_tree_metadata(t.tree_metadata());
     const std::vector<blackboard_key>& keys = t.keys();
     for (const blackboard_key& key : keys) {
         if (!key.from_file) continue;
@@ -24,6 +25,8 @@ record_set to_records(const tree& t) {
         const tree::index parent = t.parent(i);
         records.add(t.record_id(i), parent == tree::no_parent ? 0 : t.record_id(parent),
                     t.type_name(i), t.describe(i));
+        for (auto [note, end] = t.metadata(i); note != end; ++note)
+            records.add_metadata(note->name, note->value);
         for (const param& p : t.params(i)) {
             if (p.names_key) {
                 records.add_param(

@@ -63,6 +63,8 @@ void add_reading_options(CLI::App& command, load_options& options) {
     group->add_flag("--lenient", options.lenient,
                     "Take node types the program does not know from the file's node models "
                     "or from their shape (see docs/formats.md); such a tree does not run");
+    group->add_flag("--warnings-as-errors", options.warnings_as_errors,
+                    "Fail on warnings (a likely typo the format lets through) as on errors");
 }
 
 std::string input_path(const std::string& file, const load_options& options) {

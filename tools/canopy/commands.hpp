@@ -34,7 +34,7 @@ std::string format_names();
 std::optional<file_format> find_format(const std::string& name);
 
 /// The reading options every command that reads a tree file takes, as one group:
-/// --tree, --from and --lenient.
+/// --tree, --from, --lenient and --warnings-as-errors.
 void add_reading_options(CLI::App& command, load_options& options);
 
 /// FILE as the loader reads it: "-" is standard input, which only --from can tell the format

@@ -53,7 +53,11 @@ void add_convert_command(CLI::App& app, int& exit_code) {
             exit_code = 2;
             return;
         }
-        document_load_result loaded = try_load_document(in, cli_registry(), o->load);
+        // The files IN names are named again from OUT's folder, so that OUT finds them.
+        load_options reading = o->load;
+        reading.relative_to = std::filesystem::path(o->out).parent_path();
+        if (reading.relative_to.empty()) reading.relative_to = ".";
+        document_load_result loaded = try_load_document(in, cli_registry(), reading);
         print_diagnostics(loaded.diagnostics);
         if (!loaded) {
             exit_code = 1;

@@ -13,16 +13,20 @@ void add_print_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<load_options>();
     command->add_option("FILE", *file, "Tree file (see docs/formats.md); - reads standard input")
         ->required();
+    auto verbose = std::make_shared<bool>(false);
     add_reading_options(*command, *options);
+    command->add_flag("--verbose", *verbose,
+                      "Show each node's editor metadata (a file's _collapsed, _description, ...) "
+                      "after it, and the tree's on a first line");
     command->footer("Each line: Type \"describe\" #id, indented two spaces per level.");
-    command->callback([file, options, &exit_code] {
+    command->callback([file, options, verbose, &exit_code] {
         load_result loaded = load_tree(*file, *options);
         print_diagnostics(loaded.diagnostics);
         if (!loaded) {
             exit_code = 1;
             return;
         }
-        print(*loaded.tree, std::cout);
+        print(*loaded.tree, std::cout, *verbose);
         std::cout.flush();
         exit_code = std::cout ? 0 : 1;
     });

@@ -31,13 +31,19 @@ void add_types_command(CLI::App& app, int& exit_code) {
     command->add_option("--models", *models,
                         "List instead the node types lenient loading learns from this tree "
                         "file (its node models, and how its nodes use unknown types)");
-    command->callback([models, &exit_code] {
+    auto warnings_as_errors = std::make_shared<bool>(false);
+    command->add_flag("--warnings-as-errors", *warnings_as_errors,
+                      "With --models: fail on warnings in the file as on errors");
+    command->callback([models, warnings_as_errors, &exit_code] {
         std::vector<diagnostic> problems;
         registry learned;
         if (!models->empty()) {
             learned = learn_node_types(*models, cli_registry(), problems);
+            if (*warnings_as_errors) {
+                for (diagnostic& d : problems) d.severity = diagnostic_severity::error;
+            }
             print_diagnostics(problems);
-            if (!problems.empty()) {
+            if (has_errors(problems)) {
                 exit_code = 1;
                 return;
             }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "canopy/core/source_location.hpp"
 
@@ -55,6 +56,14 @@ enum class diagnostic_code : std::uint8_t {
 /// The stable spelling of a code, e.g. "unknown-parent".
 std::string_view to_string(diagnostic_code code) noexcept;
 
+/// How much a diagnostic matters: an error fails the load; a warning (a likely typo in what
+/// the format lets through, say) is reported and the load goes on, unless the caller asks
+/// otherwise (load_options::warnings_as_errors).
+enum class diagnostic_severity : std::uint8_t { error, warning };
+
+/// "error" or "warning".
+std::string_view to_string(diagnostic_severity severity) noexcept;
+
 /// One problem found while loading a tree, located in its file.
 struct diagnostic {
     std::string path;                       ///< the file as the caller named it
@@ -62,9 +71,14 @@ struct diagnostic {
     std::optional<std::int64_t> record_id;  ///< the record it concerns, if any
     diagnostic_code code = diagnostic_code::syntax_error;
     std::string message;  ///< says what is wrong and, where it can, how to fix it
+    diagnostic_severity severity = diagnostic_severity::error;
 };
 
-/// Renders `path:line:col: error: message`, leaving out col, then line, where unknown.
+/// Whether any of the diagnostics is an error: the load they come from failed.
+bool has_errors(const std::vector<diagnostic>& diagnostics) noexcept;
+
+/// Renders `path:line:col: error: message` (or `warning:`), leaving out col, then line, where
+/// unknown.
 std::string to_string(const diagnostic& d);
 std::ostream& operator<<(std::ostream& out, const diagnostic& d);
 

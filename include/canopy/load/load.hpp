@@ -22,10 +22,10 @@ struct load_options {
     /// main tree, which is the one it names (BehaviorTree.CPP's main_tree_to_execute), else
     /// its only tree, else its only tree that no other tree of the file uses as a subtree.
     std::string tree;
-    /// Node types the registry lacks, or whose parameters do not fit the file's, are learned
-    /// from the file's node models (`<TreeNodesModel>`, `.b3-setting`) or, failing those, from
-    /// how the file uses them, so that a tree written for another program prints, validates
-    /// and converts. Agents refuse to run such a tree. See docs/formats.md.
+    /// Node types the registry lacks are learned from the file's node models (`<TreeNodesModel>`,
+    /// `.b3-setting`) or, failing those, from how the file uses them, so that a tree written for
+    /// another program prints, validates and converts. Agents refuse to run such a tree. See
+    /// docs/formats.md.
     bool lenient = false;
     /// The format of the file asked for, whatever its extension and content say; the files it
     /// includes or names are still told by theirs.
@@ -37,6 +37,13 @@ struct load_options {
     /// path naming a huge or endless file (/dev/zero) costs nothing. A load's memory stays
     /// within a few times the bytes it reads (docs/formats.md, "Limits").
     std::uint64_t max_file_bytes = std::uint64_t{1} << 30;
+    /// Warnings (diagnostic_severity::warning) fail the load as errors do, and come back as
+    /// errors; otherwise they are reported beside a tree that loads.
+    bool warnings_as_errors = false;
+    /// try_load_document() only: the folder from which the document's relative paths (its
+    /// includes, its subtrees' files) are to start, for a document written into another
+    /// folder (`canopy convert`); empty: the file's own folder.
+    std::filesystem::path relative_to;
 };
 
 /// Loads a tree file, choosing the format by its extension and, where formats share one, by
@@ -75,7 +82,7 @@ std::shared_ptr<const tree> load_file(const std::filesystem::path& path, const r
 struct file_load_result {
     std::vector<std::pair<std::string, std::shared_ptr<const tree>>> trees;  ///< those built
     std::vector<diagnostic> diagnostics;
-    explicit operator bool() const noexcept { return diagnostics.empty(); }
+    explicit operator bool() const noexcept { return !has_errors(diagnostics); }
 };
 file_load_result try_load_every_tree(const std::filesystem::path& path, const registry& reg,
                                      const load_options& options = {});
@@ -88,7 +95,7 @@ file_load_result try_load_every_tree(const std::filesystem::path& path, const re
 struct document_load_result {
     tree_document document;
     std::vector<diagnostic> diagnostics;
-    explicit operator bool() const noexcept { return diagnostics.empty(); }
+    explicit operator bool() const noexcept { return !has_errors(diagnostics); }
 };
 document_load_result try_load_document(const std::filesystem::path& path, const registry& reg,
                                        const load_options& options = {});

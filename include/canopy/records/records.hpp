@@ -54,6 +54,16 @@ public:
         source_location where;
     };
 
+    /// An editor's note on a record or on the whole tree, as written: meaningless to the
+    /// builder and to running, kept so that a writer that can say it writes it back and a
+    /// viewer shows it. BehaviorTree.CPP XML attributes that start with '_' and are not
+    /// BehaviorTree.CPP's own (MoveIt Pro's `_collapsed`, `_favorite`, `_description`) are
+    /// such notes. See docs/formats.md ("Editor metadata").
+    struct metadata_entry {
+        std::string name;  ///< as written, the leading '_' included
+        std::string value;
+    };
+
     /// What the reader could not read in a record. A problem it has already reported, so the
     /// builder does not report what follows from it a second time.
     enum problem : std::uint8_t {
@@ -76,6 +86,18 @@ public:
         records_.reserve(records);
         text_.reserve(text_bytes);
     }
+    /// Appends an editor's note to the last record added.
+    void add_metadata(std::string name, std::string value);
+    /// Appends to the last record added the notes of record i of `from`.
+    void copy_metadata(const record_set& from, std::size_t i);
+    /// Record i's editor notes, in file order: [first, second).
+    std::pair<const metadata_entry*, const metadata_entry*> metadata(std::size_t i) const;
+    /// The notes on the tree itself (on BehaviorTree.CPP's `<BehaviorTree>`), in file order.
+    const std::vector<metadata_entry>& tree_metadata() const noexcept { return tree_metadata_; }
+    void add_tree_metadata(std::string name, std::string value) {
+        tree_metadata_.push_back({std::move(name), std::move(value)});
+    }
+    void set_tree_metadata(std::vector<metadata_entry> notes) { tree_metadata_ = std::move(notes); }
     /// Marks what a reader failed to read in the last record added (a bitwise or of problem).
     void mark_problem(std::uint8_t problems);
 
@@ -154,6 +176,10 @@ private:
     bool any_problems_ = false;
     std::string name_;
     std::vector<key_declaration> keys_;
+    // Rare, so kept apart from the records: the notes in record order, and each one's record.
+    std::vector<metadata_entry> metadata_;
+    std::vector<std::size_t> metadata_records_;
+    std::vector<metadata_entry> tree_metadata_;
 };
 
 }  // namespace canopy

@@ -179,6 +179,15 @@ public:
     std::int64_t record_id(index i) const { return records_.id(record_of_[i]); }
     /// Where the node's record stands in its file.
     source_location where(index i) const { return records_.where(record_of_[i]); }
+    /// The editor notes of the node's record (record_set::metadata), in file order.
+    std::pair<const record_set::metadata_entry*, const record_set::metadata_entry*> metadata(
+        index i) const {
+        return records_.metadata(record_of_[i]);
+    }
+    /// The editor notes on the tree itself (record_set::tree_metadata).
+    const std::vector<record_set::metadata_entry>& tree_metadata() const noexcept {
+        return records_.tree_metadata();
+    }
 
     /// The parent's index, or no_parent for the root.
     index parent(index i) const { return parent_[i]; }
