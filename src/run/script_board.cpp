@@ -15,16 +15,16 @@ script_board::~script_board() {
     ::operator delete(storage_, std::align_val_t(layout_.align));
 }
 
-script_board& script_board::add_key(blackboard_key key) {
+script_board& script_board::add_key(blackboard_key added) {
     if (storage_ != nullptr) {
         throw error(error_code::invalid_argument,
-                    "script_board: key '" + key.name + "' added after the board was made");
+                    "script_board: key '" + added.name + "' added after the board was made");
     }
-    if (has_key(key.name)) {
+    if (has_key(added.name)) {
         throw error(error_code::invalid_argument,
-                    "script_board: key '" + key.name + "' is there already");
+                    "script_board: key '" + added.name + "' is there already");
     }
-    keys_.push_back(std::move(key));
+    keys_.push_back(std::move(added));
     return *this;
 }
 

@@ -31,7 +31,7 @@ public:
 
     /// Adds a key (a custom one with its `custom` type and `initial_object`).
     /// @warning throws canopy::error for a name taken, or once board() was called.
-    script_board& add_key(blackboard_key key);
+    script_board& add_key(blackboard_key added);
     /// Adds a key of a built-in type, starting at `initial` (else 0, 0.0, false or "").
     script_board& add_key(std::string name, param_type type,
                           std::optional<param_value> initial = std::nullopt) {
