@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -707,6 +708,99 @@ TEST_SUITE("behavior3") {
             CHECK(loaded);
             fs::remove(file);
         }
+    }
+
+    TEST_CASE("a kept-apart node is reported by the name its file gives it") {
+        load_result loaded =
+            try_load_text(R"({"name": "t", "root": {"id": 1, "name": "Parallel",
+            "children": [{"id": 2, "name": "JustSuccess"}]}})",
+                          file_format::behavior3, testing::test_registry(), "t.json");
+        diagnostic d = testing::only(loaded, diagnostic_code::unknown_type);
+        CHECK(d.message ==
+              "behavior3's node 'Parallel' has no counterpart in Canopy: Canopy's 'Parallel' "
+              "behaves otherwise (docs/behavior3.md)");
+    }
+
+    TEST_CASE(
+        "every variant in tests/data/behavior3 loads leniently and converts to every format and "
+        "back") {
+        const fs::path data = fs::path(CANOPY_SOURCE_DIR) / "tests" / "data" / "behavior3";
+        const fs::path scratch = fs::temp_directory_path() / "canopy_b3_variants";
+        const registry reg = testing::test_registry();
+        load_options lenient;
+        lenient.lenient = true;
+        auto prints = [&](const fs::path& path) {
+            std::map<std::string, std::string> all;
+            const file_load_result loaded = try_load_every_tree(path, reg, lenient);
+            for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+            for (const auto& [name, t] : loaded.trees) all[name] = to_text(*t);
+            return all;
+        };
+        // Writes a document beside a copy of the original's folder; the prints of every tree
+        // of every file written.
+        // What behavior3 cannot say: a subtree that BehaviorTree.CPP XML names by the tree of
+        // a file it includes, without the file (docs/behavior3.md).
+        int inexpressible = 0;
+        auto convert = [&](const tree_document& document, file_format format,
+                           const fs::path& folder, const std::string& stem) {
+            std::map<std::string, std::string> all;
+            const write_result written = info(format).write(document);
+            for (const diagnostic& d : written.problems) {
+                const bool included =
+                    d.message.find("is a tree of an included file") != std::string::npos;
+                CHECK_MESSAGE(included, to_string(d));
+                inexpressible += included ? 1 : 0;
+            }
+            if (!written.problems.empty()) return std::pair{fs::path(), all};
+            const fs::path out = folder / (stem + std::string(info(format).extensions.front()));
+            std::ofstream(out, std::ios::binary) << written.text;
+            std::vector<fs::path> paths{out};
+            for (const auto& [name, text] : written.files) {
+                std::ofstream(folder / name, std::ios::binary) << text;
+                paths.push_back(folder / name);
+            }
+            for (const fs::path& path : paths) {
+                for (auto& [name, text] : prints(path)) all[name] = text;
+            }
+            return std::pair{out, all};
+        };
+        int variants = 0;
+        for (const auto& entry : fs::recursive_directory_iterator(data)) {
+            const fs::path& path = entry.path();
+            // The tree files; a workspace and its variable declarations hold no tree.
+            if (!entry.is_regular_file() || path.parent_path().filename() == "vars" ||
+                path.extension() == ".b3-workspace") {
+                continue;
+            }
+            CAPTURE(path);
+            ++variants;
+            const std::map<std::string, std::string> before = prints(path);
+            CHECK_FALSE(before.empty());
+            const document_load_result original = try_load_document(path, reg, lenient);
+            REQUIRE(original);
+            for (const format_info& row : formats()) {
+                CAPTURE(row.name);
+                fs::remove_all(scratch);
+                fs::copy(data, scratch, fs::copy_options::recursive);
+                const fs::path folder = scratch / fs::relative(path.parent_path(), data);
+                const auto [out, there] = convert(original.document, row.id, folder, "converted");
+                CHECK(there == before);
+                const document_load_result written = try_load_document(out, reg, lenient);
+                REQUIRE(written);
+                const auto [back_file, back] =
+                    convert(written.document, file_format::behavior3, folder, "back");
+                if (back_file.empty()) continue;
+                for (const auto& [tree, text] : back) {
+                    CAPTURE(tree);
+                    REQUIRE(before.count(tree) == 1);
+                    CHECK(text == before.at(tree));
+                }
+            }
+        }
+        fs::remove_all(scratch);
+        CHECK(variants == 6);
+        // guard.json back from BehaviorTree.CPP XML, which includes look.json.
+        CHECK(inexpressible == 1);
     }
 
     TEST_CASE("reports problems where they are, with line and column") {

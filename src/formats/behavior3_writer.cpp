@@ -376,6 +376,11 @@ private:
                 file = std::get<std::string>(p->value);
             } else if (p->name == "_autoremap" && std::holds_alternative<bool>(p->value)) {
                 autoremap = std::get<bool>(p->value);
+            } else if (p->name == "_autoremap" && std::holds_alternative<std::string>(p->value) &&
+                       (std::get<std::string>(p->value) == "true" ||
+                        std::get<std::string>(p->value) == "false")) {
+                // As the XML formats read it: text, which the loader takes as a boolean.
+                autoremap = std::get<std::string>(p->value) == "true";
             } else {
                 problem("node " + std::to_string(id) + ": subtree parameter '" + p->name +
                             "'; a behavior3 subtree shares its parent's variables and takes no "
