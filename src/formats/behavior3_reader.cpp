@@ -836,7 +836,7 @@ private:
         members m = read_members(
             object,
             {"name", "desc", "root", "vars", "declvar", "import", "export", "firstid", "group",
-             "version", "custom", "$id", "$override", "prefix", "variables", "overrides", "uuid"},
+             "version", "custom", "$id", "$override", "prefix", "variables", "overrides"},
             "a behavior3 tree");
         result_.document.implicit_keys = true;
         result_.document.subtree_paths = tree_document::path_base::workspace;
