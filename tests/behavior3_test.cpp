@@ -811,6 +811,14 @@ TEST_SUITE("behavior3") {
             CHECK(d.where == source_location{2, 3});
             CHECK(d.message == "unknown key 'chidlren' in a node (did you mean 'children'?)");
         }
+        SUBCASE("a node whose name is empty") {
+            diagnostic d = only(read(R"({"name": "t", "root": {"id": 1, "name": ""}})"),
+                                diagnostic_code::missing_field);
+            CHECK(d.where == source_location{1, 41});
+            diagnostic c = only(read(R"({"root": "a", "nodes": {"a": {"name": null}}})"),
+                                diagnostic_code::missing_field);
+            CHECK(c.where == source_location{1, 39});
+        }
         SUBCASE("a field of the wrong type") {
             diagnostic d = only(read(R"({"name": "t", "root": {"id": 1, "name": 7}})"),
                                 diagnostic_code::wrong_field_type);

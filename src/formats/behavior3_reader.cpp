@@ -754,6 +754,10 @@ private:
         } else {
             if (name_value == none) {
                 report(at(node).where, diagnostic_code::missing_field, what + " has no 'name'", id);
+            } else if (name.empty() &&
+                       (at(name_value).type == kind::string || at(name_value).type == kind::null)) {
+                report(at(name_value).where, diagnostic_code::missing_field,
+                       what + "'s 'name' is empty: it names no node type", id);
             } else if (empty_trees_.count(std::string(name)) != 0) {
                 report(at(name_value).where, diagnostic_code::no_root,
                        "subtree '" + std::string(name) +
@@ -942,6 +946,11 @@ private:
             if (n.name == none) {
                 report(at(n.node).where, diagnostic_code::missing_field, "a node has no 'name'",
                        ids[i]);
+            } else if (type.empty() &&
+                       (at(n.name).type == kind::string || at(n.name).type == kind::null)) {
+                // text_field reported the other kinds.
+                report(at(n.name).where, diagnostic_code::missing_field,
+                       "a node's 'name' is empty: it names no node type", ids[i]);
             }
             add_mapped(b3::flavour::nested, type, describe, at(n.node).where, ids[i], parent, args,
                        slots(n.input, "input"), slots(n.output, "output"), child_count[i] == 0,
