@@ -15,10 +15,11 @@ constexpr arg_rule none{};
 const node_rule rules[] = {
     // behavior3js: Sequence and Priority tick from the first child every tick; the Mem
     // variants resume at the running child.
-    {flavour::classic, "Sequence", "ReactiveSequence", none},
-    {flavour::classic, "Priority", "ReactiveSelector", none},
-    {flavour::classic, "MemSequence", "Sequence", none},
-    {flavour::classic, "MemPriority", "Selector", none},
+    // Without children, behavior3js's Sequence loops over none and succeeds; Priority fails.
+    {flavour::classic, "Sequence", "ReactiveSequence", none, {}, {}, "AlwaysSuccess"},
+    {flavour::classic, "Priority", "ReactiveSelector", none, {}, {}, "AlwaysFailure"},
+    {flavour::classic, "MemSequence", "Sequence", none, {}, {}, "AlwaysSuccess"},
+    {flavour::classic, "MemPriority", "Selector", none, {}, {}, "AlwaysFailure"},
     {flavour::classic, "Inverter", "Not", none},
     {flavour::classic, "Succeeder", "AlwaysSuccess", none},
     {flavour::classic, "Failer", "AlwaysFailure", none},
@@ -52,8 +53,21 @@ const node_rule rules[] = {
      "RepeatUntilSuccess"},
 
     // behavior3 Lua/TS: Sequence and Selector resume at the running child.
-    {flavour::nested, "Sequence", "Sequence", none},
-    {flavour::nested, "Selector", "Selector", none},
+    // Without children (behavior3-ts loops over none): Sequence succeeds, Selector fails.
+    {flavour::nested, "Sequence", "Sequence", none, {}, {}, "AlwaysSuccess"},
+    {flavour::nested, "Selector", "Selector", none, {}, {}, "AlwaysFailure"},
+    // Race ticks its unfinished children in order each tick: the first success wins (the
+    // others are stopped), failure once all have failed. That is Canopy's Parallel with a
+    // success threshold of 1 and a failure threshold of every child (-1). Without children
+    // it fails.
+    {flavour::nested,
+     "Race",
+     "Parallel",
+     none,
+     {},
+     {},
+     "AlwaysFailure",
+     {{"success_threshold", 1}, {"failure_threshold", -1}}},
     {flavour::nested, "IfElse", "IfThenElse", none},
     {flavour::nested, "Invert", "Not", none},
     {flavour::nested, "Inverter", "Not", none},
@@ -93,11 +107,54 @@ const node_rule rules[] = {
     // thresholds); RepeatUntilFailure returns success when the child fails (Canopy's,
     // failure); Switch picks among Case children by their conditions; Delay schedules the
     // child and succeeds at once; AlwaysRunning is a decorator (Canopy's, a leaf).
-    {flavour::nested, "Parallel", "behavior3.Parallel", none},
+    {flavour::nested, "Parallel", "behavior3.Parallel", none, {}, {}, "AlwaysSuccess"},
     {flavour::nested, "RepeatUntilFailure", "behavior3.RepeatUntilFailure", none},
     {flavour::nested, "Switch", "behavior3.Switch", none},
     {flavour::nested, "Delay", "behavior3.Delay", none},
     {flavour::nested, "AlwaysRunning", "behavior3.AlwaysRunning", none},
+};
+
+struct builtin_row {
+    std::string_view name;
+    builtin_kind kind;
+};
+// The built-ins of behavior3-ts (src/behavior3/nodes) and behavior3lua (behavior3/nodes) that
+// the table above does not map, by the type their node definitions give. Left out: names whose
+// type changed between versions (Once, Foreach, Loop and Filter were composites or actions
+// before they were decorators), which a tree's own shape decides.
+constexpr builtin_row builtins[] = {
+    {"Parallel", builtin_kind::composite},
+    {"Switch", builtin_kind::composite},
+    {"Watchdog", builtin_kind::composite},
+    {"AlwaysRunning", builtin_kind::decorator},
+    {"Assert", builtin_kind::decorator},
+    {"Delay", builtin_kind::decorator},
+    {"Listen", builtin_kind::decorator},
+    {"ListenTree", builtin_kind::decorator},
+    {"RepeatUntilFailure", builtin_kind::decorator},
+    {"RetryUntilFailure", builtin_kind::decorator},
+    {"Check", builtin_kind::condition},
+    {"Cmp", builtin_kind::condition},
+    {"Includes", builtin_kind::condition},
+    {"IsNull", builtin_kind::condition},
+    {"NotNull", builtin_kind::condition},
+    {"IsStatus", builtin_kind::condition},
+    {"Assign", builtin_kind::action},
+    {"Calculate", builtin_kind::action},
+    {"Clear", builtin_kind::action},
+    {"Concat", builtin_kind::action},
+    {"GetField", builtin_kind::action},
+    {"GetTime", builtin_kind::action},
+    {"Index", builtin_kind::action},
+    {"Let", builtin_kind::action},
+    {"Math", builtin_kind::action},
+    {"Now", builtin_kind::action},
+    {"Push", builtin_kind::action},
+    {"Random", builtin_kind::action},
+    {"RandomIndex", builtin_kind::action},
+    {"SetField", builtin_kind::action},
+    {"WaitForCount", builtin_kind::action},
+    {"WaitForEvent", builtin_kind::action},
 };
 
 // What the writer calls each Canopy type that has a behavior3 (Lua/TS) counterpart.
@@ -129,6 +186,23 @@ const node_rule* find_rule(flavour in, std::string_view b3_name) {
         if (rule.in == in && rule.b3_name == b3_name) return &rule;
     }
     return nullptr;
+}
+
+const node_rule* find_fixed_rule(std::string_view canopy_name) {
+    for (const node_rule& rule : rules) {
+        if (rule.in == flavour::nested && rule.canopy_name == canopy_name &&
+            !rule.fixed[0].name.empty()) {
+            return &rule;
+        }
+    }
+    return nullptr;
+}
+
+builtin_kind find_builtin(std::string_view b3_name) {
+    for (const builtin_row& row : builtins) {
+        if (row.name == b3_name) return row.kind;
+    }
+    return builtin_kind::unknown;
 }
 
 const node_rule* find_rule_for_canopy(std::string_view canopy_name) {

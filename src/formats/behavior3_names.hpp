@@ -36,6 +36,13 @@ struct arg_rule {
 };
 inline constexpr std::int64_t no_default = INT64_MIN;
 
+/// A parameter a mapped node always has, whatever the file says (Race is Canopy's Parallel
+/// with these thresholds).
+struct fixed_param {
+    std::string_view name;
+    std::int64_t value;
+};
+
 /// One behavior3 node name and what Canopy calls it.
 struct node_rule {
     flavour in;
@@ -48,9 +55,25 @@ struct node_rule {
     std::string_view unlimited_name = {};
     /// An argument that only chooses how the node reports (Log's `level`): not a parameter.
     std::string_view dropped_arg = {};
+    /// For a composite: the Canopy leaf that returns what the runtime's node returns when it
+    /// has no children (an empty Sequence succeeds, an empty Selector fails). Empty: none.
+    std::string_view when_empty = {};
+    /// Parameters the Canopy node always has for this name; unused entries have no name.
+    fixed_param fixed[2] = {};
 };
 /// The rule for a behavior3 name in a flavour, or null for a name Canopy passes through.
 const node_rule* find_rule(flavour in, std::string_view b3_name);
+
+/// The rule whose `fixed` parameters single out a behavior3 name among the uses of a Canopy
+/// type (Parallel with thresholds 1 and -1 is Race), or null.
+const node_rule* find_fixed_rule(std::string_view canopy_name);
+
+/// What a built-in node of the behavior3 runtimes is, as their node definitions say.
+enum class builtin_kind : std::uint8_t { unknown, composite, decorator, action, condition };
+
+/// The kind of a behavior3-ts or behavior3lua built-in (`Once` is a decorator, `Check` a
+/// condition), or unknown for a name that is none, or whose kind changed between versions.
+builtin_kind find_builtin(std::string_view b3_name);
 
 /// The behavior3 (Lua/TS) name the writer gives a Canopy type, and its nested-flavour rule;
 /// null when the type has no behavior3 counterpart (it is then written under its own name, or

@@ -241,6 +241,7 @@ public:
         json::sax_parse(first, last, &copy);
         if (!result_.complete || values_.empty()) return;
         read_top(0);
+        add_builtin_models();
         // A file refused before any tree still gives one, empty, as the flat reader does: the
         // loader builds a document's trees and expects one.
         if (result_.document.trees.empty() && !result_.diagnostics.empty()) new_tree({});
@@ -371,12 +372,9 @@ private:
             case kind::string: return v.text;
             case kind::array:
             case kind::object:
-                // Written back they would be strings, which behavior3 reads otherwise.
-                report(v.where, diagnostic_code::unsupported_feature,
-                       "argument '" + std::string(name) + "' is " + std::string(kind_name(v)) +
-                           "; a Canopy parameter is a number, a string or a boolean",
-                       record_id);
-                return std::nullopt;
+                // As its JSON text, which the writer writes back as the array or object
+                // (docs/behavior3.md).
+                return json_text(value);
             default: break;
         }
         report(v.where, diagnostic_code::wrong_param_type,
@@ -496,11 +494,17 @@ private:
 
     // {"scope": "project", "trees": [...], "custom_nodes": [...]}
     void read_classic_project(std::uint32_t object) {
-        members m = read_members(object,
-                                 {"version", "scope", "selectedTree", "trees", "custom_nodes",
-                                  "display", "name", "description", "path", "id", "title"},
-                                 "a behavior3 project");
+        members m = read_members(
+            object,
+            {"version", "scope", "selectedTree", "trees", "custom_nodes", "custom_folders",
+             "display", "name", "description", "path", "id", "title"},
+            "a behavior3 project");
         read_custom_nodes(m["custom_nodes"]);
+        // The editor's folders for its palette and tree list: nothing that runs.
+        if (const std::uint32_t folders = m["custom_folders"];
+            folders != none && at(folders).type != kind::null) {
+            is_array(folders, "custom_folders");
+        }
         const std::uint32_t trees = m["trees"];
         if (!is_array(trees, "trees")) return;
         std::vector<std::uint32_t> tree_objects;
@@ -511,9 +515,32 @@ private:
                            std::string(kind_name(at(i))));
                 continue;
             }
+            // A tree the editor made and left empty (no root, no nodes) holds nothing to run:
+            // left out of a project that has others, remembered for a node that uses it.
+            if (at(trees).size > 1 && empty_tree(i)) {
+                for (std::uint32_t k = at(i).first; k != none; k = at(k).next) {
+                    if (at(k).key == "id" && at(k).type == kind::string)
+                        empty_trees_.insert(at(k).text);
+                }
+                continue;
+            }
             tree_objects.push_back(i);
         }
         read_classic_trees(tree_objects);
+    }
+
+    // A tree whose root names nothing and whose `nodes` are empty or absent.
+    bool empty_tree(std::uint32_t tree) const {
+        for (std::uint32_t i = at(tree).first; i != none; i = at(i).next) {
+            const jvalue& v = at(i);
+            if (v.key == "root" &&
+                !(v.type == kind::null || (v.type == kind::string && v.text.empty())))
+                return false;
+            if (v.key == "nodes" &&
+                !(v.type == kind::null || (v.type == kind::object && v.size == 0)))
+                return false;
+        }
+        return true;
     }
 
     // Names every tree (titles, made unique), then reads them: a node may use a tree that
@@ -573,10 +600,11 @@ private:
     }
 
     void read_classic_tree(std::uint32_t object, const std::string& name) {
-        members m = read_members(object,
-                                 {"version", "scope", "id", "title", "description", "root",
-                                  "properties", "nodes", "display", "custom_nodes"},
-                                 "a behavior3 tree");
+        members m =
+            read_members(object,
+                         {"version", "scope", "id", "title", "description", "root", "properties",
+                          "nodes", "display", "custom_nodes", "custom_folders", "parent"},
+                         "a behavior3 tree");
         read_custom_nodes(m["custom_nodes"]);
         record_set& records = new_tree(name);
         const std::uint32_t nodes = m["nodes"];
@@ -684,30 +712,6 @@ private:
         collect_args(m["parameters"], "parameters", args);  // behavior3js 0.1
         collect_args(m["properties"], "properties", args);
 
-        auto subtree = classic_tree_names_.find(std::string(name));
-        if (subtree != classic_tree_names_.end()) {
-            records.add(id, parent, "SubTree", describe, at(node).where);
-            records.add_param("tree", subtree->second, at(name_value).where);
-            records.add_param("_autoremap", true, at(name_value).where);
-            used_as_subtree_.insert(subtree->second);
-            if (!args.empty()) {
-                report(args.front().where, diagnostic_code::unsupported_feature,
-                       "a subtree node takes no properties: the subtree shares its parent's "
-                       "blackboard",
-                       id);
-            }
-        } else {
-            if (name_value == none) {
-                report(at(node).where, diagnostic_code::missing_field, what + " has no 'name'", id);
-            } else if (category == "tree") {
-                report(at(name_value).where, diagnostic_code::unknown_tree,
-                       "subtree '" + std::string(name) + "' names no tree of this project", id);
-            }
-            add_mapped(b3::flavour::classic, name, describe, at(node).where, id, parent, args, {},
-                       {}, records);
-            if (name.empty()) records.mark_problem(record_set::bad_type);
-        }
-
         std::vector<std::uint32_t> children;
         const std::uint32_t list = m["children"];
         const std::uint32_t single = m["child"];
@@ -735,6 +739,39 @@ private:
                 wrong_type(single, "child", "a node id");
             }
         }
+        auto subtree = classic_tree_names_.find(std::string(name));
+        if (subtree != classic_tree_names_.end()) {
+            records.add(id, parent, "SubTree", describe, at(node).where);
+            records.add_param("tree", subtree->second, at(name_value).where);
+            records.add_param("_autoremap", true, at(name_value).where);
+            used_as_subtree_.insert(subtree->second);
+            if (!args.empty()) {
+                report(args.front().where, diagnostic_code::unsupported_feature,
+                       "a subtree node takes no properties: the subtree shares its parent's "
+                       "blackboard",
+                       id);
+            }
+        } else {
+            if (name_value == none) {
+                report(at(node).where, diagnostic_code::missing_field, what + " has no 'name'", id);
+            } else if (name.empty() &&
+                       (at(name_value).type == kind::string || at(name_value).type == kind::null)) {
+                report(at(name_value).where, diagnostic_code::missing_field,
+                       what + "'s 'name' is empty: it names no node type", id);
+            } else if (empty_trees_.count(std::string(name)) != 0) {
+                report(at(name_value).where, diagnostic_code::no_root,
+                       "subtree '" + std::string(name) +
+                           "' is a tree of this project that is empty: its 'root' names no node",
+                       id);
+            } else if (category == "tree") {
+                report(at(name_value).where, diagnostic_code::unknown_tree,
+                       "subtree '" + std::string(name) + "' names no tree of this project", id);
+            }
+            add_mapped(b3::flavour::classic, name, describe, at(node).where, id, parent, args, {},
+                       {}, children.empty(), records);
+            if (name.empty()) records.mark_problem(record_set::bad_type);
+        }
+
         return children;
     }
 
@@ -749,7 +786,7 @@ private:
             }
             members m = read_members(i,
                                      {"version", "scope", "name", "category", "title",
-                                      "description", "properties", "parameters"},
+                                      "description", "properties", "parameters", "parent"},
                                      "a custom node");
             node_model model;
             model.name = std::string(text_field(m["name"], "name"));
@@ -800,11 +837,11 @@ private:
     };
 
     void read_nested_tree(std::uint32_t object) {
-        members m =
-            read_members(object,
-                         {"name", "desc", "root", "vars", "declvar", "import", "export", "firstid",
-                          "group", "version", "custom", "$id", "$override", "prefix"},
-                         "a behavior3 tree");
+        members m = read_members(
+            object,
+            {"name", "desc", "root", "vars", "declvar", "import", "export", "firstid", "group",
+             "version", "custom", "$id", "$override", "prefix", "variables", "overrides"},
+            "a behavior3 tree");
         result_.document.implicit_keys = true;
         result_.document.subtree_paths = tree_document::path_base::workspace;
         std::string name(text_field(m["name"], "name"));
@@ -822,14 +859,19 @@ private:
         result_.document.main_tree_where =
             m["name"] != none ? at(m["name"]).where : at(object).where;
         text_field(m["desc"], "desc");
-        if (const std::uint32_t overrides = m["$override"];
-            overrides != none && is_object(overrides, "$override") && at(overrides).size > 0) {
-            report(at(overrides).where, diagnostic_code::unsupported_feature,
-                   "'$override' changes nodes inside subtrees, which Canopy does not do; apply "
-                   "the changes in the subtree files");
-        }
+        read_overrides(m["$override"], "$override");  // behavior3editor 2.0
+        read_overrides(m["overrides"], "overrides");  // 2.2 and vscode-behavior3
         read_vars(m["vars"], records);
         read_vars(m["declvar"], records);  // behavior3editor 1.8's name for them
+        read_imports(m["import"], "import");
+        if (const std::uint32_t variables = m["variables"]; variables != none &&
+                                                            at(variables).type != kind::null &&
+                                                            is_object(variables, "variables")) {
+            // 2.x: {"imports": [files of declarations], "locals": [the tree's own]}.
+            members v = read_members(variables, {"imports", "locals"}, "'variables'");
+            read_imports(v["imports"], "imports");
+            read_vars(v["locals"], records);
+        }
         const std::uint32_t root = m["root"];
         if (!is_object(root, "root")) return;
 
@@ -846,8 +888,8 @@ private:
                 continue;
             }
             members n = read_members(node,
-                                     {"id", "$id", "name", "desc", "args", "input", "output",
-                                      "children", "path", "debug", "disabled"},
+                                     {"id", "$id", "uuid", "name", "desc", "args", "input",
+                                      "output", "children", "path", "debug", "disabled"},
                                      "a node");
             boolean_field(n["debug"], "debug");  // logging only
             if (boolean_field(n["disabled"], "disabled") && parent != none) continue;
@@ -871,15 +913,21 @@ private:
             for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.emplace_back(*it, index);
         }
 
-        // The file's integer ids when they are all there, non-zero and unique; else 1..n.
+        // The file's ids when they are all there, whole numbers (2.x writes them as strings),
+        // non-zero and unique; else 1..n. Kept, they keep the gaps the editor leaves for the
+        // nodes of subtrees.
         std::vector<std::int64_t> ids(list.size());
         bool own_ids = true;
         std::unordered_set<std::int64_t> taken;
         for (std::size_t i = 0; i < list.size() && own_ids; ++i) {
-            const std::uint32_t id = list[i].id;
-            own_ids = id != none && at(id).type == kind::integer && at(id).integer != 0 &&
-                      taken.insert(at(id).integer).second;
-            if (own_ids) ids[i] = at(id).integer;
+            const std::optional<std::int64_t> id = node_id(list[i].id);
+            own_ids = id && *id != 0 && taken.insert(*id).second;
+            if (own_ids) ids[i] = *id;
+        }
+        // Children that run: a disabled child is left out above, as the runtimes leave it.
+        std::vector<std::size_t> child_count(list.size(), 0);
+        for (const nested_node& n : list) {
+            if (n.parent != none) ++child_count[n.parent];
         }
         for (std::size_t i = 0; i < list.size(); ++i) {
             if (!own_ids) ids[i] = static_cast<std::int64_t>(i) + 1;
@@ -898,10 +946,57 @@ private:
             if (n.name == none) {
                 report(at(n.node).where, diagnostic_code::missing_field, "a node has no 'name'",
                        ids[i]);
+            } else if (type.empty() &&
+                       (at(n.name).type == kind::string || at(n.name).type == kind::null)) {
+                // text_field reported the other kinds.
+                report(at(n.name).where, diagnostic_code::missing_field,
+                       "a node's 'name' is empty: it names no node type", ids[i]);
             }
             add_mapped(b3::flavour::nested, type, describe, at(n.node).where, ids[i], parent, args,
-                       slots(n.input, "input"), slots(n.output, "output"), records);
+                       slots(n.input, "input"), slots(n.output, "output"), child_count[i] == 0,
+                       records);
             if (type.empty()) records.mark_problem(record_set::bad_type);
+        }
+    }
+
+    // A node's id as a number: an integer, or a string of decimal digits ("12").
+    std::optional<std::int64_t> node_id(std::uint32_t id) const {
+        if (id == none) return std::nullopt;
+        if (at(id).type == kind::integer) return at(id).integer;
+        const std::string& text = at(id).text;
+        if (at(id).type != kind::string || text.empty() || text.size() > 18 ||
+            (text.size() > 1 && text[0] == '0') ||
+            !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+            return std::nullopt;
+        }
+        return std::stoll(text);
+    }
+
+    // Files of variable declarations, named from the workspace root. Their variables have no
+    // type (implicit_keys makes them on first use), so only their shape is checked.
+    void read_imports(std::uint32_t imports, std::string_view field) {
+        if (imports == none || at(imports).type == kind::null || !is_array(imports, field)) return;
+        for (std::uint32_t i = at(imports).first; i != none; i = at(i).next) {
+            if (at(i).type != kind::string) {
+                report(at(i).where, diagnostic_code::wrong_field_type,
+                       "each of '" + std::string(field) + "' must be a file path, not " +
+                           std::string(kind_name(at(i))));
+            }
+        }
+    }
+
+    // {"<uuid>": {"args": {...}, "input": [...], ...}}: changes to nodes of the subtree files
+    // this tree uses, by the uuid they have there. Canopy loads each subtree file as it is.
+    void read_overrides(std::uint32_t overrides, std::string_view field) {
+        if (overrides == none || at(overrides).type == kind::null || !is_object(overrides, field)) {
+            return;
+        }
+        for (std::uint32_t i = at(overrides).first; i != none; i = at(i).next) {
+            report(at(i).key_where, diagnostic_code::unsupported_feature,
+                   "'" + std::string(field) + "' changes node '" + at(i).key +
+                       "' of a subtree file for this tree only, which Canopy does not do: "
+                       "make the change in the subtree file, or copy the subtree into this "
+                       "tree");
         }
     }
 
@@ -1035,12 +1130,28 @@ private:
     void add_mapped(b3::flavour in, std::string_view name, std::string_view describe,
                     source_location where, std::int64_t id, std::int64_t parent,
                     std::vector<arg_entry>& args, const std::vector<slot_entry>& inputs,
-                    const std::vector<slot_entry>& outputs, record_set& records) {
+                    const std::vector<slot_entry>& outputs, bool childless, record_set& records) {
         const bool escaped = name.substr(0, b3::escape_prefix.size()) == b3::escape_prefix;
         const b3::node_rule* rule = escaped ? nullptr : b3::find_rule(in, name);
         std::string type(escaped ? name.substr(b3::escape_prefix.size()) : name);
         if (rule != nullptr) type = std::string(rule->canopy_name);
         std::vector<record_set::raw_param> params;
+        if (rule != nullptr && childless && !rule->when_empty.empty()) {
+            // The runtime runs a composite without children and returns one status: the leaf
+            // that returns it. Canopy's own formats refuse such composites.
+            type = std::string(rule->when_empty);
+            rule = nullptr;
+        } else if (in == b3::flavour::nested && !escaped &&
+                   (rule == nullptr ||
+                    rule->canopy_name.substr(0, b3::kept_prefix.size()) == b3::kept_prefix)) {
+            note_builtin(name, type);
+        }
+        if (rule != nullptr) {
+            for (const b3::fixed_param& fixed : rule->fixed) {
+                if (!fixed.name.empty())
+                    params.push_back({std::string(fixed.name), fixed.value, where, false});
+            }
+        }
         std::vector<bool> inputs_used(inputs.size(), false);
         if (rule && !rule->dropped_arg.empty()) {
             args.erase(
@@ -1067,8 +1178,45 @@ private:
                               "{" + std::string(outputs[i].name) + "}", outputs[i].where, false});
         }
         records.add(id, parent, type, describe, where);
+        auto model = builtin_models_.find(type);
         for (record_set::raw_param& p : params) {
+            if (model != builtin_models_.end()) mention_port(model->second, p.name);
             records.add_param(std::move(p.name), std::move(p.value), p.where, false);
+        }
+    }
+
+    // A behavior3 built-in that Canopy does not map gets a model of the kind its runtime
+    // defines, so that lenient loading learns it as that (an empty Parallel is a composite)
+    // rather than guessing from its children.
+    void note_builtin(std::string_view b3_name, const std::string& type) {
+        const b3::builtin_kind kind = b3::find_builtin(b3_name);
+        if (kind == b3::builtin_kind::unknown || builtin_models_.count(type) != 0) return;
+        node_model model;
+        model.name = type;
+        model.shape = kind == b3::builtin_kind::composite   ? arity::composite
+                      : kind == b3::builtin_kind::decorator ? arity::decorator
+                                                            : arity::leaf;
+        model.condition = kind == b3::builtin_kind::condition;
+        model.description = "behavior3's built-in " + std::string(b3_name);
+        builtin_models_.emplace(type, std::move(model));
+        builtin_order_.push_back(type);
+    }
+
+    static void mention_port(node_model& model, const std::string& name) {
+        if (std::none_of(model.ports.begin(), model.ports.end(),
+                         [&](const port_model& p) { return p.name == name; })) {
+            model.ports.push_back({name, port_model::direction::input, {}, {}, {}});
+        }
+    }
+
+    // The built-ins' models, after the file's own (which win: a palette may describe them).
+    void add_builtin_models() {
+        std::vector<node_model>& models = result_.document.models;
+        for (const std::string& type : builtin_order_) {
+            if (std::none_of(models.begin(), models.end(),
+                             [&](const node_model& m) { return m.name == type; })) {
+                models.push_back(std::move(builtin_models_.at(type)));
+            }
         }
     }
 
@@ -1189,6 +1337,9 @@ private:
     std::vector<jvalue> values_;
     std::unordered_map<std::string, std::string> classic_tree_names_;  // tree id -> name
     std::unordered_set<std::string> used_as_subtree_;
+    std::unordered_set<std::string> empty_trees_;                 // ids of a project's empty trees
+    std::unordered_map<std::string, node_model> builtin_models_;  // by Canopy type name
+    std::vector<std::string> builtin_order_;                      // as first met
 };
 
 // ---- content detection ------------------------------------------------------------------

@@ -3,6 +3,8 @@
 // names (docs/behavior3.md).
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -14,10 +16,98 @@ namespace canopy::detail {
 namespace {
 
 namespace b3 = behavior3;
+using json = nlohmann::json;
+
+// Writes JSON text again as the reader writes an array or object argument into a string:
+// compact, numbers as number_text, strings escaped as append_json_escaped.
+class compact_json final : public nlohmann::json_sax<json> {
+public:
+    std::string out;
+
+    bool null() override { return add("null"); }
+    bool boolean(bool value) override { return add(value ? "true" : "false"); }
+    bool number_integer(number_integer_t value) override { return add(std::to_string(value)); }
+    bool number_unsigned(number_unsigned_t value) override {
+        // Beyond 64 signed bits the reader keeps a number, not an integer.
+        if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            return add(number_text(static_cast<double>(value)));
+        return add(std::to_string(value));
+    }
+    bool number_float(number_float_t value, const string_t& /*text*/) override {
+        return add(number_text(value));
+    }
+    bool string(string_t& value) override {
+        separate();
+        out += '"';
+        append_json_escaped(out, value);
+        out += '"';
+        return true;
+    }
+    bool binary(binary_t& /*value*/) override { return false; }
+    bool start_object(std::size_t /*elements*/) override { return open('{'); }
+    bool start_array(std::size_t /*elements*/) override { return open('['); }
+    bool end_object() override { return close('}'); }
+    bool end_array() override { return close(']'); }
+    bool key(string_t& name) override {
+        separate();
+        out += '"';
+        append_json_escaped(out, name);
+        out += "\":";
+        after_key_ = true;
+        return true;
+    }
+    bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                     const nlohmann::detail::exception& /*error*/) override {
+        return false;
+    }
+
+private:
+    void separate() {
+        if (after_key_) {
+            after_key_ = false;
+        } else if (!first_.empty()) {
+            if (!first_.back()) out += ',';
+            first_.back() = false;
+        }
+    }
+    bool add(std::string_view text) {
+        separate();
+        out += text;
+        return true;
+    }
+    bool open(char bracket) {
+        separate();
+        out += bracket;
+        first_.push_back(true);
+        return true;
+    }
+    bool close(char bracket) {
+        first_.pop_back();
+        out += bracket;
+        return true;
+    }
+
+    std::vector<bool> first_;  // per open container: nothing written in it yet
+    bool after_key_ = false;
+};
+
+// A string that is the reader's text of a JSON array or object (a behavior3-ts argument such
+// as `"list": [1, 2]`): written back as that array or object. A string argument that happens
+// to read the same is rare enough to be taken for one (docs/behavior3.md).
+bool is_json_container(const std::string& text) {
+    if (text.size() < 2 || (text.front() != '[' && text.front() != '{')) return false;
+    compact_json again;
+    if (!json::sax_parse(text, &again)) return false;
+    return again.out == text;
+}
 
 // A value as JSON; a number that is whole keeps a ".0", so that it reads back as a number and
 // not as an integer.
 void append_value(std::string& out, const param_value& value) {
+    if (const auto* text = std::get_if<std::string>(&value); text && is_json_container(*text)) {
+        out += *text;
+        return;
+    }
     if (!std::holds_alternative<double>(value) || !std::isfinite(std::get<double>(value))) {
         append_json_value(out, value);
         return;
@@ -163,6 +253,23 @@ private:
         if (type == "SubTree") return describe_subtree(records, i);
         const b3::node_rule* rule = b3::find_rule_for_canopy(type);
         out.name = b3::written_name(type, rule);
+        if (children == 0) {
+            // A behavior3 composite without children reads as the leaf that returns its
+            // result: a Canopy record without children keeps its type only escaped.
+            const b3::node_rule* read_as = b3::find_rule(b3::flavour::nested, out.name);
+            if (read_as != nullptr && !read_as->when_empty.empty())
+                out.name = std::string(b3::escape_prefix) + std::string(type);
+        }
+        const b3::node_rule* fixed = b3::find_fixed_rule(type);
+        if (fixed != nullptr && children != 0 && has_fixed_params(records, i, *fixed)) {
+            // Parallel with Race's thresholds is Race; any other Parallel is Canopy's.
+            out.name = std::string(fixed->b3_name);
+            for (const record_set::raw_param* p = records.params_begin(i);
+                 p != records.params_end(i); ++p) {
+                if (!is_fixed(*fixed, p->name)) out.args.emplace_back(p->name, p->value);
+            }
+            return out;
+        }
         if (type == "IfThenElse" && children == 2) {
             problem("node " + std::to_string(id) +
                         ": IfThenElse with two children fails when its condition fails; "
@@ -207,6 +314,27 @@ private:
         return out;
     }
 
+    static bool is_fixed(const b3::node_rule& rule, std::string_view name) {
+        return std::any_of(std::begin(rule.fixed), std::end(rule.fixed),
+                           [&](const b3::fixed_param& f) { return f.name == name; });
+    }
+
+    // Whether a record gives each of the rule's fixed parameters, with its value.
+    static bool has_fixed_params(const record_set& records, std::size_t i,
+                                 const b3::node_rule& rule) {
+        for (const b3::fixed_param& f : rule.fixed) {
+            if (f.name.empty()) continue;
+            const auto* p = std::find_if(
+                records.params_begin(i), records.params_end(i),
+                [&](const record_set::raw_param& param) { return param.name == f.name; });
+            if (p == records.params_end(i) || !std::holds_alternative<std::int64_t>(p->value) ||
+                std::get<std::int64_t>(p->value) != f.value) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     // The parameter a mapped node's one argument becomes, in behavior3's units: its input
     // slot for a key, else the argument, or nothing where behavior3's default says it.
     void write_mapped(const b3::node_rule& rule, const record_set::raw_param& p, node_text& out,
@@ -248,6 +376,11 @@ private:
                 file = std::get<std::string>(p->value);
             } else if (p->name == "_autoremap" && std::holds_alternative<bool>(p->value)) {
                 autoremap = std::get<bool>(p->value);
+            } else if (p->name == "_autoremap" && std::holds_alternative<std::string>(p->value) &&
+                       (std::get<std::string>(p->value) == "true" ||
+                        std::get<std::string>(p->value) == "false")) {
+                // As the XML formats read it: text, which the loader takes as a boolean.
+                autoremap = std::get<std::string>(p->value) == "true";
             } else {
                 problem("node " + std::to_string(id) + ": subtree parameter '" + p->name +
                             "'; a behavior3 subtree shares its parent's variables and takes no "
