@@ -223,9 +223,8 @@ public:
                 std::any_of(std::begin(c.post), std::end(c.post),
                             [](const script* s) { return s != nullptr; }))
                 continue;
-            const int given = (c.pre[kind::failure_if] != nullptr) +
-                              (c.pre[kind::success_if] != nullptr) +
-                              (c.pre[kind::skip_if] != nullptr);
+            const auto given = std::count_if(std::begin(c.pre), std::end(c.pre),
+                                             [](const script* s) { return s != nullptr; });
             if (given != 1) continue;
             const std::size_t which = c.pre[kind::failure_if] != nullptr   ? kind::failure_if
                                       : c.pre[kind::success_if] != nullptr ? kind::success_if

@@ -138,10 +138,9 @@ status context::step_with_conditions(tree::index child) {
 
 error context::condition_failure(tree::index node, std::size_t condition,
                                  const error& failure) const {
-    return error(failure.code(), "node " + std::to_string(tree_->record_id(node)) + " ('" +
-                                     std::string(tree_->type_name(node)) + "'), " +
-                                     std::string(condition_params[condition]) + ": " +
-                                     failure.what());
+    return {failure.code(), "node " + std::to_string(tree_->record_id(node)) + " ('" +
+                                std::string(tree_->type_name(node)) + "'), " +
+                                std::string(condition_params[condition]) + ": " + failure.what()};
 }
 
 void context::throw_condition_failure(tree::index node, std::size_t condition,

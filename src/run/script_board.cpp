@@ -47,7 +47,7 @@ blackboard script_board::board() {
             throw;
         }
     }
-    return blackboard(storage_, &layout_);
+    return {storage_, &layout_};
 }
 
 std::optional<std::uint32_t> script_board::find_slot(std::string_view name) const noexcept {

@@ -30,6 +30,12 @@ bool validate(const std::string& file, const load_options& options) {
     }
     print_diagnostics(loaded.diagnostics);
     if (!loaded) return false;
+    if (loaded.trees.empty()) {
+        // Every refusal carries a diagnostic; should one come without, say so, not "ok".
+        std::cerr << input_name(file)
+                  << ": error: no tree was loaded and no problem was reported (a bug in Canopy)\n";
+        return false;
+    }
     auto nodes = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); };
     std::cout << input_name(file) << ": ok (";
     if (!options.tree.empty()) {
