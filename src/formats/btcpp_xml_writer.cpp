@@ -70,7 +70,6 @@ std::optional<std::uint64_t> milliseconds_of(const param_value& value) {
 
 // What the writer learns of a type the <TreeNodesModel> must describe.
 struct type_use {
-    std::size_t most_children = 0;
     std::vector<std::string> ports;  // parameter names, first seen first
 };
 
@@ -92,6 +91,7 @@ public:
             printer_.PushAttribute("path", path.c_str());
             printer_.CloseElement();
         }
+        count_children();
         for (const record_set& records : document_.trees) write_tree(records);
         write_models();
         printer_.CloseElement();
@@ -297,7 +297,7 @@ private:
         // An element named as a tree of the document would read as a subtree.
         const bool explicit_form = !is_xml_name(type) || is_reserved_element(type) ||
                                    tree_names_.count(std::string(type)) != 0;
-        note_type(type, child_count, attributes);
+        note_type(type, attributes);
         if (explicit_form) {
             const std::string_view element = model_element_of(type);
             printer_.OpenElement(intern(element));
@@ -414,9 +414,29 @@ private:
         }
         if (std::string_view element = btcpp::canopy_model_element(type); !element.empty())
             return element;
-        auto use = uses_.find(std::string(type));
-        const std::size_t children = use == uses_.end() ? 0 : use->second.most_children;
+        auto most = most_children_.find(std::string(type));
+        const std::size_t children = most == most_children_.end() ? 0 : most->second;
         return children == 0 ? "Action" : children == 1 ? "Decorator" : "Control";
+    }
+
+    // The most children each type has anywhere in the document, counted before any node is
+    // written: a type's element (`<Action ID>`, `<Decorator ID>`) is then the same at its first
+    // use as at its last and in its model, so that what is written reads back as itself.
+    void count_children() {
+        for (const record_set& records : document_.trees) {
+            std::unordered_map<std::int64_t, std::size_t> children;
+            for (std::size_t i = 0; i < records.size(); ++i) ++children[records.parent_id(i)];
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                if (records.has_type_id(i)) continue;
+                const auto found = children.find(records.id(i));
+                const std::size_t count = found == children.end() ? 0 : found->second;
+                for (std::string_view type :
+                     {records.type_name(i), btcpp::written_type(records.type_name(i))}) {
+                    std::size_t& most = most_children_[std::string(type)];
+                    most = std::max(most, count);
+                }
+            }
+        }
     }
 
     // tinyxml2's printer keeps the name of each open element by pointer, until it closes: the
@@ -433,13 +453,12 @@ private:
     }
 
     // Remembers a type the <TreeNodesModel> describes: one that BehaviorTree.CPP lacks.
-    void note_type(std::string_view type, std::size_t child_count,
+    void note_type(std::string_view type,
                    const std::vector<std::pair<std::string, std::string>>& attributes) {
         if (btcpp::is_builtin(type)) return;
         auto [it, added] = uses_.try_emplace(std::string(type));
         if (added) use_order_.push_back(it->first);
         type_use& use = it->second;
-        use.most_children = std::max(use.most_children, child_count);
         for (const auto& attribute : attributes) {
             if (std::find(use.ports.begin(), use.ports.end(), attribute.first) == use.ports.end())
                 use.ports.push_back(attribute.first);
@@ -520,6 +539,7 @@ private:
     write_result result_;
     std::vector<std::string> includes_;
     std::unordered_map<std::string, type_use> uses_;
+    std::unordered_map<std::string, std::size_t> most_children_;
     std::vector<std::string> use_order_;
     std::vector<std::pair<std::string, const record_set*>> keyed_trees_;
     std::unordered_set<std::string> tree_names_;
