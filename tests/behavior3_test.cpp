@@ -752,17 +752,11 @@ TEST_SUITE("behavior3") {
                 inexpressible += included ? 1 : 0;
             }
             if (!written.problems.empty()) return std::pair{fs::path(), all};
-            const fs::path out = folder / (stem + std::string(info(format).extensions.front()));
-            std::ofstream(out, std::ios::binary) << written.text;
-            std::vector<fs::path> paths{out};
-            for (const auto& [name, text] : written.files) {
-                std::ofstream(folder / name, std::ios::binary) << text;
-                paths.push_back(folder / name);
-            }
+            const std::vector<fs::path> paths = testing::write_files(written, format, folder, stem);
             for (const fs::path& path : paths) {
                 for (auto& [name, text] : prints(path)) all[name] = text;
             }
-            return std::pair{out, all};
+            return std::pair{paths.front(), all};
         };
         int variants = 0;
         for (const auto& entry : fs::recursive_directory_iterator(data)) {

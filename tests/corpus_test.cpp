@@ -6,11 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 
 #include "canopy/canopy.hpp"
+#include "test_support.hpp"
 
 namespace canopy {
 namespace {
@@ -175,14 +175,7 @@ conversion converted(const tree_document& document, file_format format, const fs
             CHECK(d.code == diagnostic_code::not_expressible);
         return result;
     }
-    const fs::path out = folder / (stem + std::string(info(format).extensions.front()));
-    std::ofstream(out, std::ios::binary) << written.text;
-    std::vector<fs::path> paths{out};
-    for (const auto& [name, text] : written.files) {
-        std::ofstream(folder / name, std::ios::binary) << text;
-        paths.push_back(folder / name);
-    }
-    for (const fs::path& path : paths) {
+    for (const fs::path& path : testing::write_files(written, format, folder, stem)) {
         const file_load_result again = try_load_every_tree(path, builtins(), options);
         CHECK_MESSAGE(again, shown(again.diagnostics));
         for (const auto& [name, text] : prints(again)) result.prints[name] = text;

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -26,6 +28,24 @@ struct counted_node : node {
     status tick(context& ctx) const override { return ctx.tick(ctx.node() + 1); }
     std::int64_t count;
 };
+
+/// Writes what a writer made into `folder`: its text as `stem` with the format's extension,
+/// and each further file it made (a behavior3 subtree file, say) by its name. The paths
+/// written, the main file first.
+inline std::vector<std::filesystem::path> write_files(const write_result& written,
+                                                      file_format format,
+                                                      const std::filesystem::path& folder,
+                                                      const std::string& stem) {
+    const std::filesystem::path out =
+        folder / (stem + std::string(info(format).extensions.front()));
+    std::ofstream(out, std::ios::binary) << written.text;
+    std::vector<std::filesystem::path> paths{out};
+    for (const auto& [name, text] : written.files) {
+        std::ofstream(folder / name, std::ios::binary) << text;
+        paths.push_back(folder / name);
+    }
+    return paths;
+}
 
 /// Built-ins, every demo pack (so that each tree in data/ loads), and types with parameters
 /// of every kind.
