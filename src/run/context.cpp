@@ -104,7 +104,7 @@ status context::step_with_conditions(tree::index child) {
             }
         }
     } catch (const error& e) {
-        throw_condition_failure(child, which, e);
+        throw condition_failure(child, which, e);
     }
     if (result == status::idle) {
         const canopy::node& behaviour = *nodes_[child];
@@ -128,7 +128,7 @@ status context::step_with_conditions(tree::index child) {
             which = kind::post_any;
             if (const script* post = conditions.post[which]) post->run(board);
         } catch (const error& e) {
-            throw_condition_failure(child, pre_condition_count + which, e);
+            throw condition_failure(child, pre_condition_count + which, e);
         }
     }
     if (observer_ != nullptr) notify_tick(child, was_running, result);
@@ -141,11 +141,6 @@ error context::condition_failure(tree::index node, std::size_t condition,
     return {failure.code(), "node " + std::to_string(tree_->record_id(node)) + " ('" +
                                 std::string(tree_->type_name(node)) + "'), " +
                                 std::string(condition_params[condition]) + ": " + failure.what()};
-}
-
-void context::throw_condition_failure(tree::index node, std::size_t condition,
-                                      const error& failure) const {
-    throw condition_failure(node, condition, failure);
 }
 
 // context::tick with an observer told of each step: rarely taken, so out of line.

@@ -162,8 +162,6 @@ private:
     status step_with_conditions(canopy::tree::index child);
     error condition_failure(canopy::tree::index node, std::size_t condition,
                             const error& failure) const;
-    [[noreturn]] void throw_condition_failure(canopy::tree::index node, std::size_t condition,
-                                              const error& failure) const;
     void notify_visit(canopy::tree::index node);
     void notify_tick(canopy::tree::index node, bool was_running, status result);
 
