@@ -231,8 +231,13 @@ struct slot_entry {
 
 class behavior3_reader {
 public:
-    behavior3_reader(std::string_view text, const std::string& path, read_result& result)
-        : text_(text), path_(path), result_(result), sink_(path_, result_.diagnostics) {}
+    behavior3_reader(std::string_view text, const std::string& path, read_result& result,
+                     const std::vector<subtree_override>& overrides)
+        : text_(text),
+          path_(path),
+          result_(result),
+          sink_(path_, result_.diagnostics),
+          overrides_(overrides) {}
 
     void run() {
         located_copy copy(text_, values_, sink_, result_.complete);
@@ -240,6 +245,7 @@ public:
         tracking_iterator last(text_.data() + text_.size(), copy.reached());
         json::sax_parse(first, last, &copy);
         if (!result_.complete || values_.empty()) return;
+        copy_patches();
         read_top(0);
         add_builtin_models();
         // A file refused before any tree still gives one, empty, as the flat reader does: the
@@ -248,6 +254,37 @@ public:
     }
 
 private:
+    // ---- the changes a using tree makes to this file's nodes ----
+
+    // Each override's patch joins the located copy, after the file's own values, so that a
+    // node reads it as it reads its own fields. The patches come checked from the using
+    // tree's reader (read_overrides), as JSON text it wrote.
+    void copy_patches() {
+        for (const subtree_override& change : overrides_) {
+            const auto start = static_cast<std::uint32_t>(values_.size());
+            bool complete = true;
+            std::vector<diagnostic> ignored;
+            diagnostic_sink sink(path_, ignored);
+            located_copy copy(change.patch, values_, sink, complete);
+            tracking_iterator first(change.patch.data(), copy.reached());
+            tracking_iterator last(change.patch.data() + change.patch.size(), copy.reached());
+            json::sax_parse(first, last, &copy);
+            if (!complete || values_.size() == start || at(start).type != kind::object) {
+                values_.resize(start);
+                continue;
+            }
+            patches_[change.node].push_back({start, static_cast<std::uint32_t>(values_.size())});
+        }
+    }
+
+    // A changed value is reported at the node it changes: its text is in another file.
+    void locate_patch(std::pair<std::uint32_t, std::uint32_t> patch, source_location where) {
+        for (std::uint32_t i = patch.first; i < patch.second; ++i) {
+            values_[i].where = where;
+            values_[i].key_where = where;
+        }
+    }
+
     // ---- helpers ----
 
     const jvalue& at(std::uint32_t index) const { return values_[index]; }
@@ -825,12 +862,14 @@ private:
     // ---- the nested flavour ----
 
     struct nested_node {
-        std::uint32_t node;
-        std::size_t parent;  // index in the list, or none for the root
+        std::uint32_t node = none;
+        std::size_t parent = none;  // index in the list, or none for the root
         std::uint32_t id = none;
+        std::uint32_t uuid = none;
         std::uint32_t name = none;
         std::uint32_t desc = none;
         std::uint32_t args = none;
+        std::vector<std::uint32_t> changed_args;  // the overrides' `args`, in order
         std::uint32_t input = none;
         std::uint32_t output = none;
         std::uint32_t path = none;
@@ -892,14 +931,39 @@ private:
                                       "output", "children", "path", "debug", "disabled"},
                                      "a node");
             boolean_field(n["debug"], "debug");  // logging only
-            if (boolean_field(n["disabled"], "disabled") && parent != none) continue;
-            nested_node entry{node, parent};
+            nested_node entry;
+            entry.node = node;
+            entry.parent = parent;
             entry.id = n["id"];
+            // What overrides name it by: its uuid (2.2, vscode-behavior3), else its `$id`
+            // (2.0's `$override`).
+            entry.uuid = n["uuid"];
+            if (entry.uuid == none && n["$id"] != none && at(n["$id"]).type == kind::string)
+                entry.uuid = n["$id"];
             entry.name = n["name"];
             entry.desc = n["desc"];
             entry.args = n["args"];
             entry.input = n["input"];
             entry.output = n["output"];
+            bool disabled = boolean_field(n["disabled"], "disabled");
+            // A using tree's overrides, as behavior3editor applies them: each field given
+            // replaces the node's, and `args` replace the node's one by one.
+            const std::string_view uuid = text_field(entry.uuid, "uuid");
+            if (auto changes = patches_.find(std::string(uuid));
+                !uuid.empty() && changes != patches_.end()) {
+                for (const auto& patch : changes->second) {
+                    locate_patch(patch, at(node).where);
+                    members p = read_members(
+                        patch.first, {"desc", "args", "input", "output", "debug", "disabled"},
+                        "an override");
+                    if (p["desc"] != none) entry.desc = p["desc"];
+                    if (p["input"] != none) entry.input = p["input"];
+                    if (p["output"] != none) entry.output = p["output"];
+                    if (p["args"] != none) entry.changed_args.push_back(p["args"]);
+                    if (p["disabled"] != none) disabled = boolean_field(p["disabled"], "disabled");
+                }
+            }
+            if (disabled && parent != none) continue;
             if (!text_field(n["path"], "path").empty()) entry.path = n["path"];
             const std::size_t index = list.size();
             list.push_back(entry);
@@ -938,10 +1002,25 @@ private:
                 records.add(ids[i], parent, "SubTree", describe, at(n.node).where);
                 records.add_param("file", at(n.path).text, at(n.path).where);
                 records.add_param("_autoremap", true, at(n.path).where);
+                keep_uuid(n, records);
                 continue;
             }
             std::vector<arg_entry> args;
             collect_args(n.args, "args", args);
+            for (std::uint32_t changed : n.changed_args) {
+                std::vector<arg_entry> changes;
+                collect_args(changed, "args", changes);
+                for (const arg_entry& change : changes) {
+                    auto same = std::find_if(args.begin(), args.end(), [&](const arg_entry& a) {
+                        return a.name == change.name;
+                    });
+                    if (same != args.end()) {
+                        *same = change;
+                    } else {
+                        args.push_back(change);
+                    }
+                }
+            }
             const std::string_view type = text_field(n.name, "name");
             if (n.name == none) {
                 report(at(n.node).where, diagnostic_code::missing_field, "a node has no 'name'",
@@ -956,7 +1035,14 @@ private:
                        slots(n.input, "input"), slots(n.output, "output"), child_count[i] == 0,
                        records);
             if (type.empty()) records.mark_problem(record_set::bad_type);
+            keep_uuid(n, records);
         }
+    }
+
+    // As editor metadata: the writer writes it back, so overrides keep naming the node.
+    void keep_uuid(const nested_node& n, record_set& records) const {
+        if (n.uuid != none && at(n.uuid).type == kind::string && !at(n.uuid).text.empty())
+            records.add_metadata(std::string(uuid_metadata), at(n.uuid).text);
     }
 
     // A node's id as a number: an integer, or a string of decimal digits ("12").
@@ -986,17 +1072,46 @@ private:
     }
 
     // {"<uuid>": {"args": {...}, "input": [...], ...}}: changes to nodes of the subtree files
-    // this tree uses, by the uuid they have there. Canopy loads each subtree file as it is.
+    // this tree uses, by the uuid they have there, for this tree's uses only. Checked here,
+    // where they are written; the loader hands them to the subtree files' reader.
     void read_overrides(std::uint32_t overrides, std::string_view field) {
         if (overrides == none || at(overrides).type == kind::null || !is_object(overrides, field)) {
             return;
         }
         for (std::uint32_t i = at(overrides).first; i != none; i = at(i).next) {
-            report(at(i).key_where, diagnostic_code::unsupported_feature,
-                   "'" + std::string(field) + "' changes node '" + at(i).key +
-                       "' of a subtree file for this tree only, which Canopy does not do: "
-                       "make the change in the subtree file, or copy the subtree into this "
-                       "tree");
+            if (at(i).key.empty()) {
+                report(at(i).key_where, diagnostic_code::missing_field,
+                       "an entry of '" + std::string(field) +
+                           "' has an empty uuid: it changes no node");
+                continue;
+            }
+            if (!is_object(i, "an override")) continue;
+            members p = read_members(i, {"desc", "args", "input", "output", "debug", "disabled"},
+                                     "an override");
+            // The patch keeps the fields of the right kind only, so that what is wrong here
+            // is reported here, once.
+            std::string patch;
+            auto keep = [&](std::string_view name, auto check) {
+                const std::uint32_t value = p[name];
+                const std::size_t problems = result_.diagnostics.size();
+                check(value);
+                if (value == none || at(value).type == kind::null ||
+                    result_.diagnostics.size() != problems) {
+                    return;
+                }
+                patch += patch.empty() ? "{\"" : ",\"";
+                patch.append(name).append("\":").append(json_text(value));
+            };
+            keep("desc", [&](std::uint32_t v) { text_field(v, "desc"); });
+            keep("input", [&](std::uint32_t v) { slots(v, "input"); });
+            keep("output", [&](std::uint32_t v) { slots(v, "output"); });
+            keep("disabled", [&](std::uint32_t v) { boolean_field(v, "disabled"); });
+            keep("args", [&](std::uint32_t v) {
+                if (v != none && at(v).type != kind::null) is_object(v, "args");
+            });
+            boolean_field(p["debug"], "debug");  // logging only
+            if (patch.empty()) patch = "{";
+            result_.document.overrides.push_back({at(i).key, patch + "}", at(i).key_where});
         }
     }
 
@@ -1335,6 +1450,9 @@ private:
     read_result& result_;
     diagnostic_sink sink_;
     std::vector<jvalue> values_;
+    const std::vector<subtree_override>& overrides_;
+    // uuid -> its patches' values in values_, [first, second), in the order they apply.
+    std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, std::uint32_t>>> patches_;
     std::unordered_map<std::string, std::string> classic_tree_names_;  // tree id -> name
     std::unordered_set<std::string> used_as_subtree_;
     std::unordered_set<std::string> empty_trees_;                 // ids of a project's empty trees
@@ -1415,8 +1533,13 @@ private:
 }  // namespace
 
 read_result read_behavior3(std::string_view text, const std::string& path) {
+    return read_behavior3_overridden(text, path, {});
+}
+
+read_result read_behavior3_overridden(std::string_view text, const std::string& path,
+                                      const std::vector<subtree_override>& overrides) {
     read_result result;
-    behavior3_reader(text, path, result).run();
+    behavior3_reader(text, path, result, overrides).run();
     return result;
 }
 

@@ -205,7 +205,7 @@ public:
         }
         for (std::size_t k = 0; k < document_.trees.size(); ++k) {
             const std::size_t t = k == 0 ? main : (k <= main ? k - 1 : k);
-            std::string text = write_tree(document_.trees[t]);
+            std::string text = write_tree(document_.trees[t], k == 0);
             if (k == 0) {
                 // Other trees name it by its file: it has one of its own too.
                 if (used.count(document_.trees[t].name()) != 0)
@@ -413,6 +413,11 @@ private:
         const node_text node = describe_node(records, i, children);
         const std::string pad = indent(depth + 1);
         out += "{\n" + pad + "\"id\": " + std::to_string(records.id(i));
+        for (auto [note, end] = records.metadata(i); note != end; ++note) {
+            if (note->name != uuid_metadata) continue;
+            out += ",\n" + pad + "\"uuid\": ";
+            append_string(out, note->value);
+        }
         out += ",\n" + pad + "\"name\": ";
         append_string(out, node.name);
         if (!records.describe(i).empty()) {
@@ -453,11 +458,22 @@ private:
         return spaces;
     }
 
-    std::string write_tree(const record_set& records) {
+    std::string write_tree(const record_set& records, bool main) {
         const std::string name = records.name().empty() ? "MainTree" : records.name();
         std::string out = "{\n  \"name\": ";
         append_string(out, name);
         out += ",\n  \"desc\": \"\"";
+        if (main && !document_.overrides.empty()) {
+            out += ",\n  \"overrides\": {";
+            const char* separator = "\n    ";
+            for (const subtree_override& change : document_.overrides) {
+                out += separator;
+                append_string(out, change.node);
+                out += ": " + change.patch;
+                separator = ",\n    ";
+            }
+            out += "\n  }";
+        }
         if (!records.declared_keys().empty()) {
             // behavior3editor's variables are {name, desc}; the type and initial value go
             // beside them, so that a declared key reads back declared.

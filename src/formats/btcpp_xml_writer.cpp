@@ -550,7 +550,9 @@ private:
 }  // namespace
 
 write_result write_btcpp_xml(const tree_document& document) {
-    return btcpp_writer(document).write();
+    write_result result = btcpp_writer(document).write();
+    report_overrides(document, result);
+    return result;
 }
 
 }  // namespace canopy::detail

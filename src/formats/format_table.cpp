@@ -52,7 +52,8 @@ const std::vector<format_info>& formats() {
          {".json", ".b3", ".b3-setting"},
          detail::claims_behavior3,
          detail::read_behavior3,
-         detail::write_behavior3},
+         detail::write_behavior3,
+         detail::read_behavior3_overridden},
     };
     return table;
 }
@@ -79,6 +80,22 @@ std::optional<file_format> detect_format(const std::filesystem::path& path, std:
     }
     return format_for_path(path);
 }
+
+namespace detail {
+
+void report_overrides(const tree_document& document, write_result& result) {
+    for (const subtree_override& change : document.overrides) {
+        result.problems.push_back({{},
+                                   change.where,
+                                   std::nullopt,
+                                   diagnostic_code::not_expressible,
+                                   "the override of subtree node '" + change.node +
+                                       "', a change for this tree's uses only (write behavior3 "
+                                       "JSON, or make the change in the subtree file)"});
+    }
+}
+
+}  // namespace detail
 
 read_result read_records(std::string_view text, file_format format, const std::string& path) {
     if (detail::skip_space(text).empty()) {

@@ -29,8 +29,16 @@ write_result write_btcpp_xml(const tree_document& document);
 /// and behavior3editor's nested form (`root` with `children`), and `.b3-setting` node
 /// definitions. See docs/behavior3.md.
 read_result read_behavior3(std::string_view text, const std::string& path);
+/// The same, with the changes a using tree makes to the file's nodes, applied in order.
+read_result read_behavior3_overridden(std::string_view text, const std::string& path,
+                                      const std::vector<subtree_override>& overrides);
 bool claims_behavior3(std::string_view text);
 write_result write_behavior3(const tree_document& document);
+
+/// Reports, for a writer of a format that cannot say them, the document's overrides of its
+/// subtree files' nodes (tree_document::overrides): written without them, the tree would
+/// run otherwise.
+void report_overrides(const tree_document& document, write_result& result);
 
 /// Shared by the flat readers: the record fields a format spells out, and their spellings.
 inline constexpr std::string_view record_fields[] = {"id", "parentId", "type", "describe",

@@ -70,6 +70,7 @@ write_result write_flat_xml(const tree_document& document) {
     if (several) printer.CloseElement();
     write_result result;
     result.text = printer.CStr();
+    report_overrides(document, result);
     return result;
 }
 

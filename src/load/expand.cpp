@@ -360,6 +360,19 @@ private:
         }
     }
 
+    // The overrides that apply to the nodes of a subtree file a scope uses: those of every
+    // file from the scope out to the main tree, the outermost last, so that it wins (as
+    // behavior3editor applies them).
+    std::vector<subtree_override> overrides_over(std::size_t user) const {
+        std::vector<subtree_override> chain;
+        for (std::size_t s = user;; s = scopes_[s].parent) {
+            const auto& own = owner_.files_.file(scopes_[s].ref.file).document.overrides;
+            chain.insert(chain.end(), own.begin(), own.end());
+            if (scopes_[s].parent == s) break;
+        }
+        return chain;
+    }
+
     // A SubTree record: its parameters say which tree and how its keys map to the user's.
     void use_subtree(std::size_t user, std::size_t r, std::int64_t out_id, std::vector<job>& jobs) {
         const tree_ref from = scopes_[user].ref;
@@ -392,7 +405,8 @@ private:
                                        "this file)"
                                      : " beside this file"));
             }
-            const std::optional<std::size_t> opened = owner_.files_.open(path);
+            const std::optional<std::size_t> opened =
+                owner_.files_.open_changed(path, overrides_over(user));
             if (!opened)
                 return fail(diagnostic_code::io_error,
                             "subtree file '" + *file_name + "' cannot be read");

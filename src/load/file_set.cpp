@@ -150,6 +150,38 @@ std::optional<std::size_t> file_set::open_text(std::string_view text, file_forma
     return first;
 }
 
+std::optional<std::size_t> file_set::open_changed(const fs::path& path,
+                                                  const std::vector<subtree_override>& changes) {
+    const std::optional<std::size_t> plain = open(path);
+    if (!plain || changes.empty() || info(files_[*plain].format).read_overridden == nullptr)
+        return plain;
+    std::string problem;
+    bool too_large = false;
+    std::optional<std::string> text = read_whole_file(path, problem, max_file_bytes_, too_large,
+                                                      has_json_syntax(files_[*plain].format));
+    if (!text) return plain;  // it read a moment ago; changed since, it is reloaded anyway
+    // The changes whose uuid the text holds (a disabled node's too, which an override may
+    // put back); where none does, the file is used as it is.
+    std::vector<subtree_override> relevant;
+    std::string key;
+    for (const subtree_override& change : changes) {
+        if (text->find('"' + change.node + '"') == std::string::npos) continue;
+        relevant.push_back(change);
+        key.append(change.node).append(1, '\0').append(change.patch).append(1, '\0');
+    }
+    if (relevant.empty()) return plain;
+    for (std::size_t f = 0; f < files_.size(); ++f) {
+        if (canonical_[f] == canonical_[*plain] && files_[f].changed_by == key) return f;
+    }
+    const std::size_t before = files_.size();
+    std::optional<std::size_t> changed =
+        add(path, files_[*plain].name, *text, files_[*plain].format, relevant);
+    if (!changed || *changed < before) return changed;
+    files_[*changed].changed_by = std::move(key);
+    open_includes(*changed);
+    return changed;
+}
+
 void file_set::open_subtree_files() {
     for (std::size_t f = 0; f < files_.size(); ++f) {
         std::vector<std::string> named;
@@ -241,8 +273,9 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
         return std::nullopt;
     };
     const fs::path canonical = canonical_or_absolute(path);
-    auto seen = std::find(canonical_.begin(), canonical_.end(), canonical);
-    if (seen != canonical_.end()) return static_cast<std::size_t>(seen - canonical_.begin());
+    for (std::size_t f = 0; f < files_.size(); ++f) {
+        if (canonical_[f] == canonical && files_[f].changed_by.empty()) return f;
+    }
     if (std::find(failed_.begin(), failed_.end(), canonical) != failed_.end()) return std::nullopt;
     failed_.push_back(canonical);  // until it reads
     if (!format && !format_for_path(path)) {
@@ -264,16 +297,28 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
 }
 
 std::optional<std::size_t> file_set::add(const fs::path& path, const std::string& name,
-                                         std::string_view text, file_format format) {
-    read_result read = read_records(text, format, name);
+                                         std::string_view text, file_format format,
+                                         const std::vector<subtree_override>& changes) {
+    read_result read = changes.empty() ? read_records(text, format, name)
+                                       : info(format).read_overridden(text, name, changes);
     diagnostic_sink::sort(read.diagnostics);
     const bool clean = read.complete && !has_errors(read.diagnostics);
-    out_.insert(out_.end(), std::make_move_iterator(read.diagnostics.begin()),
-                std::make_move_iterator(read.diagnostics.end()));
+    const std::size_t reported = out_.size();
+    for (diagnostic& problem : read.diagnostics) {
+        // The file read as changed says again what it said as it is: once is enough.
+        auto same = [&](const diagnostic& d) {
+            return d.path == problem.path && d.where == problem.where && d.code == problem.code &&
+                   d.message == problem.message;
+        };
+        if (!changes.empty() &&
+            std::any_of(out_.begin(), out_.begin() + static_cast<std::ptrdiff_t>(reported), same))
+            continue;
+        out_.push_back(std::move(problem));
+    }
     // A problem the reader found (a misspelled key, say) must not pass silently: the file
     // makes no tree, though its problems and those the builder finds are all reported.
     if (!read.complete) return std::nullopt;  // a file that is not well-formed makes nothing
-    files_.push_back({name, path, std::move(read.document), {}});
+    files_.push_back({name, path, std::move(read.document), {}, format, {}});
     canonical_.push_back(canonical_or_absolute(path));
     failed_.erase(std::remove(failed_.begin(), failed_.end(), canonical_.back()), failed_.end());
     clean_.push_back(clean);
@@ -299,7 +344,7 @@ std::optional<tree_ref> file_set::find_tree(std::size_t file, std::string_view n
     // Then every file of the load: a project's files see each other's trees, as
     // BehaviorTree.CPP's factory registers every tree of every file it reads.
     for (std::size_t f = 0; f < files_.size(); ++f) {
-        if (queued[f]) continue;
+        if (queued[f] || !files_[f].changed_by.empty()) continue;
         const std::vector<record_set>& trees = files_[f].document.trees;
         for (std::size_t t = 0; t < trees.size(); ++t) {
             if (trees[t].name() == name) return tree_ref{f, t};

@@ -24,6 +24,10 @@ struct loaded_file {
     std::filesystem::path location;  ///< where relative paths in it start from
     tree_document document;
     std::vector<std::size_t> includes;  ///< the files it includes, as indexes
+    file_format format = file_format::flat_json;
+    /// The overrides it was read with (file_set::open_changed), as one text; empty for the
+    /// file as it is.
+    std::string changed_by;
 };
 
 /// A tree of a file in a file_set.
@@ -49,6 +53,11 @@ public:
     /// not read again.
     std::optional<std::size_t> open(const std::filesystem::path& path,
                                     std::optional<file_format> format = std::nullopt);
+    /// A file as a tree that uses it as a subtree changes it (tree_document::overrides, in the
+    /// order they apply): read again with those of `changes` that name a uuid of its nodes, or,
+    /// where none does, the file as open() reads it.
+    std::optional<std::size_t> open_changed(const std::filesystem::path& path,
+                                            const std::vector<subtree_override>& changes);
     /// The same for text in memory, named `name`, whose relative paths start at the working
     /// directory.
     std::optional<std::size_t> open_text(std::string_view text, file_format format,
@@ -74,7 +83,10 @@ public:
 
     /// Every file read or looked for, as absolute, normalised paths.
     std::vector<std::filesystem::path> files_met() const {
-        std::vector<std::filesystem::path> met = canonical_;
+        std::vector<std::filesystem::path> met;
+        for (std::size_t f = 0; f < files_.size(); ++f) {
+            if (files_[f].changed_by.empty()) met.push_back(canonical_[f]);
+        }
         met.insert(met.end(), failed_.begin(), failed_.end());
         met.insert(met.end(), missing_.begin(), missing_.end());
         return met;
@@ -86,7 +98,8 @@ public:
 
 private:
     std::optional<std::size_t> add(const std::filesystem::path& path, const std::string& name,
-                                   std::string_view text, file_format format);
+                                   std::string_view text, file_format format,
+                                   const std::vector<subtree_override>& changes = {});
     std::optional<std::size_t> read(const std::filesystem::path& path, const std::string& name,
                                     std::optional<std::size_t> from, source_location where,
                                     std::optional<file_format> format = std::nullopt);

@@ -54,6 +54,10 @@ struct format_info {
     read_result (*read)(std::string_view text, const std::string& path);
     /// Writes a document as text that read() reads back as the same trees (canopy/views/write.hpp).
     write_result (*write)(const tree_document& document);
+    /// Reads the text with the changes a using tree makes to its nodes
+    /// (tree_document::overrides); null for a format whose nodes have no uuid to name.
+    read_result (*read_overridden)(std::string_view text, const std::string& path,
+                                   const std::vector<subtree_override>& overrides) = nullptr;
 };
 
 /// Every format Canopy reads, one row each.

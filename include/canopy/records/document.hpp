@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "canopy/core/arity.hpp"
@@ -41,6 +42,21 @@ struct file_reference {
     source_location where;
 };
 
+/// The editor metadata name (record_set::metadata) under which a record keeps the uuid that
+/// overrides name it by. Formats that carry metadata keep it through a conversion.
+inline constexpr std::string_view uuid_metadata = "_node_uuid";
+
+/// A change a tree makes to one node of the subtree files it uses, for its own uses only
+/// (behavior3editor 2.x's `overrides`, docs/behavior3.md): the node is named by its `uuid`
+/// there, and the change is a JSON object in behavior3's vocabulary (`desc`, `args`, `input`,
+/// `output`, `debug`, `disabled`), as written. The loader gives it to the reader of the
+/// subtree file, which reads the node as changed.
+struct subtree_override {
+    std::string node;   ///< the uuid of the node it changes
+    std::string patch;  ///< a JSON object
+    source_location where;
+};
+
 /// Everything a reader gives for one file: its trees, as records with Canopy's type and
 /// parameter names (each format's reader maps its own), which tree runs by default, and the
 /// node models and included files it names.
@@ -70,6 +86,9 @@ struct tree_document {
     /// Whether keys that a tree uses but does not declare exist anyway, with the type their
     /// uses give them, as in formats whose libraries create blackboard entries on first use.
     bool implicit_keys = false;
+    /// What the main tree changes in its subtree files' nodes; empty in most formats. Writers
+    /// of formats that cannot say it report it as a problem rather than drop it.
+    std::vector<subtree_override> overrides;
 };
 
 }  // namespace canopy
