@@ -949,8 +949,9 @@ private:
             // A using tree's overrides, as behavior3editor applies them: each field given
             // replaces the node's, and `args` replace the node's one by one.
             const std::string_view uuid = text_field(entry.uuid, "uuid");
-            if (auto changes = patches_.find(std::string(uuid));
-                !uuid.empty() && changes != patches_.end()) {
+            if (auto changes = patches_.empty() || uuid.empty() ? patches_.end()
+                                                                : patches_.find(std::string(uuid));
+                changes != patches_.end()) {
                 for (const auto& patch : changes->second) {
                     locate_patch(patch, at(node).where);
                     members p = read_members(
