@@ -1,0 +1,127 @@
+// behavior3-ts's nodes that evaluate expressions or move values (its src/behavior3/nodes:
+// conditions/check.ts, actions/calculate.ts, actions/let.ts, decorators/assert.ts). Their
+// expressions are compiled at load in the script compiler's behavior3 dialect, so a tick
+// looks nothing up by name and, for numbers and booleans, allocates nothing.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "canopy/core/error.hpp"
+#include "canopy/run/context.hpp"
+#include "canopy/run/port.hpp"
+#include "canopy/run/script.hpp"
+#include "nodes/behavior3/value_nodes.hpp"
+
+namespace canopy::detail {
+namespace {
+
+// Check: success when the expression `value` is truthy, else failure.
+class check final : public node {
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::script("value", script_dialect::behavior3)};
+    }
+    explicit check(const param_list& params) : value_(params.script("value")) {}
+    status tick(context& ctx) const override {
+        return value_.test(ctx.blackboard()) ? status::success : status::failure;
+    }
+
+private:
+    const script& value_;
+};
+
+// Calculate: evaluates `value` into its output variable (a number: a boolean result is stored
+// as 1 or 0) and succeeds.
+class calculate final : public node {
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::script("value", script_dialect::behavior3),
+                param_spec::output_port("output1", param_type::number)};
+    }
+    explicit calculate(const param_list& params)
+        : value_(params.script("value")), result_(params, "output1") {}
+    status tick(context& ctx) const override {
+        const double value = value_.number(ctx.blackboard());
+        result_.set(ctx, value);
+        return status::success;
+    }
+
+private:
+    const script& value_;
+    output<double> result_;
+};
+
+// Let: writes `value`, a literal or (behavior3's input slot) another variable's value, to its
+// output variable, and succeeds.
+class let final : public node {
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("value", param_type::key_value),
+                param_spec::required("output1", param_type::key)};
+    }
+    explicit let(const param_list& params)
+        : key_(static_cast<std::uint32_t>(params.get<std::int64_t>("output1"))),
+          value_(*params.find_param("value")) {}
+
+    status tick(context& ctx) const override {
+        blackboard board = ctx.blackboard();
+        if (value_.key != param::no_key) {
+            // The loader checked that the source's type fits the target's.
+            if (board.type(key_) == param_type::number) {
+                board.set(key_, board.get<double>(value_.key));
+            } else {
+                board.copy(key_, board, value_.key);
+            }
+            return status::success;
+        }
+        if (value_.object != nullptr) {
+            board.set_object(key_, *value_.object_type, value_.object.get());
+            return status::success;
+        }
+        std::visit([&](const auto& literal) { board.set(key_, literal); }, value_.value);
+        return status::success;
+    }
+
+private:
+    std::uint32_t key_;
+    param value_;
+};
+
+// Assert: the child's success or running passed on; its failure is an error that leaves the
+// tick with `message`, as behavior3-ts throws it out of the tree's run.
+class assert_node final : public node {
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("message", std::string())};
+    }
+    explicit assert_node(const param_list& params)
+        : message_(std::get<std::string>(*params.find("message"))) {}
+    status tick(context& ctx) const override {
+        const status result = ctx.tick(ctx.child());
+        if (result == status::failure) {
+            throw error(error_code::script, "behavior3 Assert failed: " + message_);
+        }
+        return result;
+    }
+
+private:
+    std::string message_;
+};
+
+}  // namespace
+
+void register_behavior3_value_nodes(registry& reg) {
+    node_type check_type{"behavior3.Check", std::nullopt, arity::leaf, check::parameters(),
+                         [](const param_list& params) -> std::unique_ptr<node> {
+                             return std::make_unique<check>(params);
+                         }};
+    check_type.condition = true;
+    check_type.hooks = overridden_hooks<check>();
+    reg.add(std::move(check_type));
+    reg.add<calculate>("behavior3.Calculate");
+    reg.add<let>("behavior3.Let");
+    reg.add<assert_node>("behavior3.Assert", std::nullopt, arity::decorator);
+}
+
+}  // namespace canopy::detail

@@ -1,0 +1,12 @@
+#pragma once
+// behavior3's built-in nodes about values and expressions (docs/behavior3.md, "Nodes"): Check,
+// Calculate, Let and Assert, named `behavior3.<Name>` as the behavior3 reader names them.
+
+#include "canopy/run/registry.hpp"
+
+namespace canopy::detail {
+
+/// Registers behavior3.Check, behavior3.Calculate, behavior3.Let and behavior3.Assert.
+void register_behavior3_value_nodes(registry& reg);
+
+}  // namespace canopy::detail
