@@ -685,7 +685,7 @@ TEST_SUITE("behavior3") {
             }
             CHECK(models ==
                   "behavior3.Parallel:composite\nbehavior3.Check:leaf condition value\n"
-                  "behavior3.AlwaysRunning:decorator\nNow:leaf output1\n");
+                  "behavior3.AlwaysRunning:decorator\nbehavior3.Now:leaf output1\n");
         }
         SUBCASE("lenient loading learns them with that kind") {
             const fs::path file = fs::temp_directory_path() / "canopy_b3_builtins.json";

@@ -94,6 +94,18 @@ TEST_SUITE("behavior3 values") {
         }
     }
 
+    TEST_CASE("Now writes the agent's time to its output") {
+        // now.ts: `env.output.push(env.context.time)`.
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "Now", "output": ["t"]},
+            {"id": 3, "name": "Check", "args": {"value": "t >= 0.25"}}]})");
+        agent a(t);
+        CHECK(a.tick(0.125) == status::failure);
+        CHECK(a.blackboard().get<double>("t") == 0.125);
+        CHECK(a.tick(0.125) == status::success);
+        CHECK(a.blackboard().get<double>("t") == 0.25);
+    }
+
     TEST_CASE("a declared variable keeps its type; an expression over it is checked at load") {
         auto t = loaded(R"({"id": 1, "name": "Check", "args": {"value": "ready && count > 2"}})",
                         R"([{"name": "ready", "desc": "", "type": "boolean", "default": true},

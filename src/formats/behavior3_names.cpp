@@ -123,6 +123,7 @@ const node_rule rules[] = {
      "behavior3.Let",
      {"value", "value", 0, conversion::js_number, no_default}},
     {flavour::nested, "Assert", "behavior3.Assert", none},
+    {flavour::nested, "Now", "behavior3.Now", none},
 };
 
 struct builtin_row {

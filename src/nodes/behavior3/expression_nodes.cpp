@@ -1,5 +1,6 @@
 // behavior3-ts's nodes that evaluate expressions or move values (its src/behavior3/nodes:
-// conditions/check.ts, actions/calculate.ts, actions/let.ts, decorators/assert.ts). Their
+// conditions/check.ts, actions/calculate.ts, actions/let.ts, decorators/assert.ts,
+// actions/now.ts). Their
 // expressions are compiled at load in the script compiler's behavior3 dialect, so a tick
 // looks nothing up by name and, for numbers and booleans, allocates nothing.
 #include <cstdint>
@@ -109,6 +110,23 @@ private:
     std::string message_;
 };
 
+// Now: writes the time to its output and succeeds: the agent's clock in seconds, the sum of
+// its ticks' time steps (behavior3-ts's Context.time, which the host advances by its dt).
+class now final : public node {
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::output_port("output1", param_type::number)};
+    }
+    explicit now(const param_list& params) : time_(params, "output1") {}
+    status tick(context& ctx) const override {
+        time_.set(ctx, ctx.time());
+        return status::success;
+    }
+
+private:
+    output<double> time_;
+};
+
 }  // namespace
 
 void register_behavior3_value_nodes(registry& reg) {
@@ -122,6 +140,7 @@ void register_behavior3_value_nodes(registry& reg) {
     reg.add<calculate>("behavior3.Calculate");
     reg.add<let>("behavior3.Let");
     reg.add<assert_node>("behavior3.Assert", std::nullopt, arity::decorator);
+    reg.add<now>("behavior3.Now");
 }
 
 }  // namespace canopy::detail

@@ -6,7 +6,8 @@
 
 namespace canopy::detail {
 
-/// Registers behavior3.Check, behavior3.Calculate, behavior3.Let and behavior3.Assert.
+/// Registers behavior3.Check, behavior3.Calculate, behavior3.Let, behavior3.Assert and
+/// behavior3.Now.
 void register_behavior3_value_nodes(registry& reg);
 
 }  // namespace canopy::detail
