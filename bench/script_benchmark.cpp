@@ -87,6 +87,8 @@ BENCHMARK(compile_only);
 // behavior3 Check expressions and the same conditions in BehaviorTree.CPP's dialect.
 BENCHMARK_CAPTURE(behavior3_check, key_op_constant, "a > 3 && b != 2");
 BENCHMARK_CAPTURE(behavior3_check, keys_and_arithmetic, "a + b * 2 > n && flag");
+BENCHMARK_CAPTURE(behavior3_check, number_keys, "n > 1 && n != 2");
+BENCHMARK_CAPTURE(script_test, number_keys, "n > 1 && n != 2");
 // Operators only behavior3's dialect has.
 BENCHMARK_CAPTURE(behavior3_check, remainder_and_shift, "a % 3 == 1 && (a << 2) >= 16");
 BENCHMARK_MAIN();

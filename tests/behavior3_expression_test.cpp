@@ -98,6 +98,10 @@ TEST_SUITE("behavior3 expressions") {
         CHECK(test("x == 3"));
         CHECK_FALSE(test("x != 3"));
         CHECK(test("i == 4"));
+        CHECK(test("i > 3.5"));  // an integer key against a real that is not whole
+        CHECK_FALSE(test("i == 4.5"));
+        CHECK(test("i != 4.5"));
+        CHECK(test("-5 < i"));
         CHECK(test("flag == true"));
         // Exact: BehaviorTree.CPP's dialect allows float's epsilon, JavaScript does not.
         CHECK_FALSE(test("0.1 + 0.2 == 0.3"));

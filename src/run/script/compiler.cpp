@@ -555,7 +555,16 @@ private:
         instruction i;
         i.sub = c;
         i.a = key->slot;
-        if (key->type == param_type::integer && integral(value->type)) {
+        // behavior3's numbers are all reals: a whole one against an integer key compares as
+        // an integer, which the engine's quick paths take (equal to the real comparison but
+        // past 2^53, where JavaScript cannot hold the key's value anyway).
+        std::optional<std::int64_t> whole;
+        if (integral(value->type)) {
+            whole = value->i;
+        } else if (b3() && key->type == param_type::integer) {
+            whole = exact_integer(value->d);
+        }
+        if (key->type == param_type::integer && whole) {
             // Between integers, exact is what equal already is.
             const comparison integer_c = c == comparison::exact_equal       ? comparison::equal
                                          : c == comparison::exact_not_equal ? comparison::not_equal
@@ -563,7 +572,7 @@ private:
             i.sub = integer_c;
             i.op = static_cast<opcode>(static_cast<int>(opcode::compare_key_int_equal) +
                                        static_cast<int>(integer_c));
-            i.imm.i = value->i;
+            i.imm.i = *whole;
         } else {
             i.op = key->type == param_type::integer ? opcode::compare_key_int_num
                                                     : opcode::compare_key_num;
