@@ -1,6 +1,8 @@
 // behavior3's nodes about expressions and values (src/nodes/behavior3), loaded from behavior3
 // JSON as behavior3editor writes it and ticked, against behavior3-ts's nodes
 // (src/behavior3/nodes there), cited per case.
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "test_support.hpp"
@@ -104,6 +106,64 @@ TEST_SUITE("behavior3 values") {
         CHECK(a.blackboard().get<double>("t") == 0.125);
         CHECK(a.tick(0.125) == status::success);
         CHECK(a.blackboard().get<double>("t") == 0.25);
+    }
+
+    TEST_CASE("Math computes its operation over value1, value2 and its inputs") {
+        // math.ts: values are value1 (else input 1), value2 (else input 2), then inputs 3...
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "Let", "args": {"value": 3}, "output": ["a"]},
+            {"id": 3, "name": "Let", "args": {"value": 7}, "output": ["b"]},
+            {"id": 4, "name": "Let", "args": {"value": 5}, "output": ["c"]},
+            {"id": 5, "name": "Math", "args": {"op": "max"}, "input": ["a", "b", "c"], "output": ["max"]},
+            {"id": 6, "name": "Math", "args": {"op": "average"}, "input": ["a", "b", "c"], "output": ["avg"]},
+            {"id": 7, "name": "Math", "args": {"op": "pow", "value1": 2, "value2": 10}, "output": ["p"]},
+            {"id": 8, "name": "Math", "args": {"op": "round", "value1": -2.5}, "output": ["r1"]},
+            {"id": 9, "name": "Math", "args": {"op": "round", "value1": 2.5}, "output": ["r2"]},
+            {"id": 10, "name": "Math", "args": {"op": "min", "value1": 4}, "input": ["a"], "output": ["m"]},
+            {"id": 11, "name": "Math", "args": {"op": "sign", "value1": -0.5}, "output": ["s"]},
+            {"id": 12, "name": "Math", "args": {"op": "randInt", "value1": 1, "value2": 6}, "output": ["d"]},
+            {"id": 13, "name": "Math", "args": {"op": "product"}, "input": ["a", "", "c"], "output": ["x"]}]})");
+        agent a(t, nullptr, 7);
+        CHECK(a.tick(0.1) == status::success);
+        blackboard board = a.blackboard();
+        CHECK(board.get<double>("max") == 7);
+        CHECK(board.get<double>("avg") == 5);
+        CHECK(board.get<double>("p") == 1024);
+        CHECK(board.get<double>("r1") == -2);  // JavaScript's Math.round: halves go up
+        CHECK(board.get<double>("r2") == 3);
+        CHECK(board.get<double>("m") == 4);  // value1 given: input 1 is not used
+        CHECK(board.get<double>("s") == -1);
+        CHECK(board.get<double>("x") == 15);  // the unwired slot is left out
+        bool seen[7] = {};
+        for (int k = 0; k < 200; ++k) {
+            a.tick(0.1);
+            const double d = board.get<double>("d");
+            REQUIRE(d >= 1);
+            REQUIRE(d <= 6);
+            REQUIRE(d == std::floor(d));
+            seen[static_cast<int>(d)] = true;
+        }
+        CHECK(std::count(seen + 1, seen + 7, true) == 6);
+    }
+
+    TEST_CASE("Math fails where math.ts fails at run, and refuses at load what it can tell") {
+        auto t = loaded(R"({"id": 1, "name": "Math",
+            "args": {"op": "randFloat", "value1": 5, "value2": 1}, "output": ["f"]})");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::failure);  // min above max
+        load_result bad = load_b3(R"({"id": 1, "name": "Math",
+            "args": {"op": "abs", "value1": 1, "value2": 2}, "output": ["f"]})");
+        CHECK_FALSE(bad);
+        REQUIRE(bad.diagnostics.size() == 1);
+        CHECK(bad.diagnostics[0].message.find("takes 1 value, and has 2") != std::string::npos);
+        bad = load_b3(R"({"id": 1, "name": "Math", "args": {"op": "cube", "value1": 1}})");
+        CHECK_FALSE(bad);
+        REQUIRE(bad.diagnostics.size() == 1);
+        CHECK(bad.diagnostics[0].message.find("unknown op 'cube'") != std::string::npos);
+        bad = load_b3(R"({"id": 1, "name": "Math", "args": {"op": "sqrt"}})");
+        CHECK_FALSE(bad);
+        REQUIRE(bad.diagnostics.size() == 1);
+        CHECK(bad.diagnostics[0].message.find("at least one value") != std::string::npos);
     }
 
     TEST_CASE("a declared variable keeps its type; an expression over it is checked at load") {

@@ -124,6 +124,7 @@ const node_rule rules[] = {
      {"value", "value", 0, conversion::js_number, no_default}},
     {flavour::nested, "Assert", "behavior3.Assert", none},
     {flavour::nested, "Now", "behavior3.Now", none},
+    {flavour::nested, "Math", "behavior3.Math", none},
 };
 
 struct builtin_row {

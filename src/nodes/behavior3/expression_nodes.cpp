@@ -141,6 +141,7 @@ void register_behavior3_value_nodes(registry& reg) {
     reg.add<let>("behavior3.Let");
     reg.add<assert_node>("behavior3.Assert", std::nullopt, arity::decorator);
     reg.add<now>("behavior3.Now");
+    register_behavior3_math_node(reg);
 }
 
 }  // namespace canopy::detail

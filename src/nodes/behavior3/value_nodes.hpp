@@ -6,8 +6,11 @@
 
 namespace canopy::detail {
 
-/// Registers behavior3.Check, behavior3.Calculate, behavior3.Let, behavior3.Assert and
-/// behavior3.Now.
+/// Registers behavior3.Check, behavior3.Calculate, behavior3.Let, behavior3.Assert,
+/// behavior3.Now and behavior3.Math.
 void register_behavior3_value_nodes(registry& reg);
+
+/// Registers behavior3.Math (math_node.cpp); register_behavior3_value_nodes calls it.
+void register_behavior3_math_node(registry& reg);
 
 }  // namespace canopy::detail
