@@ -193,6 +193,18 @@ TEST_SUITE("behavior3 values") {
         CHECK(d.record_id == 2);
     }
 
+    TEST_CASE("a registry without the behavior3 nodes names what it lacks") {
+        registry reg;
+        register_builtin_nodes(reg);
+        load_result bad = try_load_text(
+            R"({"name": "t", "root": {"id": 1, "name": "Check", "args": {"value": "x > 1"}}})",
+            file_format::behavior3, reg, "t.json");
+        CHECK_FALSE(bad);
+        REQUIRE_FALSE(bad.diagnostics.empty());
+        CHECK(bad.diagnostics[0].message.find(
+                  "lacks Canopy's behavior3 nodes ('behavior3.Check'") != std::string::npos);
+    }
+
     TEST_CASE("the nodes are read under their behavior3 names and written back under them") {
         const std::string text = R"({"name": "t", "root": {"id": 1, "name": "Assert",
   "args": {"message": "m"}, "children": [{"id": 2, "name": "Sequence", "children": [

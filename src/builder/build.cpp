@@ -440,9 +440,15 @@ private:
         constexpr std::string_view kept = "behavior3.";
         if (name.substr(0, kept.size()) == kept && name.size() > kept.size()) {
             const std::string b3_name(name.substr(kept.size()));
+            // Where Canopy has no node of the name (Check, Calculate...), the behavior3 nodes
+            // are simply not in this registry.
             report(i, diagnostic_code::unknown_type,
                    "behavior3's node '" + b3_name + "' has no counterpart in Canopy: " +
-                       "Canopy's '" + b3_name + "' behaves otherwise (docs/behavior3.md)");
+                       (registry_.find(b3_name) != nullptr
+                            ? "Canopy's '" + b3_name + "' behaves otherwise (docs/behavior3.md)"
+                            : "this registry lacks Canopy's behavior3 nodes "
+                              "('behavior3." +
+                                  b3_name + "', docs/behavior3.md)"));
             return;
         }
         std::string_view nearest = registry_.nearest_name(name);
