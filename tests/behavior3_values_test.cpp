@@ -221,6 +221,7 @@ TEST_SUITE("behavior3 values") {
         CHECK(records.type_name(4) == "behavior3.Check");
         write_result written = info(file_format::behavior3).write(doc);
         REQUIRE(written.problems.empty());
+        CHECK(written.text.find(R"("input": ["a"])") != std::string::npos);  // Let's value
         for (const char* name : {R"("name": "Assert")", R"("name": "Let")",
                                  R"("name": "Calculate")", R"("name": "Check")"}) {
             CHECK(written.text.find(name) != std::string::npos);

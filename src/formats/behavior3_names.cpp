@@ -190,6 +190,7 @@ constexpr writer_row writer_names[] = {
     {"Retry", "RetryUntilSuccess"},
     {"RepeatUntilSuccess", "RepeatUntilSuccess"},
     {"Log", "Log"},
+    {"behavior3.Let", "Let"},  // so that a variable goes back to input 1
 };
 
 }  // namespace
