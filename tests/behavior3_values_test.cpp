@@ -166,6 +166,24 @@ TEST_SUITE("behavior3 values") {
         CHECK(bad.diagnostics[0].message.find("at least one value") != std::string::npos);
     }
 
+    TEST_CASE("IsNull and NotNull tell a variable never written from one written") {
+        // is-null.ts: success when the input is undefined or null; not-null.ts the opposite.
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "IsNull", "input": ["target"]},
+            {"id": 3, "name": "Let", "args": {"value": 4}, "output": ["target"]},
+            {"id": 4, "name": "NotNull", "input": ["target"]}]})");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);  // null, then written, then not null
+        CHECK(a.tick(0.1) == status::failure);  // no longer null
+        agent b(t);
+        b.blackboard().set("target", 1.0);  // the program writes it before the first tick
+        CHECK(b.tick(0.1) == status::failure);
+        auto declared = loaded(R"({"id": 1, "name": "NotNull", "input": ["hp"]})",
+                               R"([{"name": "hp", "desc": "", "type": "number", "default": 10}])");
+        agent c(declared);
+        CHECK(c.tick(0.1) == status::success);  // a declared initial value is a value
+    }
+
     TEST_CASE("a declared variable keeps its type; an expression over it is checked at load") {
         auto t = loaded(R"({"id": 1, "name": "Check", "args": {"value": "ready && count > 2"}})",
                         R"([{"name": "ready", "desc": "", "type": "boolean", "default": true},

@@ -125,6 +125,8 @@ const node_rule rules[] = {
     {flavour::nested, "Assert", "behavior3.Assert", none},
     {flavour::nested, "Now", "behavior3.Now", none},
     {flavour::nested, "Math", "behavior3.Math", none},
+    {flavour::nested, "IsNull", "behavior3.IsNull", none},
+    {flavour::nested, "NotNull", "behavior3.NotNull", none},
 };
 
 struct builtin_row {

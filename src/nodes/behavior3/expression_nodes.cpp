@@ -1,6 +1,6 @@
 // behavior3-ts's nodes that evaluate expressions or move values (its src/behavior3/nodes:
 // conditions/check.ts, actions/calculate.ts, actions/let.ts, decorators/assert.ts,
-// actions/now.ts). Their
+// actions/now.ts, conditions/is-null.ts, conditions/not-null.ts). Their
 // expressions are compiled at load in the script compiler's behavior3 dialect, so a tick
 // looks nothing up by name and, for numbers and booleans, allocates nothing.
 #include <cstdint>
@@ -127,6 +127,32 @@ private:
     output<double> time_;
 };
 
+// IsNull and NotNull: whether input 1's variable holds nothing, which behavior3-ts says of a
+// variable never written or cleared (undefined or null). Canopy's keys always hold a value;
+// "nothing" is a key neither declared with an initial value nor written since the agent was
+// made, or unset since: the node watches updates, so that the blackboard keeps the stamps
+// that tell.
+template <bool null_succeeds>
+class null_check final : public node {
+public:
+    static constexpr bool watches_updates = true;
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("input1", param_type::key)};
+    }
+    explicit null_check(const param_list& params)
+        : key_(static_cast<std::uint32_t>(params.get<std::int64_t>("input1"))) {}
+    status tick(context& ctx) const override {
+        const blackboard board = ctx.blackboard();
+        const bool declared =
+            board.keys()[key_].initial.has_value() || board.keys()[key_].initial_object != nullptr;
+        const bool null = !board.is_set(key_) || (board.stamp(key_) == 0 && !declared);
+        return null == null_succeeds ? status::success : status::failure;
+    }
+
+private:
+    std::uint32_t key_;
+};
+
 }  // namespace
 
 void register_behavior3_value_nodes(registry& reg) {
@@ -142,6 +168,20 @@ void register_behavior3_value_nodes(registry& reg) {
     reg.add<assert_node>("behavior3.Assert", std::nullopt, arity::decorator);
     reg.add<now>("behavior3.Now");
     register_behavior3_math_node(reg);
+    for (const auto& [name, null_succeeds] :
+         {std::pair{"behavior3.IsNull", true}, std::pair{"behavior3.NotNull", false}}) {
+        node_type type{
+            name, std::nullopt, arity::leaf, null_check<true>::parameters(),
+            null_succeeds
+            ? [](const param_list& params)
+                  -> std::unique_ptr<node> { return std::make_unique<null_check<true>>(params); }
+            : [](const param_list& params) -> std::unique_ptr<node> {
+                  return std::make_unique<null_check<false>>(params);
+              }};
+        type.condition = true;
+        type.watches_updates = true;
+        reg.add(std::move(type));
+    }
 }
 
 }  // namespace canopy::detail

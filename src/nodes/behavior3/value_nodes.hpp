@@ -7,7 +7,7 @@
 namespace canopy::detail {
 
 /// Registers behavior3.Check, behavior3.Calculate, behavior3.Let, behavior3.Assert,
-/// behavior3.Now and behavior3.Math.
+/// behavior3.Now, behavior3.Math, behavior3.IsNull and behavior3.NotNull.
 void register_behavior3_value_nodes(registry& reg);
 
 /// Registers behavior3.Math (math_node.cpp); register_behavior3_value_nodes calls it.
