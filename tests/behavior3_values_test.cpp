@@ -209,6 +209,15 @@ TEST_SUITE("behavior3 values") {
         CHECK(d.message.find("expected an operand") != std::string::npos);
         CHECK(d.message.find("column 7 of the script") != std::string::npos);
         CHECK(d.record_id == 2);
+        // check.ts's init: "args.value is not a expr string", for an empty or absent value
+        // or one that is not text.
+        for (const char* args : {R"({"value": ""})", R"({"value": 3})", R"({})"}) {
+            CAPTURE(args);
+            load_result refused =
+                load_b3(std::string(R"({"id": 1, "name": "Check", "args": )") + args + "}");
+            CHECK_FALSE(refused);
+            CHECK_FALSE(refused.diagnostics.empty());
+        }
     }
 
     TEST_CASE("a registry without the behavior3 nodes names what it lacks") {
