@@ -1,6 +1,7 @@
 // What a compiled script costs (docs/scripting.md, "Cost"): script::test of `a > 3 && b != 2`
 // on one agent's blackboard, next to the same condition written in C++ against the same
-// blackboard by slot, and next to scripts that do more.
+// blackboard by slot, and next to scripts that do more; and behavior3's Check expressions
+// (docs/behavior3.md, "Expressions") next to the same conditions as BehaviorTree.CPP scripts.
 #include <benchmark/benchmark.h>
 
 #include <canopy/run/blackboard.hpp>
@@ -28,8 +29,10 @@ public:
     }
 };
 
-std::shared_ptr<const canopy::script> compile(const char* text, const board_scope& scope) {
-    auto parsed = canopy::parsed_script::parse(text);
+std::shared_ptr<const canopy::script> compile(
+    const char* text, const board_scope& scope,
+    canopy::script_dialect dialect = canopy::script_dialect::btcpp) {
+    auto parsed = canopy::parsed_script::parse(text, dialect);
     if (auto* p = std::get_if<canopy::script_problem>(&parsed))
         throw std::runtime_error(p->message);
     auto compiled = canopy::script::compile(std::get<canopy::parsed_script>(parsed), scope);
@@ -42,6 +45,14 @@ std::shared_ptr<const canopy::script> compile(const char* text, const board_scop
 void script_test(benchmark::State& state, const char* text) {
     board_scope scope;
     const auto compiled = compile(text, scope);
+    const canopy::blackboard board = scope.board();
+    for (auto _ : state) benchmark::DoNotOptimize(compiled->test(board));
+}
+
+// A behavior3 `Check` expression, as behavior3.Check tests it.
+void behavior3_check(benchmark::State& state, const char* text) {
+    board_scope scope;
+    const auto compiled = compile(text, scope, canopy::script_dialect::behavior3);
     const canopy::blackboard board = scope.board();
     for (auto _ : state) benchmark::DoNotOptimize(compiled->test(board));
 }
@@ -73,4 +84,11 @@ BENCHMARK_CAPTURE(script_test, keys_and_arithmetic, "a + b * 2 > n && flag");
 BENCHMARK_CAPTURE(script_test, assignment_then_test, "a += 1; a = a & 0xFF; a != RUNNING");
 BENCHMARK_CAPTURE(script_test, chained, "1 < a <= 10 != false");
 BENCHMARK(compile_only);
+// behavior3 Check expressions and the same conditions in BehaviorTree.CPP's dialect.
+BENCHMARK_CAPTURE(behavior3_check, key_op_constant, "a > 3 && b != 2");
+BENCHMARK_CAPTURE(behavior3_check, keys_and_arithmetic, "a + b * 2 > n && flag");
+BENCHMARK_CAPTURE(behavior3_check, number_keys, "n > 1 && n != 2");
+BENCHMARK_CAPTURE(script_test, number_keys, "n > 1 && n != 2");
+// Operators only behavior3's dialect has.
+BENCHMARK_CAPTURE(behavior3_check, remainder_and_shift, "a % 3 == 1 && (a << 2) >= 16");
 BENCHMARK_MAIN();

@@ -3,7 +3,7 @@
 // value_type gives (as the builder declares them); it is compiled against a few keys of each
 // type and an enum, then run and tested on a blackboard. Promises checked: nothing crashes,
 // leaks, hangs or overflows the stack; a problem lies within the text; running throws nothing
-// but canopy::error with code `script`.
+// but canopy::error with code `script`. The same text is also read as a behavior3 expression.
 
 #include <cstddef>
 #include <cstdint>
@@ -85,10 +85,34 @@ void run_checked(Run run) {
     }
 }
 
+// The same text as a behavior3 expression (docs/behavior3.md, "Expressions"): the same
+// promises, and number() throws nothing but code `script` either.
+void check_behavior3(std::string_view text) {
+    auto parsed = canopy::parsed_script::parse(text, canopy::script_dialect::behavior3);
+    if (auto* p = std::get_if<canopy::script_problem>(&parsed)) {
+        check_problem(*p, text.size(), "behavior3 parse");
+        return;
+    }
+    const canopy::parsed_script& expression = std::get<canopy::parsed_script>(parsed);
+    if (!expression.assignments().empty()) broken("a behavior3 expression assigns");
+    canopy::script_board scope;
+    add_keys(scope);
+    auto compiled = canopy::script::compile(expression, scope);
+    if (auto* p = std::get_if<canopy::script_problem>(&compiled)) {
+        check_problem(*p, text.size(), "behavior3 compile");
+        return;
+    }
+    const auto& program = std::get<0>(compiled);
+    canopy::blackboard board = scope.board();
+    run_checked([&] { (void)program->test(board); });
+    run_checked([&] { (void)program->number(board); });
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    check_behavior3(text);
     auto parsed = canopy::parsed_script::parse(text);
     if (auto* p = std::get_if<canopy::script_problem>(&parsed)) {
         check_problem(*p, size, "parse");

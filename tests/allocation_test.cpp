@@ -191,3 +191,53 @@ TEST_CASE("running and testing scripts over numbers, booleans and enums allocate
     CHECK(allocations.load() - before == 0);
     CHECK(held > 0);
 }
+
+namespace canopy::detail {
+void register_behavior3_value_nodes(registry& reg);  // src/nodes/behavior3/value_nodes.hpp
+}  // namespace canopy::detail
+
+TEST_CASE("evaluating behavior3 expressions over numbers and booleans allocates nothing") {
+    script_board scope;
+    scope.add_key("hp", param_type::number, 40.0)
+        .add_key("level", param_type::integer, std::int64_t{3})
+        .add_key("alive", param_type::boolean, true);
+    const blackboard board = scope.board();
+    std::vector<std::shared_ptr<const script>> expressions;
+    for (const char* text :
+         {"hp > 20 && alive", "hp * 2 + level % 2 - (hp / 4 | 0)", "-hp >> 1 <= level << 2",
+          "hp == 40 ? level : hp || 1", "!alive || hp != 0.5 && level >= 3"}) {
+        auto parsed = parsed_script::parse(text, script_dialect::behavior3);
+        REQUIRE(std::holds_alternative<parsed_script>(parsed));
+        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
+        REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(compiled));
+        expressions.push_back(std::get<0>(compiled));
+    }
+    const long before = allocations.load();
+    double sum = 0;
+    int held = 0;
+    for (int round = 0; round < 1000; ++round) {
+        for (const auto& e : expressions) {
+            sum += e->number(board);
+            held += e->test(board) ? 1 : 0;
+        }
+    }
+    CHECK(allocations.load() - before == 0);
+    CHECK(held > 0);
+    CHECK(sum != 0);
+
+    // And the nodes that evaluate them, in a tree.
+    registry reg;
+    register_builtin_nodes(reg);
+    detail::register_behavior3_value_nodes(reg);
+    load_result loaded = try_load_text(R"({"name": "t", "root": {"id": 1, "name": "Sequence",
+        "children": [{"id": 2, "name": "Let", "args": {"value": 1}, "output": ["n"]},
+        {"id": 3, "name": "Calculate", "args": {"value": "n * 3 + 1"}, "output": ["m"]},
+        {"id": 4, "name": "Check", "args": {"value": "m > n && m % 2 == 0"}}]}})",
+                                       file_format::behavior3, reg, "t.json");
+    REQUIRE(loaded);
+    agent a(loaded.tree);
+    a.tick(0.1);
+    const long ticking = allocations.load();
+    for (int tick = 0; tick < 300; ++tick) CHECK(a.tick(0.1) == status::success);
+    CHECK(allocations.load() - ticking == 0);
+}

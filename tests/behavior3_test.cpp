@@ -299,8 +299,8 @@ TEST_SUITE("behavior3") {
             }
         }
         SUBCASE("other names pass through, variables by position") {
-            CHECK(one(R"({"id": 2, "name": "Check", "args": {"value": "hp > 0"}})") ==
-                  "2<1 Check value=\"hp > 0\"\n");
+            CHECK(one(R"({"id": 2, "name": "Cmp", "args": {"value": "hp > 0"}})") ==
+                  "2<1 Cmp value=\"hp > 0\"\n");
             CHECK(
                 one(R"({"id": 2, "name": "Calc", "input": ["a", "", "c"], "output": ["", "r"]})") ==
                 "2<1 Calc input1=\"{a}\" input3=\"{c}\" output2=\"{r}\"\n");
@@ -811,8 +811,8 @@ TEST_SUITE("behavior3") {
                 models += "\n";
             }
             CHECK(models ==
-                  "behavior3.Parallel:composite\nCheck:leaf condition value\n"
-                  "behavior3.AlwaysRunning:decorator\nNow:leaf output1\n");
+                  "behavior3.Parallel:composite\nbehavior3.Check:leaf condition value\n"
+                  "behavior3.AlwaysRunning:decorator\nbehavior3.Now:leaf output1\n");
         }
         SUBCASE("lenient loading learns them with that kind") {
             const fs::path file = fs::temp_directory_path() / "canopy_b3_builtins.json";

@@ -262,13 +262,20 @@ private:
     }
 
     // The type of the literal a record gives its type's key-value parameter, where JSON
-    // typed it.
+    // typed it; for a value copied from another key, that key's type when it is known by now
+    // (behavior3's Let copies a variable into a new one).
     std::optional<param_type> typed_value_of(std::size_t i, const node_type& type) const {
         for (const param_spec& spec : type.params) {
             if (spec.type != param_type::key_value) continue;
             for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
-                if (raw->name == spec.name && !raw->from_text && !key_of(raw->value))
-                    return type_of(raw->value);
+                if (raw->name != spec.name || raw->from_text) continue;
+                if (const std::optional<std::string_view> source = key_of(raw->value)) {
+                    for (const blackboard_key& key : keys_) {
+                        if (key.name == *source && key.type != param_type::custom) return key.type;
+                    }
+                    continue;
+                }
+                return type_of(raw->value);
             }
         }
         return std::nullopt;
@@ -346,13 +353,16 @@ private:
                 (records_.problems(i) & record_set::bad_type) != 0 ? nullptr : find_type(i);
             for (const record_set::raw_param* raw = first; raw != last; ++raw) {
                 bool script = detail::condition_position(raw->name).has_value();
+                script_dialect dialect = script_dialect::btcpp;
                 if (!script && type != nullptr) {
-                    script = std::any_of(
-                        type->params.begin(), type->params.end(), [&](const param_spec& spec) {
-                            return spec.name == raw->name && spec.type == param_type::script;
-                        });
+                    for (const param_spec& spec : type->params) {
+                        if (spec.name == raw->name && spec.type == param_type::script) {
+                            script = true;
+                            dialect = spec.dialect;
+                        }
+                    }
                 }
-                if (script) scripts_.add(i, *raw);
+                if (script) scripts_.add(i, *raw, dialect);
             }
         }
     }
@@ -430,9 +440,15 @@ private:
         constexpr std::string_view kept = "behavior3.";
         if (name.substr(0, kept.size()) == kept && name.size() > kept.size()) {
             const std::string b3_name(name.substr(kept.size()));
+            // Where Canopy has no node of the name (Check, Calculate...), the behavior3 nodes
+            // are simply not in this registry.
             report(i, diagnostic_code::unknown_type,
                    "behavior3's node '" + b3_name + "' has no counterpart in Canopy: " +
-                       "Canopy's '" + b3_name + "' behaves otherwise (docs/behavior3.md)");
+                       (registry_.find(b3_name) != nullptr
+                            ? "Canopy's '" + b3_name + "' behaves otherwise (docs/behavior3.md)"
+                            : "this registry lacks Canopy's behavior3 nodes "
+                              "('behavior3." +
+                                  b3_name + "', docs/behavior3.md)"));
             return;
         }
         std::string_view nearest = registry_.nearest_name(name);

@@ -107,7 +107,8 @@ void script_pass::report_at(const entry& e, std::size_t offset, const std::strin
                 std::to_string(column_of(e.parsed.text(), offset)) + " of the script)");
 }
 
-void script_pass::add(std::size_t record, const record_set::raw_param& raw) {
+void script_pass::add(std::size_t record, const record_set::raw_param& raw,
+                      script_dialect dialect) {
     const auto* text = std::get_if<std::string>(&raw.value);
     if (text == nullptr) {
         report_(record, raw.where,
@@ -115,7 +116,7 @@ void script_pass::add(std::size_t record, const record_set::raw_param& raw) {
                     std::string(to_string(type_of(raw.value))));
         return;
     }
-    std::variant<parsed_script, script_problem> parsed = parsed_script::parse(*text);
+    std::variant<parsed_script, script_problem> parsed = parsed_script::parse(*text, dialect);
     if (auto* problem = std::get_if<script_problem>(&parsed)) {
         report_(record, raw.where,
                 "script of '" + raw.name + "': " + problem->message + " (at column " +
@@ -123,7 +124,7 @@ void script_pass::add(std::size_t record, const record_set::raw_param& raw) {
         return;
     }
     entries_.push_back({record, raw.name, raw.where, std::get<parsed_script>(std::move(parsed)),
-                        aliases_of(record)});
+                        aliases_of(record), dialect});
 }
 
 void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
@@ -175,6 +176,18 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
         keys.push_back({c.key, param_type::integer, std::nullopt, false});
         untyped_.push_back({static_cast<std::size_t>(c.in - entries_.data()), c.assignment->offset,
                             c.assignment->name});
+    }
+    // behavior3 expressions read variables their tree never declares (implicit keys).
+    if (options_.implicit_keys) {
+        for (const entry& e : entries_) {
+            if (e.dialect != script_dialect::behavior3) continue;
+            for (const std::string_view written : e.parsed.names()) {
+                std::string key = whole_name(e, written);
+                if (slots.count(key) != 0) continue;
+                slots.emplace(key, static_cast<std::uint32_t>(keys.size()));
+                keys.push_back({std::move(key), param_type::number, std::nullopt, false});
+            }
+        }
     }
     for (const entry& e : entries_) {
         for (const script_assignment& a : e.parsed.assignments()) {

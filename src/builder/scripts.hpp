@@ -51,10 +51,13 @@ public:
 
     /// Parses one script of record `record`: the parameter `raw` (a condition attribute or a
     /// `script` parameter). A problem is reported.
-    void add(std::size_t record, const record_set::raw_param& raw);
+    void add(std::size_t record, const record_set::raw_param& raw,
+             script_dialect dialect = script_dialect::btcpp);
 
     /// Declares the keys the scripts create with `:=` after those in `keys`, and reports an
-    /// assignment with `=` (or `+=`...) to a key that neither `keys` nor any `:=` has.
+    /// assignment with `=` (or `+=`...) to a key that neither `keys` nor any `:=` has. Where
+    /// keys are implicit, a name a behavior3 expression reads and nothing declares becomes a
+    /// number key (its variables are numbers unless something else says otherwise).
     void declare_keys(std::vector<blackboard_key>& keys);
 
     /// Compiles every script against the tree's final keys: a `script` parameter's compiled
@@ -76,6 +79,7 @@ private:
         source_location where;
         parsed_script parsed;
         std::size_t aliases;  // index in aliases_
+        script_dialect dialect;
     };
     class scope;
 

@@ -112,6 +112,21 @@ const node_rule rules[] = {
     {flavour::nested, "Switch", "behavior3.Switch", none},
     {flavour::nested, "Delay", "behavior3.Delay", none},
     {flavour::nested, "AlwaysRunning", "behavior3.AlwaysRunning", none},
+    // Expressions and values (src/nodes/behavior3): behavior3-ts's own nodes, no Canopy node
+    // of these names. Let's input 1 is its `value` ("oneof"): that variable's value instead;
+    // a whole number is a JavaScript number, so that the variable it makes is a number that
+    // Calculate may write.
+    {flavour::nested, "Check", "behavior3.Check", none},
+    {flavour::nested, "Calculate", "behavior3.Calculate", none},
+    {flavour::nested,
+     "Let",
+     "behavior3.Let",
+     {"value", "value", 0, conversion::js_number, no_default}},
+    {flavour::nested, "Assert", "behavior3.Assert", none},
+    {flavour::nested, "Now", "behavior3.Now", none},
+    {flavour::nested, "Math", "behavior3.Math", none},
+    {flavour::nested, "IsNull", "behavior3.IsNull", none},
+    {flavour::nested, "NotNull", "behavior3.NotNull", none},
 };
 
 struct builtin_row {
@@ -177,6 +192,7 @@ constexpr writer_row writer_names[] = {
     {"Retry", "RetryUntilSuccess"},
     {"RepeatUntilSuccess", "RepeatUntilSuccess"},
     {"Log", "Log"},
+    {"behavior3.Let", "Let"},  // so that a variable goes back to input 1
 };
 
 }  // namespace

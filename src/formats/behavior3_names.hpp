@@ -22,6 +22,7 @@ enum class conversion : std::uint8_t {
     js_loop,       ///< behavior3js `maxLoop`: 0 or below (its `|| -1`) means for ever: -1
     ts_count,      ///< behavior3 TS `Repeat count`: below 0 runs no iteration: 0
     ts_attempts,   ///< behavior3 TS retry `count`/`maxLoop`: below 1 still tries once: 1
+    js_number,     ///< a JavaScript number: an integer becomes a real (Let's `value`)
 };
 
 /// One argument of a behavior3 node and the Canopy parameter it is.

@@ -1428,6 +1428,10 @@ private:
                     std::get<std::int64_t>(value) < 1)
                     return std::int64_t{1};
                 return value;
+            case b3::conversion::js_number:
+                if (std::holds_alternative<std::int64_t>(value))
+                    return static_cast<double>(std::get<std::int64_t>(value));
+                return value;
             default: return value;
         }
     }

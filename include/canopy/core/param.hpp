@@ -38,6 +38,10 @@ enum class param_type : std::uint8_t {
     custom,
 };
 
+/// The languages a `script` parameter may be written in: BehaviorTree.CPP 4's scripts
+/// (docs/scripting.md) or behavior3's expressions (docs/behavior3.md, "Expressions").
+enum class script_dialect : std::uint8_t { btcpp, behavior3 };
+
 /// "integer", "number", "boolean", "string", "key", "key-value", "any", "script" or "custom".
 std::string_view to_string(param_type type) noexcept;
 
@@ -60,6 +64,8 @@ struct param_spec {
     /// A custom parameter's type (registry::add_type; find it with registry::find_type<T>);
     /// its default_value is then text for the type's from_text.
     std::shared_ptr<const value_type> custom = nullptr;
+    /// A `script` parameter's language.
+    script_dialect dialect = script_dialect::btcpp;
 
     /// The name of the parameter's type: to_string(type), or the registered type's name.
     std::string_view type_name() const noexcept {
@@ -72,6 +78,12 @@ struct param_spec {
     static param_spec optional(std::string name, param_value default_value) {
         param_type type = type_of(default_value);
         return {std::move(name), type, std::move(default_value), false, nullptr};
+    }
+    /// A required `script` parameter in the given language.
+    static param_spec script(std::string name, script_dialect dialect) {
+        param_spec spec{std::move(name), param_type::script, std::nullopt, false, nullptr};
+        spec.dialect = dialect;
+        return spec;
     }
     /// An output port of a value type (integer, number, boolean or string); optional: a node
     /// whose file leaves it out writes nowhere.

@@ -81,7 +81,9 @@ class parsed_script {
 public:
     /// Parses a script, or says what is wrong with it (the first problem). Bounded in time and
     /// stack whatever the text: nesting deeper than max_depth is a problem, not a crash.
-    static std::variant<parsed_script, script_problem> parse(std::string_view text);
+    /// `dialect` behavior3 reads behavior3's expressions instead (docs/behavior3.md).
+    static std::variant<parsed_script, script_problem> parse(
+        std::string_view text, script_dialect dialect = script_dialect::btcpp);
     static constexpr std::size_t max_depth = 256;
 
     /// Every assignment, in text order.
@@ -123,6 +125,14 @@ public:
     /// Runs the statements and gives the last one's value as a boolean, as BehaviorTree.CPP
     /// converts it (`ScriptCondition`, pre-conditions).
     bool test(blackboard board) const;
+
+    /// Runs the statements and gives the last one's value as a number, a boolean as 1 or 0
+    /// (behavior3's `Calculate`).
+    /// @warning throws canopy::error (code `script`) when the value is a string or of a
+    /// program's type, besides what run() throws.
+    double number(blackboard board) const;
+    /// The type of the last statement's value: integer, number, boolean, string or custom.
+    param_type result_type() const noexcept;
 
     /// The script as written.
     const std::string& text() const noexcept;

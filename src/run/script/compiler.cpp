@@ -65,6 +65,7 @@ public:
         : tree_(tree), scope_(scope), out_(out) {}
 
     void compile_all() {
+        if (out_ != nullptr) out_->js_truth = b3();
         const std::size_t count = tree_.statements.size();
         for (std::size_t s = 0; s < count; ++s) {
             statement_ = tree_.statements[s];
@@ -111,6 +112,20 @@ private:
         return param_type::integer;
     }
 
+    // A behavior3 expression (docs/behavior3.md): JavaScript's numbers and operators.
+    bool b3() const { return tree_.dialect == script_dialect::behavior3; }
+
+    // An enum the program registered, where names may be enums: behavior3's are variables.
+    std::optional<std::int64_t> find_enum(const std::string& name) const {
+        if (b3()) return std::nullopt;
+        return scope_.find_enum(name);
+    }
+
+    // The value on top, of type `t` (not a string), as a number.
+    void to_number(param_type t) {
+        if (integral(t)) emit(opcode::int_to_num, 0);
+    }
+
     [[noreturn]] void fail(std::size_t offset, std::string message) const {
         if (out_ == nullptr) throw unknown_name{};  // value_type: any problem is "unknown"
         throw compile_failure{{offset, std::move(message)}};
@@ -147,7 +162,7 @@ private:
 
     // A name: an enum first, as BehaviorTree.CPP looks it up first, then a key.
     param_type name(const node& n) {
-        if (const auto value = scope_.find_enum(n.text)) {
+        if (const auto value = find_enum(n.text)) {
             push_int(*value);
             return param_type::integer;
         }
@@ -195,7 +210,7 @@ private:
             case node_kind::real: return constant{param_type::number, 0, n.real};
             case node_kind::string: return constant{param_type::string, 0, 0, &n.text};
             case node_kind::name:
-                if (const auto value = scope_.find_enum(n.text)) {
+                if (const auto value = find_enum(n.text)) {
                     return constant{param_type::integer, *value};
                 }
                 return std::nullopt;
@@ -287,7 +302,9 @@ private:
     void truth(param_type t) {
         switch (t) {
             case param_type::integer: emit(opcode::truth_int, 0); break;
-            case param_type::number: emit(opcode::truth_num, 0); break;
+            case param_type::number:
+                emit(b3() ? opcode::js_truth_num : opcode::truth_num, 0);
+                break;
             case param_type::string: emit(opcode::truth_str, 0); break;
             default: break;
         }
@@ -298,6 +315,12 @@ private:
         const std::string op(spelling(n.op));
         if (t == param_type::string) {
             fail(n.offset, "'" + op + "' does not apply to a string");
+        }
+        if (b3() && n.op != token_kind::logical_not) {
+            // JavaScript's `-x` and `+x` are numbers, whatever x is.
+            to_number(t);
+            if (n.op == token_kind::minus) emit(opcode::neg_num, 0);
+            return param_type::number;
         }
         switch (n.op) {
             case token_kind::minus:
@@ -352,6 +375,10 @@ private:
             const std::size_t at = n.op_offsets[k];
             const std::uint32_t right_id = n.kids[k + 1];
             const std::string name(spelling(op));
+            if (b3()) {
+                left = behavior3_operation(op, at, left, right_id);
+                continue;
+            }
             if (op == token_kind::concat) {
                 to_text(left);
                 const param_type right = expr(right_id);
@@ -416,10 +443,50 @@ private:
         return left;
     }
 
+    // One binary operator of a behavior3 expression, its left operand on the stack. Its
+    // evaluator takes numbers (a variable that holds anything else fails there when it runs:
+    // a string key is refused here), and booleans where JavaScript does.
+    param_type behavior3_operation(token_kind op, std::size_t at, param_type left,
+                                   std::uint32_t right_id) {
+        const std::string name(spelling(op));
+        const param_type right_type = infer(right_id);
+        if (left == param_type::string || right_type == param_type::string) {
+            fail(at, "'" + name + "' needs numbers, and has " + type_name(left) + " and " +
+                         type_name(right_type));
+        }
+        if (op == token_kind::logical_and || op == token_kind::logical_or) {
+            if (left == param_type::boolean && right_type == param_type::boolean) {
+                expr(right_id);
+                emit(op == token_kind::logical_and ? opcode::logical_and : opcode::logical_or, -1);
+                return param_type::boolean;
+            }
+            // JavaScript's `&&` and `||` give one of their operands: a number here, a
+            // boolean among them counting as 1 or 0.
+            to_number(left);
+            to_number(expr(right_id));
+            emit(op == token_kind::logical_and ? opcode::js_and : opcode::js_or, -1);
+            return param_type::number;
+        }
+        if (op == token_kind::bit_and || op == token_kind::bit_or || op == token_kind::shift_left ||
+            op == token_kind::shift_right || op == token_kind::shift_right_unsigned) {
+            to_number(left);
+            to_number(expr(right_id));
+            emit(op == token_kind::bit_and       ? opcode::js_bit_and
+                 : op == token_kind::bit_or      ? opcode::js_bit_or
+                 : op == token_kind::shift_left  ? opcode::js_shift_left
+                 : op == token_kind::shift_right ? opcode::js_shift_right
+                                                 : opcode::js_shift_right_unsigned,
+                 -1);
+            return param_type::number;
+        }
+        return arithmetic(op, left, right_id);  // + - * / %
+    }
+
     // `left op right` for numbers, left on the stack. Integers stay integers but for '/'.
     param_type arithmetic(token_kind op, param_type left, std::uint32_t right_id) {
         const param_type right_type = infer(right_id);
-        const bool integers = integral(left) && integral(right_type) && op != token_kind::divide;
+        const bool integers =
+            !b3() && integral(left) && integral(right_type) && op != token_kind::divide;
         if (!integers && integral(left)) emit(opcode::int_to_num, 0);
         const param_type right = expr(right_id);
         if (!integers && integral(right)) emit(opcode::int_to_num, 0);
@@ -427,6 +494,7 @@ private:
             case token_kind::plus: emit(integers ? opcode::add_int : opcode::add_num, -1); break;
             case token_kind::minus: emit(integers ? opcode::sub_int : opcode::sub_num, -1); break;
             case token_kind::times: emit(integers ? opcode::mul_int : opcode::mul_num, -1); break;
+            case token_kind::remainder: emit(opcode::mod_num, -1); break;
             default: emit(opcode::div_num, -1);
         }
         return integers ? param_type::integer : param_type::number;
@@ -474,6 +542,11 @@ private:
         if (key_node.kind != node_kind::name || constant_of(key_id)) return false;
         const auto value = constant_of(constant_id);
         if (!value || value->type == param_type::string) return false;
+        // behavior3's `==` is JavaScript's `===`: exact, and false between a number and a
+        // boolean, which compare() handles.
+        if (b3() && value->type == param_type::boolean) return false;
+        if (b3() && c == comparison::equal) c = comparison::exact_equal;
+        if (b3() && c == comparison::not_equal) c = comparison::exact_not_equal;
         const auto key = scope_.find_key(key_node.text);
         // Integer and number keys only: a boolean key is read as a boolean.
         if (!key || (key->type != param_type::integer && key->type != param_type::number)) {
@@ -482,10 +555,24 @@ private:
         instruction i;
         i.sub = c;
         i.a = key->slot;
-        if (key->type == param_type::integer && integral(value->type)) {
+        // behavior3's numbers are all reals: a whole one against an integer key compares as
+        // an integer, which the engine's quick paths take (equal to the real comparison but
+        // past 2^53, where JavaScript cannot hold the key's value anyway).
+        std::optional<std::int64_t> whole;
+        if (integral(value->type)) {
+            whole = value->i;
+        } else if (b3() && key->type == param_type::integer) {
+            whole = exact_integer(value->d);
+        }
+        if (key->type == param_type::integer && whole) {
+            // Between integers, exact is what equal already is.
+            const comparison integer_c = c == comparison::exact_equal       ? comparison::equal
+                                         : c == comparison::exact_not_equal ? comparison::not_equal
+                                                                            : c;
+            i.sub = integer_c;
             i.op = static_cast<opcode>(static_cast<int>(opcode::compare_key_int_equal) +
-                                       static_cast<int>(c));
-            i.imm.i = value->i;
+                                       static_cast<int>(integer_c));
+            i.imm.i = *whole;
         } else {
             i.op = key->type == param_type::integer ? opcode::compare_key_int_num
                                                     : opcode::compare_key_num;
@@ -510,6 +597,7 @@ private:
     // BehaviorTree.CPP's chained comparison: a < b < c is a < b and b < c, b evaluated once,
     // and it stops at the first that does not hold.
     param_type compare(const node& n) {
+        if (b3()) return behavior3_compare(n);
         if (compare_key_constant(n)) return param_type::boolean;
         std::vector<std::size_t> exits;
         param_type left = comparison_operand(n.kids[0], infer(n.kids[1]));
@@ -527,6 +615,39 @@ private:
         if (out_ != nullptr) {
             for (std::size_t at : exits) out_->code[at].b = static_cast<std::uint32_t>(here());
         }
+        return param_type::boolean;
+    }
+
+    // One comparison of a behavior3 expression (the parser makes no chains). `<` and the
+    // others take numbers (booleans count as 1 and 0, as in JavaScript); `==` and `!=` are
+    // JavaScript's `===` and `!==`: exact, and a number never equals a boolean or a string.
+    param_type behavior3_compare(const node& n) {
+        if (compare_key_constant(n)) return param_type::boolean;
+        const token_kind op = n.ops[0];
+        const std::string name(spelling(op));
+        const bool equality = op == token_kind::equal || op == token_kind::not_equal;
+        const param_type left = expr(n.kids[0]);
+        const param_type right = expr(n.kids[1]);
+        if (!equality && (left == param_type::string || right == param_type::string)) {
+            fail(n.op_offsets[0], "'" + name + "' needs numbers, and has " + type_name(left) +
+                                      " and " + type_name(right));
+        }
+        auto kind = [](param_type t) {
+            return t == param_type::integer ? param_type::number : t;  // both JavaScript numbers
+        };
+        if (equality && kind(left) != kind(right)) {
+            emit(opcode::pop, -1);
+            emit(opcode::pop, -1);
+            push_int(op == token_kind::not_equal ? 1 : 0);
+            return param_type::boolean;
+        }
+        instruction i;
+        i.op = opcode::compare;
+        i.sub = op == token_kind::equal       ? comparison::exact_equal
+                : op == token_kind::not_equal ? comparison::exact_not_equal
+                                              : comparison_of(op);
+        i.a = types_of(left, right);
+        emit(i, -1);
         return param_type::boolean;
     }
 

@@ -86,8 +86,25 @@ bool holds(T left, T right, comparison c) {
         case comparison::less: return left < right;
         case comparison::greater: return left > right;
         case comparison::less_equal: return left <= right;
+        case comparison::exact_equal: return left == right;
+        case comparison::exact_not_equal: return left != right;
         default: return left >= right;
     }
+}
+
+// JavaScript's ToInt32: the number truncated, modulo 2^32, as a signed 32-bit integer; NaN
+// and the infinities are 0.
+std::int32_t to_int32(double value) {
+    if (!std::isfinite(value)) return 0;
+    const double whole = std::trunc(value);
+    const double wrapped = std::fmod(whole, 4294967296.0);
+    const auto bits = static_cast<std::uint32_t>(
+        static_cast<std::int64_t>(wrapped < 0 ? wrapped + 4294967296.0 : wrapped));
+    return static_cast<std::int32_t>(bits);
+}
+
+bool js_truthy(double value) {
+    return value != 0 && !std::isnan(value);
 }
 
 bool holds_number(double left, double right, comparison c) {
@@ -150,8 +167,9 @@ std::int64_t wrap(std::uint64_t value) {
 // Runs the program; with `truth`, gives the last statement's value as a boolean. `Strings`
 // false is the path of a program that makes no string and needs at most 16 cells (numbers,
 // booleans, enums, strings only compared): it holds nothing to free at its end.
+// With `number`, gives the last value there as a number instead.
 template <bool Strings>
-bool execute_as(const program& p, blackboard board, bool truth) {
+bool execute_as(const program& p, blackboard board, bool truth, double* number) {
     cell small[16];
     cell* stack = small;
     [[maybe_unused]] std::conditional_t<Strings, std::unique_ptr<cell[]>, char> large{};
@@ -361,16 +379,65 @@ bool execute_as(const program& p, blackboard board, bool truth) {
                 set_custom(board, i.a, custom_from_text(p, board, i.a, top->s()).get());
                 top->i = 0;
                 break;
+            case opcode::mod_num:
+                --top;
+                top->d = std::fmod(top->d, top[1].d);
+                break;
+            case opcode::js_bit_and:
+                --top;
+                top->d = static_cast<double>(to_int32(top->d) & to_int32(top[1].d));
+                break;
+            case opcode::js_bit_or:
+                --top;
+                top->d = static_cast<double>(to_int32(top->d) | to_int32(top[1].d));
+                break;
+            case opcode::js_shift_left:
+                --top;
+                top->d = static_cast<double>(static_cast<std::int32_t>(
+                    static_cast<std::uint32_t>(to_int32(top->d))
+                    << (static_cast<std::uint32_t>(to_int32(top[1].d)) & 31U)));
+                break;
+            case opcode::js_shift_right:
+                --top;
+                // Arithmetic shift of a negative value: implementation-defined before C++20,
+                // arithmetic on every compiler Canopy builds with.
+                top->d = static_cast<double>(
+                    to_int32(top->d) >> (static_cast<std::uint32_t>(to_int32(top[1].d)) & 31U));
+                break;
+            case opcode::js_shift_right_unsigned:
+                --top;
+                top->d =
+                    static_cast<double>(static_cast<std::uint32_t>(to_int32(top->d)) >>
+                                        (static_cast<std::uint32_t>(to_int32(top[1].d)) & 31U));
+                break;
+            case opcode::js_and:
+                --top;
+                if (js_truthy(top->d)) top->d = top[1].d;
+                break;
+            case opcode::js_or:
+                --top;
+                if (!js_truthy(top->d)) top->d = top[1].d;
+                break;
+            case opcode::js_truth_num: top->i = js_truthy(top->d) ? 1 : 0; break;
             case opcode::jump: pc = i.a - 1; break;
             case opcode::jump_if_false:
                 if ((top--)->i == 0) pc = i.a - 1;
                 break;
         }
     }
+    if (number != nullptr) {
+        switch (p.result) {
+            case param_type::number: *number = top->d; break;
+            case param_type::integer:
+            case param_type::boolean: *number = static_cast<double>(top->i); break;
+            default: fail(p, "its value is not a number");
+        }
+        return false;
+    }
     if (!truth) return false;
     // The value as test() takes it, while the temporaries it may view live.
     switch (p.result) {
-        case param_type::number: return top->d != 0;
+        case param_type::number: return p.js_truth ? js_truthy(top->d) : top->d != 0;
         case param_type::string: {
             const auto value = text_to_boolean(top->s());
             if (!value) fail(p, "its value '" + std::string(top->s()) + "' is not a boolean");
@@ -382,15 +449,25 @@ bool execute_as(const program& p, blackboard board, bool truth) {
     }
 }
 
-bool execute(const program& p, blackboard board, bool truth) {
-    if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth);
-    return execute_as<true>(p, board, truth);
+bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
+    if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth, number);
+    return execute_as<true>(p, board, truth, number);
 }
 
 }  // namespace
 
 void script::run(blackboard board) const {
     (void)execute(*program_, board, false);
+}
+
+double script::number(blackboard board) const {
+    double value = 0;
+    (void)execute(*program_, board, false, &value);
+    return value;
+}
+
+param_type script::result_type() const noexcept {
+    return program_->result;
 }
 
 namespace {

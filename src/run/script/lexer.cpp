@@ -49,6 +49,13 @@ std::string_view spelling(token_kind kind) noexcept {
         case token_kind::assign_minus: return "-=";
         case token_kind::assign_times: return "*=";
         case token_kind::assign_divide: return "/=";
+        case token_kind::remainder: return "%";
+        case token_kind::shift_left: return "<<";
+        case token_kind::shift_right: return ">>";
+        case token_kind::shift_right_unsigned: return ">>>";
+        case token_kind::dot: return ".";
+        case token_kind::open_bracket: return "[";
+        case token_kind::close_bracket: return "]";
     }
     return "?";
 }
@@ -275,6 +282,126 @@ std::variant<std::vector<token>, script_problem> lex(std::string_view text) {
                     else
                         t.kind = token_kind::greater;
                     break;
+                default: return problem(at, "unexpected character " + shown(c));
+            }
+        }
+        t.length = static_cast<std::uint32_t>(length);
+        tokens.push_back(t);
+        at += length;
+    }
+}
+
+// behavior3-ts's evaluator (src/behavior3/evaluator.ts there) reads, after each token's
+// spaces: a number `\d+\.\d+|\d+`, a word `\w+` (ASCII letters, digits, `_`), or one of
+// `<< >>> >> >= <= == != > < && & || - + * % ! ? / : . | ^ ( ) [ ]`. `^` it then refuses as
+// an unknown token, and `~` and `=` alone it never reads: all three are refused here.
+std::variant<std::vector<token>, script_problem> lex_behavior3(std::string_view text) {
+    if (text.size() > max_text_bytes) {
+        return problem(max_text_bytes, "an expression has at most " +
+                                           std::to_string(max_text_bytes) + " bytes, this one " +
+                                           std::to_string(text.size()));
+    }
+    auto is_word = [](char c) { return is_alpha(c) || is_digit(c) || c == '_'; };
+    std::vector<token> tokens;
+    const std::size_t size = text.size();
+    std::size_t at = 0;
+    auto peek = [&](std::size_t ahead) { return at + ahead < size ? text[at + ahead] : '\0'; };
+    while (true) {
+        while (at < size && is_space(text[at])) ++at;
+        token t;
+        t.offset = static_cast<std::uint32_t>(at);
+        if (at == size) {
+            tokens.push_back(t);
+            return tokens;
+        }
+        const char c = text[at];
+        std::size_t length = 1;
+        if (is_digit(c)) {
+            while (at + length < size && is_digit(text[at + length])) ++length;
+            if (peek(length) == '.' && is_digit(peek(length + 1))) {
+                ++length;
+                while (at + length < size && is_digit(text[at + length])) ++length;
+            }
+            t.kind = token_kind::real;  // JavaScript's numbers are all doubles
+            const auto read = std::from_chars(text.data() + at, text.data() + at + length, t.real);
+            if (read.ec == std::errc::result_out_of_range) {
+                return problem(at, "number literal out of range");
+            }
+            const char next = peek(length);
+            if (is_word(next) || next == '.') {
+                return problem(at + length, "invalid suffix " + shown(next) + " on a number");
+            }
+        } else if (is_word(c)) {
+            while (at + length < size && is_word(text[at + length])) ++length;
+            const std::string_view word = text.substr(at, length);
+            t.kind = word == "true"    ? token_kind::kw_true
+                     : word == "false" ? token_kind::kw_false
+                                       : token_kind::name;
+        } else {
+            const char n = peek(1);
+            auto two = [&](token_kind kind) {
+                t.kind = kind;
+                length = 2;
+            };
+            switch (c) {
+                case '(': t.kind = token_kind::open; break;
+                case ')': t.kind = token_kind::close; break;
+                case '[': t.kind = token_kind::open_bracket; break;
+                case ']': t.kind = token_kind::close_bracket; break;
+                case '?': t.kind = token_kind::question; break;
+                case ':': t.kind = token_kind::colon; break;
+                case '+': t.kind = token_kind::plus; break;
+                case '-': t.kind = token_kind::minus; break;
+                case '*': t.kind = token_kind::times; break;
+                case '/': t.kind = token_kind::divide; break;
+                case '%': t.kind = token_kind::remainder; break;
+                case '.': t.kind = token_kind::dot; break;
+                case '&':
+                    if (n == '&')
+                        two(token_kind::logical_and);
+                    else
+                        t.kind = token_kind::bit_and;
+                    break;
+                case '|':
+                    if (n == '|')
+                        two(token_kind::logical_or);
+                    else
+                        t.kind = token_kind::bit_or;
+                    break;
+                case '!':
+                    if (n == '=')
+                        two(token_kind::not_equal);
+                    else
+                        t.kind = token_kind::logical_not;
+                    break;
+                case '=':
+                    if (n != '=')
+                        return problem(at,
+                                       "unexpected '=' (behavior3's expressions assign nothing; "
+                                       "compare with '==')");
+                    two(token_kind::equal);
+                    break;
+                case '<':
+                    if (n == '=')
+                        two(token_kind::less_equal);
+                    else if (n == '<')
+                        two(token_kind::shift_left);
+                    else
+                        t.kind = token_kind::less;
+                    break;
+                case '>':
+                    if (n == '=') {
+                        two(token_kind::greater_equal);
+                    } else if (n == '>' && peek(2) == '>') {
+                        t.kind = token_kind::shift_right_unsigned;
+                        length = 3;
+                    } else if (n == '>') {
+                        two(token_kind::shift_right);
+                    } else {
+                        t.kind = token_kind::greater;
+                    }
+                    break;
+                case '^': return problem(at, "'^' is not an operator of behavior3's expressions");
                 default: return problem(at, "unexpected character " + shown(c));
             }
         }

@@ -353,16 +353,256 @@ private:
     std::size_t depth_ = 0;
 };
 
+// behavior3-ts's expressions (its evaluator.ts): one expression, JavaScript's precedence
+// among the operators it has, every binary operator grouping left to right. Its evaluator
+// turns the text into postfix with a shunting-yard; this parser gives the same grouping by
+// recursive descent, one function per level, with the same depth counter as the scripts'.
+class behavior3_parser {
+public:
+    behavior3_parser(std::string_view text, std::vector<token> tokens, parsed_script::syntax& out)
+        : text_(text), tokens_(std::move(tokens)), out_(out) {}
+
+    void parse_expression_text() {
+        if (peek().kind == token_kind::end) fail(0, "the expression is empty");
+        out_.statements.push_back(parse_ternary());
+        if (peek().kind != token_kind::end) {
+            fail(peek().offset,
+                 "expected an operator or the end of the expression, found " + found());
+        }
+    }
+
+private:
+    const token& peek() const { return tokens_[at_]; }
+    const token& next() { return tokens_[at_++]; }
+
+    [[noreturn]] static void fail(std::size_t offset, std::string message) {
+        throw parse_failure{{offset, std::move(message)}};
+    }
+
+    std::string found() const {
+        const token& t = peek();
+        if (t.kind == token_kind::end) return "the end of the expression";
+        return "'" + std::string(text_.substr(t.offset, t.length)) + "'";
+    }
+
+    struct nesting {
+        explicit nesting(behavior3_parser& p, std::size_t offset) : p_(p) {
+            if (++p_.depth_ > parsed_script::max_depth) {
+                fail(offset, "nested more than " + std::to_string(parsed_script::max_depth) +
+                                 " levels deep");
+            }
+        }
+        ~nesting() { --p_.depth_; }
+        nesting(const nesting&) = delete;
+        nesting& operator=(const nesting&) = delete;
+        behavior3_parser& p_;
+    };
+
+    std::uint32_t add(node n) {
+        out_.nodes.push_back(std::move(n));
+        return static_cast<std::uint32_t>(out_.nodes.size() - 1);
+    }
+
+    // ternary := or ['?' ternary ':' ternary]   (right to left, as in JavaScript)
+    std::uint32_t parse_ternary() {
+        const std::uint32_t condition = parse_or();
+        if (peek().kind != token_kind::question) return condition;
+        nesting level(*this, next().offset);
+        const std::uint32_t then = parse_ternary();
+        if (peek().kind != token_kind::colon) {
+            fail(peek().offset, "expected ':' of '?:', found " + found());
+        }
+        next();
+        const std::uint32_t otherwise = parse_ternary();
+        node n;
+        n.kind = node_kind::ternary;
+        n.offset = out_.nodes[condition].offset;
+        n.kids = {condition, then, otherwise};
+        return add(std::move(n));
+    }
+
+    // Operands of one level, left to right, in one chain node.
+    template <typename Operand, typename IsOp>
+    std::uint32_t chain_level(Operand operand, IsOp is_op) {
+        const std::uint32_t first = operand();
+        if (!is_op(peek().kind)) return first;
+        node n;
+        n.kind = node_kind::chain;
+        n.offset = out_.nodes[first].offset;
+        n.kids.push_back(first);
+        while (is_op(peek().kind)) {
+            const token op = next();
+            n.ops.push_back(op.kind);
+            n.op_offsets.push_back(op.offset);
+            n.kids.push_back(operand());
+        }
+        return add(std::move(n));
+    }
+
+    // Comparisons do not chain as BehaviorTree.CPP's do: `a < b < c` is `(a < b) < c`, one
+    // compare node each.
+    template <typename Operand, typename IsOp>
+    std::uint32_t compare_level(Operand operand, IsOp is_op) {
+        std::uint32_t left = operand();
+        while (is_op(peek().kind)) {
+            const token op = next();
+            node n;
+            n.kind = node_kind::compare;
+            n.offset = out_.nodes[left].offset;
+            n.kids.push_back(left);
+            n.ops.push_back(op.kind);
+            n.op_offsets.push_back(op.offset);
+            n.kids.push_back(operand());
+            left = add(std::move(n));
+        }
+        return left;
+    }
+
+    std::uint32_t parse_or() {
+        return chain_level([this] { return parse_and(); },
+                           [](token_kind k) { return k == token_kind::logical_or; });
+    }
+    std::uint32_t parse_and() {
+        return chain_level([this] { return parse_bit_or(); },
+                           [](token_kind k) { return k == token_kind::logical_and; });
+    }
+    std::uint32_t parse_bit_or() {
+        return chain_level([this] { return parse_bit_and(); },
+                           [](token_kind k) { return k == token_kind::bit_or; });
+    }
+    std::uint32_t parse_bit_and() {
+        return chain_level([this] { return parse_equality(); },
+                           [](token_kind k) { return k == token_kind::bit_and; });
+    }
+    std::uint32_t parse_equality() {
+        return compare_level(
+            [this] { return parse_relational(); },
+            [](token_kind k) { return k == token_kind::equal || k == token_kind::not_equal; });
+    }
+    std::uint32_t parse_relational() {
+        return compare_level([this] { return parse_shift(); },
+                             [](token_kind k) {
+                                 return k == token_kind::less || k == token_kind::greater ||
+                                        k == token_kind::less_equal ||
+                                        k == token_kind::greater_equal;
+                             });
+    }
+    std::uint32_t parse_shift() {
+        return chain_level([this] { return parse_sum(); },
+                           [](token_kind k) {
+                               return k == token_kind::shift_left || k == token_kind::shift_right ||
+                                      k == token_kind::shift_right_unsigned;
+                           });
+    }
+    std::uint32_t parse_sum() {
+        return chain_level(
+            [this] { return parse_product(); },
+            [](token_kind k) { return k == token_kind::plus || k == token_kind::minus; });
+    }
+    std::uint32_t parse_product() {
+        return chain_level([this] { return parse_unary(); },
+                           [](token_kind k) {
+                               return k == token_kind::times || k == token_kind::divide ||
+                                      k == token_kind::remainder;
+                           });
+    }
+
+    // unary := ('-' | '+' | '!') unary | postfix
+    std::uint32_t parse_unary() {
+        const token& t = peek();
+        if (t.kind != token_kind::minus && t.kind != token_kind::plus &&
+            t.kind != token_kind::logical_not) {
+            return parse_postfix();
+        }
+        nesting level(*this, t.offset);
+        const token op = next();
+        if (op.kind == token_kind::minus && peek().kind == token_kind::real) {
+            node n;  // a negative literal, so that `x > -1` is a key against a constant
+            n.kind = node_kind::real;
+            n.offset = op.offset;
+            n.real = -next().real;
+            return add(std::move(n));
+        }
+        node n;
+        n.kind = node_kind::unary;
+        n.op = op.kind;
+        n.offset = op.offset;
+        n.kids.push_back(parse_unary());
+        return add(std::move(n));
+    }
+
+    // behavior3's `obj.field` and `list[i]` read objects and arrays, which these expressions
+    // do not have: refused where they stand.
+    std::uint32_t parse_postfix() {
+        const std::uint32_t atom = parse_atom();
+        const token& t = peek();
+        if (t.kind == token_kind::dot || t.kind == token_kind::open_bracket) {
+            fail(t.offset, "'" + std::string(spelling(t.kind)) +
+                               "' reads a field of an object or an element of an array, which "
+                               "Canopy's behavior3 expressions do not support (numbers and "
+                               "booleans only)");
+        }
+        return atom;
+    }
+
+    std::uint32_t parse_atom() {
+        const token& t = peek();
+        node n;
+        n.offset = t.offset;
+        switch (t.kind) {
+            case token_kind::real:
+                n.kind = node_kind::real;
+                n.real = next().real;
+                return add(std::move(n));
+            case token_kind::kw_true:
+            case token_kind::kw_false:
+                n.kind = node_kind::boolean;
+                n.value = t.kind == token_kind::kw_true ? 1 : 0;
+                next();
+                return add(std::move(n));
+            case token_kind::name:
+                n.kind = node_kind::name;
+                n.text = std::string(text_.substr(t.offset, t.length));
+                next();
+                return add(std::move(n));
+            case token_kind::open: {
+                nesting level(*this, next().offset);
+                const std::uint32_t inner = parse_ternary();
+                if (peek().kind != token_kind::close) {
+                    fail(peek().offset, "expected ')', found " + found());
+                }
+                next();
+                return inner;
+            }
+            default: fail(t.offset, "expected an operand, found " + found());
+        }
+    }
+
+    std::string_view text_;
+    std::vector<token> tokens_;
+    parsed_script::syntax& out_;
+    std::size_t at_ = 0;
+    std::size_t depth_ = 0;
+};
+
 }  // namespace
 
-std::variant<parsed_script, script_problem> parsed_script::parse(std::string_view text) {
-    auto lexed = detail::script_syntax::lex(text);
+std::variant<parsed_script, script_problem> parsed_script::parse(std::string_view text,
+                                                                 script_dialect dialect) {
+    auto lexed = dialect == script_dialect::behavior3 ? detail::script_syntax::lex_behavior3(text)
+                                                      : detail::script_syntax::lex(text);
     if (auto* problem = std::get_if<script_problem>(&lexed)) return std::move(*problem);
     auto tree = std::make_unique<syntax>();
     tree->text = std::string(text);
+    tree->dialect = dialect;
     try {
-        parser p(text, std::move(std::get<0>(lexed)), *tree);
-        p.parse_script();
+        if (dialect == script_dialect::behavior3) {
+            behavior3_parser p(text, std::move(std::get<0>(lexed)), *tree);
+            p.parse_expression_text();
+        } else {
+            parser p(text, std::move(std::get<0>(lexed)), *tree);
+            p.parse_script();
+        }
     } catch (parse_failure& failure) {
         return std::move(failure.problem);
     }

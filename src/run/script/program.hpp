@@ -75,9 +75,30 @@ enum class opcode : std::uint8_t {
     text_to_custom,       // key a from the string on top, read by its type; replaces it by 0
     jump,                 // to a
     jump_if_false,        // pops a boolean; to a if false
+    // behavior3's expressions: JavaScript's operators on numbers (doubles)
+    mod_num,     // `%`: the remainder with the dividend's sign (std::fmod)
+    js_bit_and,  // `&`, `|`, `<<`, `>>`: on the operands as 32-bit integers
+    js_bit_or,
+    js_shift_left,
+    js_shift_right,
+    js_shift_right_unsigned,  // `>>>`: the left operand as an unsigned 32-bit integer
+    js_and,                   // `a && b` of numbers: b when a is truthy, else a
+    js_or,                    // `a || b` of numbers: a when a is truthy, else b
+    js_truth_num,             // a number as a boolean: neither 0 nor NaN
 };
 
-enum class comparison : std::uint8_t { equal, not_equal, less, greater, less_equal, greater_equal };
+// exact_equal and exact_not_equal are JavaScript's `===` and `!==` on numbers (behavior3's
+// `==`), where equal and not_equal allow BehaviorTree.CPP's tolerance.
+enum class comparison : std::uint8_t {
+    equal,
+    not_equal,
+    less,
+    greater,
+    less_equal,
+    greater_equal,
+    exact_equal,
+    exact_not_equal
+};
 
 struct instruction {
     opcode op = opcode::pop;
@@ -96,6 +117,7 @@ struct program {
     std::vector<std::string> strings;
     std::vector<std::shared_ptr<const void>> objects;  // values of a program's types
     param_type result = param_type::boolean;
+    bool js_truth = false;  // behavior3: a NaN result tests false, as in JavaScript
     std::size_t max_stack = 0;
     std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
 };

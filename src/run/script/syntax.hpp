@@ -50,6 +50,14 @@ enum class token_kind : std::uint8_t {
     assign_minus,
     assign_times,
     assign_divide,
+    // behavior3's expressions only
+    remainder,
+    shift_left,
+    shift_right,
+    shift_right_unsigned,
+    dot,
+    open_bracket,
+    close_bracket,
 };
 
 /// How an operator is spelled, for messages.
@@ -68,6 +76,9 @@ inline constexpr std::size_t max_text_bytes = 1000000;
 
 /// The tokens of a script, the last one `end`, or the first problem.
 std::variant<std::vector<token>, script_problem> lex(std::string_view text);
+/// The tokens of a behavior3 expression (docs/behavior3.md): numbers are all reals, names
+/// are ASCII words, and there are no strings, assignments or `;`.
+std::variant<std::vector<token>, script_problem> lex_behavior3(std::string_view text);
 
 enum class node_kind : std::uint8_t {
     integer,  // value
@@ -101,6 +112,7 @@ namespace canopy {
 
 struct parsed_script::syntax {
     std::string text;
+    script_dialect dialect = script_dialect::btcpp;
     std::vector<detail::script_syntax::node> nodes;
     std::vector<std::uint32_t> statements;  // root node of each
     std::vector<script_assignment> assignments;

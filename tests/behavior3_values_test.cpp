@@ -1,0 +1,264 @@
+// behavior3's nodes about expressions and values (src/nodes/behavior3), loaded from behavior3
+// JSON as behavior3editor writes it and ticked, against behavior3-ts's nodes
+// (src/behavior3/nodes there), cited per case.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace canopy::detail {
+void register_behavior3_value_nodes(registry& reg);  // src/nodes/behavior3/value_nodes.hpp
+}  // namespace canopy::detail
+
+using namespace canopy;
+
+namespace {
+
+registry b3_registry() {
+    registry reg;
+    register_builtin_nodes(reg);
+    detail::register_behavior3_value_nodes(reg);
+    return reg;
+}
+
+load_result load_b3(const std::string& root, const std::string& vars = "[]") {
+    return try_load_text(R"({"name": "t", "vars": )" + vars + R"(, "root": )" + root + "}",
+                         file_format::behavior3, b3_registry(), "t.json");
+}
+
+std::shared_ptr<const tree> loaded(const std::string& root, const std::string& vars = "[]") {
+    load_result result = load_b3(root, vars);
+    for (const diagnostic& d : result.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(result);
+    return result.tree;
+}
+
+}  // namespace
+
+TEST_SUITE("behavior3 values") {
+    TEST_CASE("Check succeeds when its expression is truthy, else fails") {
+        // check.ts: `return value ? "success" : "failure"`.
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "Let", "args": {"value": 30}, "output": ["hp"]},
+            {"id": 3, "name": "Check", "args": {"value": "hp > 20 && hp % 2 == 0"}}]})");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        a.blackboard().set("hp", 31.0);
+        auto check_only = loaded(R"({"id": 1, "name": "Check", "args": {"value": "hp >= 10"}})");
+        agent b(check_only);
+        CHECK(b.tick(0.1) == status::failure);  // hp, never written, is 0
+        b.blackboard().set("hp", 10.0);
+        CHECK(b.tick(0.1) == status::success);
+    }
+
+    TEST_CASE("Calculate writes its expression's value to its output and succeeds") {
+        // calculate.ts: `env.output.push(value); return "success"`.
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "Let", "args": {"value": 7}, "output": ["a"]},
+            {"id": 3, "name": "Calculate", "args": {"value": "a * 2 + 1"}, "output": ["b"]},
+            {"id": 4, "name": "Calculate", "args": {"value": "b > 10"}, "output": ["c"]},
+            {"id": 5, "name": "Calculate", "args": {"value": "(b << 2) | 1"}, "output": ["d"]}]})");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(a.blackboard().get<double>("b") == 15);
+        CHECK(a.blackboard().get<double>("c") == 1);  // true, stored in a number variable
+        CHECK(a.blackboard().get<double>("d") == 61);
+    }
+
+    TEST_CASE("Let writes its value, or its input variable's, to its output") {
+        // let.ts: `_checkOneof(node, env, 0, args.value, null)`: input 1 wins when wired.
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "Let", "args": {"value": 2.5}, "output": ["a"]},
+            {"id": 3, "name": "Let", "input": ["a"], "output": ["b"]},
+            {"id": 4, "name": "Let", "args": {"value": true}, "output": ["f"]},
+            {"id": 5, "name": "Check", "args": {"value": "b == 2.5 && f"}}]})");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(a.blackboard().get<double>("b") == 2.5);
+        CHECK(a.blackboard().get<bool>("f"));
+    }
+
+    TEST_CASE("Assert passes its child's success on and turns its failure into an error") {
+        // assert.ts: success -> success, running -> yield, failure -> throw new Error(message).
+        auto t = loaded(R"({"id": 1, "name": "Assert", "args": {"message": "hp must be positive"},
+            "children": [{"id": 2, "name": "Check", "args": {"value": "hp > 0"}}]})");
+        agent a(t);
+        a.blackboard().set("hp", 3.0);
+        CHECK(a.tick(0.1) == status::success);
+        a.blackboard().set("hp", 0.0);
+        try {
+            a.tick(0.1);
+            FAIL("no error");
+        } catch (const error& e) {
+            CHECK(e.code() == error_code::script);
+            CHECK(std::string(e.what()).find("hp must be positive") != std::string::npos);
+        }
+    }
+
+    TEST_CASE("Now writes the agent's time to its output") {
+        // now.ts: `env.output.push(env.context.time)`.
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "Now", "output": ["t"]},
+            {"id": 3, "name": "Check", "args": {"value": "t >= 0.25"}}]})");
+        agent a(t);
+        CHECK(a.tick(0.125) == status::failure);
+        CHECK(a.blackboard().get<double>("t") == 0.125);
+        CHECK(a.tick(0.125) == status::success);
+        CHECK(a.blackboard().get<double>("t") == 0.25);
+    }
+
+    TEST_CASE("Math computes its operation over value1, value2 and its inputs") {
+        // math.ts: values are value1 (else input 1), value2 (else input 2), then inputs 3...
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "Let", "args": {"value": 3}, "output": ["a"]},
+            {"id": 3, "name": "Let", "args": {"value": 7}, "output": ["b"]},
+            {"id": 4, "name": "Let", "args": {"value": 5}, "output": ["c"]},
+            {"id": 5, "name": "Math", "args": {"op": "max"}, "input": ["a", "b", "c"], "output": ["max"]},
+            {"id": 6, "name": "Math", "args": {"op": "average"}, "input": ["a", "b", "c"], "output": ["avg"]},
+            {"id": 7, "name": "Math", "args": {"op": "pow", "value1": 2, "value2": 10}, "output": ["p"]},
+            {"id": 8, "name": "Math", "args": {"op": "round", "value1": -2.5}, "output": ["r1"]},
+            {"id": 9, "name": "Math", "args": {"op": "round", "value1": 2.5}, "output": ["r2"]},
+            {"id": 10, "name": "Math", "args": {"op": "min", "value1": 4}, "input": ["a"], "output": ["m"]},
+            {"id": 11, "name": "Math", "args": {"op": "sign", "value1": -0.5}, "output": ["s"]},
+            {"id": 12, "name": "Math", "args": {"op": "randInt", "value1": 1, "value2": 6}, "output": ["d"]},
+            {"id": 13, "name": "Math", "args": {"op": "product"}, "input": ["a", "", "c"], "output": ["x"]}]})");
+        agent a(t, nullptr, 7);
+        CHECK(a.tick(0.1) == status::success);
+        blackboard board = a.blackboard();
+        CHECK(board.get<double>("max") == 7);
+        CHECK(board.get<double>("avg") == 5);
+        CHECK(board.get<double>("p") == 1024);
+        CHECK(board.get<double>("r1") == -2);  // JavaScript's Math.round: halves go up
+        CHECK(board.get<double>("r2") == 3);
+        CHECK(board.get<double>("m") == 4);  // value1 given: input 1 is not used
+        CHECK(board.get<double>("s") == -1);
+        CHECK(board.get<double>("x") == 15);  // the unwired slot is left out
+        bool seen[7] = {};
+        for (int k = 0; k < 200; ++k) {
+            a.tick(0.1);
+            const double d = board.get<double>("d");
+            REQUIRE(d >= 1);
+            REQUIRE(d <= 6);
+            REQUIRE(d == std::floor(d));
+            seen[static_cast<int>(d)] = true;
+        }
+        CHECK(std::count(seen + 1, seen + 7, true) == 6);
+    }
+
+    TEST_CASE("Math fails where math.ts fails at run, and refuses at load what it can tell") {
+        auto t = loaded(R"({"id": 1, "name": "Math",
+            "args": {"op": "randFloat", "value1": 5, "value2": 1}, "output": ["f"]})");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::failure);  // min above max
+        load_result bad = load_b3(R"({"id": 1, "name": "Math",
+            "args": {"op": "abs", "value1": 1, "value2": 2}, "output": ["f"]})");
+        CHECK_FALSE(bad);
+        REQUIRE(bad.diagnostics.size() == 1);
+        CHECK(bad.diagnostics[0].message.find("takes 1 value, and has 2") != std::string::npos);
+        bad = load_b3(R"({"id": 1, "name": "Math", "args": {"op": "cube", "value1": 1}})");
+        CHECK_FALSE(bad);
+        REQUIRE(bad.diagnostics.size() == 1);
+        CHECK(bad.diagnostics[0].message.find("unknown op 'cube'") != std::string::npos);
+        bad = load_b3(R"({"id": 1, "name": "Math", "args": {"op": "sqrt"}})");
+        CHECK_FALSE(bad);
+        REQUIRE(bad.diagnostics.size() == 1);
+        CHECK(bad.diagnostics[0].message.find("at least one value") != std::string::npos);
+    }
+
+    TEST_CASE("IsNull and NotNull tell a variable never written from one written") {
+        // is-null.ts: success when the input is undefined or null; not-null.ts the opposite.
+        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "IsNull", "input": ["target"]},
+            {"id": 3, "name": "Let", "args": {"value": 4}, "output": ["target"]},
+            {"id": 4, "name": "NotNull", "input": ["target"]}]})");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);  // null, then written, then not null
+        CHECK(a.tick(0.1) == status::failure);  // no longer null
+        agent b(t);
+        b.blackboard().set("target", 1.0);  // the program writes it before the first tick
+        CHECK(b.tick(0.1) == status::failure);
+        auto declared = loaded(R"({"id": 1, "name": "NotNull", "input": ["hp"]})",
+                               R"([{"name": "hp", "desc": "", "type": "number", "default": 10}])");
+        agent c(declared);
+        CHECK(c.tick(0.1) == status::success);  // a declared initial value is a value
+    }
+
+    TEST_CASE("a declared variable keeps its type; an expression over it is checked at load") {
+        auto t = loaded(R"({"id": 1, "name": "Check", "args": {"value": "ready && count > 2"}})",
+                        R"([{"name": "ready", "desc": "", "type": "boolean", "default": true},
+                            {"name": "count", "desc": "", "type": "integer", "default": 3}])");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        load_result bad = load_b3(R"({"id": 1, "name": "Check", "args": {"value": "name + 1"}})",
+                                  R"([{"name": "name", "desc": "", "type": "string"}])");
+        CHECK_FALSE(bad);
+        REQUIRE(bad.diagnostics.size() == 1);
+        CHECK(bad.diagnostics[0].message.find("needs numbers") != std::string::npos);
+    }
+
+    TEST_CASE("a bad expression is refused at load, at its node's argument") {
+        load_result bad = load_b3(R"({"id": 1, "name": "Sequence", "children": [
+            {"id": 2, "name": "Check",
+             "args": {"value": "hp >> "}}]})");
+        CHECK_FALSE(bad);
+        REQUIRE(bad.diagnostics.size() == 1);
+        const diagnostic& d = bad.diagnostics[0];
+        CHECK(d.where.line == 3);
+        CHECK(d.where.column > 1);
+        CHECK(d.message.find("expected an operand") != std::string::npos);
+        CHECK(d.message.find("column 7 of the script") != std::string::npos);
+        CHECK(d.record_id == 2);
+        // check.ts's init: "args.value is not a expr string", for an empty or absent value
+        // or one that is not text.
+        for (const char* args : {R"({"value": ""})", R"({"value": 3})", R"({})"}) {
+            CAPTURE(args);
+            load_result refused =
+                load_b3(std::string(R"({"id": 1, "name": "Check", "args": )") + args + "}");
+            CHECK_FALSE(refused);
+            CHECK_FALSE(refused.diagnostics.empty());
+        }
+    }
+
+    TEST_CASE("a registry without the behavior3 nodes names what it lacks") {
+        registry reg;
+        register_builtin_nodes(reg);
+        load_result bad = try_load_text(
+            R"({"name": "t", "root": {"id": 1, "name": "Check", "args": {"value": "x > 1"}}})",
+            file_format::behavior3, reg, "t.json");
+        CHECK_FALSE(bad);
+        REQUIRE_FALSE(bad.diagnostics.empty());
+        CHECK(bad.diagnostics[0].message.find(
+                  "lacks Canopy's behavior3 nodes ('behavior3.Check'") != std::string::npos);
+    }
+
+    TEST_CASE("the nodes are read under their behavior3 names and written back under them") {
+        const std::string text = R"({"name": "t", "root": {"id": 1, "name": "Assert",
+  "args": {"message": "m"}, "children": [{"id": 2, "name": "Sequence", "children": [
+  {"id": 3, "name": "Let", "input": ["a"], "output": ["b"]},
+  {"id": 4, "name": "Calculate", "args": {"value": "b + 1"}, "output": ["c"]},
+  {"id": 5, "name": "Check", "args": {"value": "c > 1"}}]}]}})";
+        read_result read = info(file_format::behavior3).read(text, "t.json");
+        REQUIRE(read.diagnostics.empty());
+        const tree_document& doc = read.document;
+        const record_set& records = doc.trees.front();
+        CHECK(records.type_name(0) == "behavior3.Assert");
+        CHECK(records.type_name(2) == "behavior3.Let");
+        CHECK(records.type_name(3) == "behavior3.Calculate");
+        CHECK(records.type_name(4) == "behavior3.Check");
+        write_result written = info(file_format::behavior3).write(doc);
+        REQUIRE(written.problems.empty());
+        CHECK(written.text.find(R"("input": ["a"])") != std::string::npos);  // Let's value
+        for (const char* name : {R"("name": "Assert")", R"("name": "Let")",
+                                 R"("name": "Calculate")", R"("name": "Check")"}) {
+            CHECK(written.text.find(name) != std::string::npos);
+        }
+        read_result again = info(file_format::behavior3).read(written.text, "t.json");
+        REQUIRE(again.diagnostics.empty());
+        const record_set& back = again.document.trees.front();
+        REQUIRE(back.size() == records.size());
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            CHECK(back.type_name(i) == records.type_name(i));
+        }
+    }
+}
