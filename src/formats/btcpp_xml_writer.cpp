@@ -75,7 +75,8 @@ struct type_use {
 
 class btcpp_writer {
 public:
-    explicit btcpp_writer(const tree_document& document) : document_(document) {}
+    btcpp_writer(const tree_document& document, bool every_uid)
+        : document_(document), every_uid_(every_uid) {}
 
     write_result write() {
         for (const record_set& records : document_.trees) tree_names_.insert(records.name());
@@ -218,7 +219,7 @@ private:
             problem("tree '" + tree_name + "': " + std::to_string(linked - order.size()) +
                     " records do not hang from the root (their parents form a loop)");
         }
-        with_uids_ = false;
+        with_uids_ = every_uid_;
         for (std::size_t k = 0; k < order.size(); ++k) {
             if (records.id(order[k]) != static_cast<std::int64_t>(k + 1)) with_uids_ = true;
         }
@@ -544,13 +545,18 @@ private:
     std::vector<std::pair<std::string, const record_set*>> keyed_trees_;
     std::unordered_set<std::string> tree_names_;
     std::unordered_set<std::string> element_names_;
+    bool every_uid_ = false;
     bool with_uids_ = false;
 };
 
 }  // namespace
 
 write_result write_btcpp_xml(const tree_document& document) {
-    return btcpp_writer(document).write();
+    return btcpp_writer(document, false).write();
+}
+
+write_result write_btcpp_xml_with_uids(const tree_document& document) {
+    return btcpp_writer(document, true).write();
 }
 
 }  // namespace canopy::detail
