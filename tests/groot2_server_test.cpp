@@ -192,10 +192,12 @@ TEST_SUITE("groot2 server") {
         test_client client(*server);
         auto t = patrol_tree();
         agent a(t);
-        server->watch(&a);
+        trace_recorder recorder(t, 10);  // the program's own observer, told every event too
+        server->watch(&a, &recorder);
         client.ask(protocol::request_type::full_tree);  // the client is connected from here
         for (int ticks = 1; ticks <= 4; ++ticks) {
             a.tick(0.1);
+            CHECK(recorder.recording().ticks.size() == static_cast<std::size_t>(ticks));
             const std::vector<std::uint8_t> expected = traced_statuses(t, ticks);
             const auto shown = client.statuses();
             REQUIRE(shown.size() == t->size());

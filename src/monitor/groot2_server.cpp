@@ -4,7 +4,7 @@
 // Threads: the server thread owns the REP socket; the ticking thread owns the agent, so only
 // it reads the agent (its statuses and blackboard) and only it sends on PUB. They meet in
 // `impl::mutex`. While no client is connected the observer's calls return after one load of
-// `client_active`.
+// `client_active` (and a call to the program's own observer, if it gave one).
 #include "canopy/monitor/groot2_server.hpp"
 
 #include <algorithm>
@@ -60,12 +60,14 @@ struct groot2_server::impl final : observer {
 
     // The observer, on the ticking thread. The idle path is the first line of each call.
     void on_visit(const agent& a, tree::index node) override {
+        if (next != nullptr) next->on_visit(a, node);
         if (!client_active.load(std::memory_order_acquire)) return;
         if (node == tree::root) sync_with(a);
         if (hook_count.load(std::memory_order_relaxed) != 0 && &a.tree() == seen_tree)
             hold(node, protocol::hook_position::before_tick);
     }
-    void on_tick(const agent& a, tree::index node, status /*before*/, status result) override {
+    void on_tick(const agent& a, tree::index node, status before, status result) override {
+        if (next != nullptr) next->on_tick(a, node, before, result);
         if (!client_active.load(std::memory_order_acquire) || &a.tree() != seen_tree) return;
         set_status(node, protocol::status_code(result), protocol::status_code(result));
         if (node == tree::root && board_wanted.load(std::memory_order_acquire)) {
@@ -76,6 +78,7 @@ struct groot2_server::impl final : observer {
             hold(node, protocol::hook_position::after_tick);
     }
     void on_halt(const agent& a, tree::index node) override {
+        if (next != nullptr) next->on_halt(a, node);
         if (!client_active.load(std::memory_order_acquire) || &a.tree() != seen_tree) return;
         set_status(node, protocol::idle_after_running, protocol::status_code(status::idle));
     }
@@ -389,6 +392,7 @@ struct groot2_server::impl final : observer {
 
     // The ticking thread's own.
     agent* watched = nullptr;
+    observer* next = nullptr;  // the observer the program gave watch(), told every event
     const tree* seen_tree = nullptr;
     std::uint64_t seen_session = 0;
 
@@ -437,8 +441,9 @@ groot2_server::~groot2_server() {
     if (impl_->watched != nullptr) impl_->watched->set_observer(nullptr);
 }
 
-void groot2_server::watch(agent* a) {
+void groot2_server::watch(agent* a, observer* next) {
     impl& s = *impl_;
+    s.next = next;
     if (s.watched != nullptr && s.watched != a) s.watched->set_observer(nullptr);
     s.watched = a;
     if (a != nullptr) a->set_observer(&s);

@@ -7,6 +7,7 @@
 namespace canopy {
 
 class agent;
+class observer;
 
 /// Where a groot2_server listens, and how patient it is.
 struct groot2_options {
@@ -45,10 +46,11 @@ public:
     /// Stops answering, lets any held tick go on, and detaches from the watched agent.
     ~groot2_server();
 
-    /// The agent Groot2 sees from now on, or none; may change while the program runs. It
-    /// becomes the agent's observer, replacing any other it had. When the agent moves to
-    /// another tree (a tree_handle's reload), Groot2 is sent the new tree.
-    void watch(agent* a);
+    /// The agent Groot2 sees from now on, or none; may change while the program runs. The
+    /// server becomes the agent's observer and passes every event on to `next`, if given (an
+    /// agent has one observer: give here the one it had). When the agent moves to another
+    /// tree (a tree_handle's reload), Groot2 is sent the new tree.
+    void watch(agent* a, observer* next = nullptr);
     /// The request port (the notification port is the next).
     unsigned port() const noexcept;
     /// Where Groot2 connects: "tcp://ADDRESS:PORT".
