@@ -143,11 +143,13 @@ std::vector<std::uint8_t> traced_statuses(const std::shared_ptr<const tree>& t, 
     return last;
 }
 
-// Ticks an agent on a thread of its own until stopped, as a running program does.
+// Ticks an agent on a thread of its own until stopped, as a running program does, letting the
+// server attach between ticks.
 struct ticking_thread {
-    explicit ticking_thread(agent& a)
-        : thread([this, &a] {
+    ticking_thread(agent& a, groot2_server& server)
+        : thread([this, &a, &server] {
               while (!stop) {
+                  server.update();
                   a.tick(0.01);
                   ++ticks;
                   std::this_thread::sleep_for(2ms);
@@ -196,6 +198,7 @@ TEST_SUITE("groot2 server") {
         server->watch(&a, &recorder);
         client.ask(protocol::request_type::full_tree);  // the client is connected from here
         for (int ticks = 1; ticks <= 4; ++ticks) {
+            server->update();
             a.tick(0.1);
             CHECK(recorder.recording().ticks.size() == static_cast<std::size_t>(ticks));
             const std::vector<std::uint8_t> expected = traced_statuses(t, ticks);
@@ -217,7 +220,7 @@ TEST_SUITE("groot2 server") {
         agent a(t);
         server->watch(&a);
         {
-            ticking_thread ticking(a);
+            ticking_thread ticking(a, *server);
             const std::vector<std::string> reply =
                 client.ask(protocol::request_type::blackboard, std::string("patrol;elsewhere"));
             REQUIRE(reply.size() == 2);
@@ -230,6 +233,7 @@ TEST_SUITE("groot2 server") {
             CHECK(board["armed"] == false);
             CHECK(board["label"] == "north");
         }
+        server->watch(nullptr);
         // Values are read on the ticking thread: with no tick coming, the request gives up.
         groot2_options quick;
         quick.blackboard_wait = 100ms;
@@ -250,6 +254,7 @@ TEST_SUITE("groot2 server") {
             client.ask(protocol::request_type::toggle_recording, std::string("start"));
         REQUIRE(started.size() == 2);
         CHECK(std::stoll(started[1]) > 0);  // when recording started, in microseconds
+        server->update();
         for (int k = 0; k < 3; ++k) a.tick(0.1);
         const std::vector<std::string> got = client.ask(protocol::request_type::get_transitions);
         REQUIRE(got.size() == 2);
@@ -307,6 +312,7 @@ TEST_SUITE("groot2 server") {
         status last = status::idle;
         std::thread ticking([&] {
             for (int k = 0; k < 3; ++k) {
+                server->update();
                 last = a.tick(0.1);
                 ++ticks_done;
             }
@@ -343,6 +349,7 @@ TEST_SUITE("groot2 server") {
         const std::string hook =
             R"({"enabled": true, "uid": 1, "mode": 0, "once": false, "desired_status": "SKIPPED", "position": 0})";
         REQUIRE(client.ask(protocol::request_type::hook_insert, hook).size() == 1);
+        server->update();
         const auto before = std::chrono::steady_clock::now();
         a.tick(0.1);  // held until the heartbeat runs out
         const auto held = std::chrono::steady_clock::now() - before;
@@ -354,6 +361,39 @@ TEST_SUITE("groot2 server") {
         const std::vector<std::string> dump = client.ask(protocol::request_type::hooks_dump);
         CHECK(nlohmann::json::parse(dump[1]).size() == 1);
         REQUIRE(client.ask(protocol::request_type::remove_all_hooks).size() == 1);
+        server->watch(nullptr);
+    }
+
+    TEST_CASE("observes the agent only while a client is connected") {
+        groot2_options options;
+        options.heartbeat_timeout = 200ms;
+        auto server = start_server(options);
+        auto t = patrol_tree();
+        agent a(t);
+        trace_recorder recorder(t, 10);
+        server->watch(&a, &recorder);
+        for (int k = 0; k < 2; ++k) {
+            server->update();
+            a.tick(0.1);
+        }
+        CHECK(recorder.recording().ticks.size() == 2);  // the program's observer goes on
+        test_client client(*server);
+        // Nothing was kept while no client was there: the statuses are those at watch().
+        for (const auto& [uid, code] : client.statuses()) CHECK(code == 0);
+        server->update();  // attaches, taking the statuses as they are
+        CHECK(client.statuses().at(2) == protocol::status_code(status::running));
+        a.tick(0.1);
+        CHECK(client.statuses().at(2) == protocol::status_code(status::success));
+        std::this_thread::sleep_for(400ms);  // quiet past the heartbeat: the client is gone
+        CHECK(!server->client_connected());
+        server->update();  // detaches
+        for (int k = 0; k < 2; ++k) a.tick(0.1);
+        CHECK(recorder.recording().ticks.size() == 5);
+        // Back, the client sees the root's success of the third tick, nothing of the two
+        // ticks it missed, until the server attaches again and takes the statuses anew.
+        CHECK(client.statuses().at(1) == protocol::status_code(status::success));
+        server->update();
+        CHECK(client.statuses().at(1) == protocol::status_code(status::running));
         server->watch(nullptr);
     }
 
@@ -413,6 +453,7 @@ TEST_SUITE("groot2 server") {
         const protocol::tree_id first_id = client.tree;
         CHECK(reply[1].find(R"(ID="first")") != std::string::npos);
         handle.publish(patrol_tree("second"));
+        server->update();
         a.tick(0.1);
         reply = client.ask(protocol::request_type::full_tree);
         CHECK(client.tree != first_id);  // Groot2 sees the id change and asks for the tree

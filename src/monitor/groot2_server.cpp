@@ -3,8 +3,8 @@
 //
 // Threads: the server thread owns the REP socket; the ticking thread owns the agent, so only
 // it reads the agent (its statuses and blackboard) and only it sends on PUB. They meet in
-// `impl::mutex`. While no client is connected the observer's calls return after one load of
-// `client_active` (and a call to the program's own observer, if it gave one).
+// `impl::mutex`. While no client is connected the observer is not attached at all: update(),
+// on the ticking thread, attaches it when a client comes and detaches it when it goes.
 #include "canopy/monitor/groot2_server.hpp"
 
 #include <algorithm>
@@ -393,6 +393,7 @@ struct groot2_server::impl final : observer {
     // The ticking thread's own.
     agent* watched = nullptr;
     observer* next = nullptr;  // the observer the program gave watch(), told every event
+    bool attached = false;     // whether this is the watched agent's observer (update())
     const tree* seen_tree = nullptr;
     std::uint64_t seen_session = 0;
 
@@ -438,16 +439,29 @@ groot2_server::~groot2_server() {
         impl_->answered.notify_all();
     }
     impl_->thread.join();
-    if (impl_->watched != nullptr) impl_->watched->set_observer(nullptr);
+    if (impl_->watched != nullptr) impl_->watched->set_observer(impl_->next);
 }
 
 void groot2_server::watch(agent* a, observer* next) {
     impl& s = *impl_;
-    s.next = next;
     if (s.watched != nullptr && s.watched != a) s.watched->set_observer(nullptr);
+    s.next = next;
     s.watched = a;
-    if (a != nullptr) a->set_observer(&s);
+    s.attached = false;
+    if (a != nullptr) a->set_observer(next);
     s.take_agent(a);
+    update();
+}
+
+void groot2_server::update() {
+    impl& s = *impl_;
+    const bool wanted = s.client_active.load(std::memory_order_acquire);
+    if (wanted == s.attached || s.watched == nullptr) return;
+    // The agent ticks unobserved (or with the program's observer only) while no client is
+    // connected: attaching and detaching happen here, on the thread that ticks it.
+    s.attached = wanted;
+    s.watched->set_observer(wanted ? static_cast<observer*>(&s) : s.next);
+    if (wanted) s.take_agent(s.watched);
 }
 
 unsigned groot2_server::port() const noexcept {

@@ -341,6 +341,9 @@ int run(const run_options& o) {
             for (std::size_t i = 0; i < agents.size(); ++i) world->before_tick(i, agents[i], o.dt);
             if (o.trace) std::cout << "world: " << world->describe(0) << '\n';
         }
+#if CANOPY_HAS_GROOT2
+        if (groot2) groot2->update();
+#endif
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;

@@ -30,12 +30,13 @@ struct groot2_options {
 /// blackboard, records transitions and holds ticks at breakpoints. See docs/monitoring.md.
 ///
 /// The server answers on a thread of its own. It sees the watched agent through an observer
-/// (agent::set_observer), whose every call is one untaken branch while no client is connected.
+/// (agent::set_observer) that update() attaches while a client is connected and detaches when
+/// it leaves: with no client, the agent ticks unobserved and update() is one atomic load.
 /// A held breakpoint blocks the thread that ticks the agent until Groot2 lets it go, the client
 /// goes quiet (groot2_options::heartbeat_timeout) or the server is destroyed.
 ///
-/// @warning watch() and the destructor must run on the thread that ticks the watched agent,
-/// between ticks, and the watched agent must outlive the watch (watch(nullptr) ends it).
+/// @warning watch(), update() and the destructor must run on the thread that ticks the watched
+/// agent, between ticks, and the watched agent must outlive the watch (watch(nullptr) ends it).
 class groot2_server {
 public:
     /// Binds both ports and starts answering.
@@ -51,6 +52,10 @@ public:
     /// agent has one observer: give here the one it had). When the agent moves to another
     /// tree (a tree_handle's reload), Groot2 is sent the new tree.
     void watch(agent* a, observer* next = nullptr);
+    /// Call between ticks of the watched agent, on its thread, e.g. once per frame: attaches the
+    /// server's observer when a client has come and detaches it when the client has gone. The
+    /// statuses, transitions and breakpoints Groot2 sees are those of ticks after it attached.
+    void update();
     /// The request port (the notification port is the next).
     unsigned port() const noexcept;
     /// Where Groot2 connects: "tcp://ADDRESS:PORT".
