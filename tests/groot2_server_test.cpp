@@ -189,6 +189,38 @@ TEST_SUITE("groot2 server") {
         server->watch(nullptr);
     }
 
+    TEST_CASE("sends each subtree put in place as a BehaviorTree of its own, uids running on") {
+        auto server = start_server();
+        test_client client(*server);
+        auto t = testing::runtime_tree(R"({"main_tree": "Main", "trees": [
+            {"name": "Count", "blackboard": {"n": {"type": "integer", "default": 10}},
+             "nodes": [{"id": 1, "type": "SetBlackboard", "params": {"key": "n", "value": 7}}]},
+            {"name": "Main", "blackboard": {"total": "integer"}, "nodes": [
+              {"id": 1, "type": "Sequence"},
+              {"id": 2, "parentId": 1, "type": "SubTree", "params": {"tree": "Count", "n": "{total}"}},
+              {"id": 3, "parentId": 1, "type": "SubTree", "params": {"tree": "Count"}}]}]})");
+        agent a(t);
+        server->watch(&a);
+        const std::vector<std::string> reply = client.ask(protocol::request_type::full_tree);
+        REQUIRE(reply.size() == 2);
+        const read_result back = read_records(reply[1], file_format::btcpp_xml, "groot2.xml");
+        REQUIRE(back.document.trees.size() == 3);
+        CHECK(back.document.trees[0].name() == "Main");
+        CHECK(back.document.trees[1].name() == "Count");
+        CHECK(back.document.trees[2].name() == "Count");
+        // Preorder of the running tree: Sequence 1, SubTree 2, its SetBlackboard 3, SubTree 4,
+        // its SetBlackboard 5.
+        CHECK(reply[1].find(R"(<SubTree ID="Count" _uid="2")") != std::string::npos);
+        CHECK(reply[1].find(R"(<SubTree ID="Count" _uid="4")") != std::string::npos);
+        CHECK(reply[1].find(R"(<BehaviorTree ID="Count" _fullpath="Main/Count::2">)") !=
+              std::string::npos);
+        CHECK(reply[1].find(R"(<BehaviorTree ID="Count" _fullpath="Main/Count::4">)") !=
+              std::string::npos);
+        CHECK(reply[1].find(R"(_uid="3")") != std::string::npos);
+        CHECK(reply[1].find(R"(_uid="5")") != std::string::npos);
+        server->watch(nullptr);
+    }
+
     TEST_CASE("reports the statuses a trace of the same ticks ends with") {
         auto server = start_server();
         test_client client(*server);

@@ -334,8 +334,9 @@ private:
     // An editor's note as the attribute it was read from: BehaviorTree.CPP takes an attribute
     // that starts with '_' and is not its own for no port.
     void push_metadata(const record_set::metadata_entry& note, std::optional<std::int64_t> id) {
+        // A running tree's view for Groot2 (every_uid_) names each subtree use by its path.
         if (!is_xml_name(note.name) || note.name[0] != '_' || note.name == "_uid" ||
-            note.name == "_fullpath" || is_condition_param(note.name)) {
+            (note.name == "_fullpath" && !every_uid_) || is_condition_param(note.name)) {
             problem((id ? "record " + std::to_string(*id) + ": " : std::string()) +
                         "editor metadata '" + note.name +
                         "' cannot be a BehaviorTree.CPP attribute (it is one only when it is an "
