@@ -101,9 +101,12 @@ struct groot2_server::impl final : observer {
             transitions.clear();
         }
         seen_session = session.load(std::memory_order_acquire);
-        statuses.assign(t != nullptr ? t->size() : 0, 0);
-        for (std::size_t i = 0; i < statuses.size(); ++i)
-            statuses[i] = protocol::status_code(a->last_status(static_cast<tree::index>(i)));
+        status_count = t != nullptr ? t->size() : 0;
+        statuses = std::make_unique<std::atomic<std::uint8_t>[]>(status_count);
+        for (std::size_t i = 0; i < status_count; ++i) {
+            statuses[i].store(protocol::status_code(a->last_status(static_cast<tree::index>(i))),
+                              std::memory_order_relaxed);
+        }
     }
 
     // Ticking thread, at the root's visit: a new tree (the agent followed a reload) or a client
@@ -113,11 +116,14 @@ struct groot2_server::impl final : observer {
             take_agent(&a);
     }
 
+    // A status is one relaxed store, without the lock: the array is only ever replaced by this
+    // thread (take_agent), under the lock the server reads it with.
     void set_status(tree::index node, std::uint8_t shown, std::uint8_t recorded) {
+        if (node >= status_count) return;
+        statuses[node].store(shown, std::memory_order_relaxed);
+        if (!recording.load(std::memory_order_relaxed)) return;
         std::lock_guard<std::mutex> lock(mutex);
-        if (node >= statuses.size()) return;
-        statuses[node] = shown;
-        if (!recording) return;
+        if (!recording.load(std::memory_order_relaxed)) return;
         const auto since = std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() -
                                                                                  recording_start);
         transitions.push_back({static_cast<std::uint64_t>(since.count()),
@@ -259,11 +265,11 @@ struct groot2_server::impl final : observer {
             }
             case type::status: {
                 std::string bytes;
-                bytes.reserve(3 * statuses.size());
-                for (std::size_t i = 0; i < statuses.size(); ++i) {
+                bytes.reserve(3 * status_count);
+                for (std::size_t i = 0; i < status_count; ++i) {
                     bytes.push_back(static_cast<char>((i + 1) & 0xFF));
                     bytes.push_back(static_cast<char>((i + 1) >> 8));
-                    bytes.push_back(static_cast<char>(statuses[i]));
+                    bytes.push_back(static_cast<char>(statuses[i].load(std::memory_order_relaxed)));
                 }
                 reply.push_back(std::move(bytes));
                 break;
@@ -354,8 +360,8 @@ struct groot2_server::impl final : observer {
                 break;
             }
             case type::toggle_recording: {
-                recording = request.start_recording;
-                if (recording) {
+                recording.store(request.start_recording, std::memory_order_relaxed);
+                if (request.start_recording) {
                     recording_start = clock_type::now();
                     transitions.clear();
                     const auto wall = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -404,8 +410,10 @@ struct groot2_server::impl final : observer {
     std::shared_ptr<const tree> current_tree;
     protocol::tree_id tree_id{};
     std::string tree_xml;  // written on the first `T` of each tree
-    std::vector<std::uint8_t> statuses;
-    bool recording = false;
+    // Per node; written by the ticking thread without the lock (set_status).
+    std::unique_ptr<std::atomic<std::uint8_t>[]> statuses;
+    std::size_t status_count = 0;
+    std::atomic<bool> recording{false};
     clock_type::time_point recording_start;
     std::deque<protocol::transition> transitions;
     std::array<hook_map, 2> hooks_at;  // before the tick, after it
