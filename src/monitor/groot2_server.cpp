@@ -58,7 +58,9 @@ protocol::tree_id random_tree_id() {
 struct groot2_server::impl final : observer {
     explicit impl(groot2_options o) : options(std::move(o)) {}
 
-    // The observer, on the ticking thread. The idle path is the first line of each call.
+    // The observer, on the ticking thread, attached by update() while a client is connected;
+    // between the client going quiet and the next update(), each call returns at its first
+    // lines.
     void on_visit(const agent& a, tree::index node) override {
         if (next != nullptr) next->on_visit(a, node);
         if (!client_active.load(std::memory_order_acquire)) return;
