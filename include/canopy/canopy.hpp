@@ -56,3 +56,6 @@
 #include "canopy/views/trace_printer.hpp"
 #include "canopy/views/trace_recorder.hpp"
 #include "canopy/views/write.hpp"
+
+// monitor/: watching a running program (canopy::groot2, linked on its own)
+#include "canopy/monitor/groot2_server.hpp"

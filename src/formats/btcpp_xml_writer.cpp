@@ -75,7 +75,8 @@ struct type_use {
 
 class btcpp_writer {
 public:
-    explicit btcpp_writer(const tree_document& document) : document_(document) {}
+    btcpp_writer(const tree_document& document, bool every_uid)
+        : document_(document), every_uid_(every_uid) {}
 
     write_result write() {
         for (const record_set& records : document_.trees) tree_names_.insert(records.name());
@@ -218,7 +219,7 @@ private:
             problem("tree '" + tree_name + "': " + std::to_string(linked - order.size()) +
                     " records do not hang from the root (their parents form a loop)");
         }
-        with_uids_ = false;
+        with_uids_ = every_uid_;
         for (std::size_t k = 0; k < order.size(); ++k) {
             if (records.id(order[k]) != static_cast<std::int64_t>(k + 1)) with_uids_ = true;
         }
@@ -333,8 +334,9 @@ private:
     // An editor's note as the attribute it was read from: BehaviorTree.CPP takes an attribute
     // that starts with '_' and is not its own for no port.
     void push_metadata(const record_set::metadata_entry& note, std::optional<std::int64_t> id) {
+        // A running tree's view for Groot2 (every_uid_) names each subtree use by its path.
         if (!is_xml_name(note.name) || note.name[0] != '_' || note.name == "_uid" ||
-            note.name == "_fullpath" || is_condition_param(note.name)) {
+            (note.name == "_fullpath" && !every_uid_) || is_condition_param(note.name)) {
             problem((id ? "record " + std::to_string(*id) + ": " : std::string()) +
                         "editor metadata '" + note.name +
                         "' cannot be a BehaviorTree.CPP attribute (it is one only when it is an "
@@ -544,15 +546,20 @@ private:
     std::vector<std::pair<std::string, const record_set*>> keyed_trees_;
     std::unordered_set<std::string> tree_names_;
     std::unordered_set<std::string> element_names_;
+    bool every_uid_ = false;
     bool with_uids_ = false;
 };
 
 }  // namespace
 
 write_result write_btcpp_xml(const tree_document& document) {
-    write_result result = btcpp_writer(document).write();
+    write_result result = btcpp_writer(document, false).write();
     report_overrides(document, result);
     return result;
+}
+
+write_result write_btcpp_xml_with_uids(const tree_document& document) {
+    return btcpp_writer(document, true).write();
 }
 
 }  // namespace canopy::detail

@@ -24,6 +24,9 @@ write_result write_flat_xml(const tree_document& document);
 read_result read_btcpp_xml(std::string_view text, const std::string& path);
 bool claims_btcpp_xml(std::string_view text);
 write_result write_btcpp_xml(const tree_document& document);
+/// The same with `_uid` on every node, the record's id, and `_fullpath` taken as a tree's
+/// note, as Groot2's live view wants them.
+write_result write_btcpp_xml_with_uids(const tree_document& document);
 
 /// behavior3 JSON: the classic export (a `nodes` map keyed by id, or a project's `trees`)
 /// and behavior3editor's nested form (`root` with `children`), and `.b3-setting` node

@@ -134,6 +134,9 @@ function(_canopy_doc_example markdown name line kind needs needs_line code)
 
   add_executable(${target} ${generated})
   target_link_libraries(${target} PRIVATE canopy::canopy)
+  if(TARGET canopy_groot2)  # docs/monitoring.md's examples
+    target_link_libraries(${target} PRIVATE canopy_groot2)
+  endif()
   if(COMMAND canopy_set_warnings)
     canopy_set_warnings(${target})
   endif()

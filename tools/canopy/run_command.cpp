@@ -1,5 +1,6 @@
 // canopy run: ticks agents of a tree, each in its own copy of its demo's world, prints agent
-// 0's status every tick, and sums up. With --watch, the tree follows its file as it is saved.
+// 0's status every tick, and sums up. With --watch, the tree follows its file as it is saved;
+// with --groot2, Groot2 attaches to agent 0 (docs/monitoring.md).
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -18,6 +19,9 @@
 #include "canopy/run/parallel_ticker.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/views/trace_printer.hpp"
+#if CANOPY_HAS_GROOT2
+#include "canopy/monitor/groot2_server.hpp"
+#endif
 #include "commands.hpp"
 #include "demo.hpp"
 
@@ -34,7 +38,9 @@ struct run_options {
     unsigned threads = 1;
     bool watch = false;  // follow the file as it is saved, at real-time pace unless `fast`
     bool fast = false;
-    bool blackboard = false;  // print agent 0's main blackboard after each tick
+    bool blackboard = false;              // print agent 0's main blackboard after each tick
+    std::optional<unsigned> groot2_port;  // Groot2 attaches to agent 0 on this port
+    double rate = 10;                     // ticks a second while a live view is attached
     load_options load;
 };
 
@@ -281,25 +287,43 @@ int run(const run_options& o) {
     trace_printer printer(std::cout);
     visit_counter counter(o.trace ? &printer : nullptr);
     agents.front().set_observer(&counter);
+#if CANOPY_HAS_GROOT2
+    std::unique_ptr<groot2_server> groot2;
+    if (o.groot2_port) {
+        groot2_options options;
+        options.port = *o.groot2_port;
+        try {
+            groot2 = std::make_unique<groot2_server>(options);
+        } catch (const error& e) {
+            std::cerr << "canopy: error: " << e.what() << '\n';
+            return 1;
+        }
+        groot2->watch(&agents.front(), &counter);
+        std::cerr << "groot2: attach Groot2 to " << options.address << ", port " << options.port
+                  << " (notifications on " << options.port + 1 << "); it sees agent 0\n";
+    }
+#endif
+    // A live view watches the ticks as they come: a tick every 1/rate seconds.
+    const bool live = o.groot2_port.has_value();
     parallel_ticker ticker(o.threads);
     std::chrono::steady_clock::duration ticking{};
 
     using clock = std::chrono::steady_clock;
     reload_reporter reporter(trees);
-    if (o.watch) stop_on_signals();
+    if (o.watch || live) stop_on_signals();
     const auto interval = library_options.poll_interval;
-    const auto step =
-        std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(o.dt));
+    const auto step = std::chrono::duration_cast<clock::duration>(
+        std::chrono::duration<double>(live ? 1.0 / o.rate : o.dt));
     auto next_tick = clock::now();
     auto next_poll = next_tick + interval;
     std::uint64_t k = 0;
     while (o.ticks == 0 || k < o.ticks) {
-        if (o.watch) {
+        if (o.watch || live) {
             // Wait for the tick's time (real-time pace unless --fast), polling the file every
             // interval and looking for a stop request at least every 50 ms meanwhile.
             for (;;) {
                 const auto now = clock::now();
-                if (now >= next_poll) {
+                if (o.watch && now >= next_poll) {
                     trees.poll();
                     next_poll = now + interval;
                 }
@@ -317,6 +341,9 @@ int run(const run_options& o) {
             for (std::size_t i = 0; i < agents.size(); ++i) world->before_tick(i, agents[i], o.dt);
             if (o.trace) std::cout << "world: " << world->describe(0) << '\n';
         }
+#if CANOPY_HAS_GROOT2
+        if (groot2) groot2->update();
+#endif
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;
@@ -328,6 +355,9 @@ int run(const run_options& o) {
         }
     }
     reporter.finish();
+#if CANOPY_HAS_GROOT2
+    groot2.reset();  // on this thread, which ticked agent 0: lets a held tick go first
+#endif
     print_summary(o, k, agents.front().tree(), pack, world.get(), counter.visits(), ticking);
     std::cout.flush();
     return std::cout ? 0 : 1;
@@ -374,6 +404,19 @@ void add_run_command(CLI::App& app, int& exit_code) {
         "previous tree runs on (see docs/hot_reload.md)");
     command->add_flag("--fast", o->fast, "With --watch: tick as fast as possible, not in real time")
         ->needs(watch);
+    command
+        ->add_option("--groot2", o->groot2_port,
+                     "Let Groot2 attach to agent 0 (ZeroMQ on PORT and PORT+1, loopback only; "
+                     "see docs/monitoring.md), ticking --rate times a second; with it, --ticks 0 "
+                     "ticks until Ctrl-C or SIGTERM")
+        ->expected(0, 1)
+        ->default_str("1667")
+        ->check(whole_number(1, 65534, "PORT"));
+    command
+        ->add_option("--rate", o->rate,
+                     "With --groot2: ticks a second (each still advances time by --dt)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.001, 1000.0));
     command->footer(
         "Prints 'tick K: success|failure|running' for agent 0 after each tick, then a summary: "
         "agents, ticks, agent 0's node visits, the time spent ticking, and the bytes each "
@@ -384,7 +427,16 @@ void add_run_command(CLI::App& app, int& exit_code) {
         if (o->watch && o->file == "-") {
             throw CLI::ValidationError("--watch", "standard input ('-') cannot be watched");
         }
-        if (o->ticks == 0 && !o->watch) {
+        if (command->count("--rate") != 0 && !o->groot2_port) {
+            throw CLI::ValidationError("--rate", "paces a live view: give --groot2 too");
+        }
+#if !CANOPY_HAS_GROOT2
+        if (o->groot2_port) {
+            throw CLI::ValidationError("--groot2",
+                                       "this canopy was built without ZeroMQ (canopy::groot2)");
+        }
+#endif
+        if (o->ticks == 0 && !o->watch && !o->groot2_port) {
             throw CLI::ValidationError("--ticks", "expected a whole number, 1 or more, not '0'");
         }
         exit_code = run(*o);

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+
+#include "canopy/run/tree.hpp"
+
+namespace canopy::detail::groot2 {
+
+/// The name Groot2 knows a tree by, in the XML and in blackboard requests: the tree's name,
+/// or "MainTree" as BehaviorTree.CPP calls an unnamed one.
+std::string tree_name(const tree& t);
+
+/// The tree as BehaviorTree.CPP 4 XML the way Groot2's live view reads it: every node with
+/// `_uid`, its preorder index + 1, and each subtree put in place as a `<BehaviorTree>` of its
+/// own with `_fullpath`, as BehaviorTree.CPP writes a running tree. Node models follow.
+std::string tree_xml(const tree& t);
+
+}  // namespace canopy::detail::groot2
