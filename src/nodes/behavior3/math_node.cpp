@@ -88,7 +88,7 @@ double number_of(const blackboard& board, std::uint32_t key) {
         case param_type::integer: return static_cast<double>(board.get<std::int64_t>(key));
         case param_type::boolean: return board.get<bool>(key) ? 1 : 0;
         case param_type::string: {
-            std::string_view text = board.get<std::string_view>(key);
+            auto text = board.get<std::string_view>(key);
             while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
             while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
             if (text.empty()) return 0;
@@ -130,8 +130,8 @@ public:
     }
 
     explicit math_node(const param_list& params) : result_(params, "output1") {
-        const std::string& name = std::get<std::string>(*params.find("op"));
-        const auto row =
+        const auto& name = std::get<std::string>(*params.find("op"));
+        const auto* const row =
             std::find_if(ops.begin(), ops.end(), [&](const op_row& r) { return r.name == name; });
         if (row == ops.end()) {
             std::string known;
