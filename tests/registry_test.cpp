@@ -158,7 +158,20 @@ TEST_SUITE("registry") {
                                                 "LoopInt",
                                                 "LoopDouble",
                                                 "LoopString",
-                                                "LoopBool"});
+                                                "LoopBool",
+                                                "behavior3.Parallel",
+                                                "behavior3.Switch",
+                                                "behavior3.Case",
+                                                "behavior3.Watchdog",
+                                                "behavior3.Repeat",
+                                                "behavior3.RetryUntilSuccess",
+                                                "behavior3.RetryUntilFailure",
+                                                "behavior3.RepeatUntilSuccess",
+                                                "behavior3.RepeatUntilFailure",
+                                                "behavior3.Timeout",
+                                                "behavior3.AlwaysRunning",
+                                                "behavior3.Once",
+                                                "behavior3.Wait"});
         using alias = std::pair<std::string, std::string>;
         CHECK(reg.aliases() == std::vector<alias>{{"Failer", "AlwaysFailure"},
                                                   {"Fallback", "Selector"},
