@@ -256,6 +256,38 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(run_b3(tree, 6) == "rrsrrf");
     }
 
+    // actions/wait-for-event.ts: the first tick subscribes and returns running; the event's
+    // callback sets the trigger, and the next tick succeeds.
+    TEST_CASE("WaitForEvent runs until the program posts its event to the agent") {
+        agent a(b3_tree(b3("WaitForEvent", R"({"event": "hit"})")));
+        a.post_event("hit");  // before the node waits: not seen
+        CHECK(run(a, 2) == "rr");
+        a.post_event("miss");
+        CHECK(run(a, 1) == "r");
+        a.post_event("hit");
+        CHECK(run(a, 2) == "sr");  // then a new run waits again
+        a.post_event("hit");
+        CHECK(run(a, 1) == "s");
+    }
+
+    TEST_CASE("an event posted to a vector of agents reaches each that waits, once") {
+        const std::shared_ptr<const tree> t =
+            b3_tree(b3("Sequence", "",
+                       {b3("WaitForEvent", R"({"event": "go"})"), b3("Wait", R"({"time": 1})")}));
+        std::vector<agent> agents;
+        agents.emplace_back(t);
+        agents.emplace_back(t);
+        CHECK(agents[0].tick(0.1) == status::running);
+        post_event(agents, "go");  // agent 1 has not started waiting
+        CHECK(agents[1].tick(0.1) == status::running);
+        CHECK(agents[0].tick(0.1) == status::running);  // now in Wait
+        CHECK(agents[0].is_running(2));
+        CHECK_FALSE(agents[0].is_running(1));
+        post_event(agents, "go");
+        CHECK(agents[1].tick(0.1) == status::running);
+        CHECK(agents[1].is_running(2));
+    }
+
     TEST_CASE("rejects bad arguments with located diagnostics") {
         auto refused = [](const std::string& root, diagnostic_code code) {
             load_result r = load_b3(root);
@@ -277,6 +309,8 @@ TEST_SUITE("behavior3 nodes") {
         d = refused(b3("Switch", "", {b3("Case", "", {success})}), diagnostic_code::invalid_param);
         CHECK(d.message.find("exactly 2 children") != std::string::npos);
         d = refused(b3("Once"), diagnostic_code::decorator_child_count);
+        d = refused(b3("WaitForEvent"), diagnostic_code::missing_param);
+        CHECK(d.message.find("event") != std::string::npos);
         // Both the argument and its input slot: behavior3editor's "oneof" refuses it too.
         d = refused(R"({"name": "Repeat", "args": {"count": 2}, "input": ["n"], "children": [)" +
                         success + "]}",
@@ -296,6 +330,7 @@ TEST_SUITE("behavior3 nodes") {
              b3("Parallel", "", {success, failure}),
              b3("Switch", "", {b3("Case", "", {success, failure})}),
              b3("AlwaysRunning", "", {success}), b3("Once", "", {success}),
+             b3("WaitForEvent", R"({"event": "hit"})"),
              b3("Watchdog", "", {success, success, failure})});
         const std::string text = R"({"name": "t", "root": )" + root + "}";
         read_result first = read_records(text, file_format::behavior3, "t.json");

@@ -171,7 +171,8 @@ TEST_SUITE("registry") {
                                                 "behavior3.Timeout",
                                                 "behavior3.AlwaysRunning",
                                                 "behavior3.Once",
-                                                "behavior3.Wait"});
+                                                "behavior3.Wait",
+                                                "behavior3.WaitForEvent"});
         using alias = std::pair<std::string, std::string>;
         CHECK(reg.aliases() == std::vector<alias>{{"Failer", "AlwaysFailure"},
                                                   {"Fallback", "Selector"},

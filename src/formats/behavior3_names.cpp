@@ -133,6 +133,8 @@ const node_rule rules[] = {
     {flavour::nested, "AlwaysRunning", "behavior3.AlwaysRunning", none},
     {flavour::nested, "Once", "behavior3.Once", none},
     {flavour::nested, "Watchdog", "behavior3.Watchdog", none},
+    // WaitForEvent waits for an event the program posts (agent::post_event).
+    {flavour::nested, "WaitForEvent", "behavior3.WaitForEvent", none},
     // Kept apart and not in the family yet: Delay schedules the child on a timer and succeeds
     // at once.
     {flavour::nested, "Delay", "behavior3.Delay", none},

@@ -1,6 +1,7 @@
-// behavior3-ts's Wait (docs/behavior3.md, "The behavior3 node family").
+// behavior3-ts's Wait and WaitForEvent (docs/behavior3.md, "The behavior3 node family").
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "canopy/run/context.hpp"
@@ -52,10 +53,33 @@ private:
     input<double> random_;
 };
 
+// WaitForEvent: running until the program posts `event` to the agent (agent::post_event)
+// while the node runs; then success at the next tick. An event posted before the node started
+// waiting is not seen: behavior3-ts subscribes on the node's first tick.
+class wait_for_event final : public stateful_node<bool> {
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::required("event", param_type::string)};
+    }
+    explicit wait_for_event(const param_list& params) : event_(params.get<std::string>("event")) {}
+    // Whether the event came in this run.
+    void enter(context& ctx) const override { state(ctx) = false; }
+    status tick(context& ctx) const override {
+        return state(ctx) ? status::success : status::running;
+    }
+    void on_event(context& ctx, std::string_view event) const override {
+        if (event == event_) state(ctx) = true;
+    }
+
+private:
+    std::string event_;
+};
+
 }  // namespace
 
 void register_behavior3_actions(registry& reg) {
     reg.add<wait>("behavior3.Wait", std::nullopt, arity::leaf);
+    reg.add<wait_for_event>("behavior3.WaitForEvent", std::nullopt, arity::leaf);
 }
 
 }  // namespace canopy::detail

@@ -8,7 +8,7 @@ namespace detail {
 void register_behavior3_flow(registry& reg) {
     register_behavior3_composites(reg);  // Parallel, Switch, Case, Watchdog
     register_behavior3_decorators(reg);  // Repeat, the retries, Timeout, AlwaysRunning, Once
-    register_behavior3_actions(reg);     // Wait
+    register_behavior3_actions(reg);     // Wait, WaitForEvent
 }
 
 }  // namespace detail
