@@ -8,6 +8,8 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -34,7 +36,8 @@ struct run_options {
     unsigned threads = 1;
     bool watch = false;  // follow the file as it is saved, at real-time pace unless `fast`
     bool fast = false;
-    bool blackboard = false;  // print agent 0's main blackboard after each tick
+    bool blackboard = false;          // print agent 0's main blackboard after each tick
+    std::vector<std::string> events;  // "TICK:NAME": posted to every agent before that tick
     load_options load;
 };
 
@@ -317,6 +320,12 @@ int run(const run_options& o) {
             for (std::size_t i = 0; i < agents.size(); ++i) world->before_tick(i, agents[i], o.dt);
             if (o.trace) std::cout << "world: " << world->describe(0) << '\n';
         }
+        for (const std::string& event : o.events) {
+            // Checked by the option's validator: digits, a colon, a name.
+            const std::size_t colon = event.find(':');
+            if (std::stoull(event.substr(0, colon)) == k)
+                post_event(agents, std::string_view(event).substr(colon + 1));
+        }
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;
@@ -367,6 +376,19 @@ void add_run_command(CLI::App& app, int& exit_code) {
     command->add_option("--threads", o->threads, "Threads that tick the agents; 0: one per core")
         ->capture_default_str()
         ->check(whole_number(0, 1024, "0 TO 1024"));
+    command
+        ->add_option("--event", o->events,
+                     "TICK:NAME posts the event NAME to every agent just before tick TICK (1 is "
+                     "the first), for behavior3's WaitForEvent; may be repeated")
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+                const std::size_t colon = text.find(':');
+                const bool digits = colon != 0 && colon != std::string::npos && colon <= 18 &&
+                                    text.find_first_not_of("0123456789") == colon && text[0] != '0';
+                if (digits && colon + 1 < text.size()) return {};
+                return "'" + text + "' is not TICK:NAME (a tick from 1, a colon, an event name)";
+            },
+            "TICK:NAME"));
     auto* watch = command->add_flag(
         "--watch", o->watch,
         "Tick at real-time pace (a tick every --dt seconds) and reload the tree whenever its "
