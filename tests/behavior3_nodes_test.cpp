@@ -170,6 +170,20 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(run_b3(b3("Timeout", R"({"time": 1})", {failure}), 1) == "f");
     }
 
+    // behavior3-ts's own test tree test-timeout.json (its copy in the corpus):
+    // Timeout 3 over RetryUntilSuccess 10 over a child that always fails ends, by timeout, 3
+    // seconds after it started (its Assert checks `curr_time - start_time == 3`); over
+    // Sequence [Wait 1, Log] the retry succeeds one second in.
+    TEST_CASE("Timeout over RetryUntilSuccess as behavior3-ts's test-timeout tree runs it") {
+        CHECK(run_b3(b3("Timeout", R"({"time": 3})",
+                        {b3("RetryUntilSuccess", R"({"count": 10})", {failure})}),
+                     5, 1.0) == "rrrfr");
+        CHECK(run_b3(b3("Timeout", R"({"time": 3})",
+                        {b3("RetryUntilSuccess", R"({"count": 10})",
+                            {b3("Sequence", "", {b3("Wait", R"({"time": 1})"), success})})}),
+                     2, 1.0) == "rs");
+    }
+
     // composites/parallel.ts: each child with a saved stack is resumed, a finished one is not
     // ticked again, and the node succeeds once all have finished, whatever they returned.
     TEST_CASE("Parallel runs every child to its end and succeeds") {
