@@ -160,6 +160,18 @@ const std::vector<case_tree>& cases() {
         {"Precondition", "Precondition", R"({"if": "count == 0"})", 1},
         {"Limiter", "Limiter", R"({"max_loop": 1000000000})", 1},
         {"MaxTime", "MaxTime", R"({"seconds": 1})", 1},
+        // The behavior3 family (docs/behavior3.md) next to Canopy's node of the same name:
+        // behavior3's Repeat runs all its iterations in one tick, so it visits more per tick.
+        {"behavior3/Repeat", "behavior3.Repeat", R"({"count": 3})", 1},
+        {"behavior3/RetryUntilSuccess", "behavior3.RetryUntilSuccess", R"({"count": 3})", 1,
+         "AlwaysFailure"},
+        {"behavior3/Timeout", "behavior3.Timeout", R"({"time": 1})", 1},
+        {"behavior3/Parallel", "behavior3.Parallel", "", 2},
+        {"behavior3/Once", "behavior3.Once", "", 1},
+        {"behavior3/AlwaysRunning", "behavior3.AlwaysRunning", "", 1},
+        {"behavior3/Watchdog", "behavior3.Watchdog", "", 3},
+        {"leaves/Wait", "", R"({"seconds": 0.05})", 0, "Wait"},
+        {"behavior3/Wait", "", R"({"time": 0.05})", 0, "behavior3.Wait"},
     };
     return all;
 }

@@ -192,10 +192,6 @@ TEST_CASE("running and testing scripts over numbers, booleans and enums allocate
     CHECK(held > 0);
 }
 
-namespace canopy::detail {
-void register_behavior3_value_nodes(registry& reg);  // src/nodes/behavior3/value_nodes.hpp
-}  // namespace canopy::detail
-
 TEST_CASE("evaluating behavior3 expressions over numbers and booleans allocates nothing") {
     script_board scope;
     scope.add_key("hp", param_type::number, 40.0)
@@ -227,8 +223,7 @@ TEST_CASE("evaluating behavior3 expressions over numbers and booleans allocates 
 
     // And the nodes that evaluate them, in a tree.
     registry reg;
-    register_builtin_nodes(reg);
-    detail::register_behavior3_value_nodes(reg);
+    register_builtin_nodes(reg);  // and the behavior3 family with it
     load_result loaded = try_load_text(R"({"name": "t", "root": {"id": 1, "name": "Sequence",
         "children": [{"id": 2, "name": "Let", "args": {"value": 1}, "output": ["n"]},
         {"id": 3, "name": "Calculate", "args": {"value": "n * 3 + 1"}, "output": ["m"]},

@@ -7,18 +7,13 @@
 
 #include "test_support.hpp"
 
-namespace canopy::detail {
-void register_behavior3_value_nodes(registry& reg);  // src/nodes/behavior3/value_nodes.hpp
-}  // namespace canopy::detail
-
 using namespace canopy;
 
 namespace {
 
 registry b3_registry() {
     registry reg;
-    register_builtin_nodes(reg);
-    detail::register_behavior3_value_nodes(reg);
+    register_builtin_nodes(reg);  // and the behavior3 family with it
     return reg;
 }
 
@@ -221,8 +216,7 @@ TEST_SUITE("behavior3 values") {
     }
 
     TEST_CASE("a registry without the behavior3 nodes names what it lacks") {
-        registry reg;
-        register_builtin_nodes(reg);
+        registry reg;  // a program's own, without register_builtin_nodes
         load_result bad = try_load_text(
             R"({"name": "t", "root": {"id": 1, "name": "Check", "args": {"value": "x > 1"}}})",
             file_format::behavior3, reg, "t.json");

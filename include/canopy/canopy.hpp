@@ -35,6 +35,7 @@
 #include "canopy/run/tree_handle.hpp"
 
 // nodes/: the built-in node library
+#include "canopy/nodes/behavior3_nodes.hpp"
 #include "canopy/nodes/builtin_nodes.hpp"
 
 // builder/: records checked and made into a tree

@@ -59,7 +59,9 @@ const node_rule rules[] = {
     // Race ticks its unfinished children in order each tick: the first success wins (the
     // others are stopped), failure once all have failed. That is Canopy's Parallel with a
     // success threshold of 1 and a failure threshold of every child (-1). Without children
-    // it fails.
+    // it fails. behavior3-ts ticks Race on every tick and resumes each running child's own
+    // stack; Canopy's Parallel, ticked from the root, resumes each running child: the same
+    // statuses tick by tick, so it needs no node of the family.
     {flavour::nested,
      "Race",
      "Parallel",
@@ -78,24 +80,42 @@ const node_rule rules[] = {
     {flavour::nested, "AlwaysFail", "ForceFailure", none},
     {flavour::nested, "JustSuccess", "AlwaysSuccess", none},
     {flavour::nested, "JustFailure", "AlwaysFailure", none},
-    // `time` counts in the unit of the host's clock (Context.time, advanced by the host's
-    // update(dt); behavior3lua says "time/tick"): taken as seconds, unchanged.
-    // `_checkOneof(0, args.time, 0)`: input 1 gives it instead.
-    {flavour::nested, "Wait", "Wait", {"time", "seconds", 0, conversion::same, 0}},
-    {flavour::nested, "Timeout", "Timeout", {"time", "seconds", 0, conversion::same, 0}},
-    // count absent: Number.MAX_SAFE_INTEGER iterations; below 1: none, success.
-    {flavour::nested, "Repeat", "Repeat", {"count", "count", 0, conversion::ts_count, -1}},
-    // At most `count` tries (the first always runs), then failure; absent: for ever.
+    // The behavior3 node family (src/nodes/behavior3): nodes whose tick-by-tick results
+    // differ from Canopy's node of the same name. They take behavior3's argument names; the
+    // argument's input slot gives the same parameter as "{var}".
+    // Wait runs for one tick even with `time` 0 (Canopy's succeeds at once); `random` passes
+    // through as an argument of its own.
+    {flavour::nested, "Wait", "behavior3.Wait", {"time", "time", 0, conversion::same, no_default}},
+    // Timeout ticks the child before the first time check, so `time` 0 runs it once.
+    {flavour::nested,
+     "Timeout",
+     "behavior3.Timeout",
+     {"time", "time", 0, conversion::same, no_default}},
+    // Repeat runs every iteration that finishes at once within one tick (Canopy's, one).
+    {flavour::nested,
+     "Repeat",
+     "behavior3.Repeat",
+     {"count", "count", 0, conversion::same, no_default}},
+    // The retries return running after each try that did not end the node and give up one
+    // tick later (Canopy's Retry, failure at once).
     {flavour::nested,
      "RetryUntilSuccess",
-     "Retry",
-     {"count", "attempts", 0, conversion::ts_attempts, -1}},
+     "behavior3.RetryUntilSuccess",
+     {"count", "count", 0, conversion::same, no_default}},
+    {flavour::nested,
+     "RetryUntilFailure",
+     "behavior3.RetryUntilFailure",
+     {"count", "count", 0, conversion::same, no_default}},
     // Older behavior3 Lua/TS (and behavior3editor's sample settings): maxLoop tries.
     {flavour::nested,
      "RepeatUntilSuccess",
-     "Retry",
-     {"maxLoop", "attempts", 0, conversion::ts_attempts, -1},
-     "RepeatUntilSuccess"},
+     "behavior3.RepeatUntilSuccess",
+     {"maxLoop", "maxLoop", 0, conversion::same, no_default}},
+    // Returns success when the child fails (Canopy's, failure).
+    {flavour::nested,
+     "RepeatUntilFailure",
+     "behavior3.RepeatUntilFailure",
+     {"maxLoop", "maxLoop", 0, conversion::same, no_default}},
     // Prints `message` and input 1; `level` picks the console stream.
     {flavour::nested,
      "Log",
@@ -103,15 +123,18 @@ const node_rule rules[] = {
      {"message", "message", 0, conversion::same, no_default},
      {},
      "level"},
-    // Kept apart: Parallel waits for every child and always succeeds (Canopy's counts
-    // thresholds); RepeatUntilFailure returns success when the child fails (Canopy's,
-    // failure); Switch picks among Case children by their conditions; Delay schedules the
-    // child and succeeds at once; AlwaysRunning is a decorator (Canopy's, a leaf).
+    // Parallel waits for every child and always succeeds (Canopy's counts thresholds);
+    // Switch picks among Case children by their conditions; AlwaysRunning is a decorator
+    // (Canopy's, a leaf); Once succeeds the first time and fails ever after (Canopy's RunOnce
+    // skips); Watchdog checks its condition before the guarded node on every tick.
     {flavour::nested, "Parallel", "behavior3.Parallel", none, {}, {}, "AlwaysSuccess"},
-    {flavour::nested, "RepeatUntilFailure", "behavior3.RepeatUntilFailure", none},
     {flavour::nested, "Switch", "behavior3.Switch", none},
-    {flavour::nested, "Delay", "behavior3.Delay", none},
+    {flavour::nested, "Case", "behavior3.Case", none},
     {flavour::nested, "AlwaysRunning", "behavior3.AlwaysRunning", none},
+    {flavour::nested, "Once", "behavior3.Once", none},
+    {flavour::nested, "Watchdog", "behavior3.Watchdog", none},
+    // WaitForEvent waits for an event the program posts (agent::post_event).
+    {flavour::nested, "WaitForEvent", "behavior3.WaitForEvent", none},
     // Expressions and values (src/nodes/behavior3): behavior3-ts's own nodes, no Canopy node
     // of these names. Let's input 1 is its `value` ("oneof"): that variable's value instead;
     // a whole number is a JavaScript number, so that the variable it makes is a number that
@@ -127,6 +150,9 @@ const node_rule rules[] = {
     {flavour::nested, "Math", "behavior3.Math", none},
     {flavour::nested, "IsNull", "behavior3.IsNull", none},
     {flavour::nested, "NotNull", "behavior3.NotNull", none},
+    // Kept apart and not in the family yet: Delay schedules the child on a timer and succeeds
+    // at once.
+    {flavour::nested, "Delay", "behavior3.Delay", none},
 };
 
 struct builtin_row {
@@ -140,6 +166,7 @@ struct builtin_row {
 constexpr builtin_row builtins[] = {
     {"Parallel", builtin_kind::composite},
     {"Switch", builtin_kind::composite},
+    {"Case", builtin_kind::composite},
     {"Watchdog", builtin_kind::composite},
     {"AlwaysRunning", builtin_kind::decorator},
     {"Assert", builtin_kind::decorator},
@@ -186,11 +213,15 @@ constexpr writer_row writer_names[] = {
     {"ForceFailure", "AlwaysFailure"},
     {"AlwaysSuccess", "JustSuccess"},
     {"AlwaysFailure", "JustFailure"},
-    {"Wait", "Wait"},
-    {"Timeout", "Timeout"},
-    {"Repeat", "Repeat"},
-    {"Retry", "RetryUntilSuccess"},
-    {"RepeatUntilSuccess", "RepeatUntilSuccess"},
+    // The family's nodes whose argument has an input slot: "{var}" goes back to the slot.
+    // (The others are written by their behavior3 name through kept_prefix.)
+    {"behavior3.Wait", "Wait"},
+    {"behavior3.Timeout", "Timeout"},
+    {"behavior3.Repeat", "Repeat"},
+    {"behavior3.RetryUntilSuccess", "RetryUntilSuccess"},
+    {"behavior3.RetryUntilFailure", "RetryUntilFailure"},
+    {"behavior3.RepeatUntilSuccess", "RepeatUntilSuccess"},
+    {"behavior3.RepeatUntilFailure", "RepeatUntilFailure"},
     {"Log", "Log"},
     {"behavior3.Let", "Let"},  // so that a variable goes back to input 1
 };

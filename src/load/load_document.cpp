@@ -1,5 +1,6 @@
 // try_load_document (canopy/load/load.hpp): a file's document, checked, with what writers need
 // said the way every writer can say it.
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -18,7 +19,7 @@ using detail::tree_ref;
 // the tree was built, each literal given as text (XML's) typed as its parameter is, so that a
 // format that types its values (JSON) writes it as what it is: 3, not "3".
 record_set with_registered_names(const record_set& records, const registry& reg,
-                                 const registry& overlay, const tree* built) {
+                                 const registry& overlay, const tree* built, bool implicit_keys) {
     std::unordered_map<std::int64_t, tree::index> node_of;
     if (built != nullptr) {
         for (tree::index n = 0; n < built->size(); ++n) node_of.emplace(built->record_id(n), n);
@@ -27,6 +28,27 @@ record_set with_registered_names(const record_set& records, const registry& reg,
     named.set_name(records.name());
     named.set_tree_metadata(records.tree_metadata());
     for (const record_set::key_declaration& key : records.declared_keys()) named.declare_key(key);
+    if (implicit_keys && built != nullptr) {
+        // The keys the file's uses made, declared with the type they were given, so that a
+        // format whose keys are declared (any but behavior3) reads the written tree. Not the
+        // program's keys, nor the keys private to one use of a subtree ("name#2/key").
+        for (const blackboard_key& key : built->keys()) {
+            const bool declared = std::any_of(
+                records.declared_keys().begin(), records.declared_keys().end(),
+                [&](const record_set::key_declaration& d) { return d.name == key.name; });
+            const bool program_key =
+                std::any_of(reg.keys().begin(), reg.keys().end(),
+                            [&](const blackboard_key& k) { return k.name == key.name; });
+            if (declared || key.from_file || program_key ||
+                key.name.find('#') != std::string::npos) {
+                continue;
+            }
+            record_set::key_declaration made;
+            made.name = key.name;
+            made.type = std::string(key.type_name());
+            named.declare_key(std::move(made));
+        }
+    }
     for (std::size_t i = 0; i < records.size(); ++i) {
         const node_type* type = nullptr;
         if (records.has_type_id(i)) {
@@ -158,7 +180,8 @@ document_load_result try_load_document(const std::filesystem::path& path, const 
         result.document = std::move(load.files().file(*f).document);
         for (std::size_t t = 0; t < trees; ++t) {
             record_set& records = result.document.trees[t];
-            records = with_registered_names(records, reg, load.overlay(), built[t].get());
+            records = with_registered_names(records, reg, load.overlay(), built[t].get(),
+                                            result.document.implicit_keys);
         }
     }
     result.diagnostics = load.finish(nullptr).diagnostics;

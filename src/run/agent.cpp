@@ -147,6 +147,15 @@ status agent::tick(double dt) {
     return ctx.tick(tree::root);
 }
 
+void agent::post_event(std::string_view event) {
+    context ctx(*this, core_, *tree_, 0);
+    ctx.deliver_event(event);
+}
+
+void post_event(std::vector<agent>& agents, std::string_view event) {
+    for (agent& a : agents) a.post_event(event);
+}
+
 void agent::reset() {
     // An _onHalted that fails still leaves every node halted: the reset completes, then
     // says so.

@@ -37,6 +37,18 @@ void context::throw_host_mismatch() const {
 // before their parents. Finished nodes in the subtree become idle too. An _onHalted that
 // fails does not stop the halt: every running node is still halted, and the first failure
 // is thrown at the end.
+void context::deliver_event(std::string_view event) {
+    const tree::index outer = node_;
+    const std::uint8_t* code = codes();
+    const auto size = static_cast<tree::index>(layout_->subtree_end.size());
+    for (tree::index k = 0; k < size; ++k) {
+        if (code[k] != static_cast<std::uint8_t>(status::running)) continue;
+        node_ = k;
+        nodes_[k]->on_event(*this, event);
+    }
+    node_ = outer;
+}
+
 void context::halt_subtree(tree::index node) {
     const tree::index outer = node_;
     std::uint8_t* code = codes();

@@ -18,6 +18,7 @@ std::string_view to_string(status s) noexcept {
 void node::enter(context& /*ctx*/) const {}
 void node::exit(context& /*ctx*/, status /*result*/) const {}
 void node::halt(context& /*ctx*/) const {}
+void node::on_event(context& /*ctx*/, std::string_view /*event*/) const {}
 void node::construct_state(void* /*storage*/) const {}
 void node::check_children(std::size_t /*count*/) const {}
 

@@ -117,7 +117,10 @@ json b3_definition(const node_type& type) {
             arg["name"] = name;
             arg["type"] = b3_arg_type(spec.type, true);
             arg["desc"] = describe_param(spec, asked, "or a variable through input " + name);
-            if (asked) arg["oneof"] = name;
+            // behavior3-ts's own definitions of the family's nodes say "oneof" too, though
+            // the argument is optional.
+            const bool family = type.name.compare(0, b3::kept_prefix.size(), b3::kept_prefix) == 0;
+            if (asked || family) arg["oneof"] = name;
             // Slots before it (none in the table today) stay optional and unnamed.
             if (rule->arg.input_slot >= 0) {
                 while (input.size() < static_cast<std::size_t>(rule->arg.input_slot))

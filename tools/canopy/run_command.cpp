@@ -9,6 +9,8 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -41,6 +43,7 @@ struct run_options {
     bool blackboard = false;              // print agent 0's main blackboard after each tick
     std::optional<unsigned> groot2_port;  // Groot2 attaches to agent 0 on this port
     double rate = 10;                     // ticks a second while a live view is attached
+    std::vector<std::string> events;      // "TICK:NAME": posted to every agent before that tick
     load_options load;
 };
 
@@ -344,6 +347,12 @@ int run(const run_options& o) {
 #if CANOPY_HAS_GROOT2
         if (groot2) groot2->update();
 #endif
+        for (const std::string& event : o.events) {
+            // Checked by the option's validator: digits, a colon, a name.
+            const std::size_t colon = event.find(':');
+            if (std::stoull(event.substr(0, colon)) == k)
+                post_event(agents, std::string_view(event).substr(colon + 1));
+        }
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;
@@ -397,6 +406,19 @@ void add_run_command(CLI::App& app, int& exit_code) {
     command->add_option("--threads", o->threads, "Threads that tick the agents; 0: one per core")
         ->capture_default_str()
         ->check(whole_number(0, 1024, "0 TO 1024"));
+    command
+        ->add_option("--event", o->events,
+                     "TICK:NAME posts the event NAME to every agent just before tick TICK (1 is "
+                     "the first), for behavior3's WaitForEvent; may be repeated")
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+                const std::size_t colon = text.find(':');
+                const bool digits = colon != 0 && colon != std::string::npos && colon <= 18 &&
+                                    text.find_first_not_of("0123456789") == colon && text[0] != '0';
+                if (digits && colon + 1 < text.size()) return {};
+                return "'" + text + "' is not TICK:NAME (a tick from 1, a colon, an event name)";
+            },
+            "TICK:NAME"));
     auto* watch = command->add_flag(
         "--watch", o->watch,
         "Tick at real-time pace (a tick every --dt seconds) and reload the tree whenever its "

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "canopy/core/status.hpp"
 #include "canopy/run/blackboard.hpp"
@@ -50,6 +52,10 @@ public:
     /// reset() then halts every node it left entered.
     /// @warning throws canopy::error for a dt that is negative, not finite, or over a year.
     status tick(double dt);
+    /// Posts an event between ticks: every node of the tree that is running hears it
+    /// (node::on_event), as behavior3's WaitForEvent does. The nodes act on it at the next tick.
+    /// Costs a pass over the status bytes; ticking costs nothing more for it.
+    void post_event(std::string_view event);
     /// Halts every running node, children before parents, and zeroes the clock.
     void reset();
     /// Halts every running node, then runs `tree` from scratch (a new state block).
@@ -112,5 +118,9 @@ private:
     };
     std::unique_ptr<following> follow_;
 };
+
+/// Posts an event to every agent of the vector (agent::post_event): behavior3's events go to
+/// every tree of a context.
+void post_event(std::vector<agent>& agents, std::string_view event);
 
 }  // namespace canopy

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <string_view>
 
 #include "canopy/core/error.hpp"
 #include "canopy/core/param.hpp"
@@ -139,6 +140,8 @@ public:
     }
     /// Forgets a finished child's last status (it becomes idle); a running child is halted.
     void clear(canopy::tree::index child) { halt_subtree(child); }
+    /// Hands an event to every running node's on_event, in preorder (agent::post_event).
+    void deliver_event(std::string_view event);
     /// The running child, or tree::no_parent if none is running.
     canopy::tree::index running_child() const noexcept {
         const std::uint32_t* subtree_end = layout_->subtree_end.data();

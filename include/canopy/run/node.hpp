@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <string_view>
 #include <type_traits>
 
 #include "canopy/core/fwd.hpp"
@@ -45,6 +46,10 @@ public:
     virtual status tick(context& ctx) const = 0;
     virtual void exit(context& ctx, status result) const;
     virtual void halt(context& ctx) const;
+    /// Hears an event the program posted to the agent (agent::post_event) between ticks,
+    /// while this node is running; does nothing by default. A node that waits for an event
+    /// notes it in its state here and acts on it at its next tick.
+    virtual void on_event(context& ctx, std::string_view event) const;
 
     /// The per-agent state this node needs; none by default.
     virtual state_layout state() const { return {}; }

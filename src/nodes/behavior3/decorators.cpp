@@ -1,0 +1,191 @@
+// behavior3-ts's decorators that behave unlike Canopy's node of the same name: Repeat, the
+// four retry loops, Timeout, AlwaysRunning and Once (docs/behavior3.md, "The behavior3 node
+// family").
+//
+// behavior3-ts keeps a stack of running nodes and, on the next tick, resumes the deepest; when
+// it finishes, its parent's code runs again with the child's status (docs/behavior3.md, "Tick
+// model"). Canopy ticks from the root instead, so each node here, reached with a running
+// child, first lets that child go on (`ctx.tick`), and then does what behavior3-ts's node does
+// when it is resumed with that status, in the same tick.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "canopy/run/context.hpp"
+#include "canopy/run/port.hpp"
+#include "canopy/run/stateful_node.hpp"
+#include "nodes/behavior3/family.hpp"
+#include "nodes/builtin.hpp"
+
+namespace canopy::detail {
+namespace {
+
+// Repeat: runs the child `count` times (absent: for ever), as many as finish at once within
+// one tick; running while the child runs; failure at the child's first failure; success after
+// the last iteration. A count below 1 (from the blackboard) runs none: success.
+//
+// behavior3-ts loops without a bound, so a child that always succeeds at once under a large
+// count would hang its tick; here a tick runs at most max_per_tick iterations and then
+// returns running, going on from there at the next tick.
+class repeat final : public stateful_node<std::int64_t> {
+public:
+    static constexpr std::int64_t max_per_tick = 65536;
+
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional("count", behavior3_for_ever)};
+    }
+    explicit repeat(const param_list& params) : count_(params, "count") {
+        check_behavior3_count("count", count_.from_blackboard(), count_.literal());
+    }
+    // Iterations done in this run.
+    void enter(context& ctx) const override { state(ctx) = 0; }
+
+    status tick(context& ctx) const override {
+        std::int64_t& done = state(ctx);
+        const tree::index child = ctx.child();
+        if (ctx.is_running(child)) {
+            const status result = behavior3_result(ctx.tick(child));
+            if (result != status::success) return result;  // running or failure
+            ++done;
+        }
+        // The count is read again at each resumption, as behavior3-ts reads its input.
+        const std::int64_t count = count_.get(ctx);
+        for (std::int64_t this_tick = 0; done < count; ++done, ++this_tick) {
+            if (this_tick == max_per_tick) return status::running;
+            const status result = behavior3_result(ctx.tick(child));
+            if (result != status::success) return result;
+        }
+        return status::success;
+    }
+
+private:
+    input<std::int64_t> count_;
+};
+
+// RetryUntilSuccess, RetryUntilFailure (argument `count`) and the older RepeatUntilSuccess,
+// RepeatUntilFailure (argument `maxLoop`): one try of the child per tick. A try that ends with
+// `until` ends the node with success for RetryUntilFailure and RepeatUntilFailure and with
+// `until` (success) for the others; any other end returns running, and the next tick either
+// gives up with failure, when `count` tries are done, or tries again. The first try always
+// runs, so a count of 0 is 1. A try the child was running since an earlier tick that ends
+// otherwise than `until` is followed, in the same tick, by the next try (behavior3-ts resumes
+// the node when the child finishes).
+enum class count_name : std::uint8_t { count, max_loop };
+
+template <status until, count_name named>
+class retry final : public stateful_node<std::int64_t> {
+    static constexpr const char* name = named == count_name::count ? "count" : "maxLoop";
+
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::optional(name, behavior3_for_ever)};
+    }
+    explicit retry(const param_list& params) : count_(params, name) {
+        check_behavior3_count(name, count_.from_blackboard(), count_.literal());
+    }
+    // Tries started in this run.
+    void enter(context& ctx) const override { state(ctx) = 0; }
+
+    status tick(context& ctx) const override {
+        std::int64_t& tries = state(ctx);
+        const tree::index child = ctx.child();
+        if (tries != 0) {
+            if (ctx.is_running(child)) {
+                const status result = behavior3_result(ctx.tick(child));
+                if (result == status::running) return status::running;
+                if (result == until) return status::success;
+            }
+            if (tries >= count_.get(ctx)) return status::failure;
+        }
+        ++tries;
+        const status result = behavior3_result(ctx.tick(child));
+        return result == until ? status::success : status::running;
+    }
+
+private:
+    input<std::int64_t> count_;
+};
+
+// Timeout: ticks the child; once the child has returned running, `time` seconds from that tick
+// on, fails on the first tick at or past the deadline, halting the child without ticking it.
+// A `time` of 0 lets the child run for its first tick only. The time is read when the child
+// first returns running, as behavior3-ts reads it.
+struct timeout_state {
+    std::int64_t deadline_ns = 0;
+    bool armed = false;
+};
+
+class timeout final : public stateful_node<timeout_state> {
+public:
+    static std::vector<param_spec> parameters() { return {param_spec::optional("time", 0.0)}; }
+    explicit timeout(const param_list& params) : time_(params, "time") {
+        if (!time_.from_blackboard() && !(time_.literal() >= 0)) {
+            throw param_error("'time' must be 0 or more, not " + std::to_string(time_.literal()));
+        }
+    }
+    void enter(context& ctx) const override { state(ctx).armed = false; }
+
+    status tick(context& ctx) const override {
+        timeout_state& s = state(ctx);
+        const tree::index child = ctx.child();
+        if (s.armed && ctx.time_ns() >= s.deadline_ns) {
+            ctx.halt(child);
+            return status::failure;
+        }
+        const status result = behavior3_result(ctx.tick(child));
+        if (result == status::running && !s.armed) {
+            s.armed = true;
+            s.deadline_ns = ctx.time_ns() + seconds_to_ns(time_.get(ctx));
+        }
+        return result;
+    }
+
+private:
+    input<double> time_;
+};
+
+// AlwaysRunning: ticks the child and returns running. When the child, running since an
+// earlier tick, finishes, behavior3-ts resumes this node, which ticks the child again: a new
+// run of the child in the same tick.
+class always_running final : public node {
+public:
+    status tick(context& ctx) const override {
+        const tree::index child = ctx.child();
+        const bool resumed = ctx.is_running(child);
+        if (ctx.tick(child) != status::running && resumed) ctx.tick(child);
+        return status::running;
+    }
+};
+
+// Once: runs the child until it finishes, then succeeds whatever the child returned; ever after
+// (until the agent is reset) fails without ticking it. A run halted before the child finished
+// does not count.
+class once final : public stateful_node<bool> {
+public:
+    status tick(context& ctx) const override {
+        bool& done = state(ctx);
+        if (done) return status::failure;
+        if (ctx.tick(ctx.child()) == status::running) return status::running;
+        done = true;
+        return status::success;
+    }
+};
+
+}  // namespace
+
+void register_behavior3_decorators(registry& reg) {
+    reg.add<repeat>("behavior3.Repeat", std::nullopt, arity::decorator);
+    reg.add<retry<status::success, count_name::count>>("behavior3.RetryUntilSuccess", std::nullopt,
+                                                       arity::decorator);
+    reg.add<retry<status::failure, count_name::count>>("behavior3.RetryUntilFailure", std::nullopt,
+                                                       arity::decorator);
+    reg.add<retry<status::success, count_name::max_loop>>("behavior3.RepeatUntilSuccess",
+                                                          std::nullopt, arity::decorator);
+    reg.add<retry<status::failure, count_name::max_loop>>("behavior3.RepeatUntilFailure",
+                                                          std::nullopt, arity::decorator);
+    reg.add<timeout>("behavior3.Timeout", std::nullopt, arity::decorator);
+    reg.add<always_running>("behavior3.AlwaysRunning", std::nullopt, arity::decorator);
+    reg.add<once>("behavior3.Once", std::nullopt, arity::decorator);
+}
+
+}  // namespace canopy::detail

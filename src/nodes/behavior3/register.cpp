@@ -1,0 +1,22 @@
+#include "canopy/nodes/behavior3_nodes.hpp"
+#include "nodes/behavior3/family.hpp"
+#include "nodes/behavior3/value_nodes.hpp"
+
+namespace canopy {
+
+namespace detail {
+
+void register_behavior3_flow(registry& reg) {
+    register_behavior3_composites(reg);  // Parallel, Switch, Case, Watchdog
+    register_behavior3_decorators(reg);  // Repeat, the retries, Timeout, AlwaysRunning, Once
+    register_behavior3_actions(reg);     // Wait, WaitForEvent
+}
+
+}  // namespace detail
+
+void register_behavior3_nodes(registry& reg) {
+    detail::register_behavior3_flow(reg);
+    detail::register_behavior3_value_nodes(reg);  // Check, Calculate, Let, Assert, Math, ...
+}
+
+}  // namespace canopy

@@ -1,0 +1,375 @@
+// The behavior3 node family (src/nodes/behavior3): each node's statuses tick by tick as
+// behavior3-ts gives them, from trees read as behavior3 JSON; bad arguments; round trips.
+//
+// The expected statuses come from behavior3-ts's source (zhongfq/behavior3-ts,
+// src/behavior3/nodes/**), traced by hand through its tick loop (src/behavior3/tree.ts: the
+// deepest running node on the stack is ticked first, and when it finishes its parent's onTick
+// runs again with the child's status, in the same tick). The comment at each case names the
+// node's source and the step of the trace that matters.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <canopy/views/write.hpp>
+#include <set>
+#include <string>
+
+#include "runtime_support.hpp"
+
+using namespace canopy;
+using namespace canopy::testing;
+
+namespace {
+
+load_result load_b3(const std::string& root) {
+    return try_load_text(R"({"name": "t", "root": )" + root + "}", file_format::behavior3,
+                         runtime_registry(), "t.json");
+}
+
+std::shared_ptr<const tree> b3_tree(const std::string& root) {
+    load_result r = load_b3(root);
+    for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(r);
+    return r.tree;
+}
+
+// A behavior3 node: name, args (a JSON object or empty) and children, ids left to the reader
+// (preorder).
+std::string b3(const std::string& name, const std::string& args = "",
+               const std::vector<std::string>& children = {}) {
+    std::string text = R"({"name": ")" + name + "\"";
+    if (!args.empty()) text += R"(, "args": )" + args;
+    if (!children.empty()) {
+        text += R"(, "children": [)";
+        for (std::size_t i = 0; i < children.size(); ++i) text += (i ? ", " : "") + children[i];
+        text += "]";
+    }
+    return text + "}";
+}
+
+// A scripted leaf (runtime_support.hpp): one letter a tick, s, f or r, round and round.
+std::string scripted(const std::string& results) {
+    return b3("Scripted", R"({"results": ")" + results + "\"}");
+}
+
+const std::string success = b3("JustSuccess");
+const std::string failure = b3("JustFailure");
+
+std::string run_b3(const std::string& root, int ticks, double dt = 0.1) {
+    script_log log;
+    agent a(b3_tree(root), &log);
+    const std::string statuses = run(a, ticks, dt);
+    CHECK(log.violations == 0);
+    return statuses;
+}
+
+}  // namespace
+
+TEST_SUITE("behavior3 nodes") {
+    // decorators/repeat.ts: `for (; i < count; i++)` ticks the child again at once after each
+    // success, so iterations that finish at once all run in one tick.
+    TEST_CASE("Repeat runs every iteration that finishes at once within one tick") {
+        CHECK(run_b3(b3("Repeat", R"({"count": 2})", {success}), 3) == "sss");
+        CHECK(run_b3(b3("Repeat", R"({"count": 5})", {failure}), 2) == "ff");
+        // count 0: the loop runs no iteration.
+        CHECK(run_b3(b3("Repeat", R"({"count": 0})", {failure}), 1) == "s");
+    }
+
+    // repeat.ts, resumed with the child's success: i++ and the loop goes on in the same tick,
+    // so a new iteration starts in the tick the last one ended.
+    TEST_CASE("Repeat starts the next iteration in the tick the running child finished") {
+        script_log log;
+        agent a(b3_tree(b3("Repeat", R"({"count": 3})", {scripted("rs")})), &log);
+        CHECK(run(a, 4) == "rrrs");
+        CHECK(log.enters == 3);
+        CHECK(log.violations == 0);
+    }
+
+    TEST_CASE("Repeat without a count bounds the iterations of one tick instead of hanging") {
+        script_log log;
+        log.keep_calls = false;
+        agent a(b3_tree(b3("Repeat", "", {scripted("s")})), &log);
+        CHECK(a.tick(0.1) == status::running);
+        CHECK(log.enters == 65536);
+        CHECK(a.tick(0.1) == status::running);
+        CHECK(log.enters == 2 * 65536);
+    }
+
+    TEST_CASE("Repeat reads its count from its input at each resumption") {
+        agent a(b3_tree(R"({"name": "Repeat", "input": ["n"], "children": [)" + success + "]}"));
+        a.blackboard().set("n", std::int64_t{4});
+        CHECK(a.tick(0.1) == status::success);
+        a.blackboard().set("n", std::int64_t{-2});  // below 0: no iteration, as in behavior3-ts
+        CHECK(a.tick(0.1) == status::success);
+    }
+
+    // decorators/retry-until-success.ts: a first try that fails yields running; resumed, the
+    // node gives up once `count >= maxTryTimes`, else tries again. The first try is always
+    // made, so count 0 is 1.
+    TEST_CASE("RetryUntilSuccess returns running after a failed try and gives up a tick later") {
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 1})", {failure}), 4) == "rfrf");
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 0})", {failure}), 4) == "rfrf");
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {failure}), 3) == "rrf");
+        CHECK(run_b3(b3("RetryUntilSuccess", "", {scripted("fs")}), 2) == "rs");
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 3})", {success}), 2) == "ss");
+    }
+
+    // retry-until-success.ts, resumed with a failure from a child that was running: the next
+    // try starts in the same tick.
+    TEST_CASE("RetryUntilSuccess tries again in the tick a running try failed") {
+        script_log log;
+        agent a(b3_tree(b3("RetryUntilSuccess", R"({"count": 3})", {scripted("rf")})), &log);
+        CHECK(run(a, 4) == "rrrf");
+        CHECK(log.enters == 3);
+    }
+
+    // decorators/retry-until-failure.ts and the older repeat-until-failure.ts,
+    // repeat-until-success.ts (argument maxLoop): the same loop, ended by the other result.
+    TEST_CASE("RetryUntilFailure, RepeatUntilFailure and RepeatUntilSuccess") {
+        CHECK(run_b3(b3("RetryUntilFailure", R"({"count": 2})", {success}), 3) == "rrf");
+        CHECK(run_b3(b3("RetryUntilFailure", "", {failure}), 1) == "s");
+        CHECK(run_b3(b3("RepeatUntilFailure", R"({"maxLoop": 1})", {success}), 2) == "rf");
+        CHECK(run_b3(b3("RepeatUntilFailure", "", {scripted("sf")}), 2) == "rs");
+        CHECK(run_b3(b3("RepeatUntilSuccess", R"({"maxLoop": 1})", {failure}), 2) == "rf");
+        CHECK(run_b3(b3("RepeatUntilSuccess", "", {scripted("fs")}), 2) == "rs");
+    }
+
+    // actions/wait.ts: the first tick yields `context.time + time` and returns running; later
+    // ticks succeed once the time is reached. So time 0 runs for one tick.
+    TEST_CASE("Wait runs for one tick with time 0, and until its time has passed") {
+        CHECK(run_b3(b3("Wait", R"({"time": 0})"), 3) == "rsr");
+        CHECK(run_b3(b3("Wait"), 2) == "rs");
+        CHECK(run_b3(b3("Wait", R"({"time": 1})"), 4, 0.5) == "rrsr");
+        agent a(b3_tree(R"({"name": "Wait", "input": ["t"]})"));
+        a.blackboard().set("t", 0.25);
+        CHECK(run(a, 4) == "rrrs");
+    }
+
+    TEST_CASE("Wait's random spread comes from the agent's seed") {
+        std::set<int> lengths;
+        for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+            agent a(b3_tree(b3("Wait", R"({"time": 1, "random": 1})")), {}, seed);
+            int ticks = 1;
+            while (a.tick(0.01) == status::running) ++ticks;
+            // Between 0.5 and 1.5 seconds after the first tick, in steps of 0.01.
+            CHECK(ticks >= 51);
+            CHECK(ticks <= 151);
+            lengths.insert(ticks);
+        }
+        CHECK(lengths.size() > 5);
+    }
+
+    // decorators/timeout.ts: the child is ticked first; once it returns running the deadline is
+    // `time` from then, and a resumed Timeout past it clears the child's stack and fails.
+    TEST_CASE("Timeout fails at its deadline, halting the child; time 0 allows one tick") {
+        script_log log;
+        agent a(b3_tree(b3("Timeout", R"({"time": 1})", {scripted("r")})), &log);
+        CHECK(run(a, 3, 0.5) == "rrf");
+        CHECK(log.calls == std::vector<std::string>{"enter #2", "halt #2"});
+        CHECK(run_b3(b3("Timeout", R"({"time": 0})", {scripted("r")}), 2) == "rf");
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})", {scripted("rs")}), 2) == "rs");
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})", {failure}), 1) == "f");
+    }
+
+    // behavior3-ts's own test tree test-timeout.json (its copy in the corpus):
+    // Timeout 3 over RetryUntilSuccess 10 over a child that always fails ends, by timeout, 3
+    // seconds after it started (its Assert checks `curr_time - start_time == 3`); over
+    // Sequence [Wait 1, Log] the retry succeeds one second in.
+    TEST_CASE("Timeout over RetryUntilSuccess as behavior3-ts's test-timeout tree runs it") {
+        CHECK(run_b3(b3("Timeout", R"({"time": 3})",
+                        {b3("RetryUntilSuccess", R"({"count": 10})", {failure})}),
+                     5, 1.0) == "rrrfr");
+        CHECK(run_b3(b3("Timeout", R"({"time": 3})",
+                        {b3("RetryUntilSuccess", R"({"count": 10})",
+                            {b3("Sequence", "", {b3("Wait", R"({"time": 1})"), success})})}),
+                     2, 1.0) == "rs");
+    }
+
+    // composites/parallel.ts: each child with a saved stack is resumed, a finished one is not
+    // ticked again, and the node succeeds once all have finished, whatever they returned.
+    TEST_CASE("Parallel runs every child to its end and succeeds") {
+        script_log log;
+        agent a(b3_tree(b3("Parallel", "", {scripted("s"), scripted("rrs"), failure})), &log);
+        CHECK(run(a, 3) == "rrs");
+        CHECK(log.calls == std::vector<std::string>{"enter #2", "exit success #2", "enter #3",
+                                                    "exit success #3"});
+        CHECK(run_b3(b3("Parallel", "", {failure, failure}), 1) == "s");
+    }
+
+    // composites/race.ts, which the reader maps to Canopy's Parallel(1, -1): the first success
+    // wins and the other children are stopped; failure once all have failed.
+    TEST_CASE("Race: the first success wins, failure when all fail") {
+        script_log log;
+        agent a(b3_tree(b3("Race", "", {scripted("rrf"), scripted("rs")})), &log);
+        CHECK(run(a, 2) == "rs");
+        CHECK(log.calls.back() == "halt #2");
+        CHECK(run_b3(b3("Race", "", {failure, scripted("rf")}), 2) == "rf");
+    }
+
+    // composites/switch.ts: each Case's first child is tested in turn; the first that
+    // succeeds runs the Case's second child, whose status is the Switch's; none: failure.
+    TEST_CASE("Switch runs the body of the first Case whose condition succeeds") {
+        const std::string first_fails = b3("Case", "", {failure, b3("Log")});
+        CHECK(run_b3(b3("Switch", "",
+                        {first_fails, b3("Case", "", {success, scripted("rs")}),
+                         b3("Case", "", {success, failure})}),
+                     2) == "rs");
+        // The chosen Case's body fails: the Switch fails, without trying the next Case.
+        CHECK(run_b3(b3("Switch", "",
+                        {b3("Case", "", {success, failure}), b3("Case", "", {success, success})}),
+                     1) == "f");
+        CHECK(run_b3(b3("Switch", "", {first_fails}), 1) == "f");
+        // A running condition is resumed; when it then fails the next Case is tried.
+        CHECK(run_b3(b3("Switch", "",
+                        {b3("Case", "", {scripted("rf"), success}),
+                         b3("Case", "", {success, success})}),
+                     2) == "rs");
+    }
+
+    // decorators/always-running.ts: onTick ticks the child and returns running. Resumed after
+    // the running child finished, onTick runs again and starts the child anew, in that tick.
+    TEST_CASE("AlwaysRunning restarts its child in the tick the child finished") {
+        script_log log;
+        agent a(b3_tree(b3("AlwaysRunning", "", {scripted("rs")})), &log);
+        CHECK(run(a, 3) == "rrr");
+        CHECK(log.enters == 3);
+        CHECK(run_b3(b3("AlwaysRunning", "", {success}), 2) == "rr");
+    }
+
+    // decorators/once.ts: success when the child first finishes, whatever it returned; then
+    // failure for ever (its key is private to the tree, never cleared by a new run).
+    TEST_CASE("Once succeeds when its child first finishes, then fails") {
+        script_log log;
+        agent a(b3_tree(b3("Once", "", {scripted("rf")})), &log);
+        CHECK(run(a, 4) == "rsff");
+        CHECK(log.enters == 1);
+    }
+
+    // composites/watchdog.ts: the condition is ticked first on every tick; on failure the
+    // third child is ticked and the node fails, leaving the guarded child.
+    TEST_CASE("Watchdog checks its condition every tick before the guarded child") {
+        script_log log;
+        agent a(b3_tree(b3("Watchdog", "", {scripted("ssf"), scripted("r"), scripted("s")})), &log);
+        CHECK(run(a, 3) == "rrf");
+        CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #3") == 1);
+        CHECK(std::count(log.calls.begin(), log.calls.end(), "enter #4") == 1);
+        CHECK(log.violations == 0);
+        CHECK(run_b3(b3("Watchdog", "", {success, success, failure}), 1) == "s");
+    }
+
+    // tree.ts resumes the deepest running node and climbs: a Canopy Sequence above family nodes
+    // resumes at its running child, so both give the same statuses.
+    TEST_CASE("a behavior3 tree of built-ins and family nodes runs as behavior3-ts runs it") {
+        const std::string tree =
+            b3("Sequence", "",
+               {b3("Repeat", R"({"count": 2})", {success}), b3("Wait", R"({"time": 0})"),
+                b3("RetryUntilSuccess", R"({"count": 2})", {scripted("fs")}),
+                b3("Once", "", {success})});
+        // Tick 1: Repeat succeeds twice, Wait starts: running. Tick 2: Wait succeeds, the
+        // retry's first try fails: running. Tick 3: its second try succeeds, and Once
+        // succeeds. Ticks 4 to 6 again, but Once now fails.
+        CHECK(run_b3(tree, 6) == "rrsrrf");
+    }
+
+    // actions/wait-for-event.ts: the first tick subscribes and returns running; the event's
+    // callback sets the trigger, and the next tick succeeds.
+    TEST_CASE("WaitForEvent runs until the program posts its event to the agent") {
+        agent a(b3_tree(b3("WaitForEvent", R"({"event": "hit"})")));
+        a.post_event("hit");  // before the node waits: not seen
+        CHECK(run(a, 2) == "rr");
+        a.post_event("miss");
+        CHECK(run(a, 1) == "r");
+        a.post_event("hit");
+        CHECK(run(a, 2) == "sr");  // then a new run waits again
+        a.post_event("hit");
+        CHECK(run(a, 1) == "s");
+    }
+
+    TEST_CASE("an event posted to a vector of agents reaches each that waits, once") {
+        const std::shared_ptr<const tree> t =
+            b3_tree(b3("Sequence", "",
+                       {b3("WaitForEvent", R"({"event": "go"})"), b3("Wait", R"({"time": 1})")}));
+        std::vector<agent> agents;
+        agents.emplace_back(t);
+        agents.emplace_back(t);
+        CHECK(agents[0].tick(0.1) == status::running);
+        post_event(agents, "go");  // agent 1 has not started waiting
+        CHECK(agents[1].tick(0.1) == status::running);
+        CHECK(agents[0].tick(0.1) == status::running);  // now in Wait
+        CHECK(agents[0].is_running(2));
+        CHECK_FALSE(agents[0].is_running(1));
+        post_event(agents, "go");
+        CHECK(agents[1].tick(0.1) == status::running);
+        CHECK(agents[1].is_running(2));
+    }
+
+    TEST_CASE("rejects bad arguments with located diagnostics") {
+        auto refused = [](const std::string& root, diagnostic_code code) {
+            load_result r = load_b3(root);
+            CHECK_FALSE(r);
+            return only(r, code);
+        };
+        diagnostic d =
+            refused(b3("Repeat", R"({"count": -1})", {success}), diagnostic_code::invalid_param);
+        CHECK(d.message.find("'count' must be 0 or more, not -1") != std::string::npos);
+        CHECK(d.where.line == 1);
+        d = refused(b3("RetryUntilSuccess", R"({"count": "x"})", {success}),
+                    diagnostic_code::wrong_param_type);
+        CHECK(d.where.line == 1);
+        d = refused(b3("Wait", R"({"time": -0.5})"), diagnostic_code::invalid_param);
+        CHECK(d.message.find("'time' must be 0 or more") != std::string::npos);
+        d = refused(b3("Timeout", R"({"time": -1})", {success}), diagnostic_code::invalid_param);
+        d = refused(b3("Watchdog", "", {success, success}), diagnostic_code::invalid_param);
+        CHECK(d.message.find("exactly 3 children") != std::string::npos);
+        d = refused(b3("Switch", "", {b3("Case", "", {success})}), diagnostic_code::invalid_param);
+        CHECK(d.message.find("exactly 2 children") != std::string::npos);
+        d = refused(b3("Once"), diagnostic_code::decorator_child_count);
+        d = refused(b3("WaitForEvent"), diagnostic_code::missing_param);
+        CHECK(d.message.find("event") != std::string::npos);
+        // Both the argument and its input slot: behavior3editor's "oneof" refuses it too.
+        d = refused(R"({"name": "Repeat", "args": {"count": 2}, "input": ["n"], "children": [)" +
+                        success + "]}",
+                    diagnostic_code::duplicate_field);
+    }
+
+    TEST_CASE("family nodes round-trip through the behavior3 writer and every other format") {
+        const std::string root = b3(
+            "Sequence", "",
+            {// Keys the registry declares, so that the formats without implicit keys read them.
+             R"({"name": "Repeat", "input": ["count"], "children": [)" + success + "]}",
+             b3("RetryUntilSuccess", R"({"count": 3})", {failure}),
+             b3("RetryUntilFailure", "", {failure}),
+             b3("RepeatUntilSuccess", R"({"maxLoop": 2})", {failure}),
+             b3("RepeatUntilFailure", "", {failure}), b3("Wait", R"({"time": 1.5, "random": 0.5})"),
+             R"({"name": "Timeout", "input": ["health"], "children": [)" + success + "]}",
+             b3("Parallel", "", {success, failure}),
+             b3("Switch", "", {b3("Case", "", {success, failure})}),
+             b3("AlwaysRunning", "", {success}), b3("Once", "", {success}),
+             b3("WaitForEvent", R"({"event": "hit"})"),
+             b3("Watchdog", "", {success, success, failure})});
+        const std::string text = R"({"name": "t", "root": )" + root + "}";
+        read_result first = read_records(text, file_format::behavior3, "t.json");
+        REQUIRE(first.complete);
+        const write_result written = info(file_format::behavior3).write(first.document);
+        for (const diagnostic& d : written.problems) FAIL_CHECK(to_string(d));
+        INFO(written.text);
+        CHECK(written.text.find(R"("name": "Repeat")") != std::string::npos);
+        CHECK(written.text.find(R"("input": ["count"])") != std::string::npos);
+        CHECK(written.text.find("behavior3.") == std::string::npos);
+        read_result again = read_records(written.text, file_format::behavior3, "t.json");
+        REQUIRE(again.complete);
+        const write_result twice = info(file_format::behavior3).write(again.document);
+        CHECK(twice.text == written.text);
+
+        const std::shared_ptr<const tree> loaded = b3_tree(root);
+        for (file_format format :
+             {file_format::flat_json, file_format::flat_xml, file_format::btcpp_xml}) {
+            CAPTURE(info(format).name);
+            const std::string other = write_text(*loaded, format);
+            CHECK(other.find("behavior3.Repeat") != std::string::npos);
+            load_result back = try_load_text(other, format, runtime_registry(), "t");
+            for (const diagnostic& d : back.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(back);
+            CHECK(to_text(*back.tree) == to_text(*loaded));
+        }
+    }
+}
