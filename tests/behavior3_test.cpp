@@ -1385,6 +1385,71 @@ TEST_SUITE("behavior3") {
         CHECK(round_trips >= 15);
     }
 
+    TEST_CASE(
+        "the behavior3editor sample loads strictly once its game's leaves are registered, and "
+        "ticks") {
+        const fs::path sample = corpus / "layouts" / "behavior3editor-sample" / "workdir";
+        if (!fs::exists(sample)) {
+            MESSAGE("skipped: no corpus at " << corpus.string());
+            return;
+        }
+        // The game's own nodes, with the arguments and slots its node config
+        // (node-config.b3-setting) gives them, as the game's program would register them.
+        bool enemy_near = false;
+        registry reg;
+        register_builtin_nodes(reg);
+        const param_spec input = param_spec::optional("input1", 0.0);
+        const param_spec output = param_spec::output_port("output1", param_type::number);
+        auto succeed = [](context&) { return status::success; };
+        reg.add_condition(
+            "FindEnemy", [&enemy_near](context&) { return enemy_near; }, std::nullopt,
+            {param_spec::optional("x", std::int64_t{0}), param_spec::optional("y", std::int64_t{0}),
+             param_spec::optional("w", std::int64_t{0}), param_spec::optional("h", std::int64_t{0}),
+             param_spec::optional("count", std::string()), output});
+        reg.add_action("Attack", succeed, std::nullopt, {input});
+        reg.add_action("MoveToTarget", succeed, std::nullopt, {input});
+        reg.add_action("GetHp", succeed, std::nullopt, {output});
+        reg.add_condition("Cmp", [](context&) { return true; }, std::nullopt,
+                          {param_spec::optional("value", std::string()),
+                           param_spec::optional("gt", std::int64_t{0}),
+                           param_spec::optional("ge", std::int64_t{0}),
+                           param_spec::optional("eq", std::int64_t{0}),
+                           param_spec::optional("le", std::int64_t{0}),
+                           param_spec::optional("lt", std::int64_t{0}), input});
+        reg.add_action("MoveToPos", succeed, std::nullopt,
+                       {param_spec::required("x", param_type::integer),
+                        param_spec::required("y", param_type::integer)});
+        reg.add_action("Idle", succeed);
+
+        for (const char* name : {"hero.json", "subtree1.json", "subtree2.json"}) {
+            CAPTURE(name);
+            const load_result loaded = try_load_file(sample / name, reg);
+            for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(loaded);
+            agent a(loaded.tree);
+            CHECK(a.tick(0.1) != status::idle);
+        }
+        // hero: no enemy near, so both FindEnemy sequences fail and the third (GetHp, Cmp,
+        // MoveToPos) succeeds; with one, it attacks and then waits 10 s (behavior3.Wait).
+        const load_result hero = try_load_file(sample / "hero.json", reg);
+        REQUIRE(hero);
+        agent calm(hero.tree);
+        CHECK(calm.tick(1.0) == status::success);
+        enemy_near = true;
+        agent fighting(hero.tree);
+        std::string statuses;
+        for (int t = 0; t < 12; ++t) statuses += to_string(fighting.tick(1.0)).front();
+        CHECK(statuses.find('r') == 0);
+        CHECK(statuses.find('s') != std::string::npos);
+        // monster.json gives the action GetHp a child (a subtree), which the editor draws and
+        // behavior3-ts never runs: a leaf with a child is refused, at the leaf.
+        const load_result monster = try_load_file(sample / "monster.json", reg);
+        CHECK_FALSE(monster);
+        REQUIRE_FALSE(monster.diagnostics.empty());
+        CHECK(monster.diagnostics.front().where.line == 20);
+        CHECK(monster.diagnostics.front().message.find("'GetHp' is a leaf") != std::string::npos);
+    }
+
     TEST_CASE("corpus trees load through the loader as far as their node types are known") {
         const fs::path sample = corpus / "layouts" / "behavior3editor-sample" / "workdir";
         if (!fs::exists(sample)) {
