@@ -195,7 +195,7 @@ struct groot2_server::impl final : observer {
     void notify_breakpoint(std::uint16_t uid) {
         protocol::request_header header;
         header.type = static_cast<std::uint8_t>(protocol::request_type::breakpoint_reached);
-        header.unique_id = static_cast<std::uint32_t>(random_tree_id()[0]);
+        header.unique_id = static_cast<unsigned char>(random_tree_id()[0]);
         const std::string head = protocol::encode_request_header(header);
         const std::string body = std::to_string(uid);
         // A PUB socket never blocks a sender: with no subscriber the message is dropped.
@@ -231,6 +231,7 @@ struct groot2_server::impl final : observer {
             for (const zmq::message_t& part : parts) views.push_back(part.to_string_view());
             std::vector<std::string> reply = answer(protocol::decode_request(views));
             std::vector<zmq::const_buffer> buffers;
+            buffers.reserve(reply.size());
             for (const std::string& part : reply) buffers.push_back(zmq::buffer(part));
             (void)zmq::send_multipart(server, buffers);
         }
