@@ -1,0 +1,106 @@
+// Runs a behavior3 tree for a number of ticks and prints, one line per tick, the root's status
+// (s, f, r) and the values of the variables named on the command line: the Canopy side of
+// scripts/behavior3_differential.py, whose other side runs the same tree in behavior3-ts.
+//
+//   canopy_behavior3_runner TREE.json TICKS DT [VAR...]
+//
+// The tree may use `Scripted`, a leaf whose argument `script` ("sfr", say) gives its status
+// on each of its ticks, round and round: the same leaf as the behavior3-ts runner's.
+
+#include <canopy/canopy.hpp>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Counts the leaf's own ticks, so that both runtimes see the same sequence however often
+// their parents tick it within one tree tick.
+struct scripted_state {
+    std::uint64_t ticks = 0;
+};
+
+class scripted_leaf : public canopy::stateful_node<scripted_state> {
+public:
+    explicit scripted_leaf(const canopy::param_list& params)
+        : script_(params.get<std::string>("script")) {
+        if (script_.empty() || script_.find_first_not_of("sfr") != std::string::npos) {
+            throw std::invalid_argument("script must be a non-empty string of s, f and r");
+        }
+    }
+    static std::vector<canopy::param_spec> parameters() {
+        return {canopy::param_spec::required("script", canopy::param_type::string)};
+    }
+    canopy::status tick(canopy::context& ctx) const override {
+        std::uint64_t& ticks = state(ctx).ticks;
+        const char step = script_[ticks % script_.size()];
+        ++ticks;
+        if (step == 's') return canopy::status::success;
+        return step == 'f' ? canopy::status::failure : canopy::status::running;
+    }
+
+private:
+    std::string script_;
+};
+
+char status_letter(canopy::status s) {
+    switch (s) {
+        case canopy::status::success: return 's';
+        case canopy::status::failure: return 'f';
+        case canopy::status::running: return 'r';
+        default: return '?';
+    }
+}
+
+int run(int argc, char** argv) {
+    if (argc < 4) {
+        std::cerr << "usage: canopy_behavior3_runner TREE.json TICKS DT [VAR...]\n";
+        return 2;
+    }
+    const long ticks = std::strtol(argv[2], nullptr, 10);
+    const double dt = std::strtod(argv[3], nullptr);
+    canopy::registry reg;
+    canopy::register_builtin_nodes(reg);
+    reg.add<scripted_leaf>("Scripted");
+    canopy::load_result loaded = canopy::try_load_file(argv[1], reg);
+    if (!loaded.tree) {
+        for (const canopy::diagnostic& d : loaded.diagnostics)
+            std::cerr << canopy::to_string(d) << '\n';
+        return 1;
+    }
+    canopy::agent agent(loaded.tree);
+    canopy::blackboard board = agent.blackboard();
+    // A variable no node of the tree uses has no key here; it prints as 0, behavior3-ts's
+    // runner's starting value for every variable.
+    std::vector<std::int64_t> slots;
+    for (int i = 4; i < argc; ++i) {
+        std::int64_t slot = -1;
+        for (std::size_t k = 0; k < board.keys().size(); ++k) {
+            if (board.keys()[k].name == argv[i]) slot = static_cast<std::int64_t>(k);
+        }
+        slots.push_back(slot);
+    }
+    for (long t = 0; t < ticks; ++t) {
+        std::cout << status_letter(agent.tick(dt));
+        for (const std::int64_t slot : slots) {
+            std::cout << ' ' << (slot < 0 ? "0" : board.text(static_cast<std::uint32_t>(slot)));
+        }
+        std::cout << '\n';
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 1;
+    }
+}
