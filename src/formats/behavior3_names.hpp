@@ -20,8 +20,6 @@ enum class conversion : std::uint8_t {
     same,          ///< unchanged
     milliseconds,  ///< behavior3js milliseconds to seconds (÷ 1000)
     js_loop,       ///< behavior3js `maxLoop`: 0 or below (its `|| -1`) means for ever: -1
-    ts_count,      ///< behavior3 TS `Repeat count`: below 0 runs no iteration: 0
-    ts_attempts,   ///< behavior3 TS retry `count`/`maxLoop`: below 1 still tries once: 1
     js_number,     ///< a JavaScript number: an integer becomes a real (Let's `value`)
 };
 

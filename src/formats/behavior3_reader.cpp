@@ -1418,16 +1418,6 @@ private:
                     return std::int64_t{-1};
                 }
                 return value;
-            case b3::conversion::ts_count:
-                if (std::holds_alternative<std::int64_t>(value) &&
-                    std::get<std::int64_t>(value) < 0)
-                    return std::int64_t{0};
-                return value;
-            case b3::conversion::ts_attempts:
-                if (std::holds_alternative<std::int64_t>(value) &&
-                    std::get<std::int64_t>(value) < 1)
-                    return std::int64_t{1};
-                return value;
             case b3::conversion::js_number:
                 if (std::holds_alternative<std::int64_t>(value))
                     return static_cast<double>(std::get<std::int64_t>(value));

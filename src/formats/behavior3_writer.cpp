@@ -286,7 +286,7 @@ private:
                 continue;
             }
             if (rule != nullptr && !rule->arg.arg.empty() && p->name == rule->arg.param) {
-                write_mapped(*rule, *p, out, id);
+                write_mapped(*rule, *p, out);
                 continue;
             }
             if (rule != nullptr && (p->name == rule->arg.arg || p->name == rule->dropped_arg)) {
@@ -337,26 +337,11 @@ private:
 
     // The parameter a mapped node's one argument becomes, in behavior3's units: its input
     // slot for a key, else the argument, or nothing where behavior3's default says it.
-    void write_mapped(const b3::node_rule& rule, const record_set::raw_param& p, node_text& out,
-                      std::int64_t id) {
+    void write_mapped(const b3::node_rule& rule, const record_set::raw_param& p, node_text& out) {
         const b3::arg_rule& arg = rule.arg;
         if (is_key(p.value)) {
             set_slot(out.input, arg.input_slot, key_name(p.value));
             return;
-        }
-        if (std::holds_alternative<std::int64_t>(p.value) &&
-            (arg.convert == b3::conversion::ts_count ||
-             arg.convert == b3::conversion::ts_attempts)) {
-            const std::int64_t n = std::get<std::int64_t>(p.value);
-            if (n == -1) return;  // behavior3's default: for ever
-            const std::int64_t least = arg.convert == b3::conversion::ts_count ? 0 : 1;
-            if (n < least) {
-                problem("node " + std::to_string(id) + ": " + std::string(p.name) + " " +
-                            std::to_string(n) + " has no equal in behavior3's " +
-                            std::string(rule.b3_name) + " ('" + std::string(arg.arg) + "' below " +
-                            std::to_string(least) + " means " + std::to_string(least) + ")",
-                        id);
-            }
         }
         out.args.emplace_back(std::string(arg.arg), p.value);
     }
