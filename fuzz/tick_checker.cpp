@@ -4,8 +4,25 @@
 
 namespace canopy::fuzz {
 
+namespace {
+
+// behavior3's Repeat runs as many iterations as finish at once within one tick, at most
+// 65,536 a tick, shared with the Repeats nested in it (src/nodes/behavior3/decorators.cpp):
+// each may visit its subtree that many times more.
+std::size_t max_visits(const tree& t) {
+    constexpr std::size_t repeat_budget = 65536;
+    std::size_t most = tick_checker::visits_per_node * t.size() + 16;
+    for (tree::index i = 0; i < t.size(); ++i) {
+        if (t.type_name(i) == "behavior3.Repeat")
+            most += repeat_budget * tick_checker::visits_per_node * (t.subtree_end(i) - i);
+    }
+    return most;
+}
+
+}  // namespace
+
 tick_checker::tick_checker(const tree& t)
-    : tree_(t), entered_(t.size(), false), max_visits_(visits_per_node * t.size() + 16) {}
+    : tree_(t), entered_(t.size(), false), max_visits_(max_visits(t)) {}
 
 void tick_checker::fail(tree::index node, const std::string& what) const {
     throw broken_promise("node " + std::to_string(node) + " (" +

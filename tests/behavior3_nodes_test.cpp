@@ -94,6 +94,23 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(log.enters == 2 * 65536);
     }
 
+    TEST_CASE("Repeats nested in one another share the bound of one tick") {
+        script_log log;
+        log.keep_calls = false;
+        // 65,536 over 65,536 over a leaf that succeeds at once: 2^32 iterations, were each
+        // Repeat bounded alone.
+        agent a(b3_tree(b3("Repeat", R"({"count": 65536})",
+                           {b3("Repeat", R"({"count": 65536})", {scripted("s")})})),
+                &log);
+        // Each tick runs at most 65,536 iterations in all (the outer Repeat's own among them).
+        for (int tick = 1; tick <= 3; ++tick) {
+            const int before = log.enters;
+            CHECK(a.tick(0.1) == status::running);
+            CHECK(log.enters - before <= 65536);
+            CHECK(log.enters - before >= 65534);
+        }
+    }
+
     TEST_CASE("Repeat reads its count from its input at each resumption") {
         agent a(b3_tree(R"({"name": "Repeat", "input": ["n"], "children": [)" + success + "]}"));
         a.blackboard().set("n", std::int64_t{4});

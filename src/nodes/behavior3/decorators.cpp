@@ -26,7 +26,12 @@ namespace {
 //
 // behavior3-ts loops without a bound, so a child that always succeeds at once under a large
 // count would hang its tick; here a tick runs at most max_per_tick iterations and then
-// returns running, going on from there at the next tick.
+// returns running, going on from there at the next tick. Repeats nested in one another share
+// the outermost one's iterations (a Repeat of 65,536 over another must not make 2^32), so the
+// budget is kept per thread while the outermost loops: an agent ticks on one thread at a time.
+thread_local std::int64_t repeat_budget = 0;
+thread_local int repeat_depth = 0;
+
 class repeat final : public stateful_node<std::int64_t> {
 public:
     static constexpr std::int64_t max_per_tick = 65536;
@@ -41,6 +46,14 @@ public:
     void enter(context& ctx) const override { state(ctx) = 0; }
 
     status tick(context& ctx) const override {
+        struct nesting {
+            nesting() {
+                if (repeat_depth++ == 0) repeat_budget = max_per_tick;
+            }
+            ~nesting() { --repeat_depth; }
+            nesting(const nesting&) = delete;
+            nesting& operator=(const nesting&) = delete;
+        } loop;
         std::int64_t& done = state(ctx);
         const tree::index child = ctx.child();
         if (ctx.is_running(child)) {
@@ -50,8 +63,9 @@ public:
         }
         // The count is read again at each resumption, as behavior3-ts reads its input.
         const std::int64_t count = count_.get(ctx);
-        for (std::int64_t this_tick = 0; done < count; ++done, ++this_tick) {
-            if (this_tick == max_per_tick) return status::running;
+        for (; done < count; ++done) {
+            if (repeat_budget == 0) return status::running;
+            --repeat_budget;
             const status result = behavior3_result(ctx.tick(child));
             if (result != status::success) return result;
         }
