@@ -337,7 +337,8 @@ private:
 
     // The parameter a mapped node's one argument becomes, in behavior3's units: its input
     // slot for a key, else the argument, or nothing where behavior3's default says it.
-    void write_mapped(const b3::node_rule& rule, const record_set::raw_param& p, node_text& out) {
+    static void write_mapped(const b3::node_rule& rule, const record_set::raw_param& p,
+                             node_text& out) {
         const b3::arg_rule& arg = rule.arg;
         if (is_key(p.value)) {
             set_slot(out.input, arg.input_slot, key_name(p.value));
