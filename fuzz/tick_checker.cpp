@@ -31,6 +31,7 @@ void tick_checker::fail(tree::index node, const std::string& what) const {
 }
 
 void tick_checker::on_visit(const agent& /*a*/, tree::index node) {
+    if (++total_visits_ > max_total_visits) throw enough_visits{};
     if (++visits_ > max_visits_)
         fail(node,
              "one tick visited more than " + std::to_string(visits_per_node) + " x the nodes");

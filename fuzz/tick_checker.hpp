@@ -19,6 +19,11 @@ public:
     using std::logic_error::logic_error;
 };
 
+/// What the checker throws, from inside a tick, once an input has made enough visits to have
+/// been exercised: a tree may legitimately loop within its ticks (behavior3's Repeat runs up
+/// to 65,536 iterations a tick), and the harness must stay fast whatever it is given.
+struct enough_visits {};
+
 class tick_checker final : public observer {
 public:
     /// Visits one tick may make per node: the built-in nodes visit each node at most once a
@@ -45,6 +50,8 @@ private:
     std::vector<bool> entered_;
     std::size_t visits_ = 0;
     std::size_t max_visits_;
+    std::size_t total_visits_ = 0;  // over every tick, against max_total_visits
+    static constexpr std::size_t max_total_visits = 1000000;
 };
 
 }  // namespace canopy::fuzz
