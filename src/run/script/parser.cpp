@@ -25,10 +25,78 @@ struct parse_failure {
     script_problem problem;
 };
 
-class parser {
+// What both dialects' parsers share: the tokens and where the reading stands, the nesting
+// bound, and the syntax they fill, one node at a time.
+class token_reader {
+protected:
+    // `end` names the end of the text in messages: "the end of the script".
+    token_reader(std::string_view text, std::vector<token> tokens, parsed_script::syntax& out,
+                 std::string_view end)
+        : text_(text), tokens_(std::move(tokens)), out_(out), end_(end) {}
+
+    const token& peek() const { return tokens_[at_]; }
+    const token& next() { return tokens_[at_++]; }
+
+    [[noreturn]] static void fail(std::size_t offset, std::string message) {
+        throw parse_failure{{offset, std::move(message)}};
+    }
+
+    std::string found() const {
+        const token& t = peek();
+        if (t.kind == token_kind::end) return std::string(end_);
+        return "'" + std::string(text_.substr(t.offset, t.length)) + "'";
+    }
+
+    // Nesting: parentheses, unary operators and the ternary's middle.
+    struct nesting {
+        explicit nesting(token_reader& r, std::size_t offset) : r_(r) {
+            if (++r_.depth_ > parsed_script::max_depth) {
+                fail(offset, "nested more than " + std::to_string(parsed_script::max_depth) +
+                                 " levels deep");
+            }
+        }
+        ~nesting() { --r_.depth_; }
+        nesting(const nesting&) = delete;
+        nesting& operator=(const nesting&) = delete;
+        token_reader& r_;
+    };
+
+    std::uint32_t add(node n) {
+        out_.nodes.push_back(std::move(n));
+        return static_cast<std::uint32_t>(out_.nodes.size() - 1);
+    }
+
+    // Operands of one level, left to right, in one node.
+    template <typename Operand, typename IsOp>
+    std::uint32_t parse_level(node_kind kind, std::uint32_t first, Operand operand, IsOp is_op) {
+        if (!is_op(peek().kind)) return first;
+        node n;
+        n.kind = kind;
+        n.offset = out_.nodes[first].offset;
+        n.kids.push_back(first);
+        while (is_op(peek().kind)) {
+            const token op = next();
+            n.ops.push_back(op.kind);
+            n.op_offsets.push_back(op.offset);
+            n.kids.push_back(operand());
+        }
+        return add(std::move(n));
+    }
+
+    std::string_view text_;
+    std::vector<token> tokens_;
+    parsed_script::syntax& out_;
+    std::size_t at_ = 0;
+
+private:
+    std::string_view end_;
+    std::size_t depth_ = 0;
+};
+
+class parser : token_reader {
 public:
     parser(std::string_view text, std::vector<token> tokens, parsed_script::syntax& out)
-        : text_(text), tokens_(std::move(tokens)), out_(out) {}
+        : token_reader(text, std::move(tokens), out, "the end of the script") {}
 
     void parse_script() {
         if (peek().kind == token_kind::end) fail(0, "the script is empty");
@@ -45,38 +113,6 @@ public:
     }
 
 private:
-    const token& peek() const { return tokens_[at_]; }
-    const token& next() { return tokens_[at_++]; }
-
-    [[noreturn]] static void fail(std::size_t offset, std::string message) {
-        throw parse_failure{{offset, std::move(message)}};
-    }
-
-    std::string found() const {
-        const token& t = peek();
-        if (t.kind == token_kind::end) return "the end of the script";
-        return "'" + std::string(text_.substr(t.offset, t.length)) + "'";
-    }
-
-    // Nesting: parentheses, unary operators and the ternary's middle.
-    struct nesting {
-        explicit nesting(parser& p, std::size_t offset) : p_(p) {
-            if (++p_.depth_ > parsed_script::max_depth) {
-                fail(offset, "nested more than " + std::to_string(parsed_script::max_depth) +
-                                 " levels deep");
-            }
-        }
-        ~nesting() { --p_.depth_; }
-        nesting(const nesting&) = delete;
-        nesting& operator=(const nesting&) = delete;
-        parser& p_;
-    };
-
-    std::uint32_t add(node n) {
-        out_.nodes.push_back(std::move(n));
-        return static_cast<std::uint32_t>(out_.nodes.size() - 1);
-    }
-
     static bool is_assignment(token_kind k) {
         return k == token_kind::assign_create || k == token_kind::assign ||
                k == token_kind::assign_plus || k == token_kind::assign_minus ||
@@ -152,23 +188,6 @@ private:
         n.kind = node_kind::ternary;
         n.offset = out_.nodes[condition].offset;
         n.kids = {condition, then, otherwise};
-        return add(std::move(n));
-    }
-
-    // Operands of one level, left to right, in one node.
-    template <typename Operand, typename IsOp>
-    std::uint32_t parse_level(node_kind kind, std::uint32_t first, Operand operand, IsOp is_op) {
-        if (!is_op(peek().kind)) return first;
-        node n;
-        n.kind = kind;
-        n.offset = out_.nodes[first].offset;
-        n.kids.push_back(first);
-        while (is_op(peek().kind)) {
-            const token op = next();
-            n.ops.push_back(op.kind);
-            n.op_offsets.push_back(op.offset);
-            n.kids.push_back(operand());
-        }
         return add(std::move(n));
     }
 
@@ -345,22 +364,16 @@ private:
             default: fail(t.offset, "expected an operand, found " + found());
         }
     }
-
-    std::string_view text_;
-    std::vector<token> tokens_;
-    parsed_script::syntax& out_;
-    std::size_t at_ = 0;
-    std::size_t depth_ = 0;
 };
 
 // behavior3-ts's expressions (its evaluator.ts): one expression, JavaScript's precedence
 // among the operators it has, every binary operator grouping left to right. Its evaluator
 // turns the text into postfix with a shunting-yard; this parser gives the same grouping by
 // recursive descent, one function per level, with the same depth counter as the scripts'.
-class behavior3_parser {
+class behavior3_parser : token_reader {
 public:
     behavior3_parser(std::string_view text, std::vector<token> tokens, parsed_script::syntax& out)
-        : text_(text), tokens_(std::move(tokens)), out_(out) {}
+        : token_reader(text, std::move(tokens), out, "the end of the expression") {}
 
     void parse_expression_text() {
         if (peek().kind == token_kind::end) fail(0, "the expression is empty");
@@ -372,37 +385,6 @@ public:
     }
 
 private:
-    const token& peek() const { return tokens_[at_]; }
-    const token& next() { return tokens_[at_++]; }
-
-    [[noreturn]] static void fail(std::size_t offset, std::string message) {
-        throw parse_failure{{offset, std::move(message)}};
-    }
-
-    std::string found() const {
-        const token& t = peek();
-        if (t.kind == token_kind::end) return "the end of the expression";
-        return "'" + std::string(text_.substr(t.offset, t.length)) + "'";
-    }
-
-    struct nesting {
-        explicit nesting(behavior3_parser& p, std::size_t offset) : p_(p) {
-            if (++p_.depth_ > parsed_script::max_depth) {
-                fail(offset, "nested more than " + std::to_string(parsed_script::max_depth) +
-                                 " levels deep");
-            }
-        }
-        ~nesting() { --p_.depth_; }
-        nesting(const nesting&) = delete;
-        nesting& operator=(const nesting&) = delete;
-        behavior3_parser& p_;
-    };
-
-    std::uint32_t add(node n) {
-        out_.nodes.push_back(std::move(n));
-        return static_cast<std::uint32_t>(out_.nodes.size() - 1);
-    }
-
     // ternary := or ['?' ternary ':' ternary]   (right to left, as in JavaScript)
     std::uint32_t parse_ternary() {
         const std::uint32_t condition = parse_or();
@@ -424,19 +406,7 @@ private:
     // Operands of one level, left to right, in one chain node.
     template <typename Operand, typename IsOp>
     std::uint32_t chain_level(Operand operand, IsOp is_op) {
-        const std::uint32_t first = operand();
-        if (!is_op(peek().kind)) return first;
-        node n;
-        n.kind = node_kind::chain;
-        n.offset = out_.nodes[first].offset;
-        n.kids.push_back(first);
-        while (is_op(peek().kind)) {
-            const token op = next();
-            n.ops.push_back(op.kind);
-            n.op_offsets.push_back(op.offset);
-            n.kids.push_back(operand());
-        }
-        return add(std::move(n));
+        return parse_level(node_kind::chain, operand(), operand, is_op);
     }
 
     // Comparisons do not chain as BehaviorTree.CPP's do: `a < b < c` is `(a < b) < c`, one
@@ -577,12 +547,6 @@ private:
             default: fail(t.offset, "expected an operand, found " + found());
         }
     }
-
-    std::string_view text_;
-    std::vector<token> tokens_;
-    parsed_script::syntax& out_;
-    std::size_t at_ = 0;
-    std::size_t depth_ = 0;
 };
 
 }  // namespace
