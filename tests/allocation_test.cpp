@@ -177,9 +177,7 @@ TEST_CASE("running and testing scripts over numbers, booleans and enums allocate
          {"a > 3 && b != 2", "count += 1; flag = count & 1 == 0 || a == RUNNING",
           "b := b * 2 - a / 4; flag = !flag; a = (a + 1) & 0xFF; a < 100 ? a : -a",
           "1 < a <= 10 != false", "label == 'idle' && a >= 4", "label = 'busy'; b = '2.5'"}) {
-        auto parsed = parsed_script::parse(text);
-        REQUIRE(std::holds_alternative<parsed_script>(parsed));
-        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
+        auto compiled = testing::compile_script(text, scope);
         REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(compiled));
         scripts.push_back(std::get<0>(compiled));
     }
@@ -202,9 +200,7 @@ TEST_CASE("evaluating behavior3 expressions over numbers and booleans allocates 
     for (const char* text :
          {"hp > 20 && alive", "hp * 2 + level % 2 - (hp / 4 | 0)", "-hp >> 1 <= level << 2",
           "hp == 40 ? level : hp || 1", "!alive || hp != 0.5 && level >= 3"}) {
-        auto parsed = parsed_script::parse(text, script_dialect::behavior3);
-        REQUIRE(std::holds_alternative<parsed_script>(parsed));
-        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
+        auto compiled = testing::compile_script(text, scope, script_dialect::behavior3);
         REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(compiled));
         expressions.push_back(std::get<0>(compiled));
     }

@@ -29,22 +29,10 @@ struct fixture {
     }
 
     std::shared_ptr<const script> make(const std::string& text) {
-        auto parsed = parsed_script::parse(text, script_dialect::behavior3);
-        if (auto* p = std::get_if<script_problem>(&parsed)) {
-            throw std::runtime_error("'" + text + "' at " + std::to_string(p->offset) + ": " +
-                                     p->message);
-        }
-        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
-        if (auto* p = std::get_if<script_problem>(&compiled)) {
-            throw std::runtime_error("'" + text + "' at " + std::to_string(p->offset) + ": " +
-                                     p->message);
-        }
-        return std::get<0>(compiled);
+        return testing::compiled_script(text, scope, script_dialect::behavior3);
     }
     script_problem problem(const std::string& text) {
-        auto parsed = parsed_script::parse(text, script_dialect::behavior3);
-        if (auto* p = std::get_if<script_problem>(&parsed)) return *p;
-        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
+        auto compiled = testing::compile_script(text, scope, script_dialect::behavior3);
         if (auto* p = std::get_if<script_problem>(&compiled)) return *p;
         FAIL("'" << text << "' has no problem");
         return {};
@@ -213,9 +201,7 @@ TEST_SUITE("behavior3 expressions") {
 
     TEST_CASE_FIXTURE(fixture, "the BehaviorTree.CPP dialect is unchanged by the same text") {
         // The same text reads otherwise in each dialect: one || level and tolerant == there.
-        auto parsed = parsed_script::parse("true || false && false");
-        REQUIRE(std::holds_alternative<parsed_script>(parsed));
-        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
+        auto compiled = testing::compile_script("true || false && false", scope);
         REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(compiled));
         CHECK_FALSE(std::get<0>(compiled)->test(scope.board()));
         CHECK(test("true || false && false"));

@@ -8,15 +8,14 @@
 
 #include "canopy/core/error.hpp"
 #include "canopy/core/value_type.hpp"
+#include "test_support.hpp"
 
 using namespace canopy;
 
 namespace {
 
 std::shared_ptr<const script> compiled(const std::string& text, const script_scope& scope) {
-    auto parsed = parsed_script::parse(text);
-    REQUIRE(std::holds_alternative<parsed_script>(parsed));
-    auto made = script::compile(std::get<parsed_script>(parsed), scope);
+    auto made = testing::compile_script(text, scope);
     REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(made));
     return std::get<std::shared_ptr<const script>>(made);
 }

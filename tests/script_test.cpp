@@ -41,24 +41,12 @@ struct fixture {
     blackboard board() { return scope.board(); }
 
     std::shared_ptr<const script> make(const std::string& text) {
-        auto parsed = parsed_script::parse(text);
-        if (auto* p = std::get_if<script_problem>(&parsed)) {
-            throw std::runtime_error("'" + text + "' at " + std::to_string(p->offset) + ": " +
-                                     p->message);
-        }
-        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
-        if (auto* p = std::get_if<script_problem>(&compiled)) {
-            throw std::runtime_error("'" + text + "' at " + std::to_string(p->offset) + ": " +
-                                     p->message);
-        }
-        return std::get<0>(compiled);
+        return testing::compiled_script(text, scope);
     }
 
     // The problem of a script, at parse or compile; fails the test if there is none.
     script_problem problem(const std::string& text) {
-        auto parsed = parsed_script::parse(text);
-        if (auto* p = std::get_if<script_problem>(&parsed)) return *p;
-        auto compiled = script::compile(std::get<parsed_script>(parsed), scope);
+        auto compiled = testing::compile_script(text, scope);
         if (auto* p = std::get_if<script_problem>(&compiled)) return *p;
         FAIL("'" << text << "' has no problem");
         return {};

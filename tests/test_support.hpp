@@ -22,6 +22,28 @@ inline std::ostream& operator<<(std::ostream& out, source_location where) {
 
 namespace canopy::testing {
 
+/// A script parsed and compiled against `scope`, or the problem that stopped it, at parse or
+/// compile.
+inline std::variant<std::shared_ptr<const script>, script_problem> compile_script(
+    const std::string& text, const script_scope& scope,
+    script_dialect dialect = script_dialect::btcpp) {
+    auto parsed = parsed_script::parse(text, dialect);
+    if (auto* p = std::get_if<script_problem>(&parsed)) return std::move(*p);
+    return script::compile(std::get<parsed_script>(parsed), scope);
+}
+
+/// A script compiled against `scope`; throws, naming the text and its problem, if it is not.
+inline std::shared_ptr<const script> compiled_script(
+    const std::string& text, const script_scope& scope,
+    script_dialect dialect = script_dialect::btcpp) {
+    auto compiled = compile_script(text, scope, dialect);
+    if (auto* p = std::get_if<script_problem>(&compiled)) {
+        throw std::runtime_error("'" + text + "' at " + std::to_string(p->offset) + ": " +
+                                 p->message);
+    }
+    return std::get<0>(compiled);
+}
+
 /// A node object that remembers its parameter, to show creators receive checked values.
 struct counted_node : node {
     explicit counted_node(std::int64_t n) : count(n) {}
