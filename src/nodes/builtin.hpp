@@ -22,6 +22,10 @@ inline std::int64_t seconds_to_ns(double seconds) noexcept {
     return static_cast<std::int64_t>(seconds * 1e9 + 0.5);
 }
 
+/// Writes a `key_value` parameter's value to a key: another key's value, or its literal
+/// (SetBlackboard, behavior3's Let).
+void write_value(blackboard board, std::uint32_t key, const param& value);
+
 void register_composites(registry& reg);
 void register_decorators(registry& reg);
 void register_leaves(registry& reg);

@@ -114,34 +114,31 @@ public:
           value_(*params.find_param("value")) {}
 
     status tick(context& ctx) const override {
-        blackboard board = ctx.blackboard();
-        if (value_.key != param::no_key) {
-            copy(board);
-            return status::success;
-        }
-        if (value_.object != nullptr) {  // a registered type's literal, read at load
-            board.set_object(key_, *value_.object_type, value_.object.get());
-            return status::success;
-        }
-        std::visit([&](const auto& literal) { board.set(key_, literal); }, value_.value);
+        write_value(ctx.blackboard(), key_, value_);
         return status::success;
     }
 
 private:
-    // The loader checked that the source key's type fits the target's.
-    void copy(blackboard& board) const {
-        if (board.type(key_) == param_type::number) {  // from a number or an integer key
-            board.set(key_, board.get<double>(value_.key));
-        } else {
-            board.copy(key_, board, value_.key);
-        }
-    }
-
     std::uint32_t key_;
     param value_;
 };
 
 }  // namespace
+
+void write_value(blackboard board, std::uint32_t key, const param& value) {
+    if (value.key != param::no_key) {
+        // The loader checked that the source key's type fits the target's.
+        if (board.type(key) == param_type::number) {  // from a number or an integer key
+            board.set(key, board.get<double>(value.key));
+        } else {
+            board.copy(key, board, value.key);
+        }
+    } else if (value.object != nullptr) {  // a registered type's literal, read at load
+        board.set_object(key, *value.object_type, value.object.get());
+    } else {
+        std::visit([&](const auto& literal) { board.set(key, literal); }, value.value);
+    }
+}
 
 void register_leaves(registry& reg) {
     reg.add<constant<status::success>>("AlwaysSuccess", 4);

@@ -13,6 +13,7 @@
 #include "canopy/run/port.hpp"
 #include "canopy/run/script.hpp"
 #include "nodes/behavior3/value_nodes.hpp"
+#include "nodes/builtin.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -66,21 +67,7 @@ public:
           value_(*params.find_param("value")) {}
 
     status tick(context& ctx) const override {
-        blackboard board = ctx.blackboard();
-        if (value_.key != param::no_key) {
-            // The loader checked that the source's type fits the target's.
-            if (board.type(key_) == param_type::number) {
-                board.set(key_, board.get<double>(value_.key));
-            } else {
-                board.copy(key_, board, value_.key);
-            }
-            return status::success;
-        }
-        if (value_.object != nullptr) {
-            board.set_object(key_, *value_.object_type, value_.object.get());
-            return status::success;
-        }
-        std::visit([&](const auto& literal) { board.set(key_, literal); }, value_.value);
+        write_value(ctx.blackboard(), key_, value_);
         return status::success;
     }
 
