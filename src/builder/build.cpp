@@ -434,22 +434,24 @@ private:
             return;
         }
         std::string_view name = records_.type_name(i);
-        // A behavior3 node that the behavior3 reader keeps apart from Canopy's node of the
-        // same name (docs/behavior3.md): named as the file names it, and not "corrected" to
-        // Canopy's node, which behaves otherwise.
-        constexpr std::string_view kept = "behavior3.";
-        if (name.substr(0, kept.size()) == kept && name.size() > kept.size()) {
-            const std::string b3_name(name.substr(kept.size()));
-            // Where Canopy has no node of the name (Check, Calculate...), the behavior3 nodes
-            // are simply not in this registry.
-            report(i, diagnostic_code::unknown_type,
-                   "behavior3's node '" + b3_name + "' has no counterpart in Canopy: " +
-                       (registry_.find(b3_name) != nullptr
-                            ? "Canopy's '" + b3_name + "' behaves otherwise (docs/behavior3.md)"
-                            : "this registry lacks Canopy's behavior3 nodes "
-                              "('behavior3." +
-                                  b3_name + "', docs/behavior3.md)"));
-            return;
+        // A type of a family ("behavior3.Check") where the registry has none of the family:
+        // the registry was set up without it, and the nearest name would only mislead (to
+        // Canopy's Check, which is another node).
+        const std::size_t dot = name.find('.');
+        if (dot != std::string_view::npos && dot > 0 && dot + 1 < name.size()) {
+            const std::string_view family = name.substr(0, dot + 1);
+            const bool any = std::any_of(
+                registry_.types().begin(), registry_.types().end(), [&](const node_type& t) {
+                    return std::string_view(t.name).substr(0, family.size()) == family;
+                });
+            if (!any) {
+                report(i, diagnostic_code::unknown_type,
+                       "unknown node type '" + std::string(name) +
+                           "': this registry has none of "
+                           "the '" +
+                           std::string(family) + "' types (register_builtin_nodes adds Canopy's)");
+                return;
+            }
         }
         std::string_view nearest = registry_.nearest_name(name);
         report(i, diagnostic_code::unknown_type,
