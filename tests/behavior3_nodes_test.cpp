@@ -319,6 +319,117 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(agents[1].is_running(2));
     }
 
+    // decorators/listen.ts (1.3.0): onTick subscribes a callback on the context and returns
+    // success; the callback ticks the child and, if it is running, pops it off the stack.
+    TEST_CASE("Listen runs its child once each time the event comes, from its first tick on") {
+        script_log log;
+        agent a(b3_tree(b3("Sequence", "",
+                           {b3("Listen", R"({"event": "hit"})", {scripted("s")}), scripted("r")})),
+                &log);
+        a.post_event("hit");  // not listening yet
+        CHECK(log.calls.empty());
+        CHECK(run(a, 2) == "rr");  // the Sequence resumes at its running child
+        log.calls.clear();         // the running leaf's enter
+        a.post_event("miss");
+        CHECK(log.calls.empty());
+        a.post_event("hit");
+        a.post_event("hit");
+        CHECK(log.calls == std::vector<std::string>{"enter #3", "exit success #3", "enter #3",
+                                                    "exit success #3"});
+        // A reset forgets the subscription, as behavior3-ts's clear() takes every listener off.
+        a.reset();
+        log.calls.clear();
+        a.post_event("hit");
+        CHECK(log.calls.empty());
+        CHECK(log.violations == 0);
+    }
+
+    TEST_CASE("a child that would run on is halted: its run between ticks ends there") {
+        script_log log;
+        agent a(b3_tree(b3("Listen", R"({"event": "hit"})", {scripted("r")})), &log);
+        CHECK(run(a, 1) == "s");
+        a.post_event("hit");
+        CHECK(log.calls == std::vector<std::string>{"enter #2", "halt #2"});
+        CHECK_FALSE(a.is_running(1));
+        CHECK(log.violations == 0);
+    }
+
+    // tree.ts (1.3.0): treeBeforeTicked is dispatched before the root's tick when the stack is
+    // empty, treeAfterTicked and treeTickedSuccess or treeTickedFailure after a tick that
+    // finished; clear() dispatches treeCleaned, then treeInterrupted if the tree runs.
+    TEST_CASE("Listen hears the tree's own events, by the names of each behavior3 version") {
+        auto heard = [](const std::string& listen, const std::string& rest, int ticks,
+                        bool reset = false) {
+            script_log log;
+            agent a(b3_tree(b3("Sequence", "", {listen, scripted(rest)})), &log);
+            const std::string statuses = run(a, ticks);
+            if (reset) a.reset();
+            int runs = 0;
+            for (const std::string& call : log.calls) runs += call == "enter #3" ? 1 : 0;
+            return statuses + ":" + std::to_string(runs);
+        };
+        auto on = [](const std::string& event) {
+            return b3("Listen", R"({"event": ")" + event + "\"}", {scripted("s")});
+        };
+        // Subscribed during the first tick's root tick: the first treeBeforeTicked is missed.
+        CHECK(heard(on("treeBeforeTicked"), "s", 3) == "sss:2");
+        CHECK(heard(on("treeAfterTicked"), "s", 3) == "sss:3");
+        CHECK(heard(on("treeTickedSuccess"), "sf", 4) == "sfsf:2");
+        CHECK(heard(on("treeTickedFailure"), "sf", 4) == "sfsf:2");
+        // Only a run that starts is announced: ticks 2 and 3 resume the running one.
+        CHECK(heard(on("treeBeforeTicked"), "rrs", 6) == "rrsrrs:1");
+        CHECK(heard(on("treeInterrupted"), "r", 1, true) == "r:1");
+        CHECK(heard(on("treeInterrupted"), "s", 1, true) == "s:0");
+        CHECK(heard(on("treeCleaned"), "s", 1, true) == "s:1");
+        // behavior3-ts before 1.3 named them otherwise, and Listen's argument `builtin`;
+        // ListenTree is the older name.
+        CHECK(heard(b3("Listen", R"({"builtin": "afterRunFailure"})", {scripted("s")}), "f", 2) ==
+              "ff:2");
+        CHECK(heard(b3("ListenTree", R"({"builtin": "afterRunTreeSuccess"})", {scripted("s")}), "s",
+                    2) == "ss:2");
+    }
+
+    // decorators/delay.ts and context.ts (1.3.0): onTick puts a timer `delay` seconds from the
+    // context's time and returns success; the context's update(dt), which a host calls before
+    // ticking its trees, runs the timers due, in order.
+    TEST_CASE("Delay runs its child once per tick that scheduled it, the delay later") {
+        script_log log;
+        agent a(b3_tree(b3("Delay", R"({"delay": 0.25})", {scripted("s")})), &log);
+        CHECK(run(a, 3) == "sss");  // runs due at 0.35, 0.45 and 0.55
+        CHECK(log.calls.empty());
+        CHECK(run(a, 1) == "s");  // at 0.4: the first
+        CHECK(log.calls == std::vector<std::string>{"enter #2", "exit success #2"});
+        CHECK(run(a, 2) == "ss");
+        CHECK(log.calls.size() == 6);
+        a.reset();  // takes the timers off, as clear()
+        log.calls.clear();
+        CHECK(run(a, 2, 0.1) == "ss");
+        CHECK(log.calls.empty());
+        CHECK(log.violations == 0);
+    }
+
+    TEST_CASE("Delay takes its delay from input 1, and fails rather than drop a run") {
+        script_log log;
+        const std::shared_ptr<const tree> t = b3_tree(
+            b3("Sequence", "",
+               {R"({"name": "Let", "args": {"value": 0.5}, "output": ["d"]})",
+                R"({"name": "Delay", "input": ["d"], "children": [)" + scripted("s") + "]}"}));
+        agent a(t, &log);
+        CHECK(run(a, 5, 0.1) == "sssss");
+        CHECK(log.calls.empty());
+        CHECK(run(a, 1, 0.1) == "s");  // at 0.6 the run due at 0.6
+        CHECK(log.calls.size() == 2);
+
+        agent full(b3_tree(b3("Delay", R"({"delay": 100})", {scripted("s")})), &log);
+        CHECK(run(full, 17) == "ssssssssssssssssf");
+    }
+
+    TEST_CASE("the agent's own events cannot be posted by the program") {
+        agent a(b3_tree(success));
+        CHECK_THROWS_WITH_AS(a.post_event("canopy:tick"),
+                             doctest::Contains("one of the agent's own events"), error);
+    }
+
     TEST_CASE("rejects bad arguments with located diagnostics") {
         auto refused = [](const std::string& root, diagnostic_code code) {
             load_result r = load_b3(root);

@@ -820,18 +820,17 @@ TEST_SUITE("behavior3") {
             const fs::path file = fs::temp_directory_path() / "canopy_b3_builtins.json";
             {
                 std::ofstream out(file);
-                // Two children under behavior3's Delay, which the family does not have yet:
-                // still a decorator, which lenient loading then refuses as such.
+                // behavior3-ts's IsStatus, which Canopy does not have: a condition.
                 out << R"({"name": "t", "root": {"id": 1, "name": "Sequence", "children": [
-                    {"id": 2, "name": "Delay", "children": [
-                    {"id": 3, "name": "Log", "args": {"message": "hi"}}]}]}})";
+                    {"id": 2, "name": "IsStatus"},
+                    {"id": 3, "name": "Log", "args": {"message": "hi"}}]}})";
             }
             std::vector<diagnostic> problems;
             registry learned = learn_node_types(file, testing::test_registry(), problems);
             CHECK(problems.empty());
-            const node_type* delay = learned.find("behavior3.Delay");
-            REQUIRE(delay != nullptr);
-            CHECK(delay->arity == arity::decorator);
+            const node_type* is_status = learned.find("IsStatus");
+            REQUIRE(is_status != nullptr);
+            CHECK(is_status->arity == arity::leaf);
             load_options lenient;
             lenient.lenient = true;
             load_result loaded = try_load_file(file, testing::test_registry(), lenient);
@@ -841,15 +840,19 @@ TEST_SUITE("behavior3") {
         }
     }
 
-    TEST_CASE("a kept-apart node is reported by the name its file gives it") {
-        load_result loaded =
-            try_load_text(R"({"name": "t", "root": {"id": 1, "name": "Delay",
+    TEST_CASE("a kept-apart node is not taken for Canopy's node of the same name") {
+        // A program's registry with a Delay of its own and without the behavior3 family: the
+        // file's Delay is behavior3's, which this registry lacks.
+        registry reg;
+        reg.add_action("Delay", [](context&) { return status::success; });
+        reg.add_action("AlwaysSuccess", [](context&) { return status::success; });
+        load_result loaded = try_load_text(R"({"name": "t", "root": {"id": 1, "name": "Delay",
             "children": [{"id": 2, "name": "JustSuccess"}]}})",
-                          file_format::behavior3, testing::test_registry(), "t.json");
+                                           file_format::behavior3, reg, "t.json");
         diagnostic d = testing::only(loaded, diagnostic_code::unknown_type);
         CHECK(d.message ==
-              "behavior3's node 'Delay' has no counterpart in Canopy: Canopy's 'Delay' "
-              "behaves otherwise (docs/behavior3.md)");
+              "unknown node type 'behavior3.Delay': this registry has none of the 'behavior3.' "
+              "types (register_builtin_nodes adds Canopy's)");
     }
 
     TEST_CASE(

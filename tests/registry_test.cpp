@@ -173,6 +173,8 @@ TEST_SUITE("registry") {
                                                 "behavior3.Once",
                                                 "behavior3.Wait",
                                                 "behavior3.WaitForEvent",
+                                                "behavior3.Listen",
+                                                "behavior3.Delay",
                                                 "behavior3.Check",
                                                 "behavior3.Calculate",
                                                 "behavior3.Let",

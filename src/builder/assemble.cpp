@@ -156,8 +156,14 @@ public:
     void note_hooks_and_hosts(tree_parts& parts) const {
         tree_layout& layout = parts.layout;
         layout.hooks.resize(count_);
-        for (tree::index k = 0; k < count_; ++k)
-            layout.hooks[k] = slot_types_[parts.type[k]]->hooks;
+        for (tree::index k = 0; k < count_; ++k) {
+            const node_type& type = *slot_types_[parts.type[k]];
+            layout.hooks[k] = type.hooks;
+            if (type.listens_while_idle) {
+                layout.hooks[k] |= listening_hook;
+                layout.listeners.push_back(k);
+            }
+        }
         for (const node_type* type : slot_types_) {
             if (type->host == nullptr) continue;
             const bool known =

@@ -150,9 +150,21 @@ const node_rule rules[] = {
     {flavour::nested, "Math", "behavior3.Math", none},
     {flavour::nested, "IsNull", "behavior3.IsNull", none},
     {flavour::nested, "NotNull", "behavior3.NotNull", none},
-    // Kept apart and not in the family yet: Delay schedules the child on a timer and succeeds
-    // at once.
-    {flavour::nested, "Delay", "behavior3.Delay", none},
+    // Delay and Listen succeed at once and run the child later, between ticks. Listen's event
+    // is `event` in behavior3-ts 1.3, `builtin` before; ListenTree is the older name of
+    // Listen for the tree's own events.
+    {flavour::nested,
+     "Delay",
+     "behavior3.Delay",
+     {"delay", "delay", 0, conversion::same, no_default}},
+    {flavour::nested,
+     "Listen",
+     "behavior3.Listen",
+     {"builtin", "event", -1, conversion::same, no_default}},
+    {flavour::nested,
+     "ListenTree",
+     "behavior3.Listen",
+     {"builtin", "event", -1, conversion::same, no_default}},
 };
 
 struct builtin_row {
@@ -224,6 +236,7 @@ constexpr writer_row writer_names[] = {
     {"behavior3.RepeatUntilFailure", "RepeatUntilFailure"},
     {"Log", "Log"},
     {"behavior3.Let", "Let"},  // so that a variable goes back to input 1
+    {"behavior3.Delay", "Delay"},
 };
 
 }  // namespace

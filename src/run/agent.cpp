@@ -33,6 +33,20 @@ void check_host(const tree& t, host_ref host) {
     }
 }
 
+// A tick of a tree with nodes that listen while idle: they hear the tick start, and the
+// moments of a run that behavior3's tree events name, around the root's tick.
+status tick_telling_listeners(context& ctx, bool root_was_running) {
+    ctx.deliver_agent_event(agent_event::tick);
+    if (!root_was_running) ctx.deliver_agent_event(agent_event::run_starting);
+    const status result = ctx.tick(tree::root);
+    if (result == status::success || result == status::failure) {
+        ctx.deliver_agent_event(agent_event::run_finished);
+        ctx.deliver_agent_event(result == status::success ? agent_event::run_succeeded
+                                                          : agent_event::run_failed);
+    }
+    return result;
+}
+
 }  // namespace
 
 agent::agent(std::shared_ptr<const canopy::tree> tree, host_ref host, std::uint64_t seed)
@@ -144,10 +158,19 @@ status agent::tick(double dt) {
     }
     core_.time_ns += dt_ns;
     context ctx(*this, core_, *tree_, dt_ns);
+    if (CANOPY_UNLIKELY(!tree_->layout().listeners.empty()))
+        return tick_telling_listeners(ctx, is_running(tree::root));
     return ctx.tick(tree::root);
 }
 
 void agent::post_event(std::string_view event) {
+    constexpr std::string_view reserved = "canopy:";
+    if (event.substr(0, reserved.size()) == reserved) {
+        throw error(error_code::invalid_argument,
+                    "agent::post_event: '" + std::string(event) +
+                        "' is one of the agent's own events (agent_event); a program's event "
+                        "names do not start with 'canopy:'");
+    }
     context ctx(*this, core_, *tree_, 0);
     ctx.deliver_event(event);
 }
@@ -160,10 +183,21 @@ void agent::reset() {
     // An _onHalted that fails still leaves every node halted: the reset completes, then
     // says so.
     std::exception_ptr failure;
+    if (!tree_->layout().listeners.empty()) {
+        // behavior3's tree events of a clear; a listener's run that fails still lets the
+        // reset go on.
+        try {
+            context ctx(*this, core_, *tree_, 0);
+            ctx.deliver_agent_event(agent_event::cleared);
+            if (is_running(tree::root)) ctx.deliver_agent_event(agent_event::interrupted);
+        } catch (const error&) {
+            failure = std::current_exception();
+        }
+    }
     try {
         halt_all();
     } catch (const error&) {
-        failure = std::current_exception();
+        if (!failure) failure = std::current_exception();
     }
     core_.time_ns = 0;
     construct_states();

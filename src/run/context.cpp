@@ -42,7 +42,19 @@ void context::deliver_event(std::string_view event) {
     const std::uint8_t* code = codes();
     const auto size = static_cast<tree::index>(layout_->subtree_end.size());
     for (tree::index k = 0; k < size; ++k) {
-        if (code[k] != static_cast<std::uint8_t>(status::running)) continue;
+        if (code[k] != static_cast<std::uint8_t>(status::running) &&
+            (hooks_[k] & detail::listening_hook) == 0) {
+            continue;
+        }
+        node_ = k;
+        nodes_[k]->on_event(*this, event);
+    }
+    node_ = outer;
+}
+
+void context::deliver_agent_event(std::string_view event) {
+    const tree::index outer = node_;
+    for (const tree::index k : layout_->listeners) {
         node_ = k;
         nodes_[k]->on_event(*this, event);
     }

@@ -409,12 +409,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
     command
         ->add_option("--event", o->events,
                      "TICK:NAME posts the event NAME to every agent just before tick TICK (1 is "
-                     "the first), for behavior3's WaitForEvent; may be repeated")
+                     "the first), for behavior3's WaitForEvent and Listen; may be repeated")
         ->check(CLI::Validator(
             [](const std::string& text) -> std::string {
                 const std::size_t colon = text.find(':');
                 const bool digits = colon != 0 && colon != std::string::npos && colon <= 18 &&
                                     text.find_first_not_of("0123456789") == colon && text[0] != '0';
+                if (digits && text.compare(colon + 1, 7, "canopy:") == 0) {
+                    return "'" + text.substr(colon + 1) +
+                           "' is one of the agent's own events; yours do not start with "
+                           "'canopy:'";
+                }
                 if (digits && colon + 1 < text.size()) return {};
                 return "'" + text + "' is not TICK:NAME (a tick from 1, a colon, an event name)";
             },

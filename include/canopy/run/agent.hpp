@@ -49,14 +49,19 @@ public:
     /// The agent's clock counts whole nanoseconds, so dt is rounded to the nearest one. A
     /// program without time passes 0: then Wait, Timeout, Cooldown and the other timed nodes
     /// never end, which is why there is no default. An exception from a node passes through;
-    /// reset() then halts every node it left entered.
+    /// reset() then halts every node it left entered. In a tree with nodes that listen while
+    /// idle (node_type::listens_while_idle), they hear agent_event::tick first, then the run's
+    /// moments around the root's tick (agent_event).
     /// @warning throws canopy::error for a dt that is negative, not finite, or over a year.
     status tick(double dt);
     /// Posts an event between ticks: every node of the tree that is running hears it
-    /// (node::on_event), as behavior3's WaitForEvent does. The nodes act on it at the next tick.
-    /// Costs a pass over the status bytes; ticking costs nothing more for it.
+    /// (node::on_event), as behavior3's WaitForEvent does, and acts on it at the next tick; so
+    /// does every node that listens while idle, which may run its child at once (behavior3's
+    /// Listen). Costs a pass over the status bytes; ticking costs nothing more for it.
+    /// @warning throws canopy::error for a name that starts with "canopy:" (agent_event).
     void post_event(std::string_view event);
-    /// Halts every running node, children before parents, and zeroes the clock.
+    /// Halts every running node, children before parents, and zeroes the clock. Nodes that
+    /// listen while idle hear agent_event::cleared first, then interrupted if the root runs.
     void reset();
     /// Halts every running node, then runs `tree` from scratch (a new state block).
     void replace_tree(std::shared_ptr<const canopy::tree> tree);

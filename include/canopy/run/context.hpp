@@ -140,8 +140,12 @@ public:
     }
     /// Forgets a finished child's last status (it becomes idle); a running child is halted.
     void clear(canopy::tree::index child) { halt_subtree(child); }
-    /// Hands an event to every running node's on_event, in preorder (agent::post_event).
+    /// Hands an event to the on_event of every running node and every node that listens while
+    /// idle, in preorder (agent::post_event).
     void deliver_event(std::string_view event);
+    /// Hands one of the agent's own events (agent_event) to every node that listens while
+    /// idle, in preorder.
+    void deliver_agent_event(std::string_view event);
     /// The running child, or tree::no_parent if none is running.
     canopy::tree::index running_child() const noexcept {
         const std::uint32_t* subtree_end = layout_->subtree_end.data();

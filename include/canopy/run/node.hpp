@@ -48,7 +48,10 @@ public:
     virtual void halt(context& ctx) const;
     /// Hears an event the program posted to the agent (agent::post_event) between ticks,
     /// while this node is running; does nothing by default. A node that waits for an event
-    /// notes it in its state here and acts on it at its next tick.
+    /// notes it in its state here and acts on it at its next tick. A node whose type listens
+    /// while idle (node_type::listens_while_idle) hears every event whatever its status, and
+    /// the agent's own (agent_event); it may tick its children here (ctx.tick), a run of
+    /// them outside the tree's tick, which it must leave halted.
     virtual void on_event(context& ctx, std::string_view event) const;
 
     /// The per-agent state this node needs; none by default.
@@ -61,6 +64,27 @@ public:
     /// The loader calls it once per node and reports the message at the node's record.
     virtual void check_children(std::size_t count) const;
 };
+
+/// What an agent tells the nodes that listen while idle (node_type::listens_while_idle), as
+/// events of these names: the moments behavior3's tree events name, and the start of each
+/// tick, after the clock has advanced, for nodes that keep time between ticks. Programs
+/// cannot post names that start with "canopy:".
+namespace agent_event {
+/// A tick starts: the clock has advanced by its step; the root is ticked next.
+inline constexpr std::string_view tick = "canopy:tick";
+/// Before the root is ticked when it was not running: a run of the tree starts.
+inline constexpr std::string_view run_starting = "canopy:run_starting";
+/// After a tick whose root finished (success or failure).
+inline constexpr std::string_view run_finished = "canopy:run_finished";
+/// After run_finished, when the root succeeded.
+inline constexpr std::string_view run_succeeded = "canopy:run_succeeded";
+/// After run_finished, when the root failed.
+inline constexpr std::string_view run_failed = "canopy:run_failed";
+/// agent::reset() with the root running, before anything is halted.
+inline constexpr std::string_view interrupted = "canopy:interrupted";
+/// agent::reset(), first, before interrupted.
+inline constexpr std::string_view cleared = "canopy:cleared";
+}  // namespace agent_event
 
 namespace detail {
 

@@ -51,6 +51,11 @@ struct node_type {
     /// type do without. add<Node> sets it when Node has `static constexpr bool
     /// watches_updates = true`.
     bool watches_updates = false;
+    /// Its nodes hear every event (node::on_event) whatever their status, and the agent's own
+    /// (agent_event), not only while running: nodes that run their child between ticks, as
+    /// behavior3's Listen and Delay. add<Node> sets it when Node has `static constexpr bool
+    /// listens_while_idle = true`; a tree without such a node pays nothing for it.
+    bool listens_while_idle = false;
 };
 
 namespace detail {
@@ -141,6 +146,13 @@ struct watches_updates : std::false_type {};
 template <typename Node>
 struct watches_updates<Node, std::void_t<decltype(Node::watches_updates)>>
     : std::bool_constant<Node::watches_updates> {};
+
+// Whether Node declares `static constexpr bool listens_while_idle = true`.
+template <typename Node, typename = void>
+struct listens_while_idle : std::false_type {};
+template <typename Node>
+struct listens_while_idle<Node, std::void_t<decltype(Node::listens_while_idle)>>
+    : std::bool_constant<Node::listens_while_idle> {};
 
 // Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
 template <typename Node, typename = void>
@@ -237,6 +249,7 @@ public:
                        }};
         type.hooks = detail::overridden_hooks<Node>();
         type.watches_updates = detail::watches_updates<Node>::value;
+        type.listens_while_idle = detail::listens_while_idle<Node>::value;
         return add(std::move(type));
     }
 

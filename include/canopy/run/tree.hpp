@@ -65,6 +65,8 @@ struct node_conditions {
 inline constexpr std::uint8_t conditions_hook = 8;
 /// With conditions_hook: the node's conditions are its tree_layout::inline_conditions entry.
 inline constexpr std::uint8_t inline_condition_hook = 16;
+/// The bit that marks a node whose type listens while idle (node_type::listens_while_idle).
+inline constexpr std::uint8_t listening_hook = 32;
 
 /// What ticking reads of a tree, and nothing else: the engine (agent and context) sees the tree
 /// through this one view, as fmt's formatters see only basic_format_args. Indexes are the
@@ -90,6 +92,9 @@ struct tree_layout {
     /// Per node, meaningful where hooks has inline_condition_hook; empty when no node has one.
     /// Indexed by node rather than through condition_index: one load less on the step.
     std::vector<inline_condition> inline_conditions;
+    /// The nodes that listen while idle (listening_hook), in preorder: those the agent tells
+    /// its own events (agent_event). Empty in most trees, which then pay one test per tick.
+    std::vector<std::uint32_t> listeners;
 
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(subtree_end.size()); }
 };

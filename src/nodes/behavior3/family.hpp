@@ -30,10 +30,11 @@ inline void check_behavior3_count(const char* name, bool from_blackboard, std::i
     }
 }
 
-/// The control-flow and timing nodes: the three below.
+/// The control-flow and timing nodes: the four below.
 void register_behavior3_flow(registry& reg);
 void register_behavior3_composites(registry& reg);
 void register_behavior3_decorators(registry& reg);
 void register_behavior3_actions(registry& reg);
+void register_behavior3_listeners(registry& reg);
 
 }  // namespace canopy::detail

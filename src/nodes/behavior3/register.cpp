@@ -10,6 +10,7 @@ void register_behavior3_flow(registry& reg) {
     register_behavior3_composites(reg);  // Parallel, Switch, Case, Watchdog
     register_behavior3_decorators(reg);  // Repeat, the retries, Timeout, AlwaysRunning, Once
     register_behavior3_actions(reg);     // Wait, WaitForEvent
+    register_behavior3_listeners(reg);   // Listen, Delay: their child runs between ticks
 }
 
 }  // namespace detail
