@@ -5,13 +5,13 @@ Usage:
     scripts/behavior3_differential.py \
         --runner build/debug/tools/behavior3_runner/canopy_behavior3_runner
         [--trees 300] [--ticks 12] [--dt 0.5] [--seed 1] [--out build/behavior3-diff]
-        [--modules DIR] [--no-shrink] [--typed-expressions]
+        [--modules DIR] [--no-shrink] [--typed-expressions] [--between-ticks]
 
 Generates --trees random nested-flavour behavior3 trees (reproducible from --seed) from the
 built-ins both runtimes have (Sequence, Selector, Parallel, Race, Switch/Case, Watchdog, the
 decorators Invert, AlwaysSuccess, AlwaysFailure, Repeat, RetryUntilSuccess, RetryUntilFailure,
 Once, Timeout, AlwaysRunning, and the leaves JustSuccess, JustFailure, Wait, Check, Calculate,
-Let), plus `Scripted`, a leaf whose `script` argument ("sfr") gives its status on each of its
+Let; with --between-ticks also Delay and Listen on the tree's own events), plus `Scripted`, a leaf whose `script` argument ("sfr") gives its status on each of its
 ticks, round and round. Each tree runs for --ticks ticks of --dt seconds in Canopy (the
 canopy_behavior3_runner program, built with the project) and in behavior3-ts (the npm package
 `behavior3`, through scripts/behavior3_runner.mjs); the root's status and the variables
@@ -71,7 +71,8 @@ def ensure_modules(modules):
 class generator:
     """Random trees; every number is a multiple of 0.5 so that times meet the ticks exactly."""
 
-    def __init__(self, seed, typed):
+    def __init__(self, seed, typed, between_ticks=False):
+        self.between_ticks = between_ticks
         self.rng = random.Random(seed)
         self.typed = typed
 
@@ -140,10 +141,12 @@ class generator:
         r = self.rng
         if depth >= 3 or r.random() < 0.3 + 0.15 * depth:
             return self.leaf()
-        kind = r.choice(["Sequence", "Selector", "Parallel", "Race", "Switch", "Watchdog",
-                         "Invert", "AlwaysSuccess", "AlwaysFailure", "Repeat",
-                         "RetryUntilSuccess", "RetryUntilFailure", "Once", "Timeout",
-                         "AlwaysRunning"])
+        kinds = ["Sequence", "Selector", "Parallel", "Race", "Switch", "Watchdog", "Invert",
+                 "AlwaysSuccess", "AlwaysFailure", "Repeat", "RetryUntilSuccess",
+                 "RetryUntilFailure", "Once", "Timeout", "AlwaysRunning"]
+        if self.between_ticks:
+            kinds += ["Delay", "Listen"]
+        kind = r.choice(kinds)
         if kind in ("Sequence", "Selector", "Parallel", "Race"):
             return {"name": kind,
                     "children": [self.node(depth + 1) for _ in range(r.randint(1, 3))]}
@@ -159,6 +162,11 @@ class generator:
             node["args"] = {"count": r.randint(1, 3)}
         elif kind == "Timeout":
             node["args"] = {"time": r.randint(0, 4) * 0.5}
+        elif kind == "Delay":
+            node["args"] = {"delay": r.randint(0, 4) * 0.5}
+        elif kind == "Listen":
+            node["args"] = {"event": r.choice(["treeBeforeTicked", "treeAfterTicked",
+                                               "treeTickedSuccess", "treeTickedFailure"])}
         return node
 
 
@@ -263,6 +271,8 @@ def main():
     parser.add_argument("--modules",
                         help="a node_modules folder where behavior3 and typescript are (or go)")
     parser.add_argument("--no-shrink", action="store_true")
+    parser.add_argument("--between-ticks", action="store_true",
+                        help="Delay and Listen too: nodes that run their child between ticks")
     parser.add_argument("--typed-expressions", action="store_true",
                         help="Check gets comparisons and Calculate arithmetic: no lone variable, "
                         "no boolean stored (the known differences, docs/behavior3.md)")
@@ -275,7 +285,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     work = os.path.join(args.out, "current.json")
 
-    gen = generator(args.seed, args.typed_expressions)
+    gen = generator(args.seed, args.typed_expressions, args.between_ticks)
     agree = 0
     for n in range(args.trees):
         root = gen.node(0)
@@ -299,7 +309,8 @@ def main():
             json.dump(report, f, indent=1)
     if os.path.exists(work):
         os.remove(work)
-    flavour = ", typed expressions" if args.typed_expressions else ""
+    flavour = (", typed expressions" if args.typed_expressions else "") + (
+        ", between ticks" if args.between_ticks else "")
     print(f"agree: {agree} / {args.trees} (seed {args.seed}, {args.ticks} ticks of {args.dt} s"
           f"{flavour})")
 
