@@ -445,11 +445,11 @@ private:
                     return std::string_view(t.name).substr(0, family.size()) == family;
                 });
             if (!any) {
+                const std::string message = "unknown node type '" + std::string(name) +
+                                            "': this registry has none of the '" +
+                                            std::string(family) + "' types";
                 report(i, diagnostic_code::unknown_type,
-                       "unknown node type '" + std::string(name) +
-                           "': this registry has none of "
-                           "the '" +
-                           std::string(family) + "' types (register_builtin_nodes adds Canopy's)");
+                       message + " (register_builtin_nodes adds Canopy's)");
                 return;
             }
         }

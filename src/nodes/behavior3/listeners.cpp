@@ -58,6 +58,7 @@ std::string heard_name(const std::string& event) {
 // agent is reset, each time the event comes the child runs once, at once. `event` is either one
 // of behavior3's tree events (the tree starts or finishes a run, is interrupted or cleared)
 // or an event the program posts (agent::post_event). The child is not ticked with the tree.
+// The state: whether the node listens yet.
 class listen final : public stateful_node<bool> {
 public:
     static constexpr bool listens_while_idle = true;
@@ -69,7 +70,6 @@ public:
         : event_(heard_name(params.get<std::string>("event"))) {
         if (event_.empty()) throw param_error("'event' names no event");
     }
-    // Whether the node has started listening.
     status tick(context& ctx) const override {
         state(ctx) = true;
         return status::success;
