@@ -176,7 +176,13 @@ struct live_view::impl {
         previous_agent = watched;
         statuses = previous;
         shown_tick = tick;
-        if (!ring.empty() && ring.back().number == tick) ring.pop_back();  // no tick since
+        if (!ring.empty() && ring.back().number == tick) {
+            // Called again without a tick between (a program that is not ticking): what
+            // changed since joins the tick's record.
+            std::vector<std::array<std::uint32_t, 4>>& changes = ring.back().changes;
+            changes.insert(changes.end(), record.changes.begin(), record.changes.end());
+            return;
+        }
         ring.push_back(std::move(record));
         while (ring.size() > std::max<std::size_t>(1, options.trace_ticks)) ring.pop_front();
     }
