@@ -211,6 +211,37 @@ def expected_statuses(st):
     return {str(i): s for i, s in enumerate(shown)}
 
 
+def both_views(canopy, source):
+    """--groot2 and --serve together, ticking until Ctrl-C: both say where to connect, the
+    page's endpoint follows the ticks, and Ctrl-C ends the run with its summary."""
+    for attempt in range(20):
+        groot2_port = 20000 + (os.getpid() * 7 + attempt * 131) % 40000
+        command = [canopy, "run", os.path.join(source, "data", "pet.json"), "--agents", "100",
+                   "--ticks", "0", "--rate", "50", "--groot2", str(groot2_port), "--serve", "0"]
+        program = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, start_new_session=True)
+        lines = [program.stderr.readline(), program.stderr.readline()]
+        url = re.search(r"open (http://127\.0\.0\.1:\d+/)", "".join(lines))
+        if "groot2: attach" in "".join(lines) and url:
+            break
+        os.killpg(program.pid, signal.SIGKILL)
+        program.communicate()
+    else:
+        check(False, "canopy run --groot2 --serve did not start: %s" % lines)
+        return
+    try:
+        first = state(url.group(1))
+        deadline = time.monotonic() + 10
+        later = first
+        while later["tick"] <= first["tick"] + 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            later = state(url.group(1))
+        check(later["tick"] > first["tick"] + 2, "with --groot2 too, the page's ticks go on")
+    finally:
+        out = stop_program(program)
+    check("agents: 100" in out, "Ctrl-C ends --groot2 --serve with the summary")
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: live_test.py CANOPY_BINARY SOURCE_DIR")
@@ -301,6 +332,7 @@ def main():
         out = stop_program(program)
     check(("tick %d: %s" % (TICKS, expected_statuses(before)["0"])) in out,
           "the program printed tick %d's root status as the page showed it" % TICKS)
+    both_views(canopy, source)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
