@@ -368,8 +368,11 @@ live_view::live_view(live_options options) : impl_(std::make_unique<impl>(std::m
                     "live_options::population_budget must be above 0 and at most 1");
     }
     httplib::Server& server = s.server;
-    // Few threads: a page polls one request at a time.
-    server.new_task_queue = [] { return new httplib::ThreadPool(4); };
+    // Few threads: a page polls one request at a time, and asks for the agents at a node on
+    // three connections at once. An idle kept-alive connection holds a thread, so it is let
+    // go after a second.
+    server.new_task_queue = [] { return new httplib::ThreadPool(8); };
+    server.set_keep_alive_timeout(1);
     server.set_read_timeout(std::chrono::seconds(5));
     // httplib's default also sets SO_REUSEPORT, with which a second program could bind the
     // same port and take half the requests: reusing an address in TIME_WAIT is enough.
