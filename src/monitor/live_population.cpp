@@ -13,6 +13,7 @@ namespace {
 constexpr std::uint64_t ones = 0x0101010101010101ULL;
 // A byte counter per node in each accumulator word: flushed before it can pass 255.
 constexpr std::size_t flush_every = 255;
+constexpr std::size_t prefetch_distance = 8;
 
 // 0x01 in each byte of `word` equal to `code`, for bytes 0 to 3.
 inline std::uint64_t bytes_equal(std::uint64_t word, std::uint64_t code) noexcept {
@@ -50,6 +51,10 @@ void count_population(const agent* first, std::size_t count, const tree& t,
             ++out.other_tree;
             continue;
         }
+        // Each agent's bytes are an allocation of its own: ask for a later agent's early,
+        // so that the memory waits overlap.
+        if (k + prefetch_distance < count)
+            __builtin_prefetch(first[k + prefetch_distance].status_bytes());
         const std::uint8_t* bytes = a.status_bytes();
         for (std::size_t w = 0; w < words; ++w) {
             std::uint64_t word = 0;
