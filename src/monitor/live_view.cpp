@@ -187,7 +187,7 @@ struct live_view::impl {
         while (ring.size() > std::max<std::size_t>(1, options.trace_ticks)) ring.pop_front();
     }
 
-    std::string blackboard_json() {
+    std::string blackboard_json() const {
         json values = json::array();
         const canopy::blackboard board_view = watched->blackboard();
         const std::vector<blackboard_key>& keys = watched->tree().keys();
@@ -398,7 +398,7 @@ live_view::live_view(live_options options) : impl_(std::make_unique<impl>(std::m
         s.serve_watch(req, res);
     });
     server.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        [](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {
             reply_error(res, 500, "the request could not be answered");
         });
     const std::string where = s.options.address + ":" + std::to_string(s.options.port);
