@@ -22,8 +22,8 @@ struct live_options {
     /// How many of the watched agent's last ticks the page can scroll back through.
     std::size_t trace_ticks = 100;
     /// The share of the ticking thread's time the population count may take: a count runs
-    /// only once the time since the previous one is at least its duration / budget. A million
-    /// agents take about a twentieth of a tick to count, so they are counted every few ticks.
+    /// only once the time since the previous one is at least its duration / budget. Counting
+    /// a million agents takes about a tenth of their tick: they are counted every few ticks.
     double population_budget = 0.02;
     /// A page silent this long counts as closed: update() goes back to doing nothing.
     std::chrono::milliseconds page_timeout{3000};
