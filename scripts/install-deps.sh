@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ nlohmann-json3-dev libtinyxml2-dev doctest-dev libcli11-dev
           libbenchmark-dev graphviz python3-jsonschema chromium
           libzmq3-dev cppzmq-dev  # canopy::groot2 (optional) and its tests
+          libcpp-httplib-dev  # canopy::live (optional) and its tests
           clang libclang-rt-14-dev)  # the fuzz harnesses: clang++ and libFuzzer
 if [[ "${1:-}" == "--lint" ]]; then
   packages+=(clang-tidy clang-format)

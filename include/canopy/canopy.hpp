@@ -58,5 +58,6 @@
 #include "canopy/views/trace_recorder.hpp"
 #include "canopy/views/write.hpp"
 
-// monitor/: watching a running program (canopy::groot2, linked on its own)
+// monitor/: watching a running program (canopy::groot2 and canopy::live, each linked on its own)
 #include "canopy/monitor/groot2_server.hpp"
+#include "canopy/monitor/live_view.hpp"

@@ -211,6 +211,7 @@ std::string to_html(const tree& t, const html_options& options) {
             notes.push_back({note.name, note.value});
         data["tree_metadata"] = std::move(notes);
     }
+    if (options.live) data["live"] = true;
     data["ticks"] = options.replay != nullptr ? trace_json(*options.replay, t) : json(nullptr);
 
     return fill_page(detail::viewer_page(), html_escaped(title),

@@ -137,6 +137,9 @@ function(_canopy_doc_example markdown name line kind needs needs_line code)
   if(TARGET canopy_groot2)  # docs/monitoring.md's examples
     target_link_libraries(${target} PRIVATE canopy_groot2)
   endif()
+  if(TARGET canopy_live)  # and its live view's
+    target_link_libraries(${target} PRIVATE canopy_live)
+  endif()
   if(COMMAND canopy_set_warnings)
     canopy_set_warnings(${target})
   endif()

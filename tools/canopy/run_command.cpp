@@ -1,6 +1,7 @@
 // canopy run: ticks agents of a tree, each in its own copy of its demo's world, prints agent
 // 0's status every tick, and sums up. With --watch, the tree follows its file as it is saved;
-// with --groot2, Groot2 attaches to agent 0 (docs/monitoring.md).
+// with --groot2, Groot2 attaches to agent 0, and with --serve a browser shows agent 0 and the
+// whole population (docs/monitoring.md).
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -24,6 +25,9 @@
 #if CANOPY_HAS_GROOT2
 #include "canopy/monitor/groot2_server.hpp"
 #endif
+#if CANOPY_HAS_LIVE
+#include "canopy/monitor/live_view.hpp"
+#endif
 #include "commands.hpp"
 #include "demo.hpp"
 
@@ -42,6 +46,7 @@ struct run_options {
     bool fast = false;
     bool blackboard = false;              // print agent 0's main blackboard after each tick
     std::optional<unsigned> groot2_port;  // Groot2 attaches to agent 0 on this port
+    std::optional<unsigned> serve_port;   // the live view in the browser, on this port
     double rate = 10;                     // ticks a second while a live view is attached
     std::vector<std::string> events;      // "TICK:NAME": posted to every agent before that tick
     load_options load;
@@ -306,8 +311,26 @@ int run(const run_options& o) {
                   << " (notifications on " << options.port + 1 << "); it sees agent 0\n";
     }
 #endif
+#if CANOPY_HAS_LIVE
+    std::unique_ptr<live_view> browser;
+    if (o.serve_port) {
+        live_options options;
+        options.port = *o.serve_port;
+        options.title = input_name(o.file);
+        try {
+            browser = std::make_unique<live_view>(options);
+        } catch (const error& e) {
+            std::cerr << "canopy: error: " << e.what() << '\n';
+            return 1;
+        }
+        browser->watch(&agents.front());
+        browser->watch_population(agents.data(), agents.size());
+        std::cerr << "live view: open " << browser->url() << " in a browser; it shows agent 0 and "
+                  << agents.size() << (agents.size() == 1 ? " agent" : " agents") << '\n';
+    }
+#endif
     // A live view watches the ticks as they come: a tick every 1/rate seconds.
-    const bool live = o.groot2_port.has_value();
+    const bool live = o.groot2_port.has_value() || o.serve_port.has_value();
     parallel_ticker ticker(o.threads);
     std::chrono::steady_clock::duration ticking{};
 
@@ -357,12 +380,30 @@ int run(const run_options& o) {
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;
         std::cout << "tick " << k << ": " << to_string(counter.root_result()) << '\n';
+#if CANOPY_HAS_LIVE
+        if (browser) browser->update(k);
+#endif
         if (o.blackboard) print_blackboard(agents.front());
         if (o.watch) {
             std::cout.flush();  // the ticks and the reload lines on stderr, in their order
             reporter.after_tick(agents, handle);
         }
     }
+#if CANOPY_HAS_LIVE
+    // With --serve, the ticks done, the page keeps showing their end until Ctrl-C.
+    if (browser && !stop_requested()) {
+        std::cout.flush();
+        std::cerr << "live view: " << k << " ticks done; serving their end until Ctrl-C\n";
+        while (!stop_requested()) {
+            browser->update(k);
+#if CANOPY_HAS_GROOT2
+            if (groot2) groot2->update();
+#endif
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    browser.reset();
+#endif
     reporter.finish();
 #if CANOPY_HAS_GROOT2
     groot2.reset();  // on this thread, which ticked agent 0: lets a held tick go first
@@ -440,8 +481,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->default_str("1667")
         ->check(whole_number(1, 65534, "PORT"));
     command
+        ->add_option("--serve", o->serve_port,
+                     "Serve the live view in the browser on PORT (127.0.0.1 only; 0 picks a free "
+                     "port; see docs/monitoring.md): agent 0 as it ticks and the whole population, "
+                     "ticking --rate times a second; after --ticks N it serves their end until "
+                     "Ctrl-C, and --ticks 0 ticks until Ctrl-C or SIGTERM")
+        ->expected(0, 1)
+        ->default_str("1669")
+        ->check(whole_number(0, 65535, "PORT"));
+    command
         ->add_option("--rate", o->rate,
-                     "With --groot2: ticks a second (each still advances time by --dt)")
+                     "With --groot2 or --serve: ticks a second (each still advances time by --dt)")
         ->capture_default_str()
         ->check(CLI::Range(0.001, 1000.0));
     command->footer(
@@ -454,8 +504,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
         if (o->watch && o->file == "-") {
             throw CLI::ValidationError("--watch", "standard input ('-') cannot be watched");
         }
-        if (command->count("--rate") != 0 && !o->groot2_port) {
-            throw CLI::ValidationError("--rate", "paces a live view: give --groot2 too");
+        if (command->count("--rate") != 0 && !o->groot2_port && !o->serve_port) {
+            throw CLI::ValidationError("--rate", "paces a live view: give --groot2 or --serve too");
         }
 #if !CANOPY_HAS_GROOT2
         if (o->groot2_port) {
@@ -463,7 +513,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
                                        "this canopy was built without ZeroMQ (canopy::groot2)");
         }
 #endif
-        if (o->ticks == 0 && !o->watch && !o->groot2_port) {
+#if !CANOPY_HAS_LIVE
+        if (o->serve_port) {
+            throw CLI::ValidationError("--serve",
+                                       "this canopy was built without cpp-httplib (canopy::live)");
+        }
+#endif
+        if (o->ticks == 0 && !o->watch && !o->groot2_port && !o->serve_port) {
             throw CLI::ValidationError("--ticks", "expected a whole number, 1 or more, not '0'");
         }
         exit_code = run(*o);

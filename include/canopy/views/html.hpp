@@ -18,6 +18,9 @@ struct html_options {
     /// A recording of the tree's agent to replay tick by tick (not owned; may be null). It
     /// must have been recorded on this tree (check_trace_fits).
     const recorded_trace* replay = nullptr;
+    /// The page asks the server that served it for what to show (canopy::live_view):
+    /// statuses, blackboard and trace of a running agent, and the population view.
+    bool live = false;
 };
 
 /// The tree as one self-contained HTML page (docs/viewer.md): a collapsible outline of its
