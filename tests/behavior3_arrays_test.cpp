@@ -250,6 +250,24 @@ TEST_SUITE("behavior3 arrays") {
         CHECK(d.tick(0.1) == status::failure);
     }
 
+    TEST_CASE("expressions read the fields and elements of the variables the nodes fill") {
+        // evaluator.ts's DOT reads `obj[field]` of the variable's object.
+        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [{"hp": 3}, {"hp": 9}]},
+                                    "output": ["units"])",
+                                  R"("name": "Let", "args": {"value": 0}, "output": ["strong"])",
+                                  R"("name": "ForEach", "input": ["units"], "output": ["u"],
+                                    "children": [{"id": 9, "name": "Calculate",
+                                      "args": {"value": "u.hp > 5 ? strong + 1 : strong"},
+                                      "output": ["strong"]}])",
+                                  R"("name": "Check", "args": {"value": "units[1].hp == 9"})",
+                                  R"("name": "Check", "args": {"value": "units.length == 2"})"}));
+        CHECK(type_of_key(*t, "u") == "json");
+        CHECK(type_of_key(*t, "strong") == "number");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(a.blackboard().get<double>("strong") == 1);
+    }
+
     TEST_CASE(
         "a ForEach whose child lengthens its array yields after a bounded number of "
         "elements") {
@@ -287,7 +305,8 @@ TEST_SUITE("behavior3 arrays") {
         REQUIRE_FALSE(clash.diagnostics.empty());
         CHECK(clash.diagnostics[0].code == diagnostic_code::key_type_mismatch);
         CHECK(clash.diagnostics[0].record_id.has_value());
-        // An array where an expression computes: the expression cannot read it.
+        // An array where an expression reads a number: the expression makes the variable a
+        // number, which Let's array cannot be.
         load_result arithmetic = load_b3(sequence({R"("name": "Let", "args": {"value": [1]},
                                                     "output": ["list"])",
                                                    R"("name": "Check",

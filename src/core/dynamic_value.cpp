@@ -11,8 +11,6 @@
 namespace canopy {
 namespace {
 
-const dynamic_value null_value;
-
 // A string as JavaScript's Number(text) reads the decimal forms: spaces around, empty is 0,
 // anything else unreadable is NaN. (Hexadecimal and "Infinity" are left out: behavior3's
 // trees have no use for them.)
@@ -320,6 +318,11 @@ private:
 
 }  // namespace
 
+const dynamic_value& dynamic_value::missing() noexcept {
+    static const dynamic_value undefined;
+    return undefined;
+}
+
 const dynamic_value::array_type* dynamic_value::array() const noexcept {
     const auto* shared = std::get_if<std::shared_ptr<array_type>>(&value_);
     return shared != nullptr ? shared->get() : nullptr;
@@ -347,9 +350,9 @@ dynamic_value::object_type* dynamic_value::mutable_object() {
 const dynamic_value& dynamic_value::at(const dynamic_value& key) const noexcept {
     if (const array_type* elements = array()) {
         std::size_t index = 0;
-        return index_of(key, elements->size(), index) ? (*elements)[index] : null_value;
+        return index_of(key, elements->size(), index) ? (*elements)[index] : missing();
     }
-    if (object() == nullptr) return null_value;
+    if (object() == nullptr) return missing();
     if (key.is_string()) return field(key.string());
     if (key.is_number()) {
         // A number names the field of its text (obj[1] is obj["1"]).
@@ -357,16 +360,16 @@ const dynamic_value& dynamic_value::at(const dynamic_value& key) const noexcept 
         write_json(name, key);
         return field(name);
     }
-    return null_value;
+    return missing();
 }
 
 const dynamic_value& dynamic_value::field(std::string_view name) const noexcept {
     const object_type* fields = object();
-    if (fields == nullptr) return null_value;
+    if (fields == nullptr) return missing();
     for (const auto& [field_name, value] : *fields) {
         if (field_name == name) return value;
     }
-    return null_value;
+    return missing();
 }
 
 double dynamic_value::to_number() const noexcept {

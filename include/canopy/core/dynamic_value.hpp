@@ -64,10 +64,13 @@ public:
 
     /// An array's element or an object's field, as JavaScript's `value[key]` reads it: an
     /// array by a whole number from 0 (also given as its text, "2"), an object by a string or
-    /// a number's text; null when there is none (JavaScript's undefined).
+    /// a number's text; missing() when there is none.
     const dynamic_value& at(const dynamic_value& key) const noexcept;
-    /// An object's field, or null.
+    /// An object's field, or missing().
     const dynamic_value& field(std::string_view name) const noexcept;
+    /// What at() and field() give for an element or field that is not there, JavaScript's
+    /// undefined: a null, told from a stored null by its address.
+    static const dynamic_value& missing() noexcept;
 
     /// JavaScript's ToNumber: a number itself, a boolean 1 or 0, null 0, a string its decimal
     /// value (0 when blank, NaN when not a number), an object NaN, an array its text's number
