@@ -366,15 +366,15 @@ private:
     // The keys declare_used_keys left to the scripts that the scripts did not declare: each
     // gets the type its uses gave it.
     void declare_untyped_keys() {
-        for (auto& [name, custom] : untyped_keys_) {
+        for (auto& untyped : untyped_keys_) {
             const bool declared =
                 std::any_of(keys_.begin(), keys_.end(),
-                            [&](const blackboard_key& k) { return k.name == name; });
+                            [&](const blackboard_key& k) { return k.name == untyped.first; });
             if (declared) continue;
             blackboard_key key;
-            key.name = std::move(name);
+            key.name = std::move(untyped.first);
             key.type = param_type::custom;
-            key.custom = std::move(custom);
+            key.custom = std::move(untyped.second);
             keys_.push_back(std::move(key));
         }
         untyped_keys_.clear();

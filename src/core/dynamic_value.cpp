@@ -170,7 +170,7 @@ private:
                 } while (take(','));
                 expect(']');
             }
-            return dynamic_value(std::move(elements));
+            return {std::move(elements)};
         }
         if (c == '{') {
             ++at_;
@@ -192,13 +192,13 @@ private:
                 } while (take(','));
                 expect('}');
             }
-            return dynamic_value(std::move(fields));
+            return {std::move(fields)};
         }
-        if (c == '"') return dynamic_value(string());
-        if (word("null")) return dynamic_value();
-        if (word("true")) return dynamic_value(true);
-        if (word("false")) return dynamic_value(false);
-        return dynamic_value(number());
+        if (c == '"') return {string()};
+        if (word("null")) return {};
+        if (word("true")) return {true};
+        if (word("false")) return {false};
+        return {number()};
     }
 
     double number() {
@@ -417,10 +417,11 @@ bool operator==(const dynamic_value& a, const dynamic_value& b) noexcept {
             const dynamic_value::object_type& right = *b.object();
             if (&left == &right) return true;
             if (left.size() != right.size()) return false;
-            for (const auto& [name, value] : left) {
-                const auto same = std::find_if(right.begin(), right.end(),
-                                               [&](const auto& f) { return f.first == name; });
-                if (same == right.end() || !(same->second == value)) return false;
+            for (const auto& field : left) {
+                const auto same = std::find_if(right.begin(), right.end(), [&](const auto& f) {
+                    return f.first == field.first;
+                });
+                if (same == right.end() || !(same->second == field.second)) return false;
             }
             return true;
         }

@@ -192,7 +192,7 @@ public:
           element_(output_key(params, "output1")) {}
     status tick(context& ctx) const override {
         const blackboard board = ctx.blackboard();
-        const dynamic_value& list = board.get_ref<dynamic_value>(array_);
+        const auto& list = board.get_ref<dynamic_value>(array_);
         if (!list.is_array()) return status::failure;
         const dynamic_value& element = list.at(dynamic_value(index_.get(ctx)));
         if (element.is_null()) return status::failure;
@@ -227,7 +227,7 @@ public:
     }
     status tick(context& ctx) const override {
         const blackboard board = ctx.blackboard();
-        const dynamic_value& object = board.get_ref<dynamic_value>(object_);
+        const auto& object = board.get_ref<dynamic_value>(object_);
         if (!object.is_object() && !object.is_array()) return status::failure;
         dynamic_value scratch;
         const dynamic_value& field = field_.get(board, scratch);
@@ -275,7 +275,7 @@ public:
         if (value_.given()) value = value_.get(board, scratch);
         if (value_slot_.given()) value = value_slot_.get(board, scratch);
         if (value.depth() + 1 >= dynamic_value::max_depth) return status::failure;
-        dynamic_value& object = board.get_mutable<dynamic_value>(object_);
+        auto& object = board.get_mutable<dynamic_value>(object_);
         if (dynamic_value::object_type* fields = object.mutable_object()) {
             const std::string name = field.is_string() ? field.string() : field.to_json();
             auto same = std::find_if(fields->begin(), fields->end(),
@@ -322,7 +322,7 @@ public:
         : array_(key_of(params, "input1")), element_(params, "input2") {}
     status tick(context& ctx) const override {
         const blackboard board = ctx.blackboard();
-        const dynamic_value& list = board.get_ref<dynamic_value>(array_);
+        const auto& list = board.get_ref<dynamic_value>(array_);
         dynamic_value scratch;
         const dynamic_value& element = element_.get(board, scratch);
         if (!list.is_array() || element.is_null()) return status::failure;
