@@ -268,6 +268,19 @@ TEST_SUITE("behavior3 arrays") {
         CHECK(a.blackboard().get<double>("strong") == 1);
     }
 
+    TEST_CASE("an array that doubles on every tick stops growing instead of exhausting memory") {
+        // Push a a doubles a's values; behavior3-ts makes a cycle instead.
+        auto t = loaded(sequence({R"("name": "Push", "input": ["list", "list"])"}),
+                        R"([{"name": "list", "desc": "", "type": "json", "default": [0]}])");
+        agent a(t);
+        int failed_at = 0;
+        for (int tick = 1; tick <= 40 && failed_at == 0; ++tick) {
+            if (a.tick(0.1) == status::failure) failed_at = tick;
+        }
+        CHECK(failed_at > 15);  // about a million values, then Push fails
+        CHECK(json_of(a, "list").size() < 64 * 1024 * 1024);
+    }
+
     TEST_CASE(
         "a ForEach whose child lengthens its array yields after a bounded number of "
         "elements") {

@@ -122,6 +122,28 @@ void ensure_dynamic_type(registry& reg) {
     if (reg.find_type<dynamic_value>() == nullptr) reg.add_type(dynamic_value_type());
 }
 
+namespace {
+
+// Counts `value` and what it holds into `count`, stopping once past the limit.
+bool count_within(const dynamic_value& value, int depth, std::size_t& count) {
+    if (++count > max_stored_values || depth >= dynamic_value::max_depth - 1) return false;
+    if (const auto* elements = value.array()) {
+        for (const dynamic_value& element : *elements)
+            if (!count_within(element, depth + 1, count)) return false;
+    } else if (const auto* fields = value.object()) {
+        for (const auto& field : *fields)
+            if (!count_within(field.second, depth + 1, count)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool fits_in_a_value(const dynamic_value& value) {
+    std::size_t count = 0;
+    return count_within(value, 0, count);
+}
+
 std::uint32_t key_of(const param_list& params, std::string_view name) {
     const param* found = params.find_param(name);
     if (found == nullptr || found->key == param::no_key) {
@@ -151,7 +173,7 @@ void check_oneof(const any_input& arg, const any_input& slot, const char* arg_na
 }
 
 // Push: appends input 2 to the array in input 1 and succeeds; failure when input 1 holds no
-// array. (An element that would nest arrays deeper than dynamic_value::max_depth fails too.)
+// array (or the element is too large or deep: fits_in_a_value).
 class push final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -166,8 +188,7 @@ public:
         dynamic_value element = element_.get(board, scratch);
         dynamic_value::array_type* elements =
             board.get_mutable<dynamic_value>(array_).mutable_array();
-        if (elements == nullptr || element.depth() + 1 >= dynamic_value::max_depth)
-            return status::failure;
+        if (elements == nullptr || !fits_in_a_value(element)) return status::failure;
         elements->push_back(std::move(element));
         return status::success;
     }
@@ -274,7 +295,7 @@ public:
         dynamic_value value;
         if (value_.given()) value = value_.get(board, scratch);
         if (value_slot_.given()) value = value_slot_.get(board, scratch);
-        if (value.depth() + 1 >= dynamic_value::max_depth) return status::failure;
+        if (!fits_in_a_value(value)) return status::failure;
         auto& object = board.get_mutable<dynamic_value>(object_);
         if (dynamic_value::object_type* fields = object.mutable_object()) {
             const std::string name = field.is_string() ? field.string() : field.to_json();
@@ -354,6 +375,9 @@ public:
         const dynamic_value::array_type* first = board.get_ref<dynamic_value>(first_).array();
         const dynamic_value::array_type* second = board.get_ref<dynamic_value>(second_).array();
         if (first == nullptr || second == nullptr) return status::failure;
+        if (!fits_in_a_value(board.get_ref<dynamic_value>(first_)) ||
+            !fits_in_a_value(board.get_ref<dynamic_value>(second_)))
+            return status::failure;
         dynamic_value::array_type joined;
         joined.reserve(first->size() + second->size());
         joined.insert(joined.end(), first->begin(), first->end());

@@ -4,6 +4,7 @@
 // number, integer, boolean or string key holds what fits it, so that a variable the tree only
 // uses as a number stays a plain number, which allocates nothing.
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -40,6 +41,15 @@ const dynamic_value& read_dynamic(const blackboard& board, std::uint32_t slot,
 /// a number; an integer key a whole number; a boolean key a boolean; a string key a string);
 /// false when it cannot, which the node reports as its failure.
 bool write_dynamic(blackboard board, std::uint32_t slot, const dynamic_value& value);
+
+/// Whether a value may go into an array or object a node builds: at most max_stored_values
+/// values (each element or field counted where it appears, a shared one at each use), nested
+/// less than dynamic_value::max_depth. Counting stops at the limit, so asking costs at most
+/// that many steps. A value built only of such values is at most about twice as large, so
+/// copying, comparing and printing a variable stay bounded, however often `Push a a` doubles
+/// `a`.
+bool fits_in_a_value(const dynamic_value& value);
+inline constexpr std::size_t max_stored_values = std::size_t{1} << 20;
 
 /// The slot of a parameter the file must wire to a variable (a `json` input).
 /// @warning throws param_error when it is a literal.
