@@ -232,3 +232,30 @@ TEST_CASE("evaluating behavior3 expressions over numbers and booleans allocates 
     for (int tick = 0; tick < 300; ++tick) CHECK(a.tick(0.1) == status::success);
     CHECK(allocations.load() - ticking == 0);
 }
+
+TEST_CASE("reading numbers out of behavior3 arrays and objects allocates nothing") {
+    // The arrays and objects are Let's literals, shared until changed; the numbers read out of
+    // them go to number variables, and expressions read them in place.
+    registry reg;
+    register_builtin_nodes(reg);
+    load_result loaded = try_load_text(R"({"name": "t", "root": {"id": 1, "name": "Sequence",
+        "children": [
+        {"id": 2, "name": "Let", "args": {"value": [1, 2, 3, 4]}, "output": ["list"]},
+        {"id": 3, "name": "Let", "args": {"value": {"hp": 30, "pos": {"x": 2}}}, "output": ["o"]},
+        {"id": 4, "name": "Let", "args": {"value": 0}, "output": ["sum"]},
+        {"id": 5, "name": "Index", "args": {"index": 2}, "input": ["list"], "output": ["n"]},
+        {"id": 6, "name": "GetField", "args": {"field": "hp"}, "input": ["o"], "output": ["hp"]},
+        {"id": 7, "name": "Includes", "input": ["list", "n"]},
+        {"id": 8, "name": "ForEach", "input": ["list"], "output": ["e", "i"], "children": [
+          {"id": 9, "name": "Calculate", "args": {"value": "sum + e * i"}, "output": ["sum"]}]},
+        {"id": 10, "name": "Check",
+         "args": {"value": "o.pos.x + list[n] > hp / 10 && list.length == 4 && sum == 20"}}]}})",
+                                       file_format::behavior3, reg, "t.json");
+    for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(loaded);
+    agent a(loaded.tree);
+    REQUIRE(a.tick(0.1) == status::success);
+    const long ticking = allocations.load();
+    for (int tick = 0; tick < 300; ++tick) CHECK(a.tick(0.1) == status::success);
+    CHECK(allocations.load() - ticking == 0);
+}

@@ -12,6 +12,13 @@ using namespace canopy;
 
 namespace {
 
+blackboard_key json_key(std::string name, const std::string& text) {
+    blackboard_key key{std::move(name), param_type::custom, text, false};
+    key.custom = dynamic_value_type();
+    key.initial_object = key.custom->from_text(text);
+    return key;
+}
+
 struct fixture {
     script_board scope;
 
@@ -24,6 +31,8 @@ struct fixture {
             .add_key("s", param_type::string, std::string("abc"))
             .add_key("RED", param_type::number, 7.0)
             .add_key("hp_2", param_type::number, 40.0)
+            .add_key(json_key("list", R"([4,{"hp":9,"tags":[1,2]},"12",null])"))
+            .add_key(json_key("unit", R"({"hp":30,"pos":{"x":2.5},"name":"orc","0":8})"))
             .add_enum("RED", 1);
         (void)scope.board();
     }
@@ -150,6 +159,31 @@ TEST_SUITE("behavior3 expressions") {
         CHECK_FALSE(test("0 / 0"));  // NaN is falsy
     }
 
+    TEST_CASE_FIXTURE(fixture, "'.' and '[]' read fields and elements of json variables") {
+        // evaluator.ts's DOT: `obj[b]` of the variable's object; JavaScript's `value[key]`.
+        CHECK(number("unit.hp") == 30);
+        CHECK(number("unit.pos.x * 2") == 5);
+        CHECK(number("list[0] + list[1].hp") == 13);
+        CHECK(number("list[x - 2].tags[1]") == 2);
+        CHECK(number("list.0") == 4);        // a whole number after '.' is an index
+        CHECK(number("unit[0]") == 8);       // an object's field named by a number's text
+        CHECK(number("list[2] + 1") == 13);  // "12" read as JavaScript's Number("12")
+        CHECK(number("list.length") == 4);
+        CHECK(number("list[1].tags.length") == 2);
+        CHECK(number("list[3]") == 0);           // null is 0
+        CHECK(std::isnan(number("unit.mp")));    // undefined is NaN
+        CHECK(std::isnan(number("list[9]")));    // no such element
+        CHECK(std::isnan(number("unit.name")));  // "orc" is not a number
+        CHECK_FALSE(test("unit.missing > 0 || unit.missing <= 0"));
+        CHECK(test("unit.hp > 20 && list[0] == 4"));
+        CHECK(std::isnan(number("list")));  // Number([4, {...}, "12", null]) is NaN
+        CHECK(type("unit.hp") == param_type::number);
+        // Only a variable has fields: a number key does not.
+        script_problem p = problem("x.y > 1");
+        CHECK(p.offset == 0);
+        CHECK(p.message.find("'x' is a number variable") != std::string::npos);
+    }
+
     TEST_CASE_FIXTURE(fixture, "refuses at load what the evaluator cannot read, at its offset") {
         struct bad {
             const char* text;
@@ -170,8 +204,9 @@ TEST_SUITE("behavior3 expressions") {
                  bad{"(x + 1", 6, "expected ')'"},
                  bad{"x ? 1", 5, "expected ':'"},
                  bad{"x y", 2, "expected an operator"},
-                 bad{"pos.x > 1", 3, "'.'"},
-                 bad{"list[0]", 4, "'['"},
+                 bad{"pos. > 1", 5, "expected a field name"},
+                 bad{"list[0 > 1", 10, "expected ']'"},
+                 bad{"(1).x", 3, "is not one"},
                  bad{"@x > 1", 0, "unexpected character '@'"},
              }) {
             CAPTURE(b.text);

@@ -182,7 +182,16 @@ TEST_SUITE("registry") {
                                                 "behavior3.Now",
                                                 "behavior3.Math",
                                                 "behavior3.IsNull",
-                                                "behavior3.NotNull"});
+                                                "behavior3.NotNull",
+                                                "behavior3.Clear",
+                                                "behavior3.Push",
+                                                "behavior3.Index",
+                                                "behavior3.GetField",
+                                                "behavior3.SetField",
+                                                "behavior3.Concat",
+                                                "behavior3.RandomIndex",
+                                                "behavior3.Includes",
+                                                "behavior3.ForEach"});
         using alias = std::pair<std::string, std::string>;
         CHECK(reg.aliases() == std::vector<alias>{{"Failer", "AlwaysFailure"},
                                                   {"Fallback", "Selector"},

@@ -4,6 +4,7 @@
 // core/: values everything uses: status, parameters, diagnostics, errors
 #include "canopy/core/arity.hpp"
 #include "canopy/core/diagnostic.hpp"
+#include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/error.hpp"
 #include "canopy/core/fwd.hpp"
 #include "canopy/core/param.hpp"

@@ -104,6 +104,7 @@ public:
         if (options_.implicit_keys || options_.main_keys_outside) declare_used_keys();
         collect_scripts();
         scripts_.declare_keys(keys_);
+        declare_untyped_keys();
         resolve_types_and_params();
         index_ids();
         link_parents();
@@ -275,6 +276,12 @@ private:
                     }
                     continue;
                 }
+                // Text of a JSON array or object (behavior3's `"value": [1, 2]`, which its
+                // reader keeps as text) types nothing: the key's other uses decide.
+                if (const auto* text = std::get_if<std::string>(&raw->value);
+                    text != nullptr && !text->empty() &&
+                    (text->front() == '[' || text->front() == '{'))
+                    return std::nullopt;
                 return type_of(raw->value);
             }
         }
@@ -287,9 +294,11 @@ private:
     // cannot know those.
     void declare_used_keys() {
         const std::size_t known = keys_.size();
-        std::vector<bool> typed;  // per key from `known` on
+        std::vector<bool> typed;                                  // per key from `known` on
+        std::vector<std::shared_ptr<const value_type>> fallback;  // per key from `known` on
         auto use = [&](std::string_view name, std::optional<param_type> type,
-                       const std::shared_ptr<const value_type>& custom) {
+                       const std::shared_ptr<const value_type>& custom,
+                       const std::shared_ptr<const value_type>& untyped) {
             auto same = std::find_if(keys_.begin(), keys_.end(),
                                      [&](const blackboard_key& k) { return k.name == name; });
             if (same == keys_.end()) {
@@ -299,6 +308,7 @@ private:
                 key.custom = custom;
                 keys_.push_back(std::move(key));
                 typed.push_back(type.has_value());
+                fallback.push_back(type ? nullptr : untyped);
                 return;
             }
             const std::size_t at = static_cast<std::size_t>(same - keys_.begin());
@@ -307,6 +317,8 @@ private:
                 same->custom = custom;
                 typed[at - known] = true;
             }
+            if (at >= known && !type && fallback[at - known] == nullptr)
+                fallback[at - known] = untyped;
         };
         for (std::size_t i = 0; i < count_; ++i) {
             if ((records_.problems(i) & record_set::bad_type) != 0) continue;
@@ -337,9 +349,35 @@ private:
                     held_type = typed_value_of(i, *type);  // SetBlackboard's value, say
                 }
                 use(*name, held_type,
-                    spec != nullptr && spec->type == param_type::custom ? spec->custom : nullptr);
+                    spec != nullptr && spec->type == param_type::custom ? spec->custom : nullptr,
+                    spec != nullptr ? spec->implicit_key_type : nullptr);
             }
         }
+        // A key only untyped uses name, one of which gives it a type of its own (behavior3's
+        // any-value slots), waits until the scripts have declared theirs: an expression that
+        // reads it as a number decides first (declare_untyped_keys).
+        for (std::size_t k = keys_.size(); k-- > known;) {
+            if (typed[k - known] || fallback[k - known] == nullptr) continue;
+            untyped_keys_.insert(untyped_keys_.begin(), {keys_[k].name, fallback[k - known]});
+            keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+    }
+
+    // The keys declare_used_keys left to the scripts that the scripts did not declare: each
+    // gets the type its uses gave it.
+    void declare_untyped_keys() {
+        for (auto& untyped : untyped_keys_) {
+            const bool declared =
+                std::any_of(keys_.begin(), keys_.end(),
+                            [&](const blackboard_key& k) { return k.name == untyped.first; });
+            if (declared) continue;
+            blackboard_key key;
+            key.name = std::move(untyped.first);
+            key.type = param_type::custom;
+            key.custom = std::move(untyped.second);
+            keys_.push_back(std::move(key));
+        }
+        untyped_keys_.clear();
     }
 
     // The scripts of the tree (builder/scripts.hpp): condition attributes on any node, and
@@ -866,10 +904,12 @@ private:
     bool ids_unreadable_ = false;
     std::vector<std::uint32_t> parent_;  // per record: the parent record, or none
     std::uint32_t root_ = none;
-    bool damaged_ = false;                          // some parent link is broken (and reported)
-    std::vector<std::uint32_t> child_count_;        // per record
-    std::vector<param> params_;                     // checked params, record by record
-    std::vector<blackboard_key> keys_;              // the program's, then the file's
+    bool damaged_ = false;                    // some parent link is broken (and reported)
+    std::vector<std::uint32_t> child_count_;  // per record
+    std::vector<param> params_;               // checked params, record by record
+    std::vector<blackboard_key> keys_;        // the program's, then the file's
+    // Keys whose uses give them no type but one of them a registered type of their own.
+    std::vector<std::pair<std::string, std::shared_ptr<const value_type>>> untyped_keys_;
     std::shared_ptr<const value_type> key_custom_;  // the type of the `key` parameter's key
     std::vector<std::uint32_t> params_begin_;
     detail::script_pass scripts_{

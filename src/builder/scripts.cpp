@@ -4,6 +4,8 @@
 #include <iterator>
 #include <unordered_set>
 
+#include "canopy/core/dynamic_value.hpp"
+
 namespace canopy::detail {
 
 std::optional<std::size_t> condition_position(std::string_view name) noexcept {
@@ -181,6 +183,15 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
     if (options_.implicit_keys) {
         for (const entry& e : entries_) {
             if (e.dialect != script_dialect::behavior3) continue;
+            // A variable whose fields or elements it reads holds an object or array: json.
+            for (const std::string_view written : e.parsed.object_names()) {
+                std::string key = whole_name(e, written);
+                if (slots.count(key) != 0) continue;
+                slots.emplace(key, static_cast<std::uint32_t>(keys.size()));
+                blackboard_key made{std::move(key), param_type::custom, std::nullopt, false};
+                made.custom = dynamic_value_type();
+                keys.push_back(std::move(made));
+            }
             for (const std::string_view written : e.parsed.names()) {
                 std::string key = whole_name(e, written);
                 if (slots.count(key) != 0) continue;

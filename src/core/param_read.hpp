@@ -22,6 +22,8 @@ inline std::optional<std::string_view> key_reference(const param_value& value) {
     if (text == nullptr || text->size() < 3 || text->front() != '{' || text->back() != '}') {
         return std::nullopt;
     }
+    // `{"hp":3}` is the JSON text of an object (behavior3's arguments), not a key.
+    if ((*text)[1] == '"') return std::nullopt;
     return std::string_view(*text).substr(1, text->size() - 2);
 }
 

@@ -141,15 +141,37 @@ const node_rule rules[] = {
     // Calculate may write.
     {flavour::nested, "Check", "behavior3.Check", none},
     {flavour::nested, "Calculate", "behavior3.Calculate", none},
+    // Let with no value (or `value: null`, read as none) clears its variable, as Clear does.
     {flavour::nested,
      "Let",
      "behavior3.Let",
-     {"value", "value", 0, conversion::js_number, no_default}},
+     {"value", "value", 0, conversion::js_number, no_default},
+     "behavior3.Clear"},
+    {flavour::nested, "Clear", "behavior3.Clear", none},
     {flavour::nested, "Assert", "behavior3.Assert", none},
     {flavour::nested, "Now", "behavior3.Now", none},
     {flavour::nested, "Math", "behavior3.Math", none},
     {flavour::nested, "IsNull", "behavior3.IsNull", none},
     {flavour::nested, "NotNull", "behavior3.NotNull", none},
+    // Arrays and objects (canopy::dynamic_value, `json` keys). Index's `index` and the field
+    // of GetField and SetField may come from input 2 instead.
+    {flavour::nested, "Push", "behavior3.Push", none},
+    {flavour::nested,
+     "Index",
+     "behavior3.Index",
+     {"index", "index", 1, conversion::same, no_default}},
+    {flavour::nested,
+     "GetField",
+     "behavior3.GetField",
+     {"field", "field", 1, conversion::same, no_default}},
+    {flavour::nested,
+     "SetField",
+     "behavior3.SetField",
+     {"field", "field", 1, conversion::same, no_default}},
+    {flavour::nested, "Includes", "behavior3.Includes", none},
+    {flavour::nested, "Concat", "behavior3.Concat", none},
+    {flavour::nested, "RandomIndex", "behavior3.RandomIndex", none},
+    {flavour::nested, "ForEach", "behavior3.ForEach", none},
     // Delay and Listen succeed at once and run the child later, between ticks. Listen's event
     // is `event` in behavior3-ts 1.3, `builtin` before; ListenTree is the older name of
     // Listen for the tree's own events.
@@ -236,6 +258,9 @@ constexpr writer_row writer_names[] = {
     {"behavior3.RepeatUntilFailure", "RepeatUntilFailure"},
     {"Log", "Log"},
     {"behavior3.Let", "Let"},  // so that a variable goes back to input 1
+    {"behavior3.Index", "Index"},
+    {"behavior3.GetField", "GetField"},
+    {"behavior3.SetField", "SetField"},
     {"behavior3.Delay", "Delay"},
 };
 

@@ -1176,10 +1176,10 @@ private:
             node_model model;
             // A Canopy type escaped from behavior3's node of its name, as in trees.
             const bool escaped = name.substr(0, b3::escape_prefix.size()) == b3::escape_prefix;
+            // (Let's definition is Let's, though a Let without a value reads as Clear.)
             model.name = std::string(escaped ? name.substr(b3::escape_prefix.size())
                                      : !rule ? name
-                                     : !rule->unlimited_name.empty() ? rule->unlimited_name
-                                                                     : rule->canopy_name);
+                                             : rule->canopy_name);
             model.where = at(i).where;
             model.description = std::string(text_field(m["desc"], "desc"));
             std::string type(text_field(m["type"], "type"));
@@ -1353,6 +1353,11 @@ private:
         }
         std::optional<param_value> value;
         source_location where;
+        if (given != args.end() && at(given->value).type == kind::null &&
+            !rule.unlimited_name.empty()) {
+            args.erase(given);  // `"value": null` is Let without a value: it clears
+            given = args.end();
+        }
         if (given != args.end()) {
             where = given->where;
             if (wired != nullptr) {
@@ -1385,7 +1390,8 @@ private:
             value = arg.absent;
         }
         if (!rule.unlimited_name.empty() &&
-            (!value || (std::holds_alternative<std::int64_t>(*value) &&
+            (!value || (arg.convert == b3::conversion::js_loop &&
+                        std::holds_alternative<std::int64_t>(*value) &&
                         std::get<std::int64_t>(*value) == -1))) {
             type = std::string(rule.unlimited_name);
             return;

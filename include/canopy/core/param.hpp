@@ -66,6 +66,11 @@ struct param_spec {
     std::shared_ptr<const value_type> custom = nullptr;
     /// A `script` parameter's language.
     script_dialect dialect = script_dialect::btcpp;
+    /// Where keys are implicit (behavior3 files): the registered type a key this parameter
+    /// names gets when no other use gives the key a type, instead of string. behavior3's
+    /// `any` slots take it (dynamic_value_type(), in canopy/core/dynamic_value.hpp), so that
+    /// a variable only they use holds whatever they write.
+    std::shared_ptr<const value_type> implicit_key_type = nullptr;
 
     /// The name of the parameter's type: to_string(type), or the registered type's name.
     std::string_view type_name() const noexcept {

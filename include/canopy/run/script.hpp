@@ -91,6 +91,9 @@ public:
     /// Every name the script uses, a key's or an enum's (`@` prefix included), once each, in
     /// text order: views into text().
     std::vector<std::string_view> names() const;
+    /// The names of a behavior3 expression whose fields or elements it reads (`obj` in
+    /// `obj.hp`, `list` in `list[i]`): variables that hold objects or arrays.
+    std::vector<std::string_view> object_names() const;
     /// The type the value of assignment `index` has, given the keys `scope` knows (slots are
     /// not read), or nothing when it depends on a name the scope does not know yet.
     std::optional<param_type> value_type(std::size_t index, const script_scope& scope) const;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
@@ -59,8 +60,10 @@ private:
 class let final : public node {
 public:
     static std::vector<param_spec> parameters() {
-        return {param_spec::required("value", param_type::key_value),
-                param_spec::required("output1", param_type::key)};
+        // A variable only Lets write holds what they write: with an array or object, `json`.
+        param_spec variable = param_spec::required("output1", param_type::key);
+        variable.implicit_key_type = dynamic_value_type();
+        return {param_spec::required("value", param_type::key_value), std::move(variable)};
     }
     explicit let(const param_list& params)
         : key_(static_cast<std::uint32_t>(params.get<std::int64_t>("output1"))),

@@ -18,6 +18,8 @@ void register_behavior3_flow(registry& reg) {
 void register_behavior3_nodes(registry& reg) {
     detail::register_behavior3_flow(reg);
     detail::register_behavior3_value_nodes(reg);  // Check, Calculate, Let, Assert, Math, ...
+    detail::register_behavior3_array_nodes(reg);  // the json type; Push, Index, GetField, ...
+    detail::register_behavior3_loop_nodes(reg);   // ForEach
 }
 
 }  // namespace canopy

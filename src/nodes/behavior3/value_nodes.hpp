@@ -1,6 +1,7 @@
 #pragma once
 // behavior3's built-in nodes about values and expressions (docs/behavior3.md, "Nodes"): Check,
-// Calculate, Let and Assert, named `behavior3.<Name>` as the behavior3 reader names them.
+// Calculate, Let, Assert, the array and object nodes and ForEach, named `behavior3.<Name>` as
+// the behavior3 reader names them.
 
 #include "canopy/run/registry.hpp"
 
@@ -12,5 +13,12 @@ void register_behavior3_value_nodes(registry& reg);
 
 /// Registers behavior3.Math (math_node.cpp); register_behavior3_value_nodes calls it.
 void register_behavior3_math_node(registry& reg);
+
+/// Registers the `json` blackboard type (canopy::dynamic_value) and the nodes over arrays and
+/// objects: behavior3.Push, Index, GetField, SetField, Includes, Concat and RandomIndex
+/// (array_nodes.cpp).
+void register_behavior3_array_nodes(registry& reg);
+/// Registers behavior3.ForEach (loop_nodes.cpp).
+void register_behavior3_loop_nodes(registry& reg);
 
 }  // namespace canopy::detail

@@ -4,9 +4,12 @@
 // time reported here, located, when the types alone tell (docs/scripting.md).
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <utility>
+#include <vector>
 
+#include "canopy/core/dynamic_value.hpp"
 #include "run/script/program.hpp"
 #include "run/script/syntax.hpp"
 
@@ -108,6 +111,7 @@ private:
             case node_kind::compare: return compare(n);
             case node_kind::ternary: return ternary(n);
             case node_kind::assign: return assign(n);
+            case node_kind::member: return member(id);
         }
         return param_type::integer;
     }
@@ -167,6 +171,11 @@ private:
             return param_type::integer;
         }
         const auto key = find_key(n);
+        if (dynamic(key)) {  // behavior3: a json variable read as JavaScript's Number(value)
+            emit(opcode::load_dynamic, 1, key.slot);
+            emit(opcode::dynamic_to_num, 0);
+            return param_type::number;
+        }
         switch (key.type) {
             case param_type::integer: emit(opcode::load_int, 1, key.slot); break;
             case param_type::boolean: emit(opcode::load_bool, 1, key.slot); break;
@@ -182,6 +191,7 @@ private:
             if (out_ == nullptr) throw unknown_name{};
             fail(n.offset, "unknown name '" + n.text + "': no blackboard key or enum has it");
         }
+        if (dynamic(*key)) return *key;
         if (key->type == param_type::custom) {
             fail(n.offset, "key '" + n.text + "' holds a " +
                                (key->custom != nullptr ? key->custom->name : "program's type") +
@@ -193,6 +203,60 @@ private:
             fail(n.offset, "key '" + n.text + "' has no value type a script can use");
         }
         return *key;
+    }
+
+    // Whether a key holds behavior3's values of any kind (a `json` key), which its
+    // expressions read.
+    bool dynamic(const script_scope::key& key) const {
+        return b3() && key.type == param_type::custom && key.custom != nullptr &&
+               key.custom->is<dynamic_value>();
+    }
+
+    // behavior3's `obj.field` and `list[i]` (JavaScript's `value[key]`) over a json variable,
+    // read as a number. The chain is walked in a loop, from its variable outwards, so that a
+    // long one does not recurse.
+    param_type member(std::uint32_t id) {
+        const node& last = tree_.nodes[id];
+        const bool length = last.op == token_kind::dot && last.text == "length";
+        std::vector<std::uint32_t> steps;  // outermost first
+        std::uint32_t at = length ? last.kids[0] : id;
+        while (tree_.nodes[at].kind == node_kind::member) {
+            steps.push_back(at);
+            at = tree_.nodes[at].kids[0];
+        }
+        const node& variable = tree_.nodes[at];
+        const script_scope::key key = find_key(variable);
+        if (!dynamic(key)) {
+            fail(variable.offset, "'" + variable.text + "' is " + type_name(key.type) +
+                                      " variable: '.' and '[]' read the fields and elements of "
+                                      "arrays and objects");
+        }
+        emit(opcode::load_dynamic, 1, key.slot);
+        for (auto step = steps.rbegin(); step != steps.rend(); ++step) {
+            const node& n = tree_.nodes[*step];
+            if (n.op == token_kind::dot) {
+                if (!n.text.empty() && n.text.front() >= '0' && n.text.front() <= '9') {
+                    instruction index{opcode::push_num};  // `list.0` is `list[0]`
+                    index.imm.d = std::strtod(n.text.c_str(), nullptr);
+                    emit(index, 1);
+                    emit(opcode::dynamic_index, -1);
+                } else if (out_ != nullptr) {
+                    out_->strings.push_back(n.text);
+                    emit(opcode::dynamic_field, 0,
+                         static_cast<std::uint32_t>(out_->strings.size() - 1));
+                }
+                continue;
+            }
+            const param_type index = expr(n.kids[1]);
+            if (index == param_type::string) {
+                fail(tree_.nodes[n.kids[1]].offset,
+                     "an index is a number; behavior3's expressions have no strings");
+            }
+            to_number(index);
+            emit(opcode::dynamic_index, -1);
+        }
+        emit(length ? opcode::dynamic_length : opcode::dynamic_to_num, 0);
+        return param_type::number;
     }
 
     // The constant a literal node (or an enum name) stands for, if it is one.

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/error.hpp"
 #include "run/script/program.hpp"
 
@@ -65,6 +66,7 @@ struct cell {
     union {
         std::int64_t i;
         double d;
+        const dynamic_value* v;  // behavior3: a value in the blackboard, or a constant null
     };
     const char* text;
     std::size_t length;
@@ -113,6 +115,18 @@ bool holds_number(double left, double right, comparison c) {
         case comparison::not_equal: return !(std::abs(left - right) <= tolerance);
         default: return holds(left, right, c);
     }
+}
+
+// JavaScript's `value.length`: an array's elements, a string's characters (bytes here, the
+// same for ASCII), an object's `length` field as a number; NaN for the others (undefined).
+double length_of(const dynamic_value& value) {
+    if (const auto* elements = value.array()) return static_cast<double>(elements->size());
+    if (value.is_string()) return static_cast<double>(value.string().size());
+    if (value.is_object()) {
+        const dynamic_value& length = value.field("length");
+        return &length == &dynamic_value::missing() ? std::nan("") : length.to_number();
+    }
+    return std::numeric_limits<double>::quiet_NaN();
 }
 
 [[noreturn]] void fail(const program& p, const std::string& what) {
@@ -419,6 +433,17 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
                 if (!js_truthy(top->d)) top->d = top[1].d;
                 break;
             case opcode::js_truth_num: top->i = js_truthy(top->d) ? 1 : 0; break;
+            case opcode::load_dynamic: (++top)->v = &board.get_ref<dynamic_value>(i.a); break;
+            case opcode::dynamic_field: top->v = &top->v->field(p.strings[i.a]); break;
+            case opcode::dynamic_index: {
+                const double index = (top--)->d;
+                top->v = &top->v->at(dynamic_value(index));
+                break;
+            }
+            case opcode::dynamic_to_num:
+                top->d = top->v == &dynamic_value::missing() ? std::nan("") : top->v->to_number();
+                break;
+            case opcode::dynamic_length: top->d = length_of(*top->v); break;
             case opcode::jump: pc = i.a - 1; break;
             case opcode::jump_if_false:
                 if ((top--)->i == 0) pc = i.a - 1;

@@ -4,6 +4,7 @@
 // precedence level make one n-ary node, so a long `1+1+...+1` is a loop, not a deep tree.
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string_view>
 #include <utility>
@@ -501,18 +502,45 @@ private:
         return add(std::move(n));
     }
 
-    // behavior3's `obj.field` and `list[i]` read objects and arrays, which these expressions
-    // do not have: refused where they stand.
+    // postfix := atom ('.' field | '[' ternary ']')*, the field a name or a whole number:
+    // behavior3's `obj.field` and `list[i]` read a variable's object or array (a `json` key),
+    // as JavaScript's `value[key]` does. A chain is a loop here and in the compiler, so its
+    // length needs no bound; an index nests as parentheses do.
     std::uint32_t parse_postfix() {
-        const std::uint32_t atom = parse_atom();
-        const token& t = peek();
-        if (t.kind == token_kind::dot || t.kind == token_kind::open_bracket) {
-            fail(t.offset, "'" + std::string(spelling(t.kind)) +
-                               "' reads a field of an object or an element of an array, which "
-                               "Canopy's behavior3 expressions do not support (numbers and "
-                               "booleans only)");
+        std::uint32_t object = parse_atom();
+        while (peek().kind == token_kind::dot || peek().kind == token_kind::open_bracket) {
+            const token step = next();
+            if (out_.nodes[object].kind != node_kind::name &&
+                out_.nodes[object].kind != node_kind::member) {
+                fail(step.offset, "'" + std::string(spelling(step.kind)) +
+                                      "' reads a field or an element of a variable; this operand "
+                                      "is not one");
+            }
+            node n;
+            n.kind = node_kind::member;
+            n.offset = out_.nodes[object].offset;
+            n.op = step.kind;
+            n.kids.push_back(object);
+            if (step.kind == token_kind::dot) {
+                const token& field = peek();
+                if (field.kind == token_kind::name ||
+                    (field.kind == token_kind::real && field.real == std::floor(field.real))) {
+                    n.text = std::string(text_.substr(field.offset, field.length));
+                    next();
+                } else {
+                    fail(field.offset, "expected a field name after '.', found " + found());
+                }
+            } else {
+                nesting level(*this, step.offset);
+                n.kids.push_back(parse_ternary());
+                if (peek().kind != token_kind::close_bracket) {
+                    fail(peek().offset, "expected ']', found " + found());
+                }
+                next();
+            }
+            object = add(std::move(n));
         }
-        return atom;
+        return object;
     }
 
     std::uint32_t parse_atom() {
@@ -580,6 +608,19 @@ parsed_script::~parsed_script() = default;
 
 const std::vector<script_assignment>& parsed_script::assignments() const noexcept {
     return syntax_->assignments;
+}
+
+std::vector<std::string_view> parsed_script::object_names() const {
+    std::vector<std::string_view> names;
+    for (const node& n : syntax_->nodes) {
+        if (n.kind != node_kind::member) continue;
+        const node& object = syntax_->nodes[n.kids[0]];
+        if (object.kind != node_kind::name) continue;
+        const std::string_view in_text =
+            std::string_view(syntax_->text).substr(object.offset, object.text.size());
+        if (std::find(names.begin(), names.end(), in_text) == names.end()) names.push_back(in_text);
+    }
+    return names;
 }
 
 std::vector<std::string_view> parsed_script::names() const {

@@ -85,6 +85,13 @@ enum class opcode : std::uint8_t {
     js_and,                   // `a && b` of numbers: b when a is truthy, else a
     js_or,                    // `a || b` of numbers: a when a is truthy, else b
     js_truth_num,             // a number as a boolean: neither 0 nor NaN
+    // behavior3's `obj.field` and `list[i]` over `json` keys (canopy::dynamic_value): a cell
+    // holds a pointer into the agent's blackboard while the expression runs.
+    load_dynamic,    // slot a, a json key: pushes its value
+    dynamic_field,   // the field strings[a] of the value on top (null when there is none)
+    dynamic_index,   // pops a number; the element or field it names of the value below
+    dynamic_to_num,  // the value on top as JavaScript's Number(value)
+    dynamic_length,  // an array's or string's length, else the value's `length` field
 };
 
 // exact_equal and exact_not_equal are JavaScript's `===` and `!==` on numbers (behavior3's

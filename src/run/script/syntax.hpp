@@ -91,6 +91,8 @@ enum class node_kind : std::uint8_t {
     compare,  // kids[0] ops[0] kids[1]...: BehaviorTree.CPP's chained comparison
     ternary,  // kids: condition, then, else
     assign,   // op, kids[0] the name node, kids[1] the value; assignment: index
+    member,   // behavior3: kids[0] (a name or member) then op dot and text, or op
+              // open_bracket and kids[1]
 };
 
 struct node {

@@ -1,0 +1,462 @@
+#include "canopy/core/dynamic_value.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "canopy/core/error.hpp"
+
+namespace canopy {
+namespace {
+
+// A string as JavaScript's Number(text) reads the decimal forms: spaces around, empty is 0,
+// anything else unreadable is NaN. (Hexadecimal and "Infinity" are left out: behavior3's
+// trees have no use for them.)
+double text_number(std::string_view text) {
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!text.empty() && space(text.front())) text.remove_prefix(1);
+    while (!text.empty() && space(text.back())) text.remove_suffix(1);
+    if (text.empty()) return 0;
+    if (text.front() == '+') text.remove_prefix(1);
+    double value = 0;
+    const auto [end, problem] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (problem != std::errc() || end != text.data() + text.size())
+        return std::numeric_limits<double>::quiet_NaN();
+    return value;
+}
+
+// An array index as JavaScript reads a property key: a whole number from 0, given as a number
+// or as its canonical text.
+bool index_of(const dynamic_value& key, std::size_t size, std::size_t& index) {
+    double number = 0;
+    if (key.is_number()) {
+        number = key.number();
+    } else if (key.is_string()) {
+        const std::string& text = key.string();
+        if (text.empty() || text.size() > 15 || (text.size() > 1 && text[0] == '0')) return false;
+        if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return false;
+        number = std::strtod(text.c_str(), nullptr);
+    } else {
+        return false;
+    }
+    if (!(number >= 0) || number != std::floor(number) || number >= static_cast<double>(size))
+        return false;
+    index = static_cast<std::size_t>(number);
+    return true;
+}
+
+void write_string(std::string& out, const std::string& text) {
+    out += '"';
+    for (const char c : text) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            case '\b': out += "\\b"; break;
+            case '\f': out += "\\f"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    static const char hex[] = "0123456789abcdef";
+                    out += "\\u00";
+                    out += hex[(c >> 4) & 0xF];
+                    out += hex[c & 0xF];
+                } else {
+                    out += c;
+                }
+        }
+    }
+    out += '"';
+}
+
+void write_json(std::string& out, const dynamic_value& value) {
+    switch (value.type()) {
+        case dynamic_value::kind::null: out += "null"; break;
+        case dynamic_value::kind::boolean: out += value.boolean() ? "true" : "false"; break;
+        case dynamic_value::kind::number: {
+            const double number = value.number();
+            if (!std::isfinite(number)) {
+                out += "null";
+            } else if (number == 0) {
+                out += '0';  // -0 too, as JSON.stringify writes it
+            } else {
+                out += text::of_number(number);
+            }
+            break;
+        }
+        case dynamic_value::kind::string: write_string(out, value.string()); break;
+        case dynamic_value::kind::array: {
+            out += '[';
+            bool first = true;
+            for (const dynamic_value& element : *value.array()) {
+                if (!first) out += ',';
+                first = false;
+                write_json(out, element);
+            }
+            out += ']';
+            break;
+        }
+        case dynamic_value::kind::object: {
+            out += '{';
+            bool first = true;
+            for (const auto& [name, field] : *value.object()) {
+                if (!first) out += ',';
+                first = false;
+                write_string(out, name);
+                out += ':';
+                write_json(out, field);
+            }
+            out += '}';
+            break;
+        }
+    }
+}
+
+// JSON text to a value, by recursive descent bounded by max_depth.
+class json_parser {
+public:
+    explicit json_parser(std::string_view text) : text_(text) {}
+
+    dynamic_value whole() {
+        dynamic_value value = parse(0);
+        skip_space();
+        if (at_ < text_.size()) fail("unexpected text after the value");
+        return value;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& why) const {
+        throw error(error_code::param,
+                    "not JSON at column " + std::to_string(at_ + 1) + ": " + why);
+    }
+    void skip_space() {
+        while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' ||
+                                      text_[at_] == '\n' || text_[at_] == '\r'))
+            ++at_;
+    }
+    bool take(char c) {
+        skip_space();
+        if (at_ < text_.size() && text_[at_] == c) {
+            ++at_;
+            return true;
+        }
+        return false;
+    }
+    void expect(char c) {
+        if (!take(c)) fail(std::string("expected '") + c + "'");
+    }
+    bool word(std::string_view w) {
+        if (text_.substr(at_, w.size()) != w) return false;
+        at_ += w.size();
+        return true;
+    }
+
+    dynamic_value parse(int depth) {
+        if (depth >= dynamic_value::max_depth)
+            fail("nested deeper than " + std::to_string(dynamic_value::max_depth) + " levels");
+        skip_space();
+        if (at_ >= text_.size()) fail("expected a value");
+        const char c = text_[at_];
+        if (c == '[') {
+            ++at_;
+            dynamic_value::array_type elements;
+            if (!take(']')) {
+                do {
+                    elements.push_back(parse(depth + 1));
+                } while (take(','));
+                expect(']');
+            }
+            return {std::move(elements)};
+        }
+        if (c == '{') {
+            ++at_;
+            dynamic_value::object_type fields;
+            if (!take('}')) {
+                do {
+                    skip_space();
+                    if (at_ >= text_.size() || text_[at_] != '"') fail("expected a field name");
+                    std::string name = string();
+                    expect(':');
+                    dynamic_value field = parse(depth + 1);
+                    auto same = std::find_if(fields.begin(), fields.end(),
+                                             [&](const auto& f) { return f.first == name; });
+                    if (same != fields.end()) {
+                        same->second = std::move(field);  // the last one, as JSON.parse
+                    } else {
+                        fields.emplace_back(std::move(name), std::move(field));
+                    }
+                } while (take(','));
+                expect('}');
+            }
+            return {std::move(fields)};
+        }
+        if (c == '"') return {string()};
+        if (word("null")) return {};
+        if (word("true")) return {true};
+        if (word("false")) return {false};
+        return {number()};
+    }
+
+    double number() {
+        const std::size_t start = at_;
+        if (at_ < text_.size() && text_[at_] == '-') ++at_;
+        const auto digits = [&] {
+            const std::size_t from = at_;
+            while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
+            return at_ - from;
+        };
+        const std::size_t whole = at_;
+        if (digits() == 0) {
+            at_ = start;
+            fail("expected a value");
+        }
+        if (text_[whole] == '0' && at_ - whole > 1) {
+            at_ = whole + 1;
+            fail("a number does not start with 0");
+        }
+        if (at_ < text_.size() && text_[at_] == '.') {
+            ++at_;
+            if (digits() == 0) fail("expected digits after '.'");
+        }
+        if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
+            ++at_;
+            if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
+            if (digits() == 0) fail("expected the exponent's digits");
+        }
+        double value = 0;
+        std::from_chars(text_.data() + start, text_.data() + at_, value);
+        return value;
+    }
+
+    std::string string() {
+        ++at_;  // the opening quote
+        std::string out;
+        while (true) {
+            if (at_ >= text_.size()) fail("a string without its closing '\"'");
+            const char c = text_[at_++];
+            if (c == '"') return out;
+            if (static_cast<unsigned char>(c) < 0x20) fail("a control character in a string");
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
+            if (at_ >= text_.size()) fail("a string without its closing '\"'");
+            const char escaped = text_[at_++];
+            switch (escaped) {
+                case '"': out += '"'; break;
+                case '\\': out += '\\'; break;
+                case '/': out += '/'; break;
+                case 'b': out += '\b'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'u': append_utf8(out, code_point()); break;
+                default: --at_; fail("an unknown escape");
+            }
+        }
+    }
+
+    std::uint32_t hex4() {
+        if (at_ + 4 > text_.size()) fail("\\u needs four hexadecimal digits");
+        std::uint32_t value = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = text_[at_++];
+            value <<= 4;
+            if (c >= '0' && c <= '9') {
+                value |= static_cast<std::uint32_t>(c - '0');
+            } else if (c >= 'a' && c <= 'f') {
+                value |= static_cast<std::uint32_t>(c - 'a' + 10);
+            } else if (c >= 'A' && c <= 'F') {
+                value |= static_cast<std::uint32_t>(c - 'A' + 10);
+            } else {
+                --at_;
+                fail("\\u needs four hexadecimal digits");
+            }
+        }
+        return value;
+    }
+    // A \u escape, joined with the low half that follows a high surrogate; a lone half
+    // becomes U+FFFD, as the text could not be written in UTF-8 otherwise.
+    std::uint32_t code_point() {
+        const std::uint32_t first = hex4();
+        if (first >= 0xD800 && first <= 0xDBFF && text_.substr(at_, 2) == "\\u") {
+            const std::size_t back = at_;
+            at_ += 2;
+            const std::uint32_t second = hex4();
+            if (second >= 0xDC00 && second <= 0xDFFF)
+                return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+            at_ = back;
+        }
+        return first >= 0xD800 && first <= 0xDFFF ? 0xFFFD : first;
+    }
+    static void append_utf8(std::string& out, std::uint32_t cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | (cp >> 6));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | (cp >> 12));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (cp >> 18));
+            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    std::string_view text_;
+    std::size_t at_ = 0;
+};
+
+}  // namespace
+
+const dynamic_value& dynamic_value::missing() noexcept {
+    static const dynamic_value undefined;
+    return undefined;
+}
+
+const dynamic_value::array_type* dynamic_value::array() const noexcept {
+    const auto* shared = std::get_if<std::shared_ptr<array_type>>(&value_);
+    return shared != nullptr ? shared->get() : nullptr;
+}
+
+dynamic_value::array_type* dynamic_value::mutable_array() {
+    auto* shared = std::get_if<std::shared_ptr<array_type>>(&value_);
+    if (shared == nullptr) return nullptr;
+    if (shared->use_count() > 1) *shared = std::make_shared<array_type>(**shared);
+    return shared->get();
+}
+
+const dynamic_value::object_type* dynamic_value::object() const noexcept {
+    const auto* shared = std::get_if<std::shared_ptr<object_type>>(&value_);
+    return shared != nullptr ? shared->get() : nullptr;
+}
+
+dynamic_value::object_type* dynamic_value::mutable_object() {
+    auto* shared = std::get_if<std::shared_ptr<object_type>>(&value_);
+    if (shared == nullptr) return nullptr;
+    if (shared->use_count() > 1) *shared = std::make_shared<object_type>(**shared);
+    return shared->get();
+}
+
+const dynamic_value& dynamic_value::at(const dynamic_value& key) const noexcept {
+    if (const array_type* elements = array()) {
+        std::size_t index = 0;
+        return index_of(key, elements->size(), index) ? (*elements)[index] : missing();
+    }
+    if (object() == nullptr) return missing();
+    if (key.is_string()) return field(key.string());
+    if (key.is_number()) {
+        // A number names the field of its text (obj[1] is obj["1"]).
+        std::string name;
+        write_json(name, key);
+        return field(name);
+    }
+    return missing();
+}
+
+const dynamic_value& dynamic_value::field(std::string_view name) const noexcept {
+    const object_type* fields = object();
+    if (fields == nullptr) return missing();
+    for (const auto& [field_name, value] : *fields) {
+        if (field_name == name) return value;
+    }
+    return missing();
+}
+
+double dynamic_value::to_number() const noexcept {
+    switch (type()) {
+        case kind::null: return 0;
+        case kind::boolean: return boolean() ? 1 : 0;
+        case kind::number: return number();
+        case kind::string: return text_number(string());
+        case kind::array: {
+            const array_type& elements = *array();
+            if (elements.empty()) return 0;
+            if (elements.size() == 1) {
+                const dynamic_value& only = elements.front();
+                if (only.is_null()) return 0;
+                if (only.is_number() || only.is_string() || only.is_array())
+                    return only.to_number();
+            }
+            return std::numeric_limits<double>::quiet_NaN();
+        }
+        case kind::object: return std::numeric_limits<double>::quiet_NaN();
+    }
+    return 0;
+}
+
+bool dynamic_value::truthy() const noexcept {
+    switch (type()) {
+        case kind::null: return false;
+        case kind::boolean: return boolean();
+        case kind::number: return number() != 0 && !std::isnan(number());
+        case kind::string: return !string().empty();
+        default: return true;
+    }
+}
+
+bool operator==(const dynamic_value& a, const dynamic_value& b) noexcept {
+    if (a.type() != b.type()) return false;
+    switch (a.type()) {
+        case dynamic_value::kind::null: return true;
+        case dynamic_value::kind::boolean: return a.boolean() == b.boolean();
+        case dynamic_value::kind::number: return a.number() == b.number();
+        case dynamic_value::kind::string: return a.string() == b.string();
+        case dynamic_value::kind::array: return a.array() == b.array() || *a.array() == *b.array();
+        case dynamic_value::kind::object: {
+            const dynamic_value::object_type& left = *a.object();
+            const dynamic_value::object_type& right = *b.object();
+            if (&left == &right) return true;
+            if (left.size() != right.size()) return false;
+            for (const auto& field : left) {
+                const auto same = std::find_if(right.begin(), right.end(), [&](const auto& f) {
+                    return f.first == field.first;
+                });
+                if (same == right.end() || !(same->second == field.second)) return false;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+int dynamic_value::depth() const noexcept {
+    int deepest = 0;
+    if (const array_type* elements = array()) {
+        for (const dynamic_value& element : *elements) deepest = std::max(deepest, element.depth());
+        return deepest + 1;
+    }
+    if (const object_type* fields = object()) {
+        for (const auto& field : *fields) deepest = std::max(deepest, field.second.depth());
+        return deepest + 1;
+    }
+    return 0;
+}
+
+std::string dynamic_value::to_json() const {
+    std::string out;
+    write_json(out, *this);
+    return out;
+}
+
+dynamic_value dynamic_value::from_json(std::string_view text) {
+    return json_parser(text).whole();
+}
+
+std::shared_ptr<const value_type> dynamic_value_type() {
+    static const std::shared_ptr<const value_type> type = make_value_type<dynamic_value>(
+        "json", [](std::string_view text) { return dynamic_value::from_json(text); },
+        [](const dynamic_value& value) { return value.to_json(); });
+    return type;
+}
+
+}  // namespace canopy
