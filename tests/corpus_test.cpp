@@ -117,7 +117,7 @@ const std::map<std::string, expectation>& expectations() {
          // behavior3-ts defines Listen as a decorator of one child, which node 12 lacks (the
          // subtree file it names is missing too). Its Check reads `target[0].x`: fine.
          refused(diagnostic_code::decorator_child_count, 99,
-                 "'Listen' is a decorator and takes exactly one child")},
+                 "'behavior3.Listen' is a decorator and takes exactly one child")},
         {"behavior3-json/zhandouxiaojiji__behavior3lua__test-parallel-with-wait.json", lenient()},
         // behavior3-ts's own test trees: the behavior3 family runs them.
         {"behavior3-json/zhongfq__behavior3-ts__test-switch-case.json", loads()},
