@@ -21,7 +21,6 @@ import html
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -31,27 +30,10 @@ import time
 import urllib.error
 import urllib.request
 
-SKIP = 77
-CHROMIUM_TIMEOUT = 120
+from chromium import STATUS, SKIP, check, dump_dom, failures, find_chromium
+
 TICKS = 12
 AGENTS = 60
-STATUS = ["idle", "success", "failure", "running", "skipped", "halted"]
-
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL: " + message)
-    return condition
-
-
-def find_chromium():
-    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    return None
 
 
 def get(url, timeout=5):
@@ -107,25 +89,6 @@ def stop_program(program):
         return ""
     check(program.returncode == 0, "canopy run --serve ended with %d after Ctrl-C: %s"
           % (program.returncode, err[-500:]))
-    return out
-
-
-def dump_dom(chromium, page, profile):
-    command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-               "--no-first-run", "--disable-extensions", "--disable-background-networking",
-               "--disable-sync", "--disable-web-security", "--user-data-dir=" + profile,
-               "--window-size=1280,900", "--virtual-time-budget=30000", "--dump-dom",
-               "file://" + page]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
-    try:
-        out, err = process.communicate(timeout=CHROMIUM_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        sys.exit("Chromium did not finish %s within %d s" % (page, CHROMIUM_TIMEOUT))
-    if process.returncode != 0:
-        sys.exit("Chromium failed (%d) on %s:\n%s" % (process.returncode, page, err[-2000:]))
     return out
 
 
@@ -275,7 +238,8 @@ def main():
             driven = os.path.join(workdir, "live.html")
             with open(driven, "w", encoding="utf-8") as f:
                 f.write(page)
-            dom = dump_dom(chromium, driven, os.path.join(workdir, "profile"))
+            dom, _ = dump_dom(chromium, driven, os.path.join(workdir, "profile"), budget_ms=30000,
+                              extra=["--disable-web-security"])
             match = re.search(r'<pre id="test-results">(.*?)</pre>', dom, re.S)
             if not match:
                 sys.exit("the driver wrote no results; the DOM ends:\n" + dom[-3000:])

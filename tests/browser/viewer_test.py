@@ -25,32 +25,11 @@ import html
 import json
 import os
 import re
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-SKIP = 77
-CHROMIUM_TIMEOUT = 120  # seconds for one page, start to exit
-STATUS = ["idle", "success", "failure", "running", "skipped", "halted"]
-
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL: " + message)
-    return condition
-
-
-def find_chromium():
-    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    return None
+from chromium import STATUS, SKIP, check, dump_dom, failures, find_chromium
 
 
 def run(command, **kwargs):
@@ -59,28 +38,6 @@ def run(command, **kwargs):
         sys.exit("command failed (%d): %s\n%s%s" % (result.returncode, " ".join(command),
                                                    result.stdout, result.stderr))
     return result
-
-
-def dump_dom(chromium, page, profile, width=1280, height=900):
-    """Loads the page in headless Chromium; returns the DOM it ends with and the seconds taken."""
-    command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-               "--no-first-run", "--disable-extensions", "--disable-background-networking",
-               "--disable-sync", "--user-data-dir=" + profile, "--window-size=%d,%d" % (width, height),
-               "--virtual-time-budget=15000", "--dump-dom", "file://" + page]
-    start = time.monotonic()
-    # A session of its own, so that a timeout can end Chromium and every process it started.
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
-    try:
-        out, err = process.communicate(timeout=CHROMIUM_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        sys.exit("Chromium did not finish %s within %d s" % (page, CHROMIUM_TIMEOUT))
-    seconds = time.monotonic() - start
-    if process.returncode != 0:
-        sys.exit("Chromium failed (%d) on %s:\n%s" % (process.returncode, page, err[-2000:]))
-    return out, seconds
 
 
 def page_data(page_text):
