@@ -8,26 +8,10 @@
 #include "test_support.hpp"
 
 using namespace canopy;
+using testing::behavior3_tree;
+using testing::load_behavior3;
 
 namespace {
-
-registry b3_registry() {
-    registry reg;
-    register_builtin_nodes(reg);  // and the behavior3 family with it
-    return reg;
-}
-
-load_result load_b3(const std::string& root, const std::string& vars = "[]") {
-    return try_load_text(R"({"name": "t", "vars": )" + vars + R"(, "root": )" + root + "}",
-                         file_format::behavior3, b3_registry(), "t.json");
-}
-
-std::shared_ptr<const tree> loaded(const std::string& root, const std::string& vars = "[]") {
-    load_result result = load_b3(root, vars);
-    for (const diagnostic& d : result.diagnostics) FAIL_CHECK(to_string(d));
-    REQUIRE(result);
-    return result.tree;
-}
 
 std::string json_of(agent& a, const char* key) {
     const blackboard board = a.blackboard();
@@ -56,10 +40,11 @@ std::string sequence(const std::vector<std::string>& children) {
 TEST_SUITE("behavior3 arrays") {
     TEST_CASE("Let makes arrays and objects from its JSON value; the variables are json keys") {
         // let.ts: `env.output.push(value)`, the argument's value as the editor wrote it.
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [1, "a", {"k": null}]},
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [1, "a", {"k": null}]},
                                     "output": ["list"])",
-                                  R"("name": "Let", "args": {"value": {"hp": 3}}, "output": ["o"])",
-                                  R"("name": "Let", "args": {"value": 2}, "output": ["n"])"}));
+                      R"("name": "Let", "args": {"value": {"hp": 3}}, "output": ["o"])",
+                      R"("name": "Let", "args": {"value": 2}, "output": ["n"])"}));
         CHECK(type_of_key(*t, "list") == "json");
         CHECK(type_of_key(*t, "o") == "json");
         CHECK(type_of_key(*t, "n") == "number");  // numbers stay plain numbers
@@ -72,40 +57,43 @@ TEST_SUITE("behavior3 arrays") {
 
     TEST_CASE("Push appends its element to the array, and fails on anything else") {
         // push.ts: `if (!Array.isArray(arr)) return "failure"; arr.push(element)`.
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": []}, "output": ["list"])",
-                                  R"("name": "Let", "args": {"value": 4}, "output": ["n"])",
-                                  R"("name": "Push", "input": ["list", "n"])",
-                                  R"("name": "Push", "input": ["list", "list"])",
-                                  R"("name": "Push", "input": ["list"])"}));
+        auto t =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": []}, "output": ["list"])",
+                                     R"("name": "Let", "args": {"value": 4}, "output": ["n"])",
+                                     R"("name": "Push", "input": ["list", "n"])",
+                                     R"("name": "Push", "input": ["list", "list"])",
+                                     R"("name": "Push", "input": ["list"])"}));
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
         // The array pushed onto itself is its value then, not a reference to it.
         CHECK(json_of(a, "list") == "[4,[4],null]");
-        auto not_array = loaded(sequence({R"("name": "Let", "args": {"value": {"a": 1}},
+        auto not_array = behavior3_tree(sequence({R"("name": "Let", "args": {"value": {"a": 1}},
                                              "output": ["o"])",
-                                          R"("name": "Push", "input": ["o", "o"])"}));
+                                                  R"("name": "Push", "input": ["o", "o"])"}));
         agent b(not_array);
         CHECK(b.tick(0.1) == status::failure);
-        agent c(loaded(R"({"id": 1, "name": "Push", "input": ["never", "x"]})"));
+        agent c(behavior3_tree(R"({"id": 1, "name": "Push", "input": ["never", "x"]})"));
         CHECK(c.tick(0.1) == status::failure);  // null: no array
     }
 
     TEST_CASE("Index writes the element at its index, and fails where there is none") {
         // index.ts: `arr[index]`; success only for an element neither undefined nor null.
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [5, null, "x"]},
+        auto t =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": [5, null, "x"]},
                                     "output": ["list"])",
-                                  R"("name": "Index", "args": {"index": 2}, "input": ["list"],
+                                     R"("name": "Index", "args": {"index": 2}, "input": ["list"],
                                     "output": ["third"])",
-                                  R"("name": "Let", "args": {"value": 0}, "output": ["i"])",
-                                  R"("name": "Index", "input": ["list", "i"], "output": ["hp"])",
-                                  R"("name": "Check", "args": {"value": "hp == 5"})"}));
+                                     R"("name": "Let", "args": {"value": 0}, "output": ["i"])",
+                                     R"("name": "Index", "input": ["list", "i"], "output": ["hp"])",
+                                     R"("name": "Check", "args": {"value": "hp == 5"})"}));
         CHECK(type_of_key(*t, "hp") == "number");  // an expression reads it as a number
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
         CHECK(json_of(a, "third") == R"("x")");
         for (const char* index : {"1", "3", "-1", "0.5"}) {
             CAPTURE(index);
-            auto miss = loaded(sequence({R"("name": "Let", "args": {"value": [5, null, "x"]},
+            auto miss =
+                behavior3_tree(sequence({R"("name": "Let", "args": {"value": [5, null, "x"]},
                                           "output": ["list"])",
                                          std::string(R"("name": "Index", "args": {"index": )") +
                                              index + R"(}, "input": ["list"], "output": ["e"])"}));
@@ -113,11 +101,12 @@ TEST_SUITE("behavior3 arrays") {
             CHECK(b.tick(0.1) == status::failure);
         }
         // An element the output variable cannot hold fails too: a number variable, a string.
-        auto mismatch = loaded(sequence({R"("name": "Let", "args": {"value": ["s"]},
+        auto mismatch =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": ["s"]},
                                           "output": ["list"])",
-                                         R"("name": "Index", "args": {"index": 0},
+                                     R"("name": "Index", "args": {"index": 0},
                                           "input": ["list"], "output": ["hp"])",
-                                         R"("name": "Check", "args": {"value": "hp > 1"})"}));
+                                     R"("name": "Check", "args": {"value": "hp > 1"})"}));
         agent c(mismatch);
         CHECK(c.tick(0.1) == status::failure);
     }
@@ -125,33 +114,36 @@ TEST_SUITE("behavior3 arrays") {
     TEST_CASE("GetField and SetField read, write and delete an object's fields") {
         // get-field.ts: `obj[field]`, failure when undefined or null; set-field.ts:
         // `obj[field] = value`, and `delete obj[field]` for a null or undefined value.
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": {"hp": 3, "mp": 1}},
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": {"hp": 3, "mp": 1}},
                                     "output": ["o"])",
-                                  R"("name": "SetField", "args": {"field": "name", "value": "orc"},
+                      R"("name": "SetField", "args": {"field": "name", "value": "orc"},
                                     "input": ["o"])",
-                                  R"("name": "SetField", "args": {"field": "hp", "value": [1]},
+                      R"("name": "SetField", "args": {"field": "hp", "value": [1]},
                                     "input": ["o"])",
-                                  R"("name": "SetField", "args": {"field": "mp"}, "input": ["o"])",
-                                  R"("name": "GetField", "args": {"field": "name"}, "input": ["o"],
+                      R"("name": "SetField", "args": {"field": "mp"}, "input": ["o"])",
+                      R"("name": "GetField", "args": {"field": "name"}, "input": ["o"],
                                     "output": ["n"])",
-                                  R"("name": "Let", "args": {"value": "hp"}, "output": ["f"])",
-                                  R"("name": "GetField", "input": ["o", "f"], "output": ["h"])"}));
+                      R"("name": "Let", "args": {"value": "hp"}, "output": ["f"])",
+                      R"("name": "GetField", "input": ["o", "f"], "output": ["h"])"}));
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
         CHECK(json_of(a, "o") == R"({"hp":[1],"name":"orc"})");
         CHECK(json_of(a, "n") == R"("orc")");
         CHECK(json_of(a, "h") == "[1]");
-        auto missing = loaded(sequence({R"("name": "Let", "args": {"value": {}}, "output": ["o"])",
-                                        R"("name": "GetField", "args": {"field": "x"},
+        auto missing =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": {}}, "output": ["o"])",
+                                     R"("name": "GetField", "args": {"field": "x"},
                                          "input": ["o"], "output": ["v"])"}));
         agent b(missing);
         CHECK(b.tick(0.1) == status::failure);
         // An array's fields are its indexes and its length, as in JavaScript.
-        auto on_array = loaded(sequence({R"("name": "Let", "args": {"value": [7, 8]},
+        auto on_array =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": [7, 8]},
                                           "output": ["l"])",
-                                         R"("name": "GetField", "args": {"field": "length"},
+                                     R"("name": "GetField", "args": {"field": "length"},
                                           "input": ["l"], "output": ["n"])",
-                                         R"("name": "SetField", "input": ["l", "n", "n"])"}));
+                                     R"("name": "SetField", "input": ["l", "n", "n"])"}));
         agent c(on_array);
         CHECK(c.tick(0.1) == status::success);
         CHECK(json_of(c, "l") == "[7,8,2]");  // l[2] = 2: one past the end appends
@@ -159,14 +151,15 @@ TEST_SUITE("behavior3 arrays") {
 
     TEST_CASE("Includes tells whether the array holds an equal element") {
         // includes.ts: `arr.indexOf(element) >= 0`; failure for no array or a null element.
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [1, "a", 3]},
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [1, "a", 3]},
                                     "output": ["list"])",
-                                  R"("name": "Let", "args": {"value": "a"}, "output": ["e"])",
-                                  R"("name": "Includes", "input": ["list", "e"])",
-                                  R"("name": "Let", "args": {"value": 2}, "output": ["e2"])",
-                                  R"("name": "Invert", "children": [{"id": 9, "name": "Includes",
+                      R"("name": "Let", "args": {"value": "a"}, "output": ["e"])",
+                      R"("name": "Includes", "input": ["list", "e"])",
+                      R"("name": "Let", "args": {"value": 2}, "output": ["e2"])",
+                      R"("name": "Invert", "children": [{"id": 9, "name": "Includes",
                                     "input": ["list", "e2"]}])",
-                                  R"("name": "Invert", "children": [{"id": 10, "name": "Includes",
+                      R"("name": "Invert", "children": [{"id": 10, "name": "Includes",
                                     "input": ["list", "unset"]}])"}));
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
@@ -174,28 +167,29 @@ TEST_SUITE("behavior3 arrays") {
 
     TEST_CASE("Concat writes a new array of both inputs' elements") {
         // concat.ts: failure unless both are arrays; `env.output.push(arr1.concat(arr2))`.
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [1]}, "output": ["a"])",
-                                  R"("name": "Let", "args": {"value": [2, [3]]}, "output": ["b"])",
-                                  R"("name": "Concat", "input": ["a", "b"], "output": ["c"])",
-                                  R"("name": "Push", "input": ["c", "c"])"}));
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [1]}, "output": ["a"])",
+                      R"("name": "Let", "args": {"value": [2, [3]]}, "output": ["b"])",
+                      R"("name": "Concat", "input": ["a", "b"], "output": ["c"])",
+                      R"("name": "Push", "input": ["c", "c"])"}));
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
         CHECK(json_of(a, "a") == "[1]");
         CHECK(json_of(a, "c") == "[1,2,[3],[1,2,[3]]]");
-        auto bad =
-            loaded(sequence({R"("name": "Let", "args": {"value": [1]}, "output": ["a"])",
-                             R"("name": "Concat", "input": ["a", "none"], "output": ["c"])"}));
+        auto bad = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [1]}, "output": ["a"])",
+                      R"("name": "Concat", "input": ["a", "none"], "output": ["c"])"}));
         agent b(bad);
         CHECK(b.tick(0.1) == status::failure);
     }
 
     TEST_CASE("RandomIndex writes one of the elements, from the agent's generator") {
         // random-index.ts: `arr[Math.floor(Math.random() * arr.length)]`; failure when empty.
-        auto t =
-            loaded(sequence({R"("name": "Let", "args": {"value": [10, 20, 30]},
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [10, 20, 30]},
                                     "output": ["list"])",
-                             R"("name": "RandomIndex", "input": ["list"], "output": ["v"])",
-                             R"("name": "Check", "args": {"value": "v % 10 == 0 && v > 0"})"}));
+                      R"("name": "RandomIndex", "input": ["list"], "output": ["v"])",
+                      R"("name": "Check", "args": {"value": "v % 10 == 0 && v > 0"})"}));
         std::vector<bool> seen(4, false);
         for (std::uint64_t seed = 1; seed <= 40; ++seed) {
             agent a(t, nullptr, seed);
@@ -204,8 +198,8 @@ TEST_SUITE("behavior3 arrays") {
         }
         CHECK((seen[1] && seen[2] && seen[3]));
         auto empty =
-            loaded(sequence({R"("name": "Let", "args": {"value": []}, "output": ["l"])",
-                             R"("name": "RandomIndex", "input": ["l"], "output": ["v"])"}));
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": []}, "output": ["l"])",
+                                     R"("name": "RandomIndex", "input": ["l"], "output": ["v"])"}));
         agent b(empty);
         CHECK(b.tick(0.1) == status::failure);
     }
@@ -214,10 +208,11 @@ TEST_SUITE("behavior3 arrays") {
         // decorators/foreach.ts: for each i, `blackboard.set(varname, arr[i])`, `set(idx, i)`,
         // tick the child; failure ends the loop with failure; running yields i, and the
         // resumed loop goes on at i + 1 after the child's success.
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [3, 4, 5]},
+        auto t =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": [3, 4, 5]},
                                     "output": ["list"])",
-                                  R"("name": "Let", "args": {"value": 0}, "output": ["sum"])",
-                                  R"("name": "ForEach", "input": ["list"], "output": ["e", "i"],
+                                     R"("name": "Let", "args": {"value": 0}, "output": ["sum"])",
+                                     R"("name": "ForEach", "input": ["list"], "output": ["e", "i"],
                                     "children": [{"id": 9, "name": "Calculate",
                                       "args": {"value": "sum + e * 10 + i"}, "output": ["sum"]}])"}));
         agent a(t);
@@ -225,9 +220,10 @@ TEST_SUITE("behavior3 arrays") {
         CHECK(a.blackboard().get<double>("sum") == 123);  // 30 + 41 + 52
         CHECK(a.blackboard().get<double>("i") == 2);
         // A running child: one element a tick while it waits, the next at once after.
-        auto waits = loaded(sequence({R"("name": "Let", "args": {"value": ["a", "b"]},
+        auto waits =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": ["a", "b"]},
                                         "output": ["list"])",
-                                      R"("name": "ForEach", "input": ["list"], "output": ["e"],
+                                     R"("name": "ForEach", "input": ["list"], "output": ["e"],
                                         "children": [{"id": 9, "name": "Wait",
                                           "args": {"time": 0.1}}])"}));
         agent b(waits);
@@ -237,30 +233,32 @@ TEST_SUITE("behavior3 arrays") {
         CHECK(json_of(b, "e") == R"("b")");
         CHECK(b.tick(0.1) == status::success);
         // A failing child ends it; no array fails; an empty one succeeds at once.
-        auto fails = loaded(sequence({R"("name": "Let", "args": {"value": [1, 2]},
+        auto fails =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": [1, 2]},
                                         "output": ["list"])",
-                                      R"("name": "ForEach", "input": ["list"], "output": ["e"],
+                                     R"("name": "ForEach", "input": ["list"], "output": ["e"],
                                         "children": [{"id": 9, "name": "Check",
                                           "args": {"value": "e < 2"}}])"}));
         agent c(fails);
         CHECK(c.tick(0.1) == status::failure);
         CHECK(c.blackboard().get<double>("e") == 2);
-        agent d(loaded(R"({"id": 1, "name": "ForEach", "input": ["none"], "output": ["e"],
+        agent d(behavior3_tree(R"({"id": 1, "name": "ForEach", "input": ["none"], "output": ["e"],
                            "children": [{"id": 2, "name": "JustSuccess"}]})"));
         CHECK(d.tick(0.1) == status::failure);
     }
 
     TEST_CASE("expressions read the fields and elements of the variables the nodes fill") {
         // evaluator.ts's DOT reads `obj[field]` of the variable's object.
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [{"hp": 3}, {"hp": 9}]},
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [{"hp": 3}, {"hp": 9}]},
                                     "output": ["units"])",
-                                  R"("name": "Let", "args": {"value": 0}, "output": ["strong"])",
-                                  R"("name": "ForEach", "input": ["units"], "output": ["u"],
+                      R"("name": "Let", "args": {"value": 0}, "output": ["strong"])",
+                      R"("name": "ForEach", "input": ["units"], "output": ["u"],
                                     "children": [{"id": 9, "name": "Calculate",
                                       "args": {"value": "u.hp > 5 ? strong + 1 : strong"},
                                       "output": ["strong"]}])",
-                                  R"("name": "Check", "args": {"value": "units[1].hp == 9"})",
-                                  R"("name": "Check", "args": {"value": "units.length == 2"})"}));
+                      R"("name": "Check", "args": {"value": "units[1].hp == 9"})",
+                      R"("name": "Check", "args": {"value": "units.length == 2"})"}));
         CHECK(type_of_key(*t, "u") == "json");
         CHECK(type_of_key(*t, "strong") == "number");
         agent a(t);
@@ -270,8 +268,9 @@ TEST_SUITE("behavior3 arrays") {
 
     TEST_CASE("an array that doubles on every tick stops growing instead of exhausting memory") {
         // Push a a doubles a's values; behavior3-ts makes a cycle instead.
-        auto t = loaded(sequence({R"("name": "Push", "input": ["list", "list"])"}),
-                        R"([{"name": "list", "desc": "", "type": "json", "default": [0]}])");
+        auto t =
+            behavior3_tree(sequence({R"("name": "Push", "input": ["list", "list"])"}),
+                           R"([{"name": "list", "desc": "", "type": "json", "default": [0]}])");
         agent a(t);
         int failed_at = 0;
         for (int tick = 1; tick <= 40 && failed_at == 0; ++tick) {
@@ -284,8 +283,9 @@ TEST_SUITE("behavior3 arrays") {
     TEST_CASE(
         "a ForEach whose child lengthens its array yields after a bounded number of "
         "elements") {
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [1]}, "output": ["list"])",
-                                  R"("name": "ForEach", "input": ["list"], "output": ["e"],
+        auto t =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": [1]}, "output": ["list"])",
+                                     R"("name": "ForEach", "input": ["list"], "output": ["e"],
                                     "children": [{"id": 9, "name": "Push",
                                       "input": ["list", "e"]}])"}));
         agent a(t);
@@ -296,7 +296,7 @@ TEST_SUITE("behavior3 arrays") {
     TEST_CASE("Let without a value, or with null, clears its variable as Clear does") {
         // let.ts: `_checkOneof(node, env, 0, args.value, null)` then output null; clear.ts:
         // `env.output.push(undefined)`.
-        auto t = loaded(
+        auto t = behavior3_tree(
             sequence({R"("name": "Let", "args": {"value": [1]}, "output": ["list"])",
                       R"("name": "NotNull", "input": ["list"])",
                       R"("name": "Let", "args": {"value": null}, "output": ["list"])",
@@ -311,18 +311,19 @@ TEST_SUITE("behavior3 arrays") {
 
     TEST_CASE("what types alone tell is refused at load, at the node") {
         // A number where Push needs an array: the variable's uses disagree.
-        load_result clash = load_b3(sequence({R"("name": "Let", "args": {"value": 3},
+        load_result clash =
+            load_behavior3(sequence({R"("name": "Let", "args": {"value": 3},
                                                "output": ["list"])",
-                                              R"("name": "Push", "input": ["list", "list"])"}));
+                                     R"("name": "Push", "input": ["list", "list"])"}));
         CHECK_FALSE(clash);
         REQUIRE_FALSE(clash.diagnostics.empty());
         CHECK(clash.diagnostics[0].code == diagnostic_code::key_type_mismatch);
         CHECK(clash.diagnostics[0].record_id.has_value());
         // An array where an expression reads a number: the expression makes the variable a
         // number, which Let's array cannot be.
-        load_result arithmetic = load_b3(sequence({R"("name": "Let", "args": {"value": [1]},
+        load_result arithmetic = load_behavior3(sequence({R"("name": "Let", "args": {"value": [1]},
                                                     "output": ["list"])",
-                                                   R"("name": "Check",
+                                                          R"("name": "Check",
                                                     "args": {"value": "list + 1 > 0"}})"}));
         CHECK_FALSE(arithmetic);
         // Index without an index, SetField without a field, and a value given twice.
@@ -332,7 +333,7 @@ TEST_SUITE("behavior3 arrays") {
               R"("name": "SetField", "input": ["l", "f", "v"], "args": {"value": 1})",
               R"("name": "Push", "args": {"list": 1})"}) {
             CAPTURE(node);
-            load_result bad = load_b3(std::string(R"({"id": 1, )") + node + "}");
+            load_result bad = load_behavior3(std::string(R"({"id": 1, )") + node + "}");
             CHECK_FALSE(bad);
             REQUIRE_FALSE(bad.diagnostics.empty());
             CHECK(bad.diagnostics[0].record_id == 1);
@@ -340,8 +341,9 @@ TEST_SUITE("behavior3 arrays") {
     }
 
     TEST_CASE("each agent has its own arrays: a tree's literal is never changed") {
-        auto t = loaded(sequence({R"("name": "Let", "args": {"value": [0]}, "output": ["list"])",
-                                  R"("name": "Push", "input": ["list", "list"])"}));
+        auto t =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": [0]}, "output": ["list"])",
+                                     R"("name": "Push", "input": ["list", "list"])"}));
         agent a(t);
         agent b(t);
         CHECK(a.tick(0.1) == status::success);
@@ -386,6 +388,6 @@ TEST_SUITE("behavior3 arrays") {
         REQUIRE(back.size() == records.size());
         for (std::size_t i = 0; i < records.size(); ++i)
             CHECK(back.type_name(i) == records.type_name(i));
-        CHECK(try_load_text(text, file_format::behavior3, b3_registry(), "t.json"));
+        CHECK(try_load_text(text, file_format::behavior3, testing::test_registry(), "t.json"));
     }
 }

@@ -8,39 +8,20 @@
 #include "test_support.hpp"
 
 using namespace canopy;
-
-namespace {
-
-registry b3_registry() {
-    registry reg;
-    register_builtin_nodes(reg);  // and the behavior3 family with it
-    return reg;
-}
-
-load_result load_b3(const std::string& root, const std::string& vars = "[]") {
-    return try_load_text(R"({"name": "t", "vars": )" + vars + R"(, "root": )" + root + "}",
-                         file_format::behavior3, b3_registry(), "t.json");
-}
-
-std::shared_ptr<const tree> loaded(const std::string& root, const std::string& vars = "[]") {
-    load_result result = load_b3(root, vars);
-    for (const diagnostic& d : result.diagnostics) FAIL_CHECK(to_string(d));
-    REQUIRE(result);
-    return result.tree;
-}
-
-}  // namespace
+using testing::behavior3_tree;
+using testing::load_behavior3;
 
 TEST_SUITE("behavior3 values") {
     TEST_CASE("Check succeeds when its expression is truthy, else fails") {
         // check.ts: `return value ? "success" : "failure"`.
-        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+        auto t = behavior3_tree(R"({"id": 1, "name": "Sequence", "children": [
             {"id": 2, "name": "Let", "args": {"value": 30}, "output": ["hp"]},
             {"id": 3, "name": "Check", "args": {"value": "hp > 20 && hp % 2 == 0"}}]})");
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
         a.blackboard().set("hp", 31.0);
-        auto check_only = loaded(R"({"id": 1, "name": "Check", "args": {"value": "hp >= 10"}})");
+        auto check_only =
+            behavior3_tree(R"({"id": 1, "name": "Check", "args": {"value": "hp >= 10"}})");
         agent b(check_only);
         CHECK(b.tick(0.1) == status::failure);  // hp, never written, is 0
         b.blackboard().set("hp", 10.0);
@@ -49,7 +30,7 @@ TEST_SUITE("behavior3 values") {
 
     TEST_CASE("Calculate writes its expression's value to its output and succeeds") {
         // calculate.ts: `env.output.push(value); return "success"`.
-        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+        auto t = behavior3_tree(R"({"id": 1, "name": "Sequence", "children": [
             {"id": 2, "name": "Let", "args": {"value": 7}, "output": ["a"]},
             {"id": 3, "name": "Calculate", "args": {"value": "a * 2 + 1"}, "output": ["b"]},
             {"id": 4, "name": "Calculate", "args": {"value": "b > 10"}, "output": ["c"]},
@@ -63,7 +44,7 @@ TEST_SUITE("behavior3 values") {
 
     TEST_CASE("Let writes its value, or its input variable's, to its output") {
         // let.ts: `_checkOneof(node, env, 0, args.value, null)`: input 1 wins when wired.
-        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+        auto t = behavior3_tree(R"({"id": 1, "name": "Sequence", "children": [
             {"id": 2, "name": "Let", "args": {"value": 2.5}, "output": ["a"]},
             {"id": 3, "name": "Let", "input": ["a"], "output": ["b"]},
             {"id": 4, "name": "Let", "args": {"value": true}, "output": ["f"]},
@@ -76,7 +57,8 @@ TEST_SUITE("behavior3 values") {
 
     TEST_CASE("Assert passes its child's success on and turns its failure into an error") {
         // assert.ts: success -> success, running -> yield, failure -> throw new Error(message).
-        auto t = loaded(R"({"id": 1, "name": "Assert", "args": {"message": "hp must be positive"},
+        auto t = behavior3_tree(
+            R"({"id": 1, "name": "Assert", "args": {"message": "hp must be positive"},
             "children": [{"id": 2, "name": "Check", "args": {"value": "hp > 0"}}]})");
         agent a(t);
         a.blackboard().set("hp", 3.0);
@@ -93,7 +75,7 @@ TEST_SUITE("behavior3 values") {
 
     TEST_CASE("Now writes the agent's time to its output") {
         // now.ts: `env.output.push(env.context.time)`.
-        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+        auto t = behavior3_tree(R"({"id": 1, "name": "Sequence", "children": [
             {"id": 2, "name": "Now", "output": ["t"]},
             {"id": 3, "name": "Check", "args": {"value": "t >= 0.25"}}]})");
         agent a(t);
@@ -105,7 +87,7 @@ TEST_SUITE("behavior3 values") {
 
     TEST_CASE("Math computes its operation over value1, value2 and its inputs") {
         // math.ts: values are value1 (else input 1), value2 (else input 2), then inputs 3...
-        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+        auto t = behavior3_tree(R"({"id": 1, "name": "Sequence", "children": [
             {"id": 2, "name": "Let", "args": {"value": 3}, "output": ["a"]},
             {"id": 3, "name": "Let", "args": {"value": 7}, "output": ["b"]},
             {"id": 4, "name": "Let", "args": {"value": 5}, "output": ["c"]},
@@ -142,20 +124,20 @@ TEST_SUITE("behavior3 values") {
     }
 
     TEST_CASE("Math fails where math.ts fails at run, and refuses at load what it can tell") {
-        auto t = loaded(R"({"id": 1, "name": "Math",
+        auto t = behavior3_tree(R"({"id": 1, "name": "Math",
             "args": {"op": "randFloat", "value1": 5, "value2": 1}, "output": ["f"]})");
         agent a(t);
         CHECK(a.tick(0.1) == status::failure);  // min above max
-        load_result bad = load_b3(R"({"id": 1, "name": "Math",
+        load_result bad = load_behavior3(R"({"id": 1, "name": "Math",
             "args": {"op": "abs", "value1": 1, "value2": 2}, "output": ["f"]})");
         CHECK_FALSE(bad);
         REQUIRE(bad.diagnostics.size() == 1);
         CHECK(bad.diagnostics[0].message.find("takes 1 value, and has 2") != std::string::npos);
-        bad = load_b3(R"({"id": 1, "name": "Math", "args": {"op": "cube", "value1": 1}})");
+        bad = load_behavior3(R"({"id": 1, "name": "Math", "args": {"op": "cube", "value1": 1}})");
         CHECK_FALSE(bad);
         REQUIRE(bad.diagnostics.size() == 1);
         CHECK(bad.diagnostics[0].message.find("unknown op 'cube'") != std::string::npos);
-        bad = load_b3(R"({"id": 1, "name": "Math", "args": {"op": "sqrt"}})");
+        bad = load_behavior3(R"({"id": 1, "name": "Math", "args": {"op": "sqrt"}})");
         CHECK_FALSE(bad);
         REQUIRE(bad.diagnostics.size() == 1);
         CHECK(bad.diagnostics[0].message.find("at least one value") != std::string::npos);
@@ -163,7 +145,7 @@ TEST_SUITE("behavior3 values") {
 
     TEST_CASE("IsNull and NotNull tell a variable never written from one written") {
         // is-null.ts: success when the input is undefined or null; not-null.ts the opposite.
-        auto t = loaded(R"({"id": 1, "name": "Sequence", "children": [
+        auto t = behavior3_tree(R"({"id": 1, "name": "Sequence", "children": [
             {"id": 2, "name": "IsNull", "input": ["target"]},
             {"id": 3, "name": "Let", "args": {"value": 4}, "output": ["target"]},
             {"id": 4, "name": "NotNull", "input": ["target"]}]})");
@@ -173,27 +155,30 @@ TEST_SUITE("behavior3 values") {
         agent b(t);
         b.blackboard().set("target", 1.0);  // the program writes it before the first tick
         CHECK(b.tick(0.1) == status::failure);
-        auto declared = loaded(R"({"id": 1, "name": "NotNull", "input": ["hp"]})",
-                               R"([{"name": "hp", "desc": "", "type": "number", "default": 10}])");
+        auto declared =
+            behavior3_tree(R"({"id": 1, "name": "NotNull", "input": ["hp"]})",
+                           R"([{"name": "hp", "desc": "", "type": "number", "default": 10}])");
         agent c(declared);
         CHECK(c.tick(0.1) == status::success);  // a declared initial value is a value
     }
 
     TEST_CASE("a declared variable keeps its type; an expression over it is checked at load") {
-        auto t = loaded(R"({"id": 1, "name": "Check", "args": {"value": "ready && count > 2"}})",
-                        R"([{"name": "ready", "desc": "", "type": "boolean", "default": true},
+        auto t =
+            behavior3_tree(R"({"id": 1, "name": "Check", "args": {"value": "ready && count > 2"}})",
+                           R"([{"name": "ready", "desc": "", "type": "boolean", "default": true},
                             {"name": "count", "desc": "", "type": "integer", "default": 3}])");
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
-        load_result bad = load_b3(R"({"id": 1, "name": "Check", "args": {"value": "name + 1"}})",
-                                  R"([{"name": "name", "desc": "", "type": "string"}])");
+        load_result bad =
+            load_behavior3(R"({"id": 1, "name": "Check", "args": {"value": "name + 1"}})",
+                           R"([{"name": "name", "desc": "", "type": "string"}])");
         CHECK_FALSE(bad);
         REQUIRE(bad.diagnostics.size() == 1);
         CHECK(bad.diagnostics[0].message.find("needs numbers") != std::string::npos);
     }
 
     TEST_CASE("a bad expression is refused at load, at its node's argument") {
-        load_result bad = load_b3(R"({"id": 1, "name": "Sequence", "children": [
+        load_result bad = load_behavior3(R"({"id": 1, "name": "Sequence", "children": [
             {"id": 2, "name": "Check",
              "args": {"value": "hp >> "}}]})");
         CHECK_FALSE(bad);
@@ -209,7 +194,7 @@ TEST_SUITE("behavior3 values") {
         for (const char* args : {R"({"value": ""})", R"({"value": 3})", R"({})"}) {
             CAPTURE(args);
             load_result refused =
-                load_b3(std::string(R"({"id": 1, "name": "Check", "args": )") + args + "}");
+                load_behavior3(std::string(R"({"id": 1, "name": "Check", "args": )") + args + "}");
             CHECK_FALSE(refused);
             CHECK_FALSE(refused.diagnostics.empty());
         }

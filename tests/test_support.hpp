@@ -118,6 +118,24 @@ inline std::string xml_tree(const std::vector<std::string>& nodes) {
 }
 
 /// The one diagnostic with that code; fails the test when there is not exactly one.
+/// A behavior3 file of one tree, its root and `vars` given as JSON, loaded with Canopy's
+/// built-ins (the behavior3 family with them).
+inline load_result load_behavior3(const std::string& root, const std::string& vars = "[]") {
+    registry reg;
+    register_builtin_nodes(reg);
+    return try_load_text(R"({"name": "t", "vars": )" + vars + R"(, "root": )" + root + "}",
+                         file_format::behavior3, reg, "t.json");
+}
+
+/// The same, which must load without a diagnostic.
+inline std::shared_ptr<const tree> behavior3_tree(const std::string& root,
+                                                  const std::string& vars = "[]") {
+    load_result result = load_behavior3(root, vars);
+    for (const diagnostic& d : result.diagnostics) FAIL_CHECK(to_string(d));
+    REQUIRE(result);
+    return result.tree;
+}
+
 inline diagnostic only(const load_result& result, diagnostic_code code) {
     std::vector<diagnostic> found;
     for (const diagnostic& d : result.diagnostics) {
