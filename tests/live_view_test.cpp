@@ -75,14 +75,30 @@ std::vector<int> traced_statuses(const std::shared_ptr<const tree>& t, int ticks
     return last;
 }
 
-// Per node, [idle, success, failure, running] over the agents, read one by one.
-std::vector<std::array<std::uint32_t, 4>> direct_counts(const std::vector<agent>& agents) {
-    std::vector<std::array<std::uint32_t, 4>> counts(agents.front().tree().size());
+// Per node of `t`, [idle, success, failure, running] over the agents on `t`, read one by one.
+std::vector<std::array<std::uint32_t, 4>> direct_counts(const std::vector<agent>& agents,
+                                                        const tree& t) {
+    std::vector<std::array<std::uint32_t, 4>> counts(t.size());
     for (const agent& a : agents) {
+        if (&a.tree() != &t) continue;
         for (tree::index i = 0; i < counts.size(); ++i)
             ++counts[i][static_cast<std::size_t>(a.last_status(i))];
     }
     return counts;
+}
+
+// `count` agents logging to `log`, agent k on tree_of(k) and ticked k % cycle times, so that
+// the nodes are in every status somewhere.
+template <typename TreeOf>
+std::vector<agent> staggered_agents(int count, int cycle, TreeOf tree_of,
+                                    testing::script_log& log) {
+    std::vector<agent> agents;
+    agents.reserve(static_cast<std::size_t>(count));
+    for (int k = 0; k < count; ++k) {
+        agents.emplace_back(tree_of(k), &log);
+        for (int n = 0; n < k % cycle; ++n) agents.back().tick(0.1);
+    }
+    return agents;
 }
 
 // Calls update() as a program's loop does, without ticking, until stopped.
@@ -180,12 +196,8 @@ TEST_SUITE("live view") {
         auto t = mixed_tree();
         testing::script_log log;
         log.keep_calls = false;
-        std::vector<agent> agents;
-        for (int k = 0; k < 300; ++k) agents.emplace_back(t, &log);
-        // Agent k has ticked k % 11 times: every node in every status somewhere.
-        for (std::size_t k = 0; k < agents.size(); ++k) {
-            for (std::size_t n = 0; n < k % 11; ++n) agents[k].tick(0.1);
-        }
+        std::vector<agent> agents = staggered_agents(
+            300, 11, [&](int) { return t; }, log);
         view.watch(&agents[0]);
         view.watch_population(agents.data(), agents.size());
         CHECK(client.get("/api/state")["population"].is_null());  // asks for a count
@@ -196,7 +208,7 @@ TEST_SUITE("live view") {
         CHECK(state["population"]["counted"] == 300);
         CHECK(state["population"]["other_tree"] == 0);
         CHECK(state["agents"] == 300);
-        const auto expected = direct_counts(agents);
+        const auto expected = direct_counts(agents, *t);
         const auto shown =
             state["population"]["counts"].get<std::vector<std::array<std::uint32_t, 4>>>();
         CHECK(shown == expected);
@@ -216,11 +228,8 @@ TEST_SUITE("live view") {
         auto other = mixed_tree("other");
         testing::script_log log;
         log.keep_calls = false;
-        std::vector<agent> agents;
-        for (int k = 0; k < 1000; ++k) agents.emplace_back(k % 100 == 99 ? other : t, &log);
-        for (std::size_t k = 0; k < agents.size(); ++k) {
-            for (std::size_t n = 0; n < k % 5; ++n) agents[k].tick(0.1);
-        }
+        std::vector<agent> agents = staggered_agents(
+            1000, 5, [&](int k) { return k % 100 == 99 ? other : t; }, log);
         view.watch(&agents[0]);
         view.watch_population(agents.data(), agents.size());
         client.get("/api/state");
@@ -228,13 +237,8 @@ TEST_SUITE("live view") {
         const json population = client.get("/api/state")["population"];
         CHECK(population["counted"] == 990);
         CHECK(population["other_tree"] == 10);
-        std::vector<std::array<std::uint32_t, 4>> expected(t->size());
-        for (const agent& a : agents) {
-            if (&a.tree() != t.get()) continue;
-            for (tree::index i = 0; i < t->size(); ++i)
-                ++expected[i][static_cast<std::size_t>(a.last_status(i))];
-        }
-        CHECK(population["counts"].get<std::vector<std::array<std::uint32_t, 4>>>() == expected);
+        CHECK(population["counts"].get<std::vector<std::array<std::uint32_t, 4>>>() ==
+              direct_counts(agents, *t));
         view.watch_population(nullptr, 0);
         view.watch(nullptr);
     }
@@ -245,11 +249,8 @@ TEST_SUITE("live view") {
         auto t = mixed_tree();
         testing::script_log log;
         log.keep_calls = false;
-        std::vector<agent> agents;
-        for (int k = 0; k < 10; ++k) agents.emplace_back(t, &log);
-        for (std::size_t k = 0; k < agents.size(); ++k) {
-            for (std::size_t n = 0; n < k; ++n) agents[k].tick(0.1);
-        }
+        std::vector<agent> agents = staggered_agents(
+            10, 10, [&](int) { return t; }, log);
         view.watch(&agents[0]);
         view.watch_population(agents.data(), agents.size());
         client.get("/api/state");
@@ -293,11 +294,8 @@ TEST_SUITE("live view") {
         auto t = mixed_tree();
         testing::script_log log;
         log.keep_calls = false;
-        std::vector<agent> agents;
-        for (int k = 0; k < 50; ++k) agents.emplace_back(t, &log);
-        for (std::size_t k = 0; k < agents.size(); ++k) {
-            for (std::size_t n = 0; n < k % 4; ++n) agents[k].tick(0.1);
-        }
+        std::vector<agent> agents = staggered_agents(
+            50, 4, [&](int) { return t; }, log);
         view.watch(&agents[0]);
         view.watch_population(agents.data(), agents.size());
         // Without update(), the request is answered after the wait.
