@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "canopy/core/error.hpp"
+#include "core/json_text.hpp"
 
 namespace canopy {
 namespace {
@@ -50,26 +51,7 @@ bool index_of(const dynamic_value& key, std::size_t size, std::size_t& index) {
 
 void write_string(std::string& out, const std::string& text) {
     out += '"';
-    for (const char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    static const char hex[] = "0123456789abcdef";
-                    out += "\\u00";
-                    out += hex[(c >> 4) & 0xF];
-                    out += hex[c & 0xF];
-                } else {
-                    out += c;
-                }
-        }
-    }
+    detail::append_json_escaped(out, text);
     out += '"';
 }
 

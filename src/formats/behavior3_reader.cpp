@@ -19,9 +19,9 @@
 #include <unordered_set>
 
 #include "core/diagnostic_sink.hpp"
+#include "core/json_text.hpp"
 #include "core/suggest.hpp"
 #include "formats/behavior3_names.hpp"
-#include "formats/json_text.hpp"
 #include "formats/json_tracking.hpp"
 #include "formats/readers.hpp"
 #include "formats/text_position.hpp"
@@ -449,7 +449,7 @@ private:
                 case kind::null: out += "null"; break;
                 case kind::boolean: out += v.boolean ? "true" : "false"; break;
                 case kind::integer: out += std::to_string(v.integer); break;
-                case kind::number: out += number_text(v.number); break;
+                case kind::number: out += text::of_number(v.number); break;
                 case kind::string:
                     out += '"';
                     append_json_escaped(out, v.text);

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/json_text.hpp"
 #include "formats/behavior3_names.hpp"
-#include "formats/json_text.hpp"
 #include "formats/readers.hpp"
 
 namespace canopy::detail {
@@ -30,11 +30,11 @@ public:
     bool number_unsigned(number_unsigned_t value) override {
         // Beyond 64 signed bits the reader keeps a number, not an integer.
         if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-            return add(number_text(static_cast<double>(value)));
+            return add(text::of_number(static_cast<double>(value)));
         return add(std::to_string(value));
     }
     bool number_float(number_float_t value, const string_t& /*text*/) override {
-        return add(number_text(value));
+        return add(text::of_number(value));
     }
     bool string(string_t& value) override {
         separate();
@@ -112,7 +112,7 @@ void append_value(std::string& out, const param_value& value) {
         append_json_value(out, value);
         return;
     }
-    std::string text = number_text(std::get<double>(value));
+    std::string text = text::of_number(std::get<double>(value));
     if (text.find_first_of(".e") == std::string::npos) text += ".0";
     out += text;
 }

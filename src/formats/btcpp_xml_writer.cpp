@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/json_text.hpp"
 #include "formats/btcpp_names.hpp"
-#include "formats/json_text.hpp"
 #include "formats/readers.hpp"
 
 namespace canopy::detail {

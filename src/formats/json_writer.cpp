@@ -1,6 +1,6 @@
 // Flat JSON from records, the mirror of json_reader.cpp: one record per line, as the files in
 // data/ are written.
-#include "formats/json_text.hpp"
+#include "core/json_text.hpp"
 #include "formats/readers.hpp"
 
 namespace canopy::detail {

@@ -1,7 +1,7 @@
 // Flat XML from records, the mirror of xml_reader.cpp; tinyxml2's printer escapes the text.
 #include <tinyxml2.h>
 
-#include "formats/json_text.hpp"
+#include "core/json_text.hpp"
 #include "formats/readers.hpp"
 
 namespace canopy::detail {

@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "canopy/run/registry.hpp"
+#include "core/json_text.hpp"
 #include "formats/behavior3_names.hpp"
 #include "formats/btcpp_names.hpp"
-#include "formats/json_text.hpp"
 #include "formats/readers.hpp"
 #include "views/param_json.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
-#include "formats/json_text.hpp"
+#include "core/json_text.hpp"
 
 namespace canopy {
 namespace {

@@ -1,13 +1,13 @@
 #pragma once
-// Writing JSON text by hand, for the printer and the flat JSON writer.
+// Writing JSON text by hand, for the printer, the writers and behavior3's values.
 
-#include <charconv>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
 
 #include "canopy/core/param.hpp"
+#include "canopy/core/value_type.hpp"
 
 namespace canopy::detail {
 
@@ -36,13 +36,6 @@ inline void append_json_escaped(std::string& out, std::string_view text) {
     }
 }
 
-/// A number as the shortest text that reads back as the same double: "2.5", "1e+20".
-inline std::string number_text(double value) {
-    char text[32];
-    char* end = std::to_chars(text, text + sizeof text, value).ptr;
-    return {text, end};
-}
-
 /// A parameter value as the text an XML attribute or a model's default holds: true, 42, 2.5
 /// or the string itself.
 inline std::string attribute_text(const param_value& value) {
@@ -54,7 +47,7 @@ inline std::string attribute_text(const param_value& value) {
             else if constexpr (std::is_same_v<type, std::int64_t>)
                 return std::to_string(v);
             else if constexpr (std::is_same_v<type, double>)
-                return number_text(v);
+                return text::of_number(v);  // the shortest text that reads back the same
             else
                 return v;
         },
