@@ -293,6 +293,23 @@ TEST_SUITE("behavior3 arrays") {
         CHECK(a.tick(0.1) == status::running);  // goes on; a tick never hangs
     }
 
+    TEST_CASE("a ForEach inside a Repeat shares the tick's 65,536 iterations with it") {
+        // Each on its own budget, 65,536 Repeat iterations of a 2-element ForEach would push
+        // 131,072 elements in one tick and succeed.
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [1, 2]}, "output": ["list"])",
+                      R"("name": "Let", "args": {"value": []}, "output": ["hits"])",
+                      R"("name": "Repeat", "args": {"count": 65536}, "children": [{"id": 8,
+                "name": "ForEach", "input": ["list"], "output": ["e"],
+                "children": [{"id": 9, "name": "Push", "input": ["hits", "e"]}]}])"}));
+        agent a(t);
+        CHECK(a.tick(0.1) == status::running);
+        const blackboard board = a.blackboard();
+        const std::size_t pushed = board.get_ref<dynamic_value>(board.slot("hits")).array()->size();
+        CHECK(pushed > 0);
+        CHECK(pushed < 65536);
+    }
+
     TEST_CASE("Let without a value, or with null, clears its variable as Clear does") {
         // let.ts: `_checkOneof(node, env, 0, args.value, null)` then output null; clear.ts:
         // `env.output.push(undefined)`.

@@ -23,19 +23,9 @@ namespace {
 // Repeat: runs the child `count` times (absent: for ever), as many as finish at once within
 // one tick; running while the child runs; failure at the child's first failure; success after
 // the last iteration. A count below 1 (from the blackboard) runs none: success.
-//
-// behavior3-ts loops without a bound, so a child that always succeeds at once under a large
-// count would hang its tick; here a tick runs at most max_per_tick iterations and then
-// returns running, going on from there at the next tick. Repeats nested in one another share
-// the outermost one's iterations (a Repeat of 65,536 over another must not make 2^32), so the
-// budget is kept per thread while the outermost loops: an agent ticks on one thread at a time.
-thread_local std::int64_t repeat_budget = 0;
-thread_local int repeat_depth = 0;
-
+// Its iterations in one tick are bounded by loop_budget.
 class repeat final : public stateful_node<std::int64_t> {
 public:
-    static constexpr std::int64_t max_per_tick = 65536;
-
     static std::vector<param_spec> parameters() {
         return {param_spec::optional("count", behavior3_for_ever)};
     }
@@ -46,14 +36,7 @@ public:
     void enter(context& ctx) const override { state(ctx) = 0; }
 
     status tick(context& ctx) const override {
-        struct nesting {
-            nesting() {
-                if (repeat_depth++ == 0) repeat_budget = max_per_tick;
-            }
-            ~nesting() { --repeat_depth; }
-            nesting(const nesting&) = delete;
-            nesting& operator=(const nesting&) = delete;
-        } loop;
+        loop_budget loop;
         std::int64_t& done = state(ctx);
         const tree::index child = ctx.child();
         if (ctx.is_running(child)) {
@@ -64,8 +47,7 @@ public:
         // The count is read again at each resumption, as behavior3-ts reads its input.
         const std::int64_t count = count_.get(ctx);
         for (; done < count; ++done) {
-            if (repeat_budget == 0) return status::running;
-            --repeat_budget;
+            if (!loop.take()) return status::running;
             const status result = behavior3_result(ctx.tick(child));
             if (result != status::success) return result;
         }

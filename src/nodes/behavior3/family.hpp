@@ -30,6 +30,36 @@ inline void check_behavior3_count(const char* name, bool from_blackboard, std::i
     }
 }
 
+/// The iterations left in this tick to the loops that run their child again within the tick
+/// (Repeat, ForEach): behavior3-ts loops without a bound, so a child that finishes at once
+/// under a large count would hang its tick. The outermost loop of a tick makes one and gets
+/// per_tick iterations; loops nested in it share them (a Repeat of 65,536 over another must
+/// not make 2^32). A loop out of iterations returns running and goes on at the next tick.
+/// Kept per thread: an agent ticks on one thread at a time.
+class loop_budget {
+public:
+    static constexpr std::int64_t per_tick = 65536;
+
+    loop_budget() noexcept : left_(left_in_tick_) {
+        if (depth_++ == 0) left_ = per_tick;
+    }
+    ~loop_budget() { --depth_; }
+    loop_budget(const loop_budget&) = delete;
+    loop_budget& operator=(const loop_budget&) = delete;
+
+    /// Takes one iteration; false when none is left.
+    bool take() noexcept {
+        if (left_ == 0) return false;
+        --left_;
+        return true;
+    }
+
+private:
+    static inline thread_local std::int64_t left_in_tick_ = 0;
+    static inline thread_local int depth_ = 0;
+    std::int64_t& left_;  // this thread's left_in_tick_
+};
+
 /// The control-flow and timing nodes: the four below.
 void register_behavior3_flow(registry& reg);
 void register_behavior3_composites(registry& reg);

@@ -23,12 +23,11 @@ namespace {
 // cannot hold an element (a number variable given a string, say).
 //
 // The array is read again before each element, as behavior3-ts's loop reads `arr.length`, so a
-// child that pushes onto it lengthens the loop. A tick runs at most max_per_tick elements and
-// then returns running, going on at the next tick, so that such a loop cannot hang a tick.
+// child that pushes onto it lengthens the loop. Its elements in one tick are bounded by
+// loop_budget, shared with the loops around and inside it, so that such a loop cannot hang a
+// tick.
 class for_each final : public stateful_node<std::int64_t> {
 public:
-    static constexpr std::int64_t max_per_tick = 65536;
-
     static std::vector<param_spec> parameters() {
         return {json_input("input1"), any_output("output1"),
                 param_spec::output_port("output2", param_type::number)};
@@ -49,12 +48,13 @@ public:
             ++at;
         }
         blackboard board = ctx.blackboard();
-        for (std::int64_t budget = max_per_tick;; --budget) {
+        loop_budget loop;
+        for (;;) {
             const dynamic_value::array_type* elements =
                 board.get_ref<dynamic_value>(array_).array();
             if (elements == nullptr) return status::failure;
             if (at >= static_cast<std::int64_t>(elements->size())) return status::success;
-            if (budget == 0) return status::running;
+            if (!loop.take()) return status::running;
             // A copy: output 1 may be the array's own variable.
             const dynamic_value element = (*elements)[static_cast<std::size_t>(at)];
             if (!write_output(board, element_, element)) return status::failure;
