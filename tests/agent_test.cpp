@@ -130,6 +130,31 @@ struct counting_observer : observer {
     long halts = 0;
 };
 
+// Keeps every tick's time step in a vector: state that owns memory. Each state holds a copy
+// of the node's token, so token.use_count() - 1 is the number of states alive.
+struct remembered_steps {
+    std::vector<double> steps;
+    std::shared_ptr<const int> token;
+};
+
+class remembering final : public stateful_node<remembered_steps> {
+public:
+    static std::vector<param_spec> parameters() { return {}; }
+    explicit remembering(const param_list&) {}
+    void construct_state(void* storage) const override {
+        ::new (storage) remembered_steps{{}, token_};
+    }
+    status tick(context& ctx) const override {
+        std::vector<double>& steps = state(ctx).steps;
+        steps.push_back(ctx.dt());
+        return steps.size() < 3 ? status::running : status::success;
+    }
+    long states_alive() const { return token_.use_count() - 1; }
+
+private:
+    std::shared_ptr<const int> token_ = std::make_shared<const int>(0);
+};
+
 }  // namespace
 
 TEST_SUITE("agent") {
@@ -241,6 +266,31 @@ TEST_SUITE("agent") {
         CHECK(log.calls == std::vector<std::string>{"enter #1", "halt #1"});
         CHECK(a.tick(0.1) == status::failure);
         CHECK(a.tree().record_id(0) == 9);
+    }
+
+    TEST_CASE("a node state that owns memory lives until its agent is freed or reset") {
+        registry reg = testing::runtime_registry();
+        reg.add<remembering>("Remembering");
+        load_result r = try_load_text(R"([{"id": 1, "type": "Remembering"}])",
+                                      file_format::flat_json, reg, "t.json");
+        REQUIRE(r);
+        std::shared_ptr<const tree> t = r.tree;
+        const auto& node = dynamic_cast<const remembering&>(*t->object(0));
+        {
+            std::vector<agent> agents;
+            for (int k = 0; k < 3; ++k) agents.emplace_back(t);
+            CHECK(node.states_alive() == 3);
+            CHECK(agents[0].tick(0.25) == status::running);
+            CHECK(agents[0].tick(0.5) == status::running);
+            agents[0].reset();  // the vector is destroyed and made anew: a run starts afresh
+            CHECK(node.states_alive() == 3);
+            CHECK(run(agents[0], 3) == "rrs");
+            agent moved(std::move(agents[1]));
+            CHECK(node.states_alive() == 3);
+            moved.replace_tree(runtime_tree(R"([{"id": 9, "type": "AlwaysFailure"}])"));
+            CHECK(node.states_alive() == 2);
+        }
+        CHECK(node.states_alive() == 0);
     }
 
     TEST_CASE("an agent is one block of about a byte per node, and moves without copying it") {

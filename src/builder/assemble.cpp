@@ -139,6 +139,7 @@ public:
             offset = align_up(offset, state.align);
             layout.state_offset[k] = static_cast<std::uint32_t>(offset);
             layout.stateful.push_back(k);
+            if (state.owns) layout.owning.push_back(k);
             offset += state.size;
             align = std::max(align, state.align);
         }

@@ -33,6 +33,12 @@ void check_host(const tree& t, host_ref host) {
     }
 }
 
+// Destroys the node states that own something (state_layout::owns); the others need nothing.
+void destroy_states(const detail::tree_layout& layout, std::byte* block) noexcept {
+    for (tree::index k : layout.owning)
+        layout.objects[k]->destroy_state(block + layout.state_offset[k]);
+}
+
 // A tick of a tree with nodes that listen while idle: they hear the tick start, and the
 // moments of a run that behavior3's tree events name, around the root's tick. Out of line and
 // with a context of its own, so that the common tick keeps its context in registers.
@@ -117,6 +123,7 @@ void agent::allocate() {
     try {
         blackboard().construct();
     } catch (...) {
+        destroy_states(layout, core_.block);
         ::operator delete(core_.block, std::align_val_t(layout.block_align));
         core_.block = nullptr;
         throw;
@@ -129,8 +136,14 @@ void agent::construct_states() {
         layout.objects[k]->construct_state(core_.block + layout.state_offset[k]);
 }
 
+void agent::renew_states() {
+    destroy_states(tree_->layout(), core_.block);
+    construct_states();
+}
+
 void agent::release() noexcept {
     if (core_.block != nullptr) {
+        destroy_states(tree_->layout(), core_.block);
         blackboard().destroy();
         ::operator delete(core_.block, std::align_val_t(tree_->layout().block_align));
         core_.block = nullptr;
@@ -207,7 +220,7 @@ void agent::reset() {
         if (!failure) failure = std::current_exception();
     }
     core_.time_ns = 0;
-    construct_states();
+    renew_states();
     if (failure) std::rethrow_exception(failure);
 }
 
@@ -263,7 +276,7 @@ void agent::switch_to(std::shared_ptr<const canopy::tree> tree, bool keep_shared
     } catch (...) {
         tree_ = std::move(old);
         core_.block = old_block;
-        construct_states();
+        renew_states();
         throw;
     }
     const detail::tree_layout& old_layout = old->layout();
@@ -274,9 +287,10 @@ void agent::switch_to(std::shared_ptr<const canopy::tree> tree, bool keep_shared
         release();
         tree_ = std::move(old);
         core_.block = old_block;
-        construct_states();
+        renew_states();
         throw;
     }
+    destroy_states(old_layout, old_block);
     old_board.destroy();
     ::operator delete(old_block, std::align_val_t(old_layout.block_align));
 }

@@ -20,6 +20,7 @@ void node::exit(context& /*ctx*/, status /*result*/) const {}
 void node::halt(context& /*ctx*/) const {}
 void node::on_event(context& /*ctx*/, std::string_view /*event*/) const {}
 void node::construct_state(void* /*storage*/) const {}
+void node::destroy_state(void* /*storage*/) const noexcept {}
 void node::check_children(std::size_t /*count*/) const {}
 
 }  // namespace canopy

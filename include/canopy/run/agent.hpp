@@ -109,6 +109,7 @@ private:
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(core_.block); }
     void allocate();
     void construct_states();
+    void renew_states();  // destroys the node states, then constructs them
     void release() noexcept;
     void follow_new_tree();
     void halt_all();

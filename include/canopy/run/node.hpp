@@ -15,6 +15,9 @@ namespace canopy {
 struct state_layout {
     std::size_t size = 0;
     std::size_t align = 1;
+    /// Whether the state owns something (a std::vector, a std::string): the agent then calls
+    /// node::destroy_state before it frees the storage or constructs the state anew.
+    bool owns = false;
 };
 
 /// The behaviour of one tree node, made by its type's creator from the node's parameters.
@@ -56,8 +59,11 @@ public:
 
     /// The per-agent state this node needs; none by default.
     virtual state_layout state() const { return {}; }
-    /// Constructs that state in fresh storage of state().size bytes, when an agent is made.
+    /// Constructs that state in fresh storage of state().size bytes, when an agent is made or
+    /// reset. It must not throw.
     virtual void construct_state(void* storage) const;
+    /// Destroys that state, when the agent is freed or reset; called only when state().owns.
+    virtual void destroy_state(void* storage) const noexcept;
 
     /// Refuses, by throwing an exception derived from std::exception, a child count this node
     /// cannot work with (beyond what its type's arity says: IfThenElse takes two or three).

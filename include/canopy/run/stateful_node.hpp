@@ -10,17 +10,20 @@ namespace canopy {
 
 /// A node whose per-agent state is a State, constructed as State{} for each agent (override
 /// construct_state for another first value). The node reaches it as state(ctx), typed by the
-/// class itself, so the type is written once. State must be trivially destructible: agents
-/// free their blocks without running destructors.
+/// class itself, so the type is written once. A State that owns memory (a std::vector, say) is
+/// destroyed with the agent and when it is reset; a trivially destructible one costs nothing
+/// then. Either way it lives as long as the agent, not as long as one run of the node:
+/// enter() is where a node starts a run afresh.
 template <typename State>
 class stateful_node : public node {
-    static_assert(std::is_trivially_destructible_v<State>,
-                  "a node's per-agent State must be trivially destructible: keep handles, not "
-                  "owners (an index, not a std::string or std::vector)");
-
 public:
-    state_layout state() const override { return {sizeof(State), alignof(State)}; }
+    state_layout state() const override {
+        return {sizeof(State), alignof(State), !std::is_trivially_destructible_v<State>};
+    }
     void construct_state(void* storage) const override { ::new (storage) State{}; }
+    void destroy_state(void* storage) const noexcept override {
+        std::launder(reinterpret_cast<State*>(storage))->~State();
+    }
 
 protected:
     /// This node's state in the agent being ticked.

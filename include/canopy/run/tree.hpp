@@ -79,6 +79,7 @@ struct tree_layout {
     // then the blackboard's values.
     std::vector<std::uint32_t> state_offset;  ///< per node; meaningful only where it has state
     std::vector<std::uint32_t> stateful;      ///< the nodes with state, to construct it
+    std::vector<std::uint32_t> owning;        ///< those whose state must be destroyed
     std::size_t blackboard_offset = 0;
     std::size_t block_size = 0;
     std::size_t block_align = 1;
