@@ -7,7 +7,7 @@ namespace canopy::fuzz {
 namespace {
 
 // behavior3's Repeat and ForEach run as many iterations as finish at once within one tick, at
-// most 65,536 a tick, shared with the loops nested in them (loop_budget,
+// most 65,536 a tick (ForEach and Filter too), shared with the loops nested in them (loop_budget,
 // src/nodes/behavior3/family.hpp): each may visit its subtree that many times more. Delay and
 // Listen run their child between ticks (src/nodes/behavior3/listeners.cpp), each of which may be as
 // long as a tick: a Delay up to 16 times a tick, a Listen at the agent's own events of a tick (at
@@ -18,7 +18,7 @@ std::size_t max_visits(const tree& t) {
     std::size_t runs = 1;
     for (tree::index i = 0; i < t.size(); ++i) {
         const std::string_view type = t.type_name(i);
-        if (type == "behavior3.Repeat" || type == "behavior3.ForEach")
+        if (type == "behavior3.Repeat" || type == "behavior3.ForEach" || type == "behavior3.Filter")
             most += repeat_budget * tick_checker::visits_per_node * (t.subtree_end(i) - i);
         runs += type == "behavior3.Delay" ? 16 : type == "behavior3.Listen" ? 3 : 0;
     }

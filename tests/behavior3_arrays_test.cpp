@@ -1,7 +1,7 @@
-// behavior3's nodes over arrays and objects, and ForEach (src/nodes/behavior3/array_nodes.cpp,
-// loop_nodes.cpp), loaded from behavior3 JSON as behavior3editor writes it and ticked. The
-// expected results are traced through behavior3-ts's nodes (zhongfq/behavior3-ts,
-// src/behavior3/nodes there), cited per case.
+// behavior3's nodes over arrays and objects, ForEach and Filter
+// (src/nodes/behavior3/array_nodes.cpp, loop_nodes.cpp), loaded from behavior3 JSON as
+// behavior3editor writes it and ticked. The expected results are traced through behavior3-ts's
+// nodes (zhongfq/behavior3-ts, src/behavior3/nodes there), cited per case.
 #include <string>
 #include <vector>
 
@@ -245,6 +245,73 @@ TEST_SUITE("behavior3 arrays") {
         agent d(behavior3_tree(R"({"id": 1, "name": "ForEach", "input": ["none"], "output": ["e"],
                            "children": [{"id": 2, "name": "JustSuccess"}]})"));
         CHECK(d.tick(0.1) == status::failure);
+    }
+
+    TEST_CASE("Filter keeps the elements whose child succeeds, in a new array") {
+        // decorators/filter.ts: for each i, `blackboard.set(output[0], arr[i])`, tick the
+        // child, push arr[i] on success; then `output.push(undefined, newArr)` and success
+        // unless newArr is empty. Not an array: "error"; an empty one: failure, nothing written.
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [{"hp": 3}, {"hp": 9}, {"hp": 7}]},
+                                    "output": ["units"])",
+                      R"("name": "Filter", "input": ["units"], "output": ["u", "strong"],
+                                    "children": [{"id": 9, "name": "Check",
+                                      "args": {"value": "u.hp > 5"}}])"}));
+        CHECK(type_of_key(*t, "strong") == "json");
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(json_of(a, "strong") == R"([{"hp":9},{"hp":7}])");
+        CHECK(json_of(a, "u") == R"({"hp":7})");
+        CHECK(json_of(a, "units") == R"([{"hp":3},{"hp":9},{"hp":7}])");  // unchanged
+        // None picked: failure, with the empty array written.
+        auto none = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [1, 2]}, "output": ["l"])",
+                      R"("name": "Let", "args": {"value": ["old"]}, "output": ["kept"])",
+                      R"("name": "Filter", "input": ["l"], "output": ["e", "kept"],
+                                    "children": [{"id": 9, "name": "JustFailure"}])"}));
+        agent b(none);
+        CHECK(b.tick(0.1) == status::failure);
+        CHECK(json_of(b, "kept") == "[]");
+        // An empty array, or an object: failure, output 2 untouched.
+        for (const char* value : {"[]", R"({"k": 1})"}) {
+            auto empty = behavior3_tree(
+                sequence({std::string(R"("name": "Let", "args": {"value": )") + value +
+                              R"(}, "output": ["l"])",
+                          R"("name": "Let", "args": {"value": ["old"]}, "output": ["kept"])",
+                          R"("name": "Filter", "input": ["l"], "output": ["e", "kept"],
+                                    "children": [{"id": 9, "name": "JustSuccess"}])"}));
+            agent c(empty);
+            CHECK(c.tick(0.1) == status::failure);
+            CHECK(json_of(c, "kept") == R"(["old"])");
+        }
+    }
+
+    TEST_CASE("Filter over a running child goes on from the next element, keeping what it picked") {
+        // filter.ts yields [i, newArr] and, resumed with the child's success, pushes arr[i];
+        // its loop then restarts at 0 (`for (i = 0; ...)`), picking the earlier elements
+        // again: Canopy goes on at i + 1 (docs/behavior3.md).
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [1, 2, 3]}, "output": ["l"])",
+                      R"("name": "Filter", "input": ["l"], "output": ["e", "odd"],
+                    "children": [{"id": 9, "name": "Sequence", "children": [
+                      {"id": 10, "name": "Check", "args": {"value": "e != 2"}},
+                      {"id": 11, "name": "Wait", "args": {"time": 0.1}}]}])"}));
+        agent a(t);
+        CHECK(a.tick(0.1) == status::running);  // 1 waits
+        CHECK(json_of(a, "e") == "1");
+        CHECK(a.tick(0.1) == status::running);  // 1 picked, 2 refused, 3 waits
+        CHECK(json_of(a, "e") == "3");
+        CHECK(json_of(a, "odd") == "null");  // written only at the end
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(json_of(a, "odd") == "[1,3]");
+        // A run halted midway starts afresh: nothing picked before the halt is kept.
+        agent b(t);
+        CHECK(b.tick(0.1) == status::running);
+        b.reset();
+        CHECK(b.tick(0.1) == status::running);
+        CHECK(b.tick(0.1) == status::running);
+        CHECK(b.tick(0.1) == status::success);
+        CHECK(json_of(b, "odd") == "[1,3]");
     }
 
     TEST_CASE("expressions read the fields and elements of the variables the nodes fill") {

@@ -191,7 +191,8 @@ TEST_SUITE("registry") {
                                                 "behavior3.Concat",
                                                 "behavior3.RandomIndex",
                                                 "behavior3.Includes",
-                                                "behavior3.ForEach"});
+                                                "behavior3.ForEach",
+                                                "behavior3.Filter"});
         using alias = std::pair<std::string, std::string>;
         CHECK(reg.aliases() == std::vector<alias>{{"Failer", "AlwaysFailure"},
                                                   {"Fallback", "Selector"},

@@ -172,6 +172,7 @@ const node_rule rules[] = {
     {flavour::nested, "Concat", "behavior3.Concat", none},
     {flavour::nested, "RandomIndex", "behavior3.RandomIndex", none},
     {flavour::nested, "ForEach", "behavior3.ForEach", none},
+    {flavour::nested, "Filter", "behavior3.Filter", none},
     // Delay and Listen succeed at once and run the child later, between ticks. Listen's event
     // is `event` in behavior3-ts 1.3, `builtin` before; ListenTree is the older name of
     // Listen for the tree's own events.

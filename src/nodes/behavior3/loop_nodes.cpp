@@ -1,4 +1,5 @@
-// behavior3-ts's loop over an array (its src/behavior3/nodes/decorators/foreach.ts), written
+// behavior3-ts's loops over an array (its src/behavior3/nodes/decorators/foreach.ts and
+// filter.ts), written
 // as the family's decorators are (decorators.cpp): reached with a running child, it first lets
 // the child go on, then does what behavior3-ts's node does when resumed with the child's
 // status, in the same tick.
@@ -71,11 +72,90 @@ private:
     std::uint32_t index_;
 };
 
+// Filter: for each element of the array in input 1, from the first, writes the element to
+// output 1 and ticks the child; the elements whose child succeeded make a new array, written
+// to output 2 after the last element. Success when the new array has an element, failure when
+// it is empty, and failure at once, writing nothing, when input 1 holds an empty array or none.
+// A running child returns running, and the loop goes on from the next element once the child
+// finishes (behavior3-ts starts over from the first, keeping the elements already picked: see
+// docs/behavior3.md). Bounded by loop_budget as ForEach is.
+struct filter_state {
+    std::int64_t at = 0;               // the element the child runs for
+    dynamic_value::array_type picked;  // the elements picked so far in this run
+};
+
+class filter final : public stateful_node<filter_state> {
+public:
+    static std::vector<param_spec> parameters() {
+        return {json_input("input1"), any_output("output1"),
+                param_spec::output_port("output2", dynamic_value_type())};
+    }
+    explicit filter(const param_list& params)
+        : array_(key_of(params, "input1")),
+          element_(output_key(params, "output1")),
+          picked_(output_key(params, "output2")) {}
+    void enter(context& ctx) const override {
+        filter_state& s = state(ctx);
+        s.at = 0;
+        s.picked.clear();
+    }
+
+    status tick(context& ctx) const override {
+        filter_state& s = state(ctx);
+        const tree::index child = ctx.child();
+        blackboard board = ctx.blackboard();
+        status resumed = status::idle;
+        if (ctx.is_running(child)) {
+            resumed = behavior3_result(ctx.tick(child));
+            if (resumed == status::running) return resumed;
+        }
+        const dynamic_value::array_type* elements = board.get_ref<dynamic_value>(array_).array();
+        if (elements == nullptr || elements->empty()) return status::failure;
+        if (resumed != status::idle) {
+            // behavior3-ts picks the element at the resumed index of the array as it is now.
+            if (resumed == status::success) s.picked.push_back(element_at(*elements, s.at));
+            ++s.at;
+        }
+        loop_budget loop;
+        for (;;) {
+            elements = board.get_ref<dynamic_value>(array_).array();
+            if (elements == nullptr) return status::failure;
+            if (s.at >= static_cast<std::int64_t>(elements->size())) break;
+            if (!loop.take()) return status::running;
+            // A copy: output 1 may be the array's own variable.
+            const dynamic_value element = (*elements)[static_cast<std::size_t>(s.at)];
+            if (!write_output(board, element_, element)) return status::failure;
+            const status result = behavior3_result(ctx.tick(child));
+            if (result == status::running) return result;
+            if (result == status::success) s.picked.push_back(element);
+            ++s.at;
+        }
+        const bool none = s.picked.empty();
+        const dynamic_value picked(std::move(s.picked));
+        s.picked.clear();  // moved from: valid, emptied for certain
+        if (!fits_in_a_value(picked) || !write_output(board, picked_, picked))
+            return status::failure;
+        return none ? status::failure : status::success;
+    }
+
+private:
+    static dynamic_value element_at(const dynamic_value::array_type& elements, std::int64_t at) {
+        return at < static_cast<std::int64_t>(elements.size())
+                   ? elements[static_cast<std::size_t>(at)]
+                   : dynamic_value();
+    }
+
+    std::uint32_t array_;
+    std::uint32_t element_;
+    std::uint32_t picked_;
+};
+
 }  // namespace
 
 void register_behavior3_loop_nodes(registry& reg) {
     ensure_dynamic_type(reg);
     reg.add<for_each>("behavior3.ForEach", std::nullopt, arity::decorator);
+    reg.add<filter>("behavior3.Filter", std::nullopt, arity::decorator);
 }
 
 }  // namespace canopy::detail
