@@ -354,6 +354,82 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(log.violations == 0);
     }
 
+    // listen.ts (1.3.0): with input 1, `context.on(event, target, callback)` per target (each
+    // element of an array); without, on the context itself. context.ts's dispatch(event,
+    // target, ...args) calls the listeners of that target, or of the context when the target
+    // is undefined. The callback writes the target to output 1 and the arguments to the
+    // outputs after it before it ticks the child.
+    TEST_CASE("Listen hears the events of its target, and writes the target and arguments") {
+        const std::shared_ptr<const tree> t =
+            b3_tree(b3("Sequence", "",
+                       {R"({"name": "Let", "args": {"value": ["orc", 7]}, "output": ["foes"]})",
+                        R"({"name": "Let", "args": {"value": 0}, "output": ["total"]})",
+                        R"({"name": "Listen", "args": {"event": "hit"}, "input": ["foes"],
+                 "output": ["who", "damage", "where"], "children": [{"name": "Calculate",
+                 "args": {"value": "total + damage"}, "output": ["total"]}]})",
+                        R"({"name": "Listen", "args": {"event": "hit"}, "output": ["", "any"],
+                 "children": [{"name": "JustSuccess"}]})"}));
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        const blackboard board = a.blackboard();
+        auto text = [&](const char* key) { return board.text(board.slot(key)); };
+        a.post_event("hit", {"orc", {5.0, "head"}});
+        CHECK(board.get<double>("total") == 5);
+        CHECK(text("who") == R"("orc")");
+        CHECK(text("where") == R"("head")");
+        CHECK(text("any") == "null");       // the Listen without a target did not hear it
+        a.post_event("hit", {7.0, {2.0}});  // the array's other element
+        CHECK(board.get<double>("total") == 7);
+        CHECK(text("where") == "null");         // an argument not posted
+        a.post_event("hit", {"elf", {100.0}});  // not a foe
+        CHECK(board.get<double>("total") == 7);
+        a.post_event("hit", {nullptr, {3.0}});  // no target: the other Listen hears it
+        CHECK(board.get<double>("total") == 7);
+        CHECK(text("any") == "3");
+        a.post_event("hit");
+        CHECK(text("any") == "null");
+    }
+
+    TEST_CASE("a Listen whose output cannot hold an event's value says where, after the others") {
+        script_log log;
+        const std::shared_ptr<const tree> t =
+            b3_tree(b3("Sequence", "",
+                       {R"({"name": "Let", "args": {"value": 1}, "output": ["n"]})",
+                        R"({"name": "Listen", "args": {"event": "hit"}, "output": ["", "n"],
+                 "children": [)" +
+                            scripted("s") + "]}",
+                        R"({"name": "Listen", "args": {"event": "hit"}, "children": [)" +
+                            scripted("s") + "]}"}));
+        agent a(t, &log);
+        CHECK(a.tick(0.1) == status::success);
+        log.calls.clear();
+        std::string message;
+        try {
+            a.post_event("hit", {nullptr, {"text"}});
+        } catch (const error& e) {
+            message = e.what();
+            CHECK(e.code() == error_code::blackboard);
+        }
+        CHECK(message ==
+              R"(node 3 ('behavior3.Listen'): output 2's variable cannot hold the event's )"
+              R"(argument 1, "text"; its child did not run)");
+        // The first Listen's child did not run, the second's did.
+        CHECK(log.calls == std::vector<std::string>{"enter #6", "exit success #6"});
+        CHECK(a.blackboard().get<double>("n") == 1);
+        a.post_event("hit", {nullptr, {2.0}});
+        CHECK(a.blackboard().get<double>("n") == 2);
+    }
+
+    TEST_CASE("a Listen for a tree event takes no target") {
+        const load_result r = load_b3(
+            R"({"name": "Listen", "args": {"event": "treeAfterTicked"}, "input": ["foe"],
+                "children": [{"name": "JustSuccess"}]})");
+        CHECK_FALSE(r);
+        REQUIRE(r.diagnostics.size() == 1);
+        CHECK(to_string(r.diagnostics[0]).find("has no target: leave input 1 out") !=
+              std::string::npos);
+    }
+
     // tree.ts (1.3.0): treeBeforeTicked is dispatched before the root's tick when the stack is
     // empty, treeAfterTicked and treeTickedSuccess or treeTickedFailure after a tick that
     // finished; clear() dispatches treeCleaned, then treeInterrupted if the tree runs.

@@ -23,6 +23,7 @@
 #include "canopy/run/agent.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/context.hpp"
+#include "canopy/run/event.hpp"
 #include "canopy/run/host.hpp"
 #include "canopy/run/node.hpp"
 #include "canopy/run/observer.hpp"

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "canopy/core/error.hpp"
+#include "canopy/run/event.hpp"
 #include "core/param_text.hpp"
 #include "run/tree_handle_state.hpp"
 
@@ -184,6 +185,10 @@ status agent::tick(double dt) {
 }
 
 void agent::post_event(std::string_view event) {
+    post_event(event, event_values{});
+}
+
+void agent::post_event(std::string_view event, const event_values& values) {
     constexpr std::string_view reserved = "canopy:";
     if (event.substr(0, reserved.size()) == reserved) {
         throw error(error_code::invalid_argument,
@@ -192,11 +197,24 @@ void agent::post_event(std::string_view event) {
                         "names do not start with 'canopy:'");
     }
     context ctx(*this, core_, *tree_, 0);
-    ctx.deliver_event(event);
+    ctx.deliver_event(event, values);
 }
 
 void post_event(std::vector<agent>& agents, std::string_view event) {
-    for (agent& a : agents) a.post_event(event);
+    post_event(agents, event, event_values{});
+}
+
+void post_event(std::vector<agent>& agents, std::string_view event, const event_values& values) {
+    // One agent's refusal does not keep the event from the others.
+    std::exception_ptr failure;
+    for (agent& a : agents) {
+        try {
+            a.post_event(event, values);
+        } catch (const error&) {
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
 }
 
 void agent::reset() {

@@ -7,6 +7,7 @@
 
 #include "canopy/core/error.hpp"
 #include "canopy/run/agent.hpp"
+#include "canopy/run/event.hpp"
 #include "canopy/run/observer.hpp"
 #include "canopy/run/script.hpp"
 
@@ -37,19 +38,33 @@ void context::throw_host_mismatch() const {
 // before their parents. Finished nodes in the subtree become idle too. An _onHalted that
 // fails does not stop the halt: every running node is still halted, and the first failure
 // is thrown at the end.
-void context::deliver_event(std::string_view event) {
+void context::deliver_event(std::string_view event, const event_values& values) {
     const tree::index outer = node_;
+    const event_values* outer_event = event_;
+    event_ = &values;
     const std::uint8_t* code = codes();
     const auto size = static_cast<tree::index>(layout_->subtree_end.size());
+    std::optional<error> failure;
     for (tree::index k = 0; k < size; ++k) {
         if (code[k] != static_cast<std::uint8_t>(status::running) &&
             (hooks_[k] & detail::listening_hook) == 0) {
             continue;
         }
         node_ = k;
-        nodes_[k]->on_event(*this, event);
+        try {
+            nodes_[k]->on_event(*this, event);
+        } catch (const error& e) {
+            if (!failure) failure = e;
+        }
     }
     node_ = outer;
+    event_ = outer_event;
+    if (failure) throw *failure;
+}
+
+const event_values& context::event() const noexcept {
+    static const event_values none;
+    return event_ != nullptr ? *event_ : none;
 }
 
 void context::deliver_agent_event(std::string_view event) {

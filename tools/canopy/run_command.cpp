@@ -13,12 +13,15 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <variant>
 #include <vector>
 
+#include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/error.hpp"
 #include "canopy/load/load.hpp"
 #include "canopy/reload/tree_library.hpp"
 #include "canopy/run/agent.hpp"
+#include "canopy/run/event.hpp"
 #include "canopy/run/parallel_ticker.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/views/trace_printer.hpp"
@@ -48,9 +51,52 @@ struct run_options {
     std::optional<unsigned> groot2_port;  // Groot2 attaches to agent 0 on this port
     std::optional<unsigned> serve_port;   // the live view in the browser, on this port
     double rate = 10;                     // ticks a second while a live view is attached
-    std::vector<std::string> events;      // "TICK:NAME": posted to every agent before that tick
+    std::vector<std::string> events;      // "TICK:NAME[:VALUES]": posted before that tick
     load_options load;
 };
+
+// An --event: the tick it is posted before, its name, and the JSON array after the name, if
+// any, as the event's target and arguments.
+struct scheduled_event {
+    std::uint64_t tick = 0;
+    std::string name;
+    event_values values;
+};
+
+// Reads TICK:NAME or TICK:NAME:[TARGET, ARGUMENT...]; says what is wrong with anything else.
+std::variant<scheduled_event, std::string> parse_event(const std::string& text) {
+    const std::string usage =
+        "'" + text +
+        "' is not TICK:NAME or TICK:NAME:[TARGET, ARGUMENTS...] (a tick from 1, a "
+        "colon, an event name, and a JSON array)";
+    const std::size_t colon = text.find(':');
+    const bool digits = colon != 0 && colon != std::string::npos && colon <= 18 &&
+                        text.find_first_not_of("0123456789") == colon && text[0] != '0';
+    if (!digits) return usage;
+    scheduled_event e;
+    e.tick = std::stoull(text.substr(0, colon));
+    const std::size_t values = text.find(":[", colon + 1);
+    e.name = text.substr(colon + 1, values == std::string::npos ? values : values - colon - 1);
+    if (e.name.empty()) return usage;
+    if (e.name.compare(0, 7, "canopy:") == 0) {
+        return "'" + e.name +
+               "' is one of the agent's own events; yours do not start with "
+               "'canopy:'";
+    }
+    if (values == std::string::npos) return e;
+    try {
+        const dynamic_value posted =
+            dynamic_value::from_json(std::string_view(text).substr(values + 1));
+        const dynamic_value::array_type& elements = *posted.array();
+        if (!elements.empty()) {
+            e.values.target = elements.front();
+            e.values.arguments.assign(elements.begin() + 1, elements.end());
+        }
+    } catch (const error& failure) {
+        return "'" + text + "': the values after the name are not a JSON array: " + failure.what();
+    }
+    return e;
+}
 
 // Counts agent 0's node ticks and passes every event on to the trace printer, if there is
 // one. Only agent 0 is observed: an observer on every agent would cost each node tick a
@@ -237,6 +283,9 @@ private:
 };
 
 int run(const run_options& o) {
+    std::vector<scheduled_event> events;  // each checked by the option's validator
+    for (const std::string& text : o.events)
+        events.push_back(std::get<scheduled_event>(parse_event(text)));
     // Without --watch the tree is loaded once; with it, a library reloads it, checking that
     // each new version fits the demo world the agents were made in.
     auto check = std::make_shared<demo_check>();
@@ -370,11 +419,8 @@ int run(const run_options& o) {
 #if CANOPY_HAS_GROOT2
         if (groot2) groot2->update();
 #endif
-        for (const std::string& event : o.events) {
-            // Checked by the option's validator: digits, a colon, a name.
-            const std::size_t colon = event.find(':');
-            if (std::stoull(event.substr(0, colon)) == k)
-                post_event(agents, std::string_view(event).substr(colon + 1));
+        for (const scheduled_event& event : events) {
+            if (event.tick == k) post_event(agents, event.name, event.values);
         }
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
@@ -450,21 +496,16 @@ void add_run_command(CLI::App& app, int& exit_code) {
     command
         ->add_option("--event", o->events,
                      "TICK:NAME posts the event NAME to every agent just before tick TICK (1 is "
-                     "the first), for behavior3's WaitForEvent and Listen; may be repeated")
+                     "the first), for behavior3's WaitForEvent and Listen; TICK:NAME:[T, A...] "
+                     "posts it with the target T and the arguments A (JSON values); may be "
+                     "repeated")
         ->check(CLI::Validator(
             [](const std::string& text) -> std::string {
-                const std::size_t colon = text.find(':');
-                const bool digits = colon != 0 && colon != std::string::npos && colon <= 18 &&
-                                    text.find_first_not_of("0123456789") == colon && text[0] != '0';
-                if (digits && text.compare(colon + 1, 7, "canopy:") == 0) {
-                    return "'" + text.substr(colon + 1) +
-                           "' is one of the agent's own events; yours do not start with "
-                           "'canopy:'";
-                }
-                if (digits && colon + 1 < text.size()) return {};
-                return "'" + text + "' is not TICK:NAME (a tick from 1, a colon, an event name)";
+                const auto parsed = parse_event(text);
+                const std::string* problem = std::get_if<std::string>(&parsed);
+                return problem != nullptr ? *problem : std::string();
             },
-            "TICK:NAME"));
+            "TICK:NAME[:VALUES]"));
     auto* watch = command->add_flag(
         "--watch", o->watch,
         "Tick at real-time pace (a tick every --dt seconds) and reload the tree whenever its "

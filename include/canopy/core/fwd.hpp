@@ -19,6 +19,7 @@ class blackboard;
 class observer;
 struct blackboard_key;
 struct state_layout;
+struct event_values;
 class record_set;
 class tree;
 class error;

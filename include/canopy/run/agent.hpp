@@ -60,6 +60,10 @@ public:
     /// Listen). Costs a pass over the status bytes; ticking costs nothing more for it.
     /// @warning throws canopy::error for a name that starts with "canopy:" (agent_event).
     void post_event(std::string_view event);
+    /// The same, with a target and arguments the nodes read as they hear it (context::event).
+    /// @warning throws canopy::error, after every node has heard the event, when a node
+    /// could not take its values (a Listen whose output variable cannot hold one).
+    void post_event(std::string_view event, const event_values& values);
     /// Halts every running node, children before parents, and zeroes the clock. Nodes that
     /// listen while idle hear agent_event::cleared first, then interrupted if the root runs.
     void reset();
@@ -132,5 +136,6 @@ private:
 /// Posts an event to every agent of the vector (agent::post_event): behavior3's events go to
 /// every tree of a context.
 void post_event(std::vector<agent>& agents, std::string_view event);
+void post_event(std::vector<agent>& agents, std::string_view event, const event_values& values);
 
 }  // namespace canopy

@@ -141,8 +141,12 @@ public:
     /// Forgets a finished child's last status (it becomes idle); a running child is halted.
     void clear(canopy::tree::index child) { halt_subtree(child); }
     /// Hands an event to the on_event of every running node and every node that listens while
-    /// idle, in preorder (agent::post_event).
-    void deliver_event(std::string_view event);
+    /// idle, in preorder (agent::post_event), with the values posted with it. A node's
+    /// canopy::error does not stop the others hearing it: the first is thrown at the end.
+    void deliver_event(std::string_view event, const event_values& values);
+    /// The target and arguments of the event a node is hearing (node::on_event): what the
+    /// program posted with it, or a null target and no arguments.
+    const event_values& event() const noexcept;
     /// Hands one of the agent's own events (agent_event) to every node that listens while
     /// idle, in preorder.
     void deliver_agent_event(std::string_view event);
@@ -183,6 +187,7 @@ private:
     observer* observer_;
     std::int64_t dt_ns_;
     canopy::tree::index node_ = 0;
+    const event_values* event_ = nullptr;  // while delivering a posted event
 };
 
 // The engine's inner step, inline so that each composite's loop over its children compiles

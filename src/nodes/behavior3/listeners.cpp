@@ -8,9 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
+#include "canopy/run/event.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
+#include "nodes/behavior3/dynamic_io.hpp"
 #include "nodes/behavior3/family.hpp"
 #include "nodes/builtin.hpp"
 
@@ -58,28 +61,82 @@ std::string heard_name(const std::string& event) {
 // agent is reset, each time the event comes the child runs once, at once. `event` is either one
 // of behavior3's tree events (the tree starts or finishes a run, is interrupted or cleared)
 // or an event the program posts (agent::post_event). The child is not ticked with the tree.
+//
+// A posted event carries a target and arguments (event_values). Input 1, when wired, is the
+// target listened to, read as the event comes: an array listens to each of its elements.
+// Without it, or with null, Listen hears the events posted without a target, as behavior3-ts
+// subscribes to its context. Before the child runs, output 1 gets the event's target and
+// outputs 2 to 8 its arguments (null for one not posted); tree events have neither.
 // The state: whether the node listens yet.
 class listen final : public stateful_node<bool> {
 public:
     static constexpr bool listens_while_idle = true;
+    static constexpr int max_outputs = 8;
 
     static std::vector<param_spec> parameters() {
-        return {param_spec::required("event", param_type::string)};
+        std::vector<param_spec> specs = {param_spec::required("event", param_type::string),
+                                         any_param("input1")};
+        for (int k = 1; k <= max_outputs; ++k)
+            specs.push_back(any_output("output" + std::to_string(k)));
+        return specs;
     }
     explicit listen(const param_list& params)
-        : event_(heard_name(params.get<std::string>("event"))) {
+        : event_(heard_name(params.get<std::string>("event"))), target_(params, "input1") {
         if (event_.empty()) throw param_error("'event' names no event");
+        if (is_tree_event() && target_.given()) {
+            throw param_error("'" + params.get<std::string>("event") +
+                              "' is an event of the tree itself, which has no target: leave "
+                              "input 1 out");
+        }
+        for (int k = 1; k <= max_outputs; ++k)
+            outputs_[k - 1] = output_key(params, "output" + std::to_string(k));
     }
     status tick(context& ctx) const override {
         state(ctx) = true;
         return status::success;
     }
     void on_event(context& ctx, std::string_view event) const override {
-        if (state(ctx) && event == event_) run_child_once(ctx);
+        if (!state(ctx) || event != event_) return;
+        const event_values& values = ctx.event();
+        blackboard board = ctx.blackboard();
+        if (!is_tree_event()) {
+            dynamic_value scratch;
+            if (!listens_to(target_.get(board, scratch), values.target)) return;
+        }
+        for (int k = 0; k < max_outputs; ++k) {
+            const dynamic_value& value = k == 0 ? values.target : argument(values, k - 1);
+            if (!write_output(board, outputs_[k], value)) throw unfit_value(ctx, k, value);
+        }
+        run_child_once(ctx);
     }
 
 private:
+    bool is_tree_event() const { return event_.compare(0, 7, "canopy:") == 0; }
+    static bool listens_to(const dynamic_value& listened, const dynamic_value& target) {
+        const dynamic_value::array_type* targets = listened.array();
+        if (targets == nullptr) return listened == target;
+        for (const dynamic_value& t : *targets) {
+            if (t == target) return true;
+        }
+        return false;
+    }
+    static const dynamic_value& argument(const event_values& values, int k) {
+        const auto at = static_cast<std::size_t>(k);
+        return at < values.arguments.size() ? values.arguments[at] : dynamic_value::missing();
+    }
+    static error unfit_value(const context& ctx, int output, const dynamic_value& value) {
+        const canopy::tree& t = ctx.tree();
+        return {error_code::blackboard,
+                "node " + std::to_string(t.record_id(ctx.node())) + " ('" +
+                    std::string(t.type_name(ctx.node())) + "'): output " +
+                    std::to_string(output + 1) + "'s variable cannot hold the event's " +
+                    (output == 0 ? std::string("target") : "argument " + std::to_string(output)) +
+                    ", " + value.to_json() + "; its child did not run"};
+    }
+
     std::string event_;
+    any_input target_;
+    std::uint32_t outputs_[max_outputs] = {};
 };
 
 // Delay: each tick schedules one run of the child `delay` seconds later (on the agent's clock)
@@ -136,6 +193,7 @@ private:
 }  // namespace
 
 void register_behavior3_listeners(registry& reg) {
+    ensure_dynamic_type(reg);
     reg.add<listen>("behavior3.Listen", std::nullopt, arity::decorator);
     reg.add<delay>("behavior3.Delay", std::nullopt, arity::decorator);
 }
