@@ -500,6 +500,42 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(run(full, 17) == "ssssssssssssssssf");
     }
 
+    // delay.ts: `cacheArgs = keys.map(key => blackboard.get(key))` when scheduling; the timer's
+    // callback saves the current values, sets the cached ones, ticks the child, then sets the
+    // saved ones back.
+    TEST_CASE("Delay's cacheVars run the child with the values they had at scheduling") {
+        const std::shared_ptr<const tree> t =
+            b3_tree(b3("Sequence", "",
+                       {R"({"name": "Calculate", "args": {"value": "n + 1"}, "output": ["n"]})",
+                        R"({"name": "Let", "args": {"value": ["a"]}, "output": ["tag"]})",
+                        R"({"name": "Push", "input": ["tag", "n"]})",
+                        R"({"name": "Delay", "args": {"delay": 0.15, "cacheVars": ["n", "tag"]},
+                 "children": [{"name": "Push", "input": ["seen", "n"], "children": []}]})"}));
+        agent a(t);
+        blackboard board = a.blackboard();
+        board.set(board.slot("seen"), dynamic_value(dynamic_value::array_type{}));
+        CHECK(run(a, 3, 0.1) == "sss");  // schedules with n = 1, 2, 3; the first runs at 0.3
+        auto text = [&](const char* key) { return board.text(board.slot(key)); };
+        CHECK(text("seen") == "[1]");
+        CHECK(text("n") == "3");  // put back after the run
+        CHECK(text("tag") == R"(["a",3])");
+        CHECK(run(a, 2, 0.1) == "ss");
+        CHECK(text("seen") == "[1,2,3]");
+        // The same written back: the listed variables again, in order.
+        const std::string written = write_text(*t, file_format::behavior3);
+        CHECK(written.find(R"("cacheVars": ["n","tag"])") != std::string::npos);
+    }
+
+    TEST_CASE("Delay's cacheVars are variable names, refused otherwise where they stand") {
+        const load_result r =
+            load_b3(b3("Delay", R"({"delay": 1, "cacheVars": ["n", 3]})", {success}));
+        CHECK_FALSE(r);
+        const diagnostic d = only(r, diagnostic_code::wrong_param_type);
+        CHECK(d.message.find("argument 'cacheVars' lists variable names; entry 2 is an integer") !=
+              std::string::npos);
+        CHECK(d.where.column > 40);
+    }
+
     TEST_CASE("the agent's own events cannot be posted by the program") {
         agent a(b3_tree(success));
         CHECK_THROWS_WITH_AS(a.post_event("canopy:tick"),

@@ -59,6 +59,11 @@ struct node_rule {
     std::string_view when_empty = {};
     /// Parameters the Canopy node always has for this name; unused entries have no name.
     fixed_param fixed[2] = {};
+    /// An argument that lists variable names (Delay's `cacheVars`): the reader wires each to
+    /// a parameter of the argument's name and its place from 1 (`cacheVars1`), so that the
+    /// loader checks the variables and the node reads them as keys; the writer lists them
+    /// back. Empty: none.
+    std::string_view variables_arg = {};
 };
 /// The rule for a behavior3 name in a flavour, or null for a name Canopy passes through.
 const node_rule* find_rule(flavour in, std::string_view b3_name);

@@ -382,6 +382,27 @@ private:
         return out;
     }
 
+    // An argument that lists variables (node_rule::variables_arg): a parameter wired to each,
+    // named after the argument and the variable's place from 1.
+    void wire_variables(const arg_entry& a, std::vector<record_set::raw_param>& params,
+                        std::optional<std::int64_t> record_id) {
+        const std::string field(a.name);
+        if (at(a.value).type == kind::null || !is_array(a.value, field)) return;
+        int place = 0;
+        for (std::uint32_t i = at(a.value).first; i != none; i = at(i).next) {
+            ++place;
+            if (at(i).type != kind::string || at(i).text.empty()) {
+                report(at(i).where, diagnostic_code::wrong_param_type,
+                       "argument '" + field + "' lists variable names; entry " +
+                           std::to_string(place) + " is " + std::string(kind_name(at(i))),
+                       record_id);
+                continue;
+            }
+            params.push_back(
+                {field + std::to_string(place), "{" + at(i).text + "}", at(i).where, false});
+        }
+    }
+
     // The arguments of a node: an object of values, in file order.
     void collect_args(std::uint32_t value, std::string_view field, std::vector<arg_entry>& out) {
         if (value == none || at(value).type == kind::null || !is_object(value, field)) return;
@@ -1279,6 +1300,10 @@ private:
             map_argument(*rule, name, type, args, inputs, inputs_used, params, id);
         }
         for (const arg_entry& a : args) {
+            if (rule && !rule->variables_arg.empty() && a.name == rule->variables_arg) {
+                wire_variables(a, params, id);
+                continue;
+            }
             if (std::optional<param_value> value = scalar(a.value, a.name, id)) {
                 params.push_back({std::string(a.name), std::move(*value), a.where, false});
             }

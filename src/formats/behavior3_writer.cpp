@@ -276,6 +276,7 @@ private:
                         "behavior3's IfElse needs the third child",
                     id);
         }
+        std::vector<std::string> listed;  // the variables of rule->variables_arg, in order
         for (const record_set::raw_param* p = records.params_begin(i); p != records.params_end(i);
              ++p) {
             if (is_condition_param(p->name)) {
@@ -300,6 +301,12 @@ private:
                 continue;
             }
             if (is_key(p->value)) {
+                if (rule != nullptr && !rule->variables_arg.empty()) {
+                    if (const int place = slot_of(p->name, rule->variables_arg); place >= 0) {
+                        set_slot(listed, place, key_name(p->value));
+                        continue;
+                    }
+                }
                 if (const int slot = slot_of(p->name, "input"); slot >= 0) {
                     set_slot(out.input, slot, key_name(p->value));
                     continue;
@@ -310,6 +317,15 @@ private:
                 }
             }
             out.args.emplace_back(p->name, p->value);
+        }
+        if (!listed.empty()) {
+            // The listed variables go back as the argument's array of names.
+            std::string names = "[";
+            for (const std::string& name : listed) {
+                if (names.size() > 1) names += ",";
+                append_string(names, name);
+            }
+            out.args.emplace_back(std::string(rule->variables_arg), names + "]");
         }
         return out;
     }

@@ -3,7 +3,9 @@
 // "Running a child between ticks"). Their types listen while idle, so the agent hands them
 // every event and its own (agent_event) whatever their status; the run they start is halted
 // if the child would go on running, as behavior3-ts pops the child's stack entries.
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -144,20 +146,40 @@ private:
 // root is ticked (behavior3-ts runs it from its context's timer update, which a host calls
 // before ticking its trees). Up to `max_pending` runs wait at once per agent; a tick that would
 // schedule one more fails instead, so that nothing is dropped unseen.
+//
+// `cacheVars` (read as the parameters cacheVars1, cacheVars2, ...: behavior3's reader wires
+// each listed variable to one) keeps the variables' values at scheduling: the run sees them
+// so, and afterwards each variable gets back the value it had before the run.
 struct delay_state {
     static constexpr int max_pending = 16;
     std::int64_t due_ns[max_pending];  // in the order they come due
     int pending = 0;
+    // The cached variables' values, one group per waiting run in the order of due_ns; empty
+    // when the node caches none.
+    std::vector<dynamic_value> cached;
 };
 
 class delay final : public stateful_node<delay_state> {
 public:
     static constexpr bool listens_while_idle = true;
+    static constexpr int max_cached = 8;
 
-    static std::vector<param_spec> parameters() { return {param_spec::optional("delay", 0.0)}; }
+    static std::vector<param_spec> parameters() {
+        std::vector<param_spec> specs = {param_spec::optional("delay", 0.0)};
+        for (int k = 1; k <= max_cached; ++k)
+            specs.push_back(any_param("cacheVars" + std::to_string(k)));
+        return specs;
+    }
     explicit delay(const param_list& params) : delay_(params, "delay") {
         if (!delay_.from_blackboard() && !(delay_.literal() >= 0)) {
             throw param_error("'delay' must be 0 or more, not " + std::to_string(delay_.literal()));
+        }
+        for (int k = 1; k <= max_cached; ++k) {
+            const std::string name = "cacheVars" + std::to_string(k);
+            const param* p = params.find_param(name);
+            if (p == nullptr) continue;
+            if (p->key == param::no_key) throw param_error("'" + name + "' must name a variable");
+            cached_.push_back(p->key);
         }
     }
 
@@ -174,6 +196,15 @@ public:
         }
         s.due_ns[at] = due;
         ++s.pending;
+        if (!cached_.empty()) {
+            const blackboard board = ctx.blackboard();
+            const auto group = s.cached.begin() + static_cast<std::ptrdiff_t>(at * cached_.size());
+            std::vector<dynamic_value> values;
+            dynamic_value scratch;
+            for (const std::uint32_t key : cached_)
+                values.push_back(read_dynamic(board, key, scratch));
+            s.cached.insert(group, values.begin(), values.end());
+        }
         return status::success;
     }
     void on_event(context& ctx, std::string_view event) const override {
@@ -182,12 +213,43 @@ public:
         while (s.pending > 0 && s.due_ns[0] <= ctx.time_ns()) {
             for (int k = 1; k < s.pending; ++k) s.due_ns[k - 1] = s.due_ns[k];
             --s.pending;
-            run_child_once(ctx);
+            if (cached_.empty()) {
+                run_child_once(ctx);
+                continue;
+            }
+            const auto group = s.cached.begin() + static_cast<std::ptrdiff_t>(cached_.size());
+            std::vector<dynamic_value> kept(std::make_move_iterator(s.cached.begin()),
+                                            std::make_move_iterator(group));
+            s.cached.erase(s.cached.begin(), group);
+            run_with(ctx, kept);
         }
     }
 
 private:
+    // Runs the child with the cached variables set to `values`, then puts back theirs.
+    void run_with(context& ctx, std::vector<dynamic_value>& values) const {
+        blackboard board = ctx.blackboard();
+        dynamic_value scratch;
+        for (std::size_t k = 0; k < cached_.size(); ++k) {
+            dynamic_value before = read_dynamic(board, cached_[k], scratch);
+            write_dynamic(board, cached_[k], values[k]);
+            values[k] = std::move(before);
+        }
+        auto put_back = [&] {
+            for (std::size_t k = 0; k < cached_.size(); ++k)
+                write_dynamic(board, cached_[k], values[k]);
+        };
+        try {
+            run_child_once(ctx);
+        } catch (...) {
+            put_back();
+            throw;
+        }
+        put_back();
+    }
+
     input<double> delay_;
+    std::vector<std::uint32_t> cached_;
 };
 
 }  // namespace
