@@ -5,17 +5,19 @@ Usage:
     scripts/behavior3_differential.py \
         --runner build/debug/tools/behavior3_runner/canopy_behavior3_runner
         [--trees 300] [--ticks 12] [--dt 0.5] [--seed 1] [--out build/behavior3-diff]
-        [--modules DIR] [--no-shrink] [--typed-expressions] [--between-ticks]
+        [--modules DIR] [--no-shrink] [--typed-expressions] [--between-ticks] [--arrays]
 
 Generates --trees random nested-flavour behavior3 trees (reproducible from --seed) from the
 built-ins both runtimes have (Sequence, Selector, Parallel, Race, Switch/Case, Watchdog, the
 decorators Invert, AlwaysSuccess, AlwaysFailure, Repeat, RetryUntilSuccess, RetryUntilFailure,
 Once, Timeout, AlwaysRunning, and the leaves JustSuccess, JustFailure, Wait, Check, Calculate,
-Let; with --between-ticks also Delay and Listen on the tree's own events), plus `Scripted`, a leaf whose `script` argument ("sfr") gives its status on each of its
+Let; with --between-ticks also Delay and Listen on the tree's own events; with --arrays an
+array `l` made first and Push, Concat, Index, Includes, ForEach and Filter over it), plus
+`Scripted`, a leaf whose `script` argument ("sfr") gives its status on each of its
 ticks, round and round. Each tree runs for --ticks ticks of --dt seconds in Canopy (the
 canopy_behavior3_runner program, built with the project) and in behavior3-ts (the npm package
 `behavior3`, through scripts/behavior3_runner.mjs); the root's status and the variables
-written by Calculate and Let are compared after every tick.
+written by Calculate and Let (and the array, as compact JSON) are compared after every tick.
 
 Prints "agree: N / total", and for each disagreeing tree the first tick that differs, both
 sides' status strings and the node types it uses; the trees are written to --out, each with
@@ -35,6 +37,7 @@ import subprocess
 import sys
 
 VARS = ["a", "b", "c"]
+ARRAY = "l"  # with --arrays: the array the nodes over arrays share
 PACKAGES = ["behavior3@1.3.0", "typescript@5"]
 
 
@@ -71,8 +74,9 @@ def ensure_modules(modules):
 class generator:
     """Random trees; every number is a multiple of 0.5 so that times meet the ticks exactly."""
 
-    def __init__(self, seed, typed, between_ticks=False):
+    def __init__(self, seed, typed, between_ticks=False, arrays=False):
         self.between_ticks = between_ticks
+        self.arrays = arrays
         self.rng = random.Random(seed)
         self.typed = typed
 
@@ -119,10 +123,24 @@ class generator:
             return {"name": "Check", "args": {"value": self.check_value()}}
         return {"name": "Scripted", "args": {"script": self.script("sf")}}
 
-    def leaf(self):
+    def leaf(self, in_loop=False):
         r = self.rng
-        kind = r.choice(["Scripted", "Scripted", "Scripted", "JustSuccess", "JustFailure",
-                         "Wait", "Check", "Calculate", "Let"])
+        kinds = ["Scripted", "Scripted", "Scripted", "JustSuccess", "JustFailure",
+                 "Wait", "Check", "Calculate", "Let"]
+        if self.arrays:
+            # Inside a loop over the array, nothing lengthens it: behavior3-ts would loop for
+            # ever where Canopy spreads the loop over ticks (docs/behavior3.md).
+            kinds += ["Index", "Includes"] + ([] if in_loop else ["Push", "Push", "Concat"])
+        kind = r.choice(kinds)
+        if kind == "Push":
+            return {"name": kind, "input": [ARRAY, r.choice(VARS)]}
+        if kind == "Concat":
+            return {"name": kind, "input": [ARRAY, ARRAY], "output": [ARRAY]}
+        if kind == "Index":
+            return {"name": kind, "args": {"index": r.randint(0, 3)}, "input": [ARRAY],
+                    "output": [r.choice(VARS)]}
+        if kind == "Includes":
+            return {"name": kind, "input": [ARRAY, r.choice(VARS)]}
         if kind == "Scripted":
             return {"name": kind, "args": {"script": self.script()}}
         if kind == "Wait":
@@ -137,27 +155,47 @@ class generator:
                     "output": [r.choice(VARS)]}
         return {"name": kind}
 
-    def node(self, depth):
+    def root(self):
+        """A random tree; with arrays, first a Let that makes the array, then the tree."""
+        if not self.arrays:
+            return self.node(0)
+        start = {"name": "Let", "args": {"value": [self.rng.randint(0, 3) * 0.5
+                                                   for _ in range(self.rng.randint(0, 3))]},
+                 "output": [ARRAY]}
+        return {"name": "Sequence", "children": [start, self.node(1)]}
+
+    def node(self, depth, in_loop=False):
         r = self.rng
         if depth >= 3 or r.random() < 0.3 + 0.15 * depth:
-            return self.leaf()
+            return self.leaf(in_loop)
         kinds = ["Sequence", "Selector", "Parallel", "Race", "Switch", "Watchdog", "Invert",
                  "AlwaysSuccess", "AlwaysFailure", "Repeat", "RetryUntilSuccess",
                  "RetryUntilFailure", "Once", "Timeout", "AlwaysRunning"]
         if self.between_ticks:
             kinds += ["Delay", "Listen"]
+        if self.arrays:
+            kinds += ["ForEach", "Filter"]
         kind = r.choice(kinds)
         if kind in ("Sequence", "Selector", "Parallel", "Race"):
             return {"name": kind,
-                    "children": [self.node(depth + 1) for _ in range(r.randint(1, 3))]}
+                    "children": [self.node(depth + 1, in_loop) for _ in range(r.randint(1, 3))]}
         if kind == "Switch":
-            cases = [{"name": "Case", "children": [self.condition(), self.node(depth + 2)]}
+            cases = [{"name": "Case",
+                      "children": [self.condition(), self.node(depth + 2, in_loop)]}
                      for _ in range(r.randint(1, 3))]
             return {"name": kind, "children": cases}
         if kind == "Watchdog":
-            return {"name": kind,
-                    "children": [self.condition(), self.node(depth + 1), self.leaf()]}
-        node = {"name": kind, "children": [self.node(depth + 1)]}
+            return {"name": kind, "children": [self.condition(), self.node(depth + 1, in_loop),
+                                               self.leaf(in_loop)]}
+        if kind == "ForEach":
+            return {"name": kind, "input": [ARRAY], "output": [r.choice(VARS), r.choice(VARS)],
+                    "children": [self.node(depth + 1, True)]}
+        if kind == "Filter":
+            # A child that finishes at once: resumed over a running child, behavior3-ts's
+            # Filter starts its loop over (a known difference, docs/behavior3.md).
+            return {"name": kind, "input": [ARRAY], "output": [r.choice(VARS), ARRAY],
+                    "children": [self.condition()]}
+        node = {"name": kind, "children": [self.node(depth + 1, in_loop)]}
         if kind in ("Repeat", "RetryUntilSuccess", "RetryUntilFailure"):
             node["args"] = {"count": r.randint(1, 3)}
         elif kind == "Timeout":
@@ -177,7 +215,7 @@ def numbered(root):
     def walk(node):
         out = {"id": next_id[0], "name": node["name"]}
         next_id[0] += 1
-        for field in ("args", "output"):
+        for field in ("args", "input", "output"):
             if field in node:
                 out[field] = node[field]
         if "children" in node:
@@ -197,7 +235,7 @@ def types_of(node):
 def run_both(root, args, path):
     with open(path, "w") as f:
         json.dump(numbered(root), f, indent=1)
-    common = [path, str(args.ticks), str(args.dt)] + VARS
+    common = [path, str(args.ticks), str(args.dt)] + VARS + ([ARRAY] if args.arrays else [])
     sides = []
     for command in ([args.runner] + common,
                     ["node", args.js_runner, args.modules] + common):
@@ -273,6 +311,9 @@ def main():
     parser.add_argument("--no-shrink", action="store_true")
     parser.add_argument("--between-ticks", action="store_true",
                         help="Delay and Listen too: nodes that run their child between ticks")
+    parser.add_argument("--arrays", action="store_true",
+                        help="an array too, and the nodes over it: Push, Concat, Index, Includes, "
+                        "ForEach, Filter")
     parser.add_argument("--typed-expressions", action="store_true",
                         help="Check gets comparisons and Calculate arithmetic: no lone variable, "
                         "no boolean stored (the known differences, docs/behavior3.md)")
@@ -285,10 +326,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     work = os.path.join(args.out, "current.json")
 
-    gen = generator(args.seed, args.typed_expressions, args.between_ticks)
+    gen = generator(args.seed, args.typed_expressions, args.between_ticks, args.arrays)
     agree = 0
     for n in range(args.trees):
-        root = gen.node(0)
+        root = gen.root()
         canopy, b3 = run_both(root, args, work)
         tick = first_difference(canopy, b3)
         if tick is None:
@@ -310,7 +351,7 @@ def main():
     if os.path.exists(work):
         os.remove(work)
     flavour = (", typed expressions" if args.typed_expressions else "") + (
-        ", between ticks" if args.between_ticks else "")
+        ", between ticks" if args.between_ticks else "") + (", arrays" if args.arrays else "")
     print(f"agree: {agree} / {args.trees} (seed {args.seed}, {args.ticks} ticks of {args.dt} s"
           f"{flavour})")
 

@@ -75,7 +75,10 @@ for (let t = 0; t < Number(ticksText); t++) {
     const status = tree.tick();
     const values = vars.map((v) => {
         const value = tree.blackboard.get(v);
-        return typeof value === "boolean" ? (value ? "1" : "0") : String(value ?? 0);
+        if (typeof value === "boolean") return value ? "1" : "0";
+        // An array or object as compact JSON, as Canopy prints a json variable.
+        return typeof value === "object" && value !== null ? JSON.stringify(value)
+                                                           : String(value ?? 0);
     });
     lines.push([letters[status] ?? "?", ...values].join(" "));
 }

@@ -218,7 +218,10 @@ TEST_SUITE("behavior3 arrays") {
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
         CHECK(a.blackboard().get<double>("sum") == 123);  // 30 + 41 + 52
-        CHECK(a.blackboard().get<double>("i") == 2);
+        // Finished, it leaves its outputs undefined: node.ts writes `output[i]` to every output
+        // slot of a node that finished, and ForEach pushes none.
+        CHECK(a.blackboard().get<double>("i") == 0);  // undefined: the key's initial value
+        CHECK(a.blackboard().get<double>("e") == 0);
         // A running child: one element a tick while it waits, the next at once after.
         auto waits =
             behavior3_tree(sequence({R"("name": "Let", "args": {"value": ["a", "b"]},
@@ -241,16 +244,47 @@ TEST_SUITE("behavior3 arrays") {
                                           "args": {"value": "e < 2"}}])"}));
         agent c(fails);
         CHECK(c.tick(0.1) == status::failure);
-        CHECK(c.blackboard().get<double>("e") == 2);
+        CHECK(c.blackboard().get<double>("e") == 0);  // undefined: the key's initial value
         agent d(behavior3_tree(R"({"id": 1, "name": "ForEach", "input": ["none"], "output": ["e"],
                            "children": [{"id": 2, "name": "JustSuccess"}]})"));
         CHECK(d.tick(0.1) == status::failure);
     }
 
+    TEST_CASE("a node that fails leaves its output undefined, as behavior3-ts writes it") {
+        // node.ts: once a node finishes, `cfg.output.forEach((k, i) => blackboard.set(k,
+        // output[i]))`, and a node that failed pushed nothing.
+        const std::vector<std::string> failing = {
+            R"("name": "Index", "args": {"index": 5}, "input": ["l"], "output": ["out"])",
+            R"("name": "GetField", "args": {"field": "x"}, "input": ["o"], "output": ["out"])",
+            R"("name": "Concat", "input": ["l", "o"], "output": ["out"])",
+            R"("name": "RandomIndex", "input": ["empty"], "output": ["out"])",
+        };
+        for (const std::string& node : failing) {
+            CAPTURE(node);
+            auto t = behavior3_tree(sequence(
+                {R"("name": "Let", "args": {"value": [1]}, "output": ["l"])",
+                 R"("name": "Let", "args": {"value": {"y": 1}}, "output": ["o"])",
+                 R"("name": "Let", "args": {"value": []}, "output": ["empty"])",
+                 R"("name": "Let", "args": {"value": ["before"]}, "output": ["out"])", node}));
+            agent a(t);
+            CHECK(a.tick(0.1) == status::failure);
+            CHECK(json_of(a, "out") == "null");
+        }
+        // Math's output is a number: undefined reads as 0.
+        auto math = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": 7}, "output": ["n"])",
+                      R"("name": "Math", "args": {"op": "randInt", "value1": 3, "value2": 1},
+                         "output": ["n"])"}));
+        agent m(math);
+        CHECK(m.tick(0.1) == status::failure);
+        CHECK(m.blackboard().get<double>("n") == 0);
+    }
+
     TEST_CASE("Filter keeps the elements whose child succeeds, in a new array") {
         // decorators/filter.ts: for each i, `blackboard.set(output[0], arr[i])`, tick the
         // child, push arr[i] on success; then `output.push(undefined, newArr)` and success
-        // unless newArr is empty. Not an array: "error"; an empty one: failure, nothing written.
+        // unless newArr is empty. Not an array: "error"; an empty one: failure; either way
+        // node.ts then writes undefined to both outputs.
         auto t = behavior3_tree(
             sequence({R"("name": "Let", "args": {"value": [{"hp": 3}, {"hp": 9}, {"hp": 7}]},
                                     "output": ["units"])",
@@ -261,7 +295,7 @@ TEST_SUITE("behavior3 arrays") {
         agent a(t);
         CHECK(a.tick(0.1) == status::success);
         CHECK(json_of(a, "strong") == R"([{"hp":9},{"hp":7}])");
-        CHECK(json_of(a, "u") == R"({"hp":7})");
+        CHECK(json_of(a, "u") == "null");  // output 1 undefined once it finished, as ForEach's
         CHECK(json_of(a, "units") == R"([{"hp":3},{"hp":9},{"hp":7}])");  // unchanged
         // None picked: failure, with the empty array written.
         auto none = behavior3_tree(
@@ -272,7 +306,7 @@ TEST_SUITE("behavior3 arrays") {
         agent b(none);
         CHECK(b.tick(0.1) == status::failure);
         CHECK(json_of(b, "kept") == "[]");
-        // An empty array, or an object: failure, output 2 untouched.
+        // An empty array, or an object: failure, output 2 undefined.
         for (const char* value : {"[]", R"({"k": 1})"}) {
             auto empty = behavior3_tree(
                 sequence({std::string(R"("name": "Let", "args": {"value": )") + value +
@@ -282,7 +316,7 @@ TEST_SUITE("behavior3 arrays") {
                                     "children": [{"id": 9, "name": "JustSuccess"}])"}));
             agent c(empty);
             CHECK(c.tick(0.1) == status::failure);
-            CHECK(json_of(c, "kept") == R"(["old"])");
+            CHECK(json_of(c, "kept") == "null");
         }
     }
 

@@ -394,12 +394,13 @@ TEST_SUITE("behavior3 nodes") {
         script_log log;
         const std::shared_ptr<const tree> t =
             b3_tree(b3("Sequence", "",
-                       {R"({"name": "Let", "args": {"value": 1}, "output": ["n"]})",
-                        R"({"name": "Listen", "args": {"event": "hit"}, "output": ["", "n"],
+                       {R"({"name": "Listen", "args": {"event": "hit"}, "output": ["", "n"],
                  "children": [)" +
                             scripted("s") + "]}",
                         R"({"name": "Listen", "args": {"event": "hit"}, "children": [)" +
-                            scripted("s") + "]}"}));
+                            scripted("s") + "]}",
+                        // After the Listens: a Listen's tick leaves its outputs undefined.
+                        R"({"name": "Let", "args": {"value": 1}, "output": ["n"]})"}));
         agent a(t, &log);
         CHECK(a.tick(0.1) == status::success);
         log.calls.clear();
@@ -411,10 +412,10 @@ TEST_SUITE("behavior3 nodes") {
             CHECK(e.code() == error_code::blackboard);
         }
         CHECK(message ==
-              R"(node 3 ('behavior3.Listen'): output 2's variable cannot hold the event's )"
+              R"(node 2 ('behavior3.Listen'): output 2's variable cannot hold the event's )"
               R"(argument 1, "text"; its child did not run)");
         // The first Listen's child did not run, the second's did.
-        CHECK(log.calls == std::vector<std::string>{"enter #6", "exit success #6"});
+        CHECK(log.calls == std::vector<std::string>{"enter #5", "exit success #5"});
         CHECK(a.blackboard().get<double>("n") == 1);
         a.post_event("hit", {nullptr, {2.0}});
         CHECK(a.blackboard().get<double>("n") == 2);

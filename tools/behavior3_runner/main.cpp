@@ -47,6 +47,11 @@ private:
     std::string script_;
 };
 
+bool is_json(const canopy::blackboard& board, std::uint32_t slot) {
+    const canopy::blackboard_key& key = board.keys()[slot];
+    return key.type == canopy::param_type::custom && key.custom->is<canopy::dynamic_value>();
+}
+
 char status_letter(canopy::status s) {
     switch (s) {
         case canopy::status::success: return 's';
@@ -74,20 +79,25 @@ int run(int argc, char** argv) {
     }
     canopy::agent agent(loaded.tree);
     canopy::blackboard board = agent.blackboard();
-    // A variable no node of the tree uses has no key here; it prints as 0, behavior3-ts's
-    // runner's starting value for every variable.
+    // behavior3-ts's runner starts every variable at 0: so do the json keys here (the others
+    // start at 0, false or ""). A variable no node of the tree uses has no key; it prints as 0.
+    // A json variable that holds nothing (behavior3-ts's undefined) prints as 0, as that
+    // runner prints undefined.
     std::vector<std::int64_t> slots;
     for (int i = 4; i < argc; ++i) {
         std::int64_t slot = -1;
         for (std::size_t k = 0; k < board.keys().size(); ++k) {
             if (board.keys()[k].name == argv[i]) slot = static_cast<std::int64_t>(k);
         }
+        if (slot >= 0 && is_json(board, static_cast<std::uint32_t>(slot)))
+            board.set(static_cast<std::uint32_t>(slot), canopy::dynamic_value(0.0));
         slots.push_back(slot);
     }
     for (long t = 0; t < ticks; ++t) {
         std::cout << status_letter(agent.tick(dt));
         for (const std::int64_t slot : slots) {
-            std::cout << ' ' << (slot < 0 ? "0" : board.text(static_cast<std::uint32_t>(slot)));
+            const std::string text = slot < 0 ? "0" : board.text(static_cast<std::uint32_t>(slot));
+            std::cout << ' ' << (text == "null" ? "0" : text);
         }
         std::cout << '\n';
     }

@@ -104,6 +104,10 @@ public:
     void set(context& ctx, const T& value) const {
         if (key_ != param::no_key) ctx.blackboard().set(key_, value);
     }
+    /// Unsets the key (blackboard::unset), if the file named one.
+    void unset(context& ctx) const {
+        if (key_ != param::no_key) ctx.blackboard().unset(key_);
+    }
     bool connected() const noexcept { return key_ != param::no_key; }
 
 private:

@@ -161,6 +161,10 @@ bool write_output(blackboard board, std::uint32_t key, const dynamic_value& valu
     return key == param::no_key || write_dynamic(board, key, value);
 }
 
+void unset_output(blackboard board, std::uint32_t key) {
+    if (key != param::no_key) board.unset(key);
+}
+
 namespace {
 
 // Refuses an argument given both as itself and through its input slot, as behavior3editor's
@@ -211,7 +215,16 @@ public:
         : array_(key_of(params, "input1")),
           index_(params, "index"),
           element_(output_key(params, "output1")) {}
+    // A failure leaves output 1 unset, as behavior3-ts's finished node writes undefined to
+    // each output it did not fill.
     status tick(context& ctx) const override {
+        const status result = find(ctx);
+        if (result != status::success) unset_output(ctx.blackboard(), element_);
+        return result;
+    }
+
+private:
+    status find(context& ctx) const {
         const blackboard board = ctx.blackboard();
         const auto& list = board.get_ref<dynamic_value>(array_);
         if (!list.is_array()) return status::failure;
@@ -220,7 +233,6 @@ public:
         return write_output(board, element_, element) ? status::success : status::failure;
     }
 
-private:
     std::uint32_t array_;
     input<double> index_;
     std::uint32_t element_;
@@ -246,7 +258,16 @@ public:
           value_(output_key(params, "output1")) {
         if (!field_.given()) throw param_error("'field' is required (the argument or input 2)");
     }
+    // A failure leaves output 1 unset, as behavior3-ts's finished node writes undefined to
+    // each output it did not fill.
     status tick(context& ctx) const override {
+        const status result = find(ctx);
+        if (result != status::success) unset_output(ctx.blackboard(), value_);
+        return result;
+    }
+
+private:
+    status find(context& ctx) const {
         const blackboard board = ctx.blackboard();
         const auto& object = board.get_ref<dynamic_value>(object_);
         if (!object.is_object() && !object.is_array()) return status::failure;
@@ -263,7 +284,6 @@ public:
         return write_output(board, value_, value) ? status::success : status::failure;
     }
 
-private:
     std::uint32_t object_;
     any_input field_;
     std::uint32_t value_;
@@ -370,7 +390,16 @@ public:
         : first_(key_of(params, "input1")),
           second_(key_of(params, "input2")),
           result_(output_key(params, "output1")) {}
+    // A failure leaves output 1 unset, as behavior3-ts's finished node writes undefined to
+    // each output it did not fill.
     status tick(context& ctx) const override {
+        const status result = find(ctx);
+        if (result != status::success) unset_output(ctx.blackboard(), result_);
+        return result;
+    }
+
+private:
+    status find(context& ctx) const {
         blackboard board = ctx.blackboard();
         const dynamic_value::array_type* first = board.get_ref<dynamic_value>(first_).array();
         const dynamic_value::array_type* second = board.get_ref<dynamic_value>(second_).array();
@@ -386,7 +415,6 @@ public:
         return status::success;
     }
 
-private:
     std::uint32_t first_;
     std::uint32_t second_;
     std::uint32_t result_;
@@ -402,7 +430,16 @@ public:
     }
     explicit random_index(const param_list& params)
         : array_(key_of(params, "input1")), element_(output_key(params, "output1")) {}
+    // A failure leaves output 1 unset, as behavior3-ts's finished node writes undefined to
+    // each output it did not fill.
     status tick(context& ctx) const override {
+        const status result = find(ctx);
+        if (result != status::success) unset_output(ctx.blackboard(), element_);
+        return result;
+    }
+
+private:
+    status find(context& ctx) const {
         const blackboard board = ctx.blackboard();
         const dynamic_value::array_type* elements = board.get_ref<dynamic_value>(array_).array();
         if (elements == nullptr || elements->empty()) return status::failure;
@@ -414,7 +451,6 @@ public:
         return write_output(board, element_, element) ? status::success : status::failure;
     }
 
-private:
     std::uint32_t array_;
     std::uint32_t element_;
 };

@@ -58,6 +58,9 @@ std::uint32_t key_of(const param_list& params, std::string_view name);
 std::uint32_t output_key(const param_list& params, std::string_view name);
 /// write_dynamic to an output slot's key; true for an output the file left out.
 bool write_output(blackboard board, std::uint32_t key, const dynamic_value& value);
+/// Unsets an output slot's key (blackboard::unset), as behavior3-ts writes undefined to each
+/// output slot a finished node did not fill; nothing for an output the file left out.
+void unset_output(blackboard board, std::uint32_t key);
 
 /// The `json` key's value a node changes in place, or null when the key is of another type.
 dynamic_value* dynamic_slot(blackboard board, std::uint32_t slot);

@@ -93,8 +93,11 @@ public:
         for (int k = 1; k <= max_outputs; ++k)
             outputs_[k - 1] = output_key(params, "output" + std::to_string(k));
     }
+    // Its outputs are unset, as behavior3-ts's finished node writes undefined to each output
+    // it did not fill; an event fills them.
     status tick(context& ctx) const override {
         state(ctx) = true;
+        for (const std::uint32_t key : outputs_) unset_output(ctx.blackboard(), key);
         return status::success;
     }
     void on_event(context& ctx, std::string_view event) const override {

@@ -40,7 +40,19 @@ public:
     // The index of the element the child runs for.
     void enter(context& ctx) const override { state(ctx) = 0; }
 
+    // Finished, it leaves both outputs unset: behavior3-ts's node writes undefined to each
+    // output it did not fill, and ForEach fills none.
     status tick(context& ctx) const override {
+        const status result = iterate(ctx);
+        if (result != status::running) {
+            unset_output(ctx.blackboard(), element_);
+            unset_output(ctx.blackboard(), index_);
+        }
+        return result;
+    }
+
+private:
+    status iterate(context& ctx) const {
         std::int64_t& at = state(ctx);
         const tree::index child = ctx.child();
         if (ctx.is_running(child)) {
@@ -66,7 +78,6 @@ public:
         }
     }
 
-private:
     std::uint32_t array_;
     std::uint32_t element_;
     std::uint32_t index_;
@@ -110,7 +121,7 @@ public:
             if (resumed == status::running) return resumed;
         }
         const dynamic_value::array_type* elements = board.get_ref<dynamic_value>(array_).array();
-        if (elements == nullptr || elements->empty()) return status::failure;
+        if (elements == nullptr || elements->empty()) return fail(board);
         if (resumed != status::idle) {
             // behavior3-ts picks the element at the resumed index of the array as it is now.
             if (resumed == status::success) s.picked.push_back(element_at(*elements, s.at));
@@ -119,12 +130,12 @@ public:
         loop_budget loop;
         for (;;) {
             elements = board.get_ref<dynamic_value>(array_).array();
-            if (elements == nullptr) return status::failure;
+            if (elements == nullptr) return fail(board);
             if (s.at >= static_cast<std::int64_t>(elements->size())) break;
             if (!loop.take()) return status::running;
             // A copy: output 1 may be the array's own variable.
             const dynamic_value element = (*elements)[static_cast<std::size_t>(s.at)];
-            if (!write_output(board, element_, element)) return status::failure;
+            if (!write_output(board, element_, element)) return fail(board);
             const status result = behavior3_result(ctx.tick(child));
             if (result == status::running) return result;
             if (result == status::success) s.picked.push_back(element);
@@ -133,12 +144,22 @@ public:
         const bool none = s.picked.empty();
         const dynamic_value picked(std::move(s.picked));
         s.picked.clear();  // moved from: valid, emptied for certain
-        if (!fits_in_a_value(picked) || !write_output(board, picked_, picked))
-            return status::failure;
+        if (!fits_in_a_value(picked)) return fail(board);
+        // behavior3-ts writes its outputs in order when the node finishes: undefined to output
+        // 1 (which it never fills), then the new array to output 2.
+        unset_output(board, element_);
+        if (!write_output(board, picked_, picked)) return fail(board);
         return none ? status::failure : status::success;
     }
 
 private:
+    // A run that ends before its new array is made leaves both outputs undefined.
+    status fail(blackboard board) const {
+        unset_output(board, element_);
+        unset_output(board, picked_);
+        return status::failure;
+    }
+
     static dynamic_value element_at(const dynamic_value::array_type& elements, std::int64_t at) {
         return at < static_cast<std::int64_t>(elements.size())
                    ? elements[static_cast<std::size_t>(at)]

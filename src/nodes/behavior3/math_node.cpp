@@ -210,12 +210,18 @@ public:
             case math_op::rand_int: {
                 const double low = std::ceil(v[0]);
                 const double high = std::floor(v[1]);
-                if (!(low <= high)) return status::failure;  // math.ts: min above max
+                if (!(low <= high)) {    // math.ts: min above max
+                    result_.unset(ctx);  // undefined, as in every output left unfilled
+                    return status::failure;
+                }
                 result = std::floor(unit(ctx) * (high - low + 1)) + low;
                 break;
             }
             case math_op::rand_float:
-                if (!(v[0] <= v[1])) return status::failure;
+                if (!(v[0] <= v[1])) {
+                    result_.unset(ctx);
+                    return status::failure;
+                }
                 result = unit(ctx) * (v[1] - v[0]) + v[0];
                 break;
             case math_op::sum:
