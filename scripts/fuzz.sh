@@ -5,7 +5,8 @@
 # once (default 1). No harness named: all of them (read_*, load_*, tick_*, one per format, and
 # script_fuzzer, the script language's, and groot2_fuzzer, the Groot2 request decoder's).
 # Corpora are kept in build/fuzz-corpus/<harness>/ between runs; seeds (data/, tests/data/,
-# ../shared/corpus/ if present, and generated trees) are made afresh in build/fuzz-seeds/.
+# tests/cli/, ../shared/corpus/ if present, and generated trees) are made afresh in
+# build/fuzz-seeds/.
 # Crashes, leaks and timeouts land in build/fuzz-artifacts/<harness>/; a summary of every run
 # (exec/s, cov, ft, corpus size) in build/fuzz-logs/summary.txt. Exits 1 if any harness
 # found something.
@@ -39,7 +40,7 @@ fi
 
 seeds=build/fuzz-seeds
 rm -rf "$seeds"
-sources=(data tests/data)
+sources=(data tests/data tests/cli)
 [[ -d ../shared/corpus ]] && sources+=(../shared/corpus)
 "$bin/canopy_fuzz_seeds" "$seeds" --generated 200 "${sources[@]}"
 mkdir -p build/fuzz-logs
