@@ -392,15 +392,14 @@ TEST_SUITE("behavior3 nodes") {
 
     TEST_CASE("a Listen whose output cannot hold an event's value says where, after the others") {
         script_log log;
-        const std::shared_ptr<const tree> t =
-            b3_tree(b3("Sequence", "",
-                       {R"({"name": "Listen", "args": {"event": "hit"}, "output": ["", "n"],
+        const std::shared_ptr<const tree> t = b3_tree(b3(
+            "Sequence", "",
+            {R"({"name": "Listen", "args": {"event": "hit"}, "output": ["", "n"],
                  "children": [)" +
-                            scripted("s") + "]}",
-                        R"({"name": "Listen", "args": {"event": "hit"}, "children": [)" +
-                            scripted("s") + "]}",
-                        // After the Listens: a Listen's tick leaves its outputs undefined.
-                        R"({"name": "Let", "args": {"value": 1}, "output": ["n"]})"}));
+                 scripted("s") + "]}",
+             R"({"name": "Listen", "args": {"event": "hit"}, "children": [)" + scripted("s") + "]}",
+             // After the Listens: a Listen's tick leaves its outputs undefined.
+             R"({"name": "Let", "args": {"value": 1}, "output": ["n"]})"}));
         agent a(t, &log);
         CHECK(a.tick(0.1) == status::success);
         log.calls.clear();

@@ -3,6 +3,7 @@
 // "Running a child between ticks"). Their types listen while idle, so the agent hands them
 // every event and its own (agent_event) whatever their status; the run they start is halted
 // if the child would go on running, as behavior3-ts pops the child's stack entries.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -116,14 +117,16 @@ public:
     }
 
 private:
-    bool is_tree_event() const { return event_.compare(0, 7, "canopy:") == 0; }
+    // The tree events are heard by the names of the agent's own (heard_name).
+    bool is_tree_event() const {
+        constexpr std::string_view own = "canopy:";
+        return std::string_view(event_).substr(0, own.size()) == own;
+    }
     static bool listens_to(const dynamic_value& listened, const dynamic_value& target) {
         const dynamic_value::array_type* targets = listened.array();
         if (targets == nullptr) return listened == target;
-        for (const dynamic_value& t : *targets) {
-            if (t == target) return true;
-        }
-        return false;
+        return std::any_of(targets->begin(), targets->end(),
+                           [&](const dynamic_value& t) { return t == target; });
     }
     static const dynamic_value& argument(const event_values& values, int k) {
         const auto at = static_cast<std::size_t>(k);
