@@ -49,9 +49,10 @@ void tick_checker::on_tick(const agent& a, tree::index node, status before, stat
         fail(node, was_running ? "ticked as running but never entered"
                                : "entered again before its exit or halt");
     if (result == status::idle) fail(node, "its tick was reported as idle");
-    // A skipped node did nothing: it is idle again, as BehaviorTree.CPP keeps it.
-    if (result == status::skipped && a.last_status(node) != status::idle)
-        fail(node, "skipped, but its status is " + std::string(to_string(a.last_status(node))));
+    // Parents read a child's byte as its record of the run: a skipped one must say so too.
+    if (a.last_status(node) != result)
+        fail(node, "returned " + std::string(to_string(result)) + ", but its status byte says " +
+                       std::string(to_string(a.last_status(node))));
     entered_[node] = result == status::running;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // An observer that checks the runtime's promises while an agent ticks: every enter is matched
-// by exactly one exit or halt, a running node's parent is running, a skipped node is idle
-// afterwards, and one tick visits a bounded number of nodes.
+// by exactly one exit or halt, a running node's parent is running, a node's status byte says
+// what its tick returned (skipped included), and one tick visits a bounded number of nodes.
 
 #include <cstddef>
 #include <stdexcept>

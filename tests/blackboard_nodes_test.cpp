@@ -115,7 +115,8 @@ TEST_SUITE("blackboard nodes") {
             make_tree({record(1, 0, "SkipUnlessUpdated", R"({"entry": "A"})"), leaf(2, 1, "rs")}),
             &log);
         CHECK(a.tick(0) == status::skipped);
-        CHECK(a.last_status(0) == status::idle);
+        CHECK(a.last_status(0) == status::skipped);
+        CHECK(a.last_status(1) == status::idle);  // not ticked
         a.blackboard().set("A", 1);
         CHECK(a.tick(0) == status::running);
         CHECK(a.tick(0) == status::success);  // not updated since, but the child was running

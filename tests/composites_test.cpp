@@ -767,4 +767,23 @@ TEST_SUITE("composites") {
             CHECK(b.tick(0.1) == skipped);
         }
     }
+
+    TEST_CASE("RandomSelector resumed after skipped children is skipped if the rest are too") {
+        // The children tried before the running one in an earlier tick tell by their status
+        // bytes that they were skipped. Each seed starts at #2 or #3: from #2, #2 is skipped
+        // and #3 runs, then #3 is skipped; from #3, #3 runs, then #3 and #2 are skipped.
+        int started_at_skipped = 0;
+        for (std::uint64_t seed = 0; seed < 8; ++seed) {
+            CAPTURE(seed);
+            script_log log;
+            agent a(make({record(1, 0, "RandomSelector"), leaf(2, 1, "k"), leaf(3, 1, "rk")}), &log,
+                    seed);
+            CHECK(a.tick(0.1) == running);
+            started_at_skipped += a.last_status(1) == skipped ? 1 : 0;
+            CHECK(a.tick(0.1) == skipped);
+            CHECK(log.violations == 0);
+        }
+        CHECK(started_at_skipped > 0);
+        CHECK(started_at_skipped < 8);
+    }
 }

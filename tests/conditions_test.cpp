@@ -55,9 +55,11 @@ struct runner {
 using events = std::vector<std::string>;
 
 TEST_SUITE("conditions") {
-    TEST_CASE("_skipIf skips an idle node: neither entered nor exited, idle after, passed over") {
-        // BehaviorTree.CPP: SKIP_IF holds on an IDLE node -> SKIPPED without tick(); the node
-        // keeps IDLE ("preserve the IDLE state if skipped").
+    TEST_CASE(
+        "_skipIf skips an idle node: neither entered nor exited, skipped after, passed over") {
+        // BehaviorTree.CPP: SKIP_IF holds on an IDLE node -> SKIPPED without tick(). It keeps
+        // the node IDLE ("preserve the IDLE state if skipped"); Canopy's status byte says
+        // skipped (docs/nodes.md, "Skipped").
         runner r(load_btcpp(R"(<Sequence>
   <Act results="s" _skipIf="n == 0"/>
   <Act results="s"/>
@@ -67,10 +69,40 @@ TEST_SUITE("conditions") {
         CHECK(first.events == events{"enter #2", "exit skipped #2", "enter #3", "exit success #3",
                                      "enter #1", "exit success #1"});
         CHECK(r.log.enters == 1);  // only the second leaf's enter hook ran
-        CHECK(r.a.last_status(1) == status::idle);
+        CHECK(r.a.last_status(1) == status::skipped);
+        CHECK_FALSE(r.a.is_running(1));
         r.a.blackboard().set("n", 1);
         CHECK(r.tick().root == "success");
-        CHECK(r.log.enters == 3);  // both leaves ran
+        CHECK(r.log.enters == 3);  // both leaves ran: skipped, the node was entered afresh
+        CHECK(r.a.last_status(1) == status::success);
+    }
+
+    TEST_CASE("a skipped node's status byte says skipped until a halt makes it idle") {
+        // The inline test of a lone comparison and the out-of-line step of any other condition
+        // both leave the byte; a halt of the parent, by its own parent or by a reset, clears it.
+        for (const char* skip : {R"(_skipIf="n == 0")", R"(_while="n != 0")"}) {
+            CAPTURE(skip);
+            runner r(load_btcpp(std::string(R"(<ReactiveSequence>
+  <ScriptCondition code="go"/>
+  <Sequence>
+    <Act results="s" )") + skip +
+                                R"(/>
+    <Act results="r"/>
+  </Sequence>
+</ReactiveSequence>)"));
+            CHECK(r.tick().root == "running");
+            CHECK(r.a.last_status(3) == status::skipped);
+            r.a.blackboard().set("go", false);
+            CHECK(r.tick().root == "failure");  // halts the running Sequence
+            CHECK(r.a.last_status(2) == status::idle);
+            CHECK(r.a.last_status(3) == status::idle);
+            r.a.blackboard().set("go", true);
+            CHECK(r.tick().root == "running");
+            CHECK(r.a.last_status(3) == status::skipped);
+            r.a.reset();
+            CHECK(r.a.last_status(3) == status::idle);
+            CHECK(r.log.violations == 0);
+        }
     }
 
     TEST_CASE("_failureIf, _successIf, _skipIf are checked in that order; the first that holds") {
@@ -164,6 +196,7 @@ TEST_SUITE("conditions") {
         CHECK(halted.root == "success");
         CHECK(halted.events == events{"halt #2", "exit skipped #2", "enter #3", "exit success #3",
                                       "exit success #1"});
+        CHECK(r.a.last_status(1) == status::skipped);  // halted, then skipped
         CHECK(r.n() == 10);
         CHECK(r.log.violations == 0);
         CHECK(r.tick().root == "success");  // idle and _while false: skipped without a halt

@@ -429,6 +429,28 @@ TEST_SUITE("groot2 server") {
         server->watch(nullptr);
     }
 
+    TEST_CASE("reports a node skipped before the client came as skipped, as after it came") {
+        auto server = start_server();
+        auto t = testing::runtime_tree(R"({"name": "skipping", "nodes": [
+            {"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "AlwaysSuccess", "params": {"_skipIf": "true"}},
+            {"id": 3, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 5}}
+        ]})");
+        agent a(t);
+        server->watch(&a);
+        server->update();
+        a.tick(0.1);  // unobserved: no client yet
+        test_client client(*server);
+        client.ask(protocol::request_type::full_tree);  // the client is connected from here
+        server->update();  // attaches, taking the statuses from the agent's status bytes
+        const auto taken = client.statuses();
+        CHECK(taken.at(2) == 4);  // BehaviorTree.CPP's SKIPPED
+        CHECK(taken.at(3) == protocol::status_code(status::running));
+        a.tick(0.1);  // observed: the skip of this tick is told as it happens
+        CHECK(client.statuses().at(2) == 4);
+        server->watch(nullptr);
+    }
+
     TEST_CASE("answers malformed requests with the error form and keeps serving") {
         auto server = start_server();
         test_client client(*server);

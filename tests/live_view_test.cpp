@@ -22,12 +22,13 @@ namespace {
 using namespace std::chrono_literals;
 using json = nlohmann::json;
 
-// A Fallback whose first child fails twice in three ticks, so that its second child runs on
-// some ticks and keeps the status of its last tick on the others; a Sequence under it waits.
+// A Fallback whose first child fails, is skipped, fails and succeeds in turn, so that its
+// second child runs on some ticks and keeps the status of its last tick on the others; a
+// Sequence under it waits. The first child's status byte says skipped after one tick in four.
 std::shared_ptr<const tree> mixed_tree(const std::string& name = "mixed") {
     return testing::runtime_tree(R"({"name": ")" + name + R"(", "nodes": [
         {"id": 1, "type": "Fallback"},
-        {"id": 2, "parentId": 1, "type": "Scripted", "params": {"results": "ffs"}},
+        {"id": 2, "parentId": 1, "type": "Scripted", "params": {"results": "fkfs"}},
         {"id": 3, "parentId": 1, "type": "Sequence"},
         {"id": 4, "parentId": 3, "type": "Scripted", "params": {"results": "srsf"}},
         {"id": 5, "parentId": 3, "type": "Scripted", "params": {"results": "rfs"}}
@@ -56,7 +57,7 @@ struct test_client {
 };
 
 // What each node's status byte is after `ticks` ticks, from a trace of them: a result's
-// status (skipped leaves idle), idle after a halt, idle when not ticked.
+// status (skipped too), idle after a halt, idle when not ticked.
 std::vector<int> traced_statuses(const std::shared_ptr<const tree>& t, int ticks) {
     testing::script_log log;
     log.keep_calls = false;
@@ -67,18 +68,19 @@ std::vector<int> traced_statuses(const std::shared_ptr<const tree>& t, int ticks
     std::vector<int> last(t->size(), 0);
     for (const traced_tick& tick : recorder.recording().ticks) {
         for (const trace_event& e : tick.events) {
-            if (e.what == trace_event::kind::result)
-                last[e.node] = e.result == status::skipped ? 0 : static_cast<int>(e.result);
+            if (e.what == trace_event::kind::result) last[e.node] = static_cast<int>(e.result);
             if (e.what == trace_event::kind::halt) last[e.node] = 0;
         }
     }
     return last;
 }
 
-// Per node of `t`, [idle, success, failure, running] over the agents on `t`, read one by one.
-std::vector<std::array<std::uint32_t, 4>> direct_counts(const std::vector<agent>& agents,
-                                                        const tree& t) {
-    std::vector<std::array<std::uint32_t, 4>> counts(t.size());
+// Per node, the counts of the population view: idle, success, failure, running, skipped.
+using node_counts = std::array<std::uint32_t, 5>;
+
+// Per node of `t`, the counts over the agents on `t`, read one by one.
+std::vector<node_counts> direct_counts(const std::vector<agent>& agents, const tree& t) {
+    std::vector<node_counts> counts(t.size());
     for (const agent& a : agents) {
         if (&a.tree() != &t) continue;
         for (tree::index i = 0; i < counts.size(); ++i)
@@ -209,14 +211,17 @@ TEST_SUITE("live view") {
         CHECK(state["population"]["other_tree"] == 0);
         CHECK(state["agents"] == 300);
         const auto expected = direct_counts(agents, *t);
-        const auto shown =
-            state["population"]["counts"].get<std::vector<std::array<std::uint32_t, 4>>>();
+        const auto shown = state["population"]["counts"].get<std::vector<node_counts>>();
         CHECK(shown == expected);
         // The count covers statuses a node kept from an earlier tick: the Sequence's second
         // leaf is not ticked when the first fails, yet counts with its last result.
         std::uint32_t non_idle = 0;
-        for (const auto& node : shown) non_idle += node[1] + node[2] + node[3];
+        for (const auto& node : shown) non_idle += node[1] + node[2] + node[3] + node[4];
         CHECK(non_idle > 0);
+        // The Fallback's first leaf is skipped by some agents and not yet ticked by others:
+        // skipped counts apart from idle.
+        CHECK(shown.at(1)[4] > 0);
+        CHECK(shown.at(1)[0] > 0);
         view.watch_population(nullptr, 0);
         view.watch(nullptr);
     }
@@ -237,8 +242,9 @@ TEST_SUITE("live view") {
         const json population = client.get("/api/state")["population"];
         CHECK(population["counted"] == 990);
         CHECK(population["other_tree"] == 10);
-        CHECK(population["counts"].get<std::vector<std::array<std::uint32_t, 4>>>() ==
-              direct_counts(agents, *t));
+        const auto expected = direct_counts(agents, *t);
+        CHECK(population["counts"].get<std::vector<node_counts>>() == expected);
+        CHECK(expected.at(1)[4] > 255);  // the skipped byte counters were flushed too
         view.watch_population(nullptr, 0);
         view.watch(nullptr);
     }
@@ -302,16 +308,21 @@ TEST_SUITE("live view") {
         client.get("/api/agents?node=3&status=success", 503);
         {
             updating_thread program(view);
-            for (const char* name : {"idle", "success", "failure", "running"}) {
-                const json answer =
-                    client.get(std::string("/api/agents?node=3&status=") + name + "&limit=5");
-                std::vector<std::size_t> expected;
-                for (std::size_t k = 0; k < agents.size() && expected.size() < 5; ++k) {
-                    if (to_string(agents[k].last_status(3)) == std::string_view(name))
-                        expected.push_back(k);
+            for (const tree::index node : {1U, 3U}) {
+                for (const char* name : {"idle", "success", "failure", "running", "skipped"}) {
+                    const json answer = client.get("/api/agents?node=" + std::to_string(node) +
+                                                   "&status=" + name + "&limit=5");
+                    std::vector<std::size_t> expected;
+                    for (std::size_t k = 0; k < agents.size() && expected.size() < 5; ++k) {
+                        if (to_string(agents[k].last_status(node)) == std::string_view(name))
+                            expected.push_back(k);
+                    }
+                    CAPTURE(node);
+                    CAPTURE(name);
+                    CHECK(answer["agents"].get<std::vector<std::size_t>>() == expected);
+                    if (node == 1 && std::string_view(name) == "skipped")
+                        CHECK_FALSE(expected.empty());
                 }
-                CAPTURE(name);
-                CHECK(answer["agents"].get<std::vector<std::size_t>>() == expected);
             }
             client.get("/api/agents?node=99&status=success", 404);
         }

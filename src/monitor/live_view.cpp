@@ -12,6 +12,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <iterator>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -62,8 +63,9 @@ std::optional<std::uint64_t> whole_number(const std::string& text, std::uint64_t
 }
 
 std::optional<std::uint8_t> status_code_named(const std::string& name) {
-    static const char* const names[] = {"idle", "success", "failure", "running"};
-    for (std::uint8_t code = 0; code < 4; ++code)
+    static const char* const names[] = {"idle", "success", "failure", "running", "skipped"};
+    static_assert(std::size(names) == live::status_codes);
+    for (std::uint8_t code = 0; code < live::status_codes; ++code)
         if (name == names[code]) return code;
     return std::nullopt;
 }
@@ -252,9 +254,10 @@ struct live_view::impl {
         state["ticks"] = std::move(ticks);
         if (have_counts) {
             json by_node = json::array();
-            for (std::size_t i = 0; i + 3 < counts.by_node.size(); i += 4) {
+            for (std::size_t i = 0; i + live::status_codes <= counts.by_node.size();
+                 i += live::status_codes) {
                 by_node.push_back({counts.by_node[i], counts.by_node[i + 1], counts.by_node[i + 2],
-                                   counts.by_node[i + 3]});
+                                   counts.by_node[i + 3], counts.by_node[i + 4]});
             }
             state["population"] = {{"tick", counts.tick},
                                    {"counted", counts.counted},
@@ -274,7 +277,8 @@ struct live_view::impl {
         if (req.has_param("limit")) limit = whole_number(req.get_param_value("limit"), 1000);
         if (!node) return reply_error(res, 400, "node: expected a node's preorder index");
         if (!code)
-            return reply_error(res, 400, "status: expected idle, success, failure or running");
+            return reply_error(res, 400,
+                               "status: expected idle, success, failure, running or skipped");
         if (!limit || *limit == 0) return reply_error(res, 400, "limit: expected 1 to 1000");
         std::unique_lock<std::mutex> lock(mutex);
         if (current_tree == nullptr || *node >= current_tree->size())

@@ -8,9 +8,9 @@
 // kept out of the shared tree. State that must outlive a tick is per agent, in a
 // stateful_node.
 //
-// A skipped child (BehaviorTree.CPP's SKIPPED) did nothing and stays idle: each composite
-// moves past it, and one that ticked only skipped children is skipped itself
-// (docs/nodes.md, "Skipped").
+// A skipped child (BehaviorTree.CPP's SKIPPED) did nothing, and its status byte says skipped:
+// not running, so entered afresh when ticked again. Each composite moves past it, and one
+// that ticked only skipped children is skipped itself (docs/nodes.md, "Skipped").
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -47,8 +47,8 @@ bool finished(status s) {
 // Sequence (give_up_on = failure) and Selector (give_up_on = success): tick children in
 // order, starting at the running one, until one returns give_up_on or running. Skipped
 // children are passed over; when every child of the run was skipped, so is the node. In a
-// resumed run, the children before the running one were ticked earlier in it: a skipped one's
-// status byte is idle, another's says how it finished.
+// resumed run, the children before the running one were ticked earlier in it, and their status
+// bytes say how: skipped, or how they finished.
 template <status give_up_on>
 class ordered final : public node {
 public:
@@ -57,7 +57,7 @@ public:
         bool all_skipped = true;
         for (tree::index child : ctx.children()) {
             if (running != tree::no_parent && child != running) {
-                all_skipped = all_skipped && ctx.last_status(child) == status::idle;
+                all_skipped = all_skipped && ctx.last_status(child) == status::skipped;
                 continue;
             }
             running = tree::no_parent;
@@ -165,9 +165,9 @@ void check_threshold(const char* name, std::int64_t threshold, std::size_t count
 // node, halting the children still running, and the children after it wait. It succeeds
 // once success_threshold children have succeeded and fails once failure_threshold have
 // failed, or once too few are left to succeed. A finished child's status byte is its record
-// of the run; entering the node clears them all. A skipped child stays idle, so it is ticked
-// again next tick; with a negative success_threshold, the children skipped in this tick count
-// toward it, and a tick in which every child was skipped skips the node.
+// of the run; entering the node clears them all. A skipped child has not finished, so it is
+// ticked again next tick; with a negative success_threshold, the children skipped in this
+// tick count toward it, and a tick in which every child was skipped skips the node.
 class parallel final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -680,7 +680,7 @@ public:
                 if (result != status::skipped) all_skipped = false;
                 if (result != status::failure && result != status::skipped) return result;
             } else {
-                all_skipped = all_skipped && ctx.last_status(child) == status::idle;
+                all_skipped = all_skipped && ctx.last_status(child) == status::skipped;
             }
             child = t.subtree_end(child);
             if (child == end) child = first_child;

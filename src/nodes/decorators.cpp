@@ -3,7 +3,7 @@
 // BlackboardCheckInt/Double/String. docs/nodes.md gives each one's semantics and how it
 // differs from BehaviorTree.CPP and behavior3.
 //
-// A skipped child did nothing and stays idle. Most decorators pass "skipped" on to their
+// A skipped child did nothing and is not running. Most decorators pass "skipped" on to their
 // parent, as BehaviorTree.CPP 4's do, and a skip neither counts as an iteration nor starts a
 // timer (docs/nodes.md, "Skipped").
 //

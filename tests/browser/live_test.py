@@ -4,7 +4,9 @@
 The program ticks 60 pets a fixed number of ticks, then keeps serving their end, so the state
 the page shows is known: it must equal what the program's JSON endpoint says (tick number,
 agent 0's statuses, the population's counts per node) and the root status the program
-printed. The driver then turns the population view on, clicks a node, picks one of the agents
+printed. The pets' tree is data/pet.json with one more node that `_skipIf` always skips, so
+that skipped shows in the statuses and the counts, in the colour the page gives a skipped
+node. The driver then turns the population view on, clicks a node, picks one of the agents
 listed there and checks that the page follows that agent. Afterwards, with the tab closed,
 the server still answers, malformed requests get 4xx and it still answers, and Ctrl-C ends
 the program cleanly.
@@ -34,6 +36,24 @@ from chromium import STATUS, SKIP, check, dump_dom, failures, find_chromium
 
 TICKS = 12
 AGENTS = 60
+# The node every pet skips: the first child of the coin Sequence (node 1), in preorder.
+SKIPPED_NODE = 2
+
+
+def skipping_pet_tree(source, workdir):
+    """data/pet.json with a first child of the coin Sequence that `_skipIf` always skips: the
+    Sequence moves past it, so the pets behave as before, and every pet's byte there says
+    skipped from its first tick on (nothing halts or clears the Sequence's children)."""
+    with open(os.path.join(source, "data", "pet.json"), encoding="utf-8") as f:
+        tree = json.load(f)
+    at = next(k for k, node in enumerate(tree["nodes"]) if node["id"] == 2)
+    tree["nodes"].insert(at + 1, {"id": 10, "parentId": 2, "type": "CoinNearby",
+                                  "describe": "never asked: always skipped",
+                                  "params": {"_skipIf": "true"}})
+    path = os.path.join(workdir, "pet_skipping.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(tree, f)
+    return path
 
 
 def get(url, timeout=5):
@@ -57,8 +77,8 @@ def raw(port, data):
             return ""
 
 
-def start_program(canopy, source):
-    command = [canopy, "run", os.path.join(source, "data", "pet.json"), "--agents", str(AGENTS),
+def start_program(canopy, tree):
+    command = [canopy, "run", tree, "--agents", str(AGENTS),
                "--ticks", str(TICKS), "--seed", "5", "--rate", "200", "--serve", "0"]
     program = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
@@ -132,6 +152,8 @@ waitFor(function () { return text(".tick-number") === "__TICKS__" && rows().leng
     return [r.getAttribute("data-key"), r.querySelector(".bvalue").textContent];
   });
   R.populationHidden = q("#population").hidden;
+  var skippedRow = q('#canvas .row[data-node="__SKIPPED__"] .dot');
+  R.skippedDot = skippedRow ? getComputedStyle(skippedRow).borderTopColor : null;
   q("#population").click();
   waitFor(function () { return document.querySelectorAll("#canvas .pop").length === rows().length; }, function () {
     R.pops = {};
@@ -141,6 +163,8 @@ waitFor(function () { return text(".tick-number") === "__TICKS__" && rows().leng
       R.pops[r.getAttribute("data-node")] = p.getAttribute("data-pop");
       R.titles[r.getAttribute("data-node")] = p.getAttribute("title");
     });
+    var skippedBar = q('#canvas .row[data-node="__SKIPPED__"] .pop .p4');
+    R.skippedBar = skippedBar ? getComputedStyle(skippedBar).backgroundColor : null;
     q('#canvas .row[data-node="1"] .type').click();
     waitFor(function () { return document.querySelectorAll("#agents-here a[data-agent]").length > 0; }, function () {
       R.listed = Array.prototype.map.call(document.querySelectorAll("#agents-here a[data-agent]"),
@@ -213,87 +237,12 @@ def main():
     if not chromium:
         print("Chromium not found: skipped")
         return SKIP
-    program, base = start_program(canopy, source)
-    port = int(base.rstrip("/").rsplit(":", 1)[1])
-    try:
-        with tempfile.TemporaryDirectory() as workdir:
-            # The program's own view of its end, once it has been counted.
-            state(base)
-            deadline = time.monotonic() + 10
-            before = state(base)
-            while before["population"] is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-                before = state(base)
-            check(before["tick"] == TICKS, "the program serves tick %s" % before["tick"])
-            check(before["population"] is not None, "the program counted its population")
-
-            status, page = get(base)
-            check(status == 200 and '"live":true' in page, "GET / serves the page in live mode")
-            at = page.find('<script type="application/json"')
-            page = page[:at] + "<script>window.canopyLiveBase = %s;</script>\n" % json.dumps(
-                base.rstrip("/")) + page[at:]
-            end = page.rfind("</body>")
-            page = (page[:end] + "<script>\n" + DRIVER.replace("__TICKS__", str(TICKS)) +
-                    "\n</script>\n" + page[end:])
-            driven = os.path.join(workdir, "live.html")
-            with open(driven, "w", encoding="utf-8") as f:
-                f.write(page)
-            dom, _ = dump_dom(chromium, driven, os.path.join(workdir, "profile"), budget_ms=30000,
-                              extra=["--disable-web-security"])
-            match = re.search(r'<pre id="test-results">(.*?)</pre>', dom, re.S)
-            if not match:
-                sys.exit("the driver wrote no results; the DOM ends:\n" + dom[-3000:])
-            r = json.loads(html.unescape(match.group(1)))
-            check(not r["errors"], "the page ran without errors: %s (steps: %s)"
-                  % (r["errors"], r["steps"]))
-
-            # The tab is closed: the program still answers, with the state the page showed.
-            after = state(base)
-            check(r.get("tick") == str(TICKS), "the page shows tick %s" % r.get("tick"))
-            check(r.get("agent") == "0", "the page first shows agent 0")
-            check(r.get("statuses") == expected_statuses(before),
-                  "the page's statuses %s equal the program's %s"
-                  % (r.get("statuses"), expected_statuses(before)))
-            check(r.get("root") == expected_statuses(before)["0"],
-                  "the page's root status is the program's")
-            check(r.get("board") == [[k[0], k[2]] for k in before["blackboard"]],
-                  "the page's blackboard %s is the program's %s" % (r.get("board"), before["blackboard"]))
-            check(r.get("populationHidden") is False, "the population button shows")
-            counts = before["population"]["counts"]
-            check(r.get("pops") == {str(i): ",".join(map(str, c)) for i, c in enumerate(counts)},
-                  "the population bars %s equal the program's counts %s" % (r.get("pops"), counts))
-            running, success, failure, idle = counts[1][3], counts[1][1], counts[1][2], counts[1][0]
-            check(("running %d, success %d, failure %d, idle or skipped %d" %
-                   (running, success, failure, idle)) in (r.get("titles") or {}).get("1", ""),
-                  "hovering node 1 tells its counts: %s" % (r.get("titles") or {}).get("1"))
-            picked = r.get("picked")
-            check(picked is not None and after["agent"] == picked,
-                  "the program watches the agent picked on the page (%s, now %s)"
-                  % (picked, after["agent"]))
-            check(r.get("pickedStatuses") == expected_statuses(after),
-                  "the page shows the picked agent's statuses %s, the program's %s"
-                  % (r.get("pickedStatuses"), expected_statuses(after)))
-            at_node = set()
-            for name in ("running", "success", "failure"):
-                _, body = get(base + "api/agents?node=1&status=%s&limit=1000" % name)
-                at_node.update(json.loads(body)["agents"])
-            listed_ok = bool(r.get("listed")) and set(r.get("listed")) <= at_node
-            check(listed_ok, "the agents listed at node 1 are there")
-
-            # Malformed requests get 4xx, and the server goes on.
-            check(raw(port, b"NONSENSE\r\n\r\n").startswith("HTTP/1.1 400"), "garbage gets 400")
-            check(raw(port, b"GET /api/state?since=soon HTTP/1.1\r\nHost: x\r\n\r\n")
-                  .startswith("HTTP/1.1 400"), "a bad since= gets 400")
-            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-                s.sendall(b"GET /api/sta")  # closed mid-request
-            try:
-                get(base + "api/agents?node=1")
-                check(False, "a query without its status was answered")
-            except urllib.error.HTTPError as e:
-                check(e.code == 400, "a query without its status gets 400, not %d" % e.code)
-            check(state(base)["tick"] == TICKS, "the server still answers")
-    finally:
-        out = stop_program(program)
+    with tempfile.TemporaryDirectory() as workdir:
+        program, base = start_program(canopy, skipping_pet_tree(source, workdir))
+        try:
+            before = drive_page(chromium, base, workdir)
+        finally:
+            out = stop_program(program)
     check(("tick %d: %s" % (TICKS, expected_statuses(before)["0"])) in out,
           "the program printed tick %d's root status as the page showed it" % TICKS)
     both_views(canopy, source)
@@ -303,6 +252,104 @@ def main():
     print("live view: all checks passed")
     return 0
 
+
+def drive_page(chromium, base, workdir):
+    """Checks the page against the program that serves it; returns the program's state at
+    its end, as the page first saw it."""
+    port = int(base.rstrip("/").rsplit(":", 1)[1])
+    # The program's own view of its end, once it has been counted.
+    state(base)
+    deadline = time.monotonic() + 10
+    before = state(base)
+    while before["population"] is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        before = state(base)
+    check(before["tick"] == TICKS, "the program serves tick %s" % before["tick"])
+    check(before["population"] is not None, "the program counted its population")
+
+    status, page = get(base)
+    check(status == 200 and '"live":true' in page, "GET / serves the page in live mode")
+    at = page.find('<script type="application/json"')
+    page = page[:at] + "<script>window.canopyLiveBase = %s;</script>\n" % json.dumps(
+        base.rstrip("/")) + page[at:]
+    end = page.rfind("</body>")
+    driver = DRIVER.replace("__TICKS__", str(TICKS)).replace("__SKIPPED__", str(SKIPPED_NODE))
+    page = page[:end] + "<script>\n" + driver + "\n</script>\n" + page[end:]
+    driven = os.path.join(workdir, "live.html")
+    with open(driven, "w", encoding="utf-8") as f:
+        f.write(page)
+    dom, _ = dump_dom(chromium, driven, os.path.join(workdir, "profile"), budget_ms=30000,
+                      extra=["--disable-web-security"])
+    match = re.search(r'<pre id="test-results">(.*?)</pre>', dom, re.S)
+    if not match:
+        sys.exit("the driver wrote no results; the DOM ends:\n" + dom[-3000:])
+    r = json.loads(html.unescape(match.group(1)))
+    check(not r["errors"], "the page ran without errors: %s (steps: %s)"
+          % (r["errors"], r["steps"]))
+
+    # The tab is closed: the program still answers, with the state the page showed.
+    after = state(base)
+    check(r.get("tick") == str(TICKS), "the page shows tick %s" % r.get("tick"))
+    check(r.get("agent") == "0", "the page first shows agent 0")
+    check(r.get("statuses") == expected_statuses(before),
+          "the page's statuses %s equal the program's %s"
+          % (r.get("statuses"), expected_statuses(before)))
+    check(r.get("root") == expected_statuses(before)["0"],
+          "the page's root status is the program's")
+    check(r.get("board") == [[k[0], k[2]] for k in before["blackboard"]],
+          "the page's blackboard %s is the program's %s" % (r.get("board"), before["blackboard"]))
+    check(r.get("populationHidden") is False, "the population button shows")
+    counts = before["population"]["counts"]
+    check(all(len(c) == 5 for c in counts),
+          "each node has five counts, idle, success, failure, running, skipped: %s" % counts)
+    check(r.get("pops") == {str(i): ",".join(map(str, c)) for i, c in enumerate(counts)},
+          "the population bars %s equal the program's counts %s" % (r.get("pops"), counts))
+    titles = r.get("titles") or {}
+    for node in (1, SKIPPED_NODE):
+        idle, success, failure, running, skipped = counts[node]
+        check(("running %d, success %d, failure %d, skipped %d, idle %d" %
+               (running, success, failure, skipped, idle)) in titles.get(str(node), ""),
+              "hovering node %d tells its counts %s: %s" % (node, counts[node],
+                                                            titles.get(str(node))))
+    # Every pet skipped the node on its first tick, and nothing has made it idle since.
+    check(counts[SKIPPED_NODE][4] == AGENTS, "the skipped node's counts are %s, not %d skipped"
+          % (counts[SKIPPED_NODE], AGENTS))
+    check(expected_statuses(before)[str(SKIPPED_NODE)] == "skipped",
+          "agent 0's status byte at the skipped node says %s"
+          % expected_statuses(before)[str(SKIPPED_NODE)])
+    check(r.get("skippedDot") is not None and r.get("skippedBar") == r.get("skippedDot"),
+          "the skipped node's bar (%s) has the colour of a skipped node's dot (%s)"
+          % (r.get("skippedBar"), r.get("skippedDot")))
+    picked = r.get("picked")
+    check(picked is not None and after["agent"] == picked,
+          "the program watches the agent picked on the page (%s, now %s)"
+          % (picked, after["agent"]))
+    check(r.get("pickedStatuses") == expected_statuses(after),
+          "the page shows the picked agent's statuses %s, the program's %s"
+          % (r.get("pickedStatuses"), expected_statuses(after)))
+    at_node = set()
+    for name in ("running", "success", "failure", "skipped"):
+        _, body = get(base + "api/agents?node=1&status=%s&limit=1000" % name)
+        at_node.update(json.loads(body)["agents"])
+    listed_ok = bool(r.get("listed")) and set(r.get("listed")) <= at_node
+    check(listed_ok, "the agents listed at node 1 are there")
+    _, body = get(base + "api/agents?node=%d&status=skipped&limit=1000" % SKIPPED_NODE)
+    check(json.loads(body)["agents"] == list(range(AGENTS)),
+          "every agent is listed as skipped at the skipped node: %s" % body)
+
+    # Malformed requests get 4xx, and the server goes on.
+    check(raw(port, b"NONSENSE\r\n\r\n").startswith("HTTP/1.1 400"), "garbage gets 400")
+    check(raw(port, b"GET /api/state?since=soon HTTP/1.1\r\nHost: x\r\n\r\n")
+          .startswith("HTTP/1.1 400"), "a bad since= gets 400")
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET /api/sta")  # closed mid-request
+    try:
+        get(base + "api/agents?node=1")
+        check(False, "a query without its status was answered")
+    except urllib.error.HTTPError as e:
+        check(e.code == 400, "a query without its status gets 400, not %d" % e.code)
+    check(state(base)["tick"] == TICKS, "the server still answers")
+    return before
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -109,21 +109,16 @@ public:
     }
     void on_tick(const agent& a, tree::index node, status before, status result) override {
         ++visits_;
-        if (node == tree::root) root_result_ = result;
         if (next_ != nullptr) next_->on_tick(a, node, before, result);
     }
     void on_halt(const agent& a, tree::index node) override {
         if (next_ != nullptr) next_->on_halt(a, node);
     }
     std::uint64_t visits() const noexcept { return visits_; }
-    /// What agent 0's last tick returned (a skipped root's status stays idle, so the agent's
-    /// last_status cannot tell).
-    status root_result() const noexcept { return root_result_; }
 
 private:
     observer* next_;
     std::uint64_t visits_ = 0;
-    status root_result_ = status::idle;
 };
 
 // A value as `--blackboard` prints it: integers as integers, reals in their shortest
@@ -425,7 +420,8 @@ int run(const run_options& o) {
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;
-        std::cout << "tick " << k << ": " << to_string(counter.root_result()) << '\n';
+        std::cout << "tick " << k << ": " << to_string(agents.front().last_status(tree::root))
+                  << '\n';
 #if CANOPY_HAS_LIVE
         if (browser) browser->update(k);
 #endif

@@ -14,8 +14,9 @@ enum class status : std::uint8_t {
     failure = 2,
     running = 3,  ///< not finished: tick again
     /// Not executed this tick, as BehaviorTree.CPP's SKIPPED: a node whose `_skipIf` holds, or
-    /// a composite whose children were all skipped. A skipped node stays idle; its parent
-    /// moves past it (docs/nodes.md, "Skipped").
+    /// a composite whose children were all skipped. Its parent moves past it; the node's status
+    /// byte says skipped until it is ticked again or halted, and, like idle, it is not running
+    /// (docs/nodes.md, "Skipped").
     skipped = 4,
 };
 

@@ -35,8 +35,8 @@ struct live_options {
 /// A live view of a running program in the browser: the viewer page of `canopy html`, in a
 /// live mode, served over HTTP from 127.0.0.1. It shows the watched agent's statuses as it
 /// ticks, its blackboard and its last ticks' status changes, and a population view: each
-/// node coloured by how many agents' status bytes say running, success, failure or idle
-/// there. See docs/monitoring.md.
+/// node coloured by how many agents' status bytes say running, success, failure, skipped or
+/// idle there. See docs/monitoring.md.
 ///
 /// The server answers on threads of its own and never touches an agent: update(), called by
 /// the ticking thread between ticks, reads the agents and hands the server copies. While no

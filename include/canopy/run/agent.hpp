@@ -98,13 +98,14 @@ public:
     /// Attaches an observer (not owned), or detaches with nullptr.
     void set_observer(observer* o) noexcept { core_.watcher = o; }
 
-    /// The status a node's last tick returned, or idle if it has not been ticked since the
-    /// agent was made, reset, or the node was halted.
+    /// The status a node's last tick returned, skipped included, or idle if it has not been
+    /// ticked since the agent was made, reset, or the node was halted.
     status last_status(canopy::tree::index node) const noexcept;
     bool is_running(canopy::tree::index node) const noexcept;
     /// Every node's status byte in preorder, tree().size() of them, as last_status reads
-    /// them (idle 0, success 1, failure 2, running 3): for code that scans many agents at
-    /// once, as a population count does. Valid until the agent is moved, reset or destroyed.
+    /// them (idle 0, success 1, failure 2, running 3, skipped 4): for code that scans many
+    /// agents at once, as a population count does. Valid until the agent is moved, reset or
+    /// destroyed.
     const std::uint8_t* status_bytes() const noexcept { return codes(); }
     /// The size of this agent's state block in bytes.
     std::size_t state_bytes() const noexcept;

@@ -27,13 +27,11 @@ class observer;
 
 namespace detail {
 
-/// The status byte a result leaves: the result itself, but idle for skipped (a skipped node
-/// stays idle, as in BehaviorTree.CPP; only its parent hears "skipped"). One `and`, since
-/// skipped is 4 and the others are below it.
+/// The status byte a result leaves: the result itself, skipped included, so that the byte
+/// tells a node that was skipped from one that was not ticked (docs/nodes.md, "Skipped").
+/// Like idle, a skipped node is not running: its next tick enters it afresh.
 constexpr std::uint8_t status_code(status result) noexcept {
-    static_assert(static_cast<std::uint8_t>(status::skipped) == 4 &&
-                  static_cast<std::uint8_t>(status::running) == 3);
-    return static_cast<std::uint8_t>(result) & 3U;
+    return static_cast<std::uint8_t>(result);
 }
 
 /// What the tick engine changes of an agent: the agent holds one and lends it to each

@@ -16,7 +16,7 @@ public:
     /// visit comes before its children's.
     virtual void on_visit(const agent& /*a*/, tree::index /*node*/) {}
     /// A node's tick returned `result`: success, failure, running or skipped (a skipped node
-    /// did nothing, and is idle again afterwards; docs/nodes.md, "Skipped"). `before` is
+    /// did nothing, and is not running afterwards; docs/nodes.md, "Skipped"). `before` is
     /// running when the node was running, and idle when this tick entered it.
     virtual void on_tick(const agent& a, tree::index node, status before, status result) = 0;
     /// A running node was halted by a parent that left it, or by a reset.
