@@ -1,8 +1,7 @@
 // behavior3-ts's loops over an array (its src/behavior3/nodes/decorators/foreach.ts and
-// filter.ts), written
-// as the family's decorators are (decorators.cpp): reached with a running child, it first lets
-// the child go on, then does what behavior3-ts's node does when resumed with the child's
-// status, in the same tick.
+// filter.ts), written as the family's decorators are (decorators.cpp): reached with a running
+// child, each first lets the child go on, then does what behavior3-ts's node does when resumed
+// with the child's status, in the same tick.
 #include <cstdint>
 #include <vector>
 
@@ -85,8 +84,9 @@ private:
 
 // Filter: for each element of the array in input 1, from the first, writes the element to
 // output 1 and ticks the child; the elements whose child succeeded make a new array, written
-// to output 2 after the last element. Success when the new array has an element, failure when
-// it is empty, and failure at once, writing nothing, when input 1 holds an empty array or none.
+// to output 2 after the last element, and output 1 is left undefined (blackboard::unset).
+// Success when the new array has an element, failure when it is empty, and failure at once,
+// with both outputs undefined, when input 1 holds an empty array or none.
 // A running child returns running, and the loop goes on from the next element once the child
 // finishes (behavior3-ts starts over from the first, keeping the elements already picked: see
 // docs/behavior3.md). Bounded by loop_budget as ForEach is.
