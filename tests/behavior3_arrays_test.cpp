@@ -297,26 +297,27 @@ TEST_SUITE("behavior3 arrays") {
         CHECK(json_of(a, "strong") == R"([{"hp":9},{"hp":7}])");
         CHECK(json_of(a, "u") == "null");  // output 1 undefined once it finished, as ForEach's
         CHECK(json_of(a, "units") == R"([{"hp":3},{"hp":9},{"hp":7}])");  // unchanged
-        // None picked: failure, with the empty array written.
-        auto none = behavior3_tree(
-            sequence({R"("name": "Let", "args": {"value": [1, 2]}, "output": ["l"])",
-                      R"("name": "Let", "args": {"value": ["old"]}, "output": ["kept"])",
-                      R"("name": "Filter", "input": ["l"], "output": ["e", "kept"],
-                                    "children": [{"id": 9, "name": "JustFailure"}])"}));
-        agent b(none);
-        CHECK(b.tick(0.1) == status::failure);
-        CHECK(json_of(b, "kept") == "[]");
-        // An empty array, or an object: failure, output 2 undefined.
-        for (const char* value : {"[]", R"({"k": 1})"}) {
-            auto empty = behavior3_tree(
-                sequence({std::string(R"("name": "Let", "args": {"value": )") + value +
+        // None picked: failure, with the empty array written. An empty array, or an object:
+        // failure, output 2 undefined.
+        struct failing {
+            const char* list;
+            const char* child;
+            const char* kept;
+        };
+        for (const failing& f :
+             {failing{"[1, 2]", "JustFailure", "[]"}, failing{"[]", "JustSuccess", "null"},
+              failing{R"({"k": 1})", "JustSuccess", "null"}}) {
+            CAPTURE(f.list);
+            auto t = behavior3_tree(
+                sequence({std::string(R"("name": "Let", "args": {"value": )") + f.list +
                               R"(}, "output": ["l"])",
                           R"("name": "Let", "args": {"value": ["old"]}, "output": ["kept"])",
-                          R"("name": "Filter", "input": ["l"], "output": ["e", "kept"],
-                                    "children": [{"id": 9, "name": "JustSuccess"}])"}));
-            agent c(empty);
+                          std::string(R"("name": "Filter", "input": ["l"], "output": ["e", "kept"],
+                                    "children": [{"id": 9, "name": ")") +
+                              f.child + R"("}])"}));
+            agent c(t);
             CHECK(c.tick(0.1) == status::failure);
-            CHECK(json_of(c, "kept") == "null");
+            CHECK(json_of(c, "kept") == f.kept);
         }
     }
 
