@@ -308,14 +308,14 @@ TEST_SUITE("behavior3 arrays") {
              {failing{"[1, 2]", "JustFailure", "[]"}, failing{"[]", "JustSuccess", "null"},
               failing{R"({"k": 1})", "JustSuccess", "null"}}) {
             CAPTURE(f.list);
-            auto t = behavior3_tree(
+            auto filtering = behavior3_tree(
                 sequence({std::string(R"("name": "Let", "args": {"value": )") + f.list +
                               R"(}, "output": ["l"])",
                           R"("name": "Let", "args": {"value": ["old"]}, "output": ["kept"])",
                           std::string(R"("name": "Filter", "input": ["l"], "output": ["e", "kept"],
                                     "children": [{"id": 9, "name": ")") +
                               f.child + R"("}])"}));
-            agent c(t);
+            agent c(filtering);
             CHECK(c.tick(0.1) == status::failure);
             CHECK(json_of(c, "kept") == f.kept);
         }
