@@ -189,8 +189,7 @@ void agent::post_event(std::string_view event) {
 }
 
 void agent::post_event(std::string_view event, const event_values& values) {
-    constexpr std::string_view reserved = "canopy:";
-    if (event.substr(0, reserved.size()) == reserved) {
+    if (agent_event::is_own(event)) {
         throw error(error_code::invalid_argument,
                     "agent::post_event: '" + std::string(event) +
                         "' is one of the agent's own events (agent_event); a program's event "

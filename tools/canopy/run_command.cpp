@@ -22,6 +22,7 @@
 #include "canopy/reload/tree_library.hpp"
 #include "canopy/run/agent.hpp"
 #include "canopy/run/event.hpp"
+#include "canopy/run/node.hpp"
 #include "canopy/run/parallel_ticker.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/views/trace_printer.hpp"
@@ -78,7 +79,7 @@ std::variant<scheduled_event, std::string> parse_event(const std::string& text) 
     const std::size_t values = text.find(":[", colon + 1);
     e.name = text.substr(colon + 1, values == std::string::npos ? values : values - colon - 1);
     if (e.name.empty()) return usage;
-    if (e.name.compare(0, 7, "canopy:") == 0) {
+    if (agent_event::is_own(e.name)) {
         return "'" + e.name +
                "' is one of the agent's own events; yours do not start with "
                "'canopy:'";

@@ -74,8 +74,14 @@ public:
 /// What an agent tells the nodes that listen while idle (node_type::listens_while_idle), as
 /// events of these names: the moments behavior3's tree events name, and the start of each
 /// tick, after the clock has advanced, for nodes that keep time between ticks. Programs
-/// cannot post names that start with "canopy:".
+/// cannot post names that start with `prefix`.
 namespace agent_event {
+/// What every name of the agent's own events starts with.
+inline constexpr std::string_view prefix = "canopy:";
+/// Whether `event` is one of the agent's own.
+constexpr bool is_own(std::string_view event) noexcept {
+    return event.substr(0, prefix.size()) == prefix;
+}
 /// A tick starts: the clock has advanced by its step; the root is ticked next.
 inline constexpr std::string_view tick = "canopy:tick";
 /// Before the root is ticked when it was not running: a run of the tree starts.

@@ -118,10 +118,7 @@ public:
 
 private:
     // The tree events are heard by the names of the agent's own (heard_name).
-    bool is_tree_event() const {
-        constexpr std::string_view own = "canopy:";
-        return std::string_view(event_).substr(0, own.size()) == own;
-    }
+    bool is_tree_event() const { return agent_event::is_own(event_); }
     static bool listens_to(const dynamic_value& listened, const dynamic_value& target) {
         const dynamic_value::array_type* targets = listened.array();
         if (targets == nullptr) return listened == target;
