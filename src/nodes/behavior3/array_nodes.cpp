@@ -1,7 +1,9 @@
 // behavior3-ts's nodes over arrays and objects (its src/behavior3/nodes: actions/push.ts,
 // index.ts, get-field.ts, set-field.ts, concat.ts, random-index.ts, conditions/includes.ts),
 // and the reading and writing of variables of any kind they share with the loops
-// (dynamic_io.hpp). Their values are canopy::dynamic_value, held in `json` keys.
+// (dynamic_io.hpp). Their values are canopy::dynamic_value, held in `json` keys. A node that
+// fails leaves its output undefined (unset_unless_success): behavior3-ts's node.ts writes
+// every output slot of a finished node, undefined where the node gave nothing.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -165,6 +167,11 @@ void unset_output(blackboard board, std::uint32_t key) {
     if (key != param::no_key) board.unset(key);
 }
 
+status unset_unless_success(blackboard board, std::uint32_t key, status result) {
+    if (result != status::success) unset_output(board, key);
+    return result;
+}
+
 namespace {
 
 // Refuses an argument given both as itself and through its input slot, as behavior3editor's
@@ -215,12 +222,8 @@ public:
         : array_(key_of(params, "input1")),
           index_(params, "index"),
           element_(output_key(params, "output1")) {}
-    // A failure leaves output 1 unset, as behavior3-ts's finished node writes undefined to
-    // each output it did not fill.
     status tick(context& ctx) const override {
-        const status result = find(ctx);
-        if (result != status::success) unset_output(ctx.blackboard(), element_);
-        return result;
+        return unset_unless_success(ctx.blackboard(), element_, find(ctx));
     }
 
 private:
@@ -258,12 +261,8 @@ public:
           value_(output_key(params, "output1")) {
         if (!field_.given()) throw param_error("'field' is required (the argument or input 2)");
     }
-    // A failure leaves output 1 unset, as behavior3-ts's finished node writes undefined to
-    // each output it did not fill.
     status tick(context& ctx) const override {
-        const status result = find(ctx);
-        if (result != status::success) unset_output(ctx.blackboard(), value_);
-        return result;
+        return unset_unless_success(ctx.blackboard(), value_, find(ctx));
     }
 
 private:
@@ -390,12 +389,8 @@ public:
         : first_(key_of(params, "input1")),
           second_(key_of(params, "input2")),
           result_(output_key(params, "output1")) {}
-    // A failure leaves output 1 unset, as behavior3-ts's finished node writes undefined to
-    // each output it did not fill.
     status tick(context& ctx) const override {
-        const status result = find(ctx);
-        if (result != status::success) unset_output(ctx.blackboard(), result_);
-        return result;
+        return unset_unless_success(ctx.blackboard(), result_, find(ctx));
     }
 
 private:
@@ -430,12 +425,8 @@ public:
     }
     explicit random_index(const param_list& params)
         : array_(key_of(params, "input1")), element_(output_key(params, "output1")) {}
-    // A failure leaves output 1 unset, as behavior3-ts's finished node writes undefined to
-    // each output it did not fill.
     status tick(context& ctx) const override {
-        const status result = find(ctx);
-        if (result != status::success) unset_output(ctx.blackboard(), element_);
-        return result;
+        return unset_unless_success(ctx.blackboard(), element_, find(ctx));
     }
 
 private:

@@ -10,6 +10,7 @@
 
 #include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/param.hpp"
+#include "canopy/core/status.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/registry.hpp"
 
@@ -61,6 +62,9 @@ bool write_output(blackboard board, std::uint32_t key, const dynamic_value& valu
 /// Unsets an output slot's key (blackboard::unset), as behavior3-ts writes undefined to each
 /// output slot a finished node did not fill; nothing for an output the file left out.
 void unset_output(blackboard board, std::uint32_t key);
+/// `result`, the output slot's key unset first unless it is success: for the nodes of one
+/// output, which a failure leaves undefined since it fills none.
+status unset_unless_success(blackboard board, std::uint32_t key, status result);
 
 /// The `json` key's value a node changes in place, or null when the key is of another type.
 dynamic_value* dynamic_slot(blackboard board, std::uint32_t slot);
