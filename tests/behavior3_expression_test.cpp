@@ -235,10 +235,10 @@ TEST_SUITE("behavior3 expressions") {
     }
 
     TEST_CASE_FIXTURE(fixture, "the BehaviorTree.CPP dialect is unchanged by the same text") {
-        // The same text reads otherwise in each dialect: one || level and tolerant == there.
-        auto compiled = testing::compile_script("true || false && false", scope);
+        // The same text reads otherwise in each dialect: == is tolerant there, exact here.
+        auto compiled = testing::compile_script("0.1 + 0.2 == 0.3", scope);
         REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(compiled));
-        CHECK_FALSE(std::get<0>(compiled)->test(scope.board()));
-        CHECK(test("true || false && false"));
+        CHECK(std::get<0>(compiled)->test(scope.board()));
+        CHECK_FALSE(test("0.1 + 0.2 == 0.3"));
     }
 }

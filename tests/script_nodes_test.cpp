@@ -111,7 +111,7 @@ TEST_SUITE("script nodes") {
         const row rows[] = {
             {"a := (1", ""},                          // a syntax error
             {"helth > 1", "helth"},                   // an unknown name
-            {"nobody = 1", "nothing creates it"},     // = to a key nothing creates
+            {"nobody = 1", "nobody"},                 // = to a key nothing creates
             {"count := 1; x := 'a' - count", "'-'"},  // a type that cannot work
         };
         for (const row& r : rows) {
@@ -128,7 +128,7 @@ TEST_SUITE("script nodes") {
                 CHECK(d.message.find(r.words) != std::string::npos);
                 CHECK(d.message.find("column") != std::string::npos);
             }
-            SUBCASE("BehaviorTree.CPP XML") {
+            SUBCASE("BehaviorTree.CPP XML: a syntax error at load, the others when it runs") {
                 const load_result result = load(btcpp(std::string(R"(<BehaviorTree ID="Main">
 <Sequence>
   <Script code=")") + r.code + R"("/>
@@ -136,7 +136,17 @@ TEST_SUITE("script nodes") {
                                                 file_format::btcpp_xml);
                 const diagnostic& d = only(result, diagnostic_code::invalid_script);
                 CHECK(d.where.line == 4);
-                CHECK(d.message.find(r.words) != std::string::npos);
+                if (std::string_view(r.words).empty()) {
+                    CHECK(d.severity == diagnostic_severity::error);
+                    CHECK_FALSE(result);
+                    continue;
+                }
+                CHECK(d.severity == diagnostic_severity::warning);
+                CHECK(d.message.find("; it fails there when it runs") != std::string::npos);
+                REQUIRE(result);
+                agent a(result.tree);
+                const std::string message = testing::tick_error(a);
+                CHECK(message.find(r.code) != std::string::npos);  // names the script
             }
         }
     }
@@ -328,5 +338,86 @@ TEST_SUITE("script nodes") {
         const std::string text = write_text(*built.tree, file_format::flat_json);
         CHECK(text.find(R"("_skipIf": "n > 3")") != std::string::npos);
         CHECK(text.find(R"("_onSuccess": "n += 1")") != std::string::npos);
+    }
+}
+
+TEST_SUITE("BehaviorTree.CPP's rules") {
+    TEST_CASE("a BehaviorTree.CPP file's scripts compute BehaviorTree.CPP's values") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="i := 3; sum := 3 + 4; ok := 1 &lt; 2; no := !1; neg := -3; bits := 6 | 1"/>
+<Script code="text := 'n=' .. (1 + 2) .. ' ' .. i .. ' ' .. true; i += 1"/>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        CHECK(key_named(*t, "i")->type == param_type::integer);  // an integer literal stays one
+        for (const char* real : {"sum", "ok", "no", "neg", "bits"}) {
+            CAPTURE(real);
+            CHECK(key_named(*t, real)->type == param_type::number);
+        }
+        agent a(t);
+        REQUIRE(a.tick(0.1) == status::success);
+        const blackboard board = a.blackboard();
+        CHECK(board.get<std::int64_t>("i") == 4);
+        CHECK(board.get<double>("sum") == 7.0);
+        CHECK(board.get<double>("ok") == 1.0);
+        CHECK(board.get<double>("no") == 0.0);
+        CHECK(board.get<double>("neg") == -3.0);
+        CHECK(board.get<double>("bits") == 7.0);
+        CHECK(board.get<std::string_view>("text") == "n=3.000000 3 1.000000");
+    }
+
+    TEST_CASE("Canopy's formats keep Canopy's values") {
+        auto t = loaded(R"({"nodes": [
+{"id": 1, "type": "Script", "params": {"code": "sum := 3 + 4; ok := 1 < 2"}}]})",
+                        file_format::flat_json);
+        CHECK(key_named(*t, "sum")->type == param_type::integer);
+        CHECK(key_named(*t, "ok")->type == param_type::boolean);
+    }
+
+    TEST_CASE("a key a BehaviorTree.CPP tree makes holds no value until it is written") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="first := 1"/>
+<AlwaysSuccess _skipIf="later == 1"/>
+<Script code="later := 1"/>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent a(t);
+        const blackboard board = a.blackboard();
+        CHECK_FALSE(board.is_set(board.slot("first")));
+        CHECK_FALSE(board.is_set(board.slot("later")));
+        // `later` is read before its `:=` ran: the condition fails the tick, as there.
+        const std::string message = testing::tick_error(a);
+        CHECK(message.find("'later' holds no value") != std::string::npos);
+        CHECK(board.is_set(board.slot("first")));  // the statements before it ran
+        CHECK_FALSE(board.is_set(board.slot("later")));
+    }
+
+    TEST_CASE("the program's keys a BehaviorTree.CPP tree never names are not its") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main">
+<Script code="count += 1"/></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        CHECK(key_named(*t, "count") != nullptr);  // named: the program's, holding its value
+        CHECK(key_named(*t, "health") == nullptr);
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(a.blackboard().get<std::int64_t>("count") == 1);
+        // The same tree in Canopy's format keeps every key of the program.
+        auto flat = loaded(R"({"nodes": [
+{"id": 1, "type": "Script", "params": {"code": "count += 1"}}]})",
+                           file_format::flat_json);
+        CHECK(key_named(*flat, "health") != nullptr);
+    }
+
+    TEST_CASE("a statement with a problem fails when it runs, and only then") {
+        const load_result r = load(btcpp(R"(<BehaviorTree ID="Main"><Fallback>
+<AlwaysSuccess/>
+<Script code="x := 'a' - 1"/>
+</Fallback></BehaviorTree>)"),
+                                   file_format::btcpp_xml);
+        const diagnostic& d = only(r, diagnostic_code::invalid_script);
+        CHECK(d.severity == diagnostic_severity::warning);
+        CHECK(d.where.line == 4);
+        REQUIRE(r);
+        agent a(r.tree);
+        CHECK(testing::run(a, 3) == "sss");  // the branch never runs: nothing fails
     }
 }

@@ -216,15 +216,18 @@ TEST_SUITE("script") {
         CHECK(f.run_error("ri = n | 1").find("2.5") != std::string::npos);
     }
 
-    TEST_CASE("mixing arithmetic and bitwise operators needs parentheses, as in BehaviorTree.CPP") {
-        // operators.hpp: a comparison's operand is dsl::groups<math_sum, bit_or, string_concat>.
-        fixture f;
-        CHECK(f.problem("ri = x & y + 1").offset == 11);
-        CHECK(f.problem("ri = x + y & 1").offset == 11);
-        CHECK(f.problem("ri = -x & 1").offset == 8);
-        CHECK(f.problem("rb = !x + 1").offset == 8);
-        CHECK(f.integer("x & (y + 1)") == (3 & 6));
-        CHECK(f.integer("-1 & 3") == 3);  // a negative literal is an operand, not an operator
+    TEST_CASE("bitwise operators bind looser than arithmetic and tighter than comparisons") {
+        // BehaviorTree.CPP 4.10's script_parser.cpp: & binds at 14, | and ^ at 12, + - .. at
+        // 16, comparisons at 10.
+        fixture f;  // x is 3, y 5
+        CHECK(f.integer("x & y + 1") == (3 & 6));
+        CHECK(f.integer("x + y & 1") == (8 & 1));
+        CHECK(f.integer("-x & 1") == (-3 & 1));
+        CHECK(f.integer("!x + 1") == 1);  // (!x) + 1
+        CHECK(f.integer("x | y ^ 1") == ((3 | 5) ^ 1));
+        CHECK(f.integer("6 | 3 & 5") == 7);
+        CHECK(f.test("x & 1 == 1"));  // (x & 1) == 1, unlike C
+        CHECK(f.integer("-1 & 3") == 3);
     }
 
     TEST_CASE("strings concatenate with + between strings and with .. with anything") {
@@ -237,7 +240,9 @@ TEST_SUITE("script") {
         CHECK(f.text("1 .. '!'") == "1!");
         CHECK(f.text("'r=' .. 1.5") == "r=1.500000");  // std::to_string, as Any::cast<string>
         CHECK(f.text("'b=' .. true") == "b=1");
-        CHECK(f.text("'sum=' .. x + y") == "sum=8");  // .. binds looser than +
+        CHECK(f.text("'sum=' .. (x + y)") == "sum=8");
+        // `..` is a peer of `+`, grouping left: ('sum=' .. x) + y adds a number to a string.
+        CHECK(f.problem("rs = 'sum=' .. x + y").message.find("'+'") != std::string::npos);
         // Whitespace in strings is kept.
         f.run("A = '   right'; B = ' center '; C = 'left    '");
         CHECK(f.text("A") == "   right");
@@ -377,7 +382,7 @@ TEST_SUITE("script") {
         CHECK(checked == 2 * 5 * 5 * 3);
     }
 
-    TEST_CASE("&& and || share one level, left to right, and evaluate both sides") {
+    TEST_CASE("&& binds tighter than ||, and both evaluate both sides") {
         // BehaviorTree.CPP tests/script_parser_test.cpp, Equations (v1 true, v2 false), and
         // operators.hpp: `logical` is one infix_op_left of || and &&, and ExprBinaryArithmetic
         // evaluates both operands before it looks at the operator.
@@ -391,7 +396,8 @@ TEST_SUITE("script") {
         CHECK(f.test("(y == x) || (x == 3)"));
         CHECK_FALSE(f.test(" y == x  &&  x == 3 "));
         CHECK(f.test(" y == x  ||  x == 3 "));
-        CHECK_FALSE(f.test("true || true && false"));  // (true || true) && false
+        CHECK(f.test("true || true && false"));  // true || (true && false): && binds tighter
+        CHECK_FALSE(f.test("(true || true) && false"));
         CHECK(f.test("2 && 0.5"));
         f.run("ri = 0");
         CHECK_FALSE(f.test("false && (ri := 7)"));
@@ -428,7 +434,8 @@ TEST_SUITE("script") {
         CHECK(f.integer("x ? (ri := 4) : 5") == 4);
         const script_problem p = f.problem("rs = x ? 'a' : 1");
         CHECK(p.offset == 9);
-        CHECK(f.problem("ri = x ? 1 : 2 ? 3 : 4").offset == 15);
+        CHECK(f.integer("x ? 1 : 2 ? 3 : 4") == 1);  // nests to the right
+        CHECK(f.integer("0 ? 1 : 0 ? 3 : 4") == 4);
         CHECK(f.integer("x ? 1 : (0 ? 3 : 4)") == 1);
     }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "builder/assemble.hpp"
 #include "builder/id_index.hpp"
@@ -101,10 +102,16 @@ public:
             return finish();
         }
         resolve_keys();
+        const std::size_t declared_keys = keys_.size();
         if (options_.implicit_keys || options_.main_keys_outside) declare_used_keys();
         collect_scripts();
         scripts_.declare_keys(keys_);
         declare_untyped_keys();
+        if (options_.rules == runtime_rules::btcpp) {
+            for (std::size_t k = declared_keys; k < keys_.size(); ++k) keys_[k].starts_unset = true;
+            // A tree checked alone keeps them: the subtree expander finds them in its keys.
+            if (!options_.main_keys_outside) drop_unused_program_keys();
+        }
         resolve_types_and_params();
         index_ids();
         link_parents();
@@ -112,14 +119,14 @@ public:
         check_arity();
         if (!damaged_) check_depth();
         // Records a reader marked as unreadable never make a tree; the reader has reported them.
-        if (!diagnostics_.empty() || records_.any_problems()) return finish();
+        if (has_errors(diagnostics_) || records_.any_problems()) return finish();
         if (slot_types_.size() > 0xFFFF) {
             report_file(diagnostic_code::too_many_types,
                         "a tree uses at most 65535 distinct node types");
             return finish();
         }
         scripts_.compile(keys_, params_, params_begin_);
-        if (!diagnostics_.empty()) return finish();
+        if (has_errors(diagnostics_)) return finish();
         tree_ =
             detail::assemble_tree({records_, owned_, count_, root_, parent_, child_count_, slot_,
                                    slot_types_, std::move(params_), std::move(params_begin_),
@@ -148,12 +155,9 @@ private:
 
     load_result finish() {
         load_result result;
-        if (diagnostics_.empty()) {
-            result.tree = std::move(tree_);
-        } else {
-            detail::diagnostic_sink::sort(diagnostics_);
-            result.diagnostics = std::move(diagnostics_);
-        }
+        if (!has_errors(diagnostics_)) result.tree = std::move(tree_);
+        detail::diagnostic_sink::sort(diagnostics_);
+        result.diagnostics = std::move(diagnostics_);
         return result;
     }
 
@@ -360,6 +364,27 @@ private:
             if (typed[k - known] || fallback[k - known] == nullptr) continue;
             untyped_keys_.insert(untyped_keys_.begin(), {keys_[k].name, fallback[k - known]});
             keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+    }
+
+    // The program's keys that no parameter or script of the tree names: BehaviorTree.CPP's
+    // blackboard holds what the tree and its program write, so such a key is no entry of
+    // this tree's (a host's blackboard::find gives npos for it).
+    void drop_unused_program_keys() {
+        std::unordered_set<std::string> used = scripts_.names_used();
+        for (std::size_t i = 0; i < count_; ++i) {
+            for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
+                if (const std::optional<std::string_view> name = key_of(raw->value)) {
+                    used.emplace(*name);
+                } else if (const auto* text = std::get_if<std::string>(&raw->value)) {
+                    used.insert(*text);  // a bare key name, as `key` parameters take
+                }
+            }
+        }
+        const std::size_t program_keys = registry_.keys().size();
+        for (std::size_t k = program_keys; k-- > 0;) {
+            if (!keys_[k].from_file && used.count(keys_[k].name) == 0)
+                keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
         }
     }
 
@@ -912,11 +937,13 @@ private:
     std::vector<std::pair<std::string, std::shared_ptr<const value_type>>> untyped_keys_;
     std::shared_ptr<const value_type> key_custom_;  // the type of the `key` parameter's key
     std::vector<std::uint32_t> params_begin_;
-    detail::script_pass scripts_{
-        records_, registry_, options_,
-        [this](std::size_t record, source_location where, std::string message) {
-            report_at(where, record, diagnostic_code::invalid_script, std::move(message));
-        }};
+    detail::script_pass scripts_{records_, registry_, options_,
+                                 [this](std::size_t record, source_location where,
+                                        std::string message, diagnostic_severity severity) {
+                                     report_at(where, record, diagnostic_code::invalid_script,
+                                               std::move(message));
+                                     diagnostics_.back().severity = severity;
+                                 }};
     std::shared_ptr<const tree> tree_;
 };
 

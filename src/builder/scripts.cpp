@@ -43,11 +43,12 @@ public:
         auto found = slots_.find(pass_.whole_name(entry_, name));
         if (found == slots_.end()) return std::nullopt;
         const blackboard_key& k = keys_[found->second];
-        return key{found->second, k.type, k.custom.get()};
+        return key{found->second, k.type, k.custom.get(), k.starts_unset};
     }
     std::optional<std::int64_t> find_enum(std::string_view name) const override {
         return pass_.registry_.find_enum(name);
     }
+    bool btcpp_values() const override { return pass_.defers(); }
 
 private:
     const script_pass& pass_;
@@ -103,10 +104,19 @@ bool script_pass::compilable_alone(const entry& e) const {
                         [](std::string_view name) { return name.front() == '@'; });
 }
 
-void script_pass::report_at(const entry& e, std::size_t offset, const std::string& message) {
+void script_pass::report_at(const entry& e, std::size_t offset, const std::string& message,
+                            diagnostic_severity severity) {
     report_(e.record, e.where,
             "script of '" + e.name + "': " + message + " (at column " +
-                std::to_string(column_of(e.parsed.text(), offset)) + " of the script)");
+                std::to_string(column_of(e.parsed.text(), offset)) + " of the script)" +
+                (severity == diagnostic_severity::warning ? "; it fails there when it runs" : ""),
+            severity);
+}
+
+void script_pass::report_deferrable(const entry& e, std::size_t offset,
+                                    const std::string& message) {
+    report_at(e, offset, message,
+              defers() ? diagnostic_severity::warning : diagnostic_severity::error);
 }
 
 void script_pass::add(std::size_t record, const record_set::raw_param& raw,
@@ -115,18 +125,29 @@ void script_pass::add(std::size_t record, const record_set::raw_param& raw,
     if (text == nullptr) {
         report_(record, raw.where,
                 "'" + raw.name + "' must be a script, as text, not " +
-                    std::string(to_string(type_of(raw.value))));
+                    std::string(to_string(type_of(raw.value))),
+                diagnostic_severity::error);
         return;
     }
     std::variant<parsed_script, script_problem> parsed = parsed_script::parse(*text, dialect);
     if (auto* problem = std::get_if<script_problem>(&parsed)) {
         report_(record, raw.where,
                 "script of '" + raw.name + "': " + problem->message + " (at column " +
-                    std::to_string(column_of(*text, problem->offset)) + " of the script)");
+                    std::to_string(column_of(*text, problem->offset)) + " of the script)",
+                diagnostic_severity::error);
         return;
     }
     entries_.push_back({record, raw.name, raw.where, std::get<parsed_script>(std::move(parsed)),
                         aliases_of(record), dialect});
+}
+
+std::unordered_set<std::string> script_pass::names_used() const {
+    std::unordered_set<std::string> names;
+    for (const entry& e : entries_) {
+        for (const std::string_view written : e.parsed.names())
+            names.insert(whole_name(e, written));
+    }
+    return names;
 }
 
 void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
@@ -206,6 +227,8 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
             const std::string key = whole_name(e, a.name);
             if (slots.count(key) != 0 || created.count(key) != 0) continue;
             if (options_.main_keys_outside && key.front() == '@') continue;  // the main tree's
+            // Deferred, compiling finds it: the script then fails at that statement.
+            if (defers()) continue;
             report_at(e, a.offset,
                       "'" + a.name +
                           "' is assigned with '=' but nothing creates it (create it with ':=', "
@@ -222,11 +245,12 @@ void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<p
     condition_of_record.assign(records_.size(), none);
     std::shared_ptr<const script> stand_in;  // see below
     std::vector<std::size_t> failed;         // entries
+    std::vector<script_problem> deferred;    // the problems of the entry being compiled
     for (const entry& e : entries_) {
         const scope names(*this, e, slots, keys);
         std::variant<std::shared_ptr<const script>, script_problem> compiled;
         if (compilable_alone(e)) {
-            compiled = script::compile(e.parsed, names);
+            compiled = script::compile(e.parsed, names, defers() ? &deferred : nullptr);
         } else {
             // The tree is only checked; the whole tree, built next, compiles the script. Its
             // node still needs a script to be made: one that is never run.
@@ -242,6 +266,10 @@ void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<p
             failed.push_back(static_cast<std::size_t>(&e - entries_.data()));
             continue;
         }
+        for (const script_problem& problem : deferred)
+            report_deferrable(e, problem.offset, problem.message);
+        if (!deferred.empty()) failed.push_back(static_cast<std::size_t>(&e - entries_.data()));
+        deferred.clear();
         const script* made = std::get<std::shared_ptr<const script>>(compiled).get();
         owned.push_back(std::get<std::shared_ptr<const script>>(std::move(compiled)));
         if (const std::optional<std::size_t> at = condition_position(e.name)) {
@@ -265,9 +293,9 @@ void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<p
     // Should a value's type stay unknown though its script compiles (`a := b; b := a`).
     for (const untyped& u : untyped_) {
         if (std::find(failed.begin(), failed.end(), u.entry) != failed.end()) continue;
-        report_at(entries_[u.entry], u.offset,
-                  "the type of '" + u.name +
-                      "' cannot be told from its value; declare the key with its type");
+        report_deferrable(entries_[u.entry], u.offset,
+                          "the type of '" + u.name +
+                              "' cannot be told from its value; declare the key with its type");
     }
 }
 

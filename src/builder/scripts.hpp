@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "canopy/builder/build.hpp"
@@ -42,8 +43,10 @@ inline bool is_script_attribute(std::string_view name) noexcept {
 
 class script_pass {
 public:
-    /// How a problem is reported: the record, where its parameter stands, the message.
-    using reporter = std::function<void(std::size_t, source_location, std::string)>;
+    /// How a problem is reported: the record, where its parameter stands, the message, and
+    /// whether it fails the load (runtime_rules::btcpp makes warnings).
+    using reporter =
+        std::function<void(std::size_t, source_location, std::string, diagnostic_severity)>;
 
     script_pass(const record_set& records, const registry& reg, const build_options& options,
                 reporter report)
@@ -59,6 +62,9 @@ public:
     /// keys are implicit, a name a behavior3 expression reads and nothing declares becomes a
     /// number key (its variables are numbers unless something else says otherwise).
     void declare_keys(std::vector<blackboard_key>& keys);
+
+    /// The keys the scripts name, as the whole tree calls them.
+    std::unordered_set<std::string> names_used() const;
 
     /// Compiles every script against the tree's final keys: a `script` parameter's compiled
     /// pointer is set in `params` (record by record, from `params_begin`), conditions are
@@ -86,7 +92,12 @@ private:
     std::size_t aliases_of(std::size_t record);
     std::string whole_name(const entry& e, std::string_view written) const;
     bool compilable_alone(const entry& e) const;
-    void report_at(const entry& e, std::size_t offset, const std::string& message);
+    void report_at(const entry& e, std::size_t offset, const std::string& message,
+                   diagnostic_severity severity = diagnostic_severity::error);
+    // A problem the file's own runtime meets only when the script runs: a warning, under
+    // BehaviorTree.CPP's rules (runtime_rules::btcpp), else an error.
+    void report_deferrable(const entry& e, std::size_t offset, const std::string& message);
+    bool defers() const noexcept { return options_.rules == runtime_rules::btcpp; }
 
     const record_set& records_;
     const registry& registry_;

@@ -44,6 +44,8 @@ void blackboard::layout::place(std::vector<blackboard_key> in_slot_order, bool s
             needs_lifetime = true;
     }
     stamps_offset = no_stamps;
+    stamps = stamps || std::any_of(keys.begin(), keys.end(),
+                                   [](const blackboard_key& key) { return key.starts_unset; });
     if (stamps && !keys.empty()) {
         bytes = align_up(bytes, alignof(std::uint32_t));
         stamps_offset = static_cast<std::uint32_t>(bytes);
@@ -178,6 +180,7 @@ void blackboard::unset(std::uint32_t slot) {
 
 void blackboard::construct_one(std::uint32_t slot) {
     const blackboard_key& key = keys()[slot];
+    if (key.starts_unset) stamps()[slot] = unset_bit;
     switch (key.type) {
         case param_type::string:
             ::new (at(slot)) std::string(key.initial ? std::get<std::string>(*key.initial) : "");

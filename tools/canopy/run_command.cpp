@@ -142,13 +142,14 @@ bool is_subtree_key(std::string_view name) {
     return false;
 }
 
-// `  bb NAME=VALUE` for each key of the main tree's blackboard, sorted by name.
+// `  bb NAME=VALUE` for each key of the main tree's blackboard that holds a value (not one
+// unset, nor one of a BehaviorTree.CPP file that nothing wrote yet), sorted by name.
 void print_blackboard(agent& a) {
     const canopy::blackboard board = a.blackboard();
     std::vector<std::pair<std::string_view, std::uint32_t>> keys;
     for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
         const std::string& name = board.keys()[slot].name;
-        if (!is_subtree_key(name)) keys.emplace_back(name, slot);
+        if (!is_subtree_key(name) && board.is_set(slot)) keys.emplace_back(name, slot);
     }
     std::sort(keys.begin(), keys.end());
     for (const auto& [name, slot] : keys) {
@@ -486,7 +487,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                       "Print each node event of agent 0, and its world before each tick");
     command->add_flag("--blackboard", o->blackboard,
                       "After each tick, print agent 0's main-tree blackboard as '  bb NAME=VALUE' "
-                      "lines sorted by name");
+                      "lines sorted by name, for each key that holds a value");
     command->add_option("--threads", o->threads, "Threads that tick the agents; 0: one per core")
         ->capture_default_str()
         ->check(whole_number(0, 1024, "0 TO 1024"));

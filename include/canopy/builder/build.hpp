@@ -7,11 +7,13 @@
 
 #include "canopy/core/diagnostic.hpp"
 #include "canopy/core/fwd.hpp"
+#include "canopy/records/document.hpp"
 
 namespace canopy {
 
-/// A complete tree, or every problem that prevented one; never both. (Never neither either,
-/// except from build_tree() given records a reader marked as unreadable: see below.)
+/// A complete tree and the warnings its load gave, or every problem that prevented one
+/// (diagnostic_severity::error among them). (Never neither, except from build_tree() given
+/// records a reader marked as unreadable: see below.)
 struct load_result {
     std::shared_ptr<const canopy::tree> tree;
     std::vector<diagnostic> diagnostics;
@@ -34,6 +36,9 @@ struct build_options {
     /// key is then the key `@key`, made on first use with the type an implicit key gets.
     /// Otherwise `{@key}` is `{key}`.
     bool main_keys_outside = false;
+    /// Whose rules the scripts and the blackboard follow (tree_document::rules). Under
+    /// BehaviorTree.CPP's, syntax errors stay errors: it refuses those at load too.
+    runtime_rules rules = runtime_rules::canopy;
     /// The most levels a tree may have, its root being level 1. Ticking recurses once per
     /// level, so a deeper tree is refused (`limit-exceeded`, at its first node past the limit)
     /// rather than left to overflow the stack of the thread that ticks it. See docs/formats.md.

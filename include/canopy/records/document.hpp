@@ -57,6 +57,19 @@ struct subtree_override {
     source_location where;
 };
 
+/// Whose rules a tree's scripts and blackboard follow where Canopy's and a format's own
+/// runtime differ (docs/btcpp-xml.md, "BehaviorTree.CPP's rule").
+enum class runtime_rules : std::uint8_t {
+    /// Canopy's: typed keys, every script checked at load, integers kept as integers.
+    canopy,
+    /// BehaviorTree.CPP 4.10's: what its runtime finds only when a script runs (an unknown
+    /// name, an operand of the wrong type) is a warning at load and fails that statement
+    /// when it runs; script values are its Any's (arithmetic, comparisons, logic, `true`,
+    /// enums and `-x` give reals); the keys a tree makes hold no value until first written,
+    /// and the program's keys the tree never names are not the tree's.
+    btcpp,
+};
+
 /// Everything a reader gives for one file: its trees, as records with Canopy's type and
 /// parameter names (each format's reader maps its own), which tree runs by default, and the
 /// node models and included files it names.
@@ -86,6 +99,8 @@ struct tree_document {
     /// Whether keys that a tree uses but does not declare exist anyway, with the type their
     /// uses give them, as in formats whose libraries create blackboard entries on first use.
     bool implicit_keys = false;
+    /// Whose rules its scripts and blackboard follow (build_options::rules).
+    runtime_rules rules = runtime_rules::canopy;
     /// What the main tree changes in its subtree files' nodes; empty in most formats. Writers
     /// of formats that cannot say it report it as a problem rather than drop it.
     std::vector<subtree_override> overrides;

@@ -32,6 +32,10 @@ struct blackboard_key {
     std::shared_ptr<const value_type> custom = nullptr;
     /// A custom key's initial value, read from `initial` with the type's from_text.
     std::shared_ptr<const void> initial_object = nullptr;
+    /// Whether the key holds no value until its first write (blackboard::is_set is false):
+    /// BehaviorTree.CPP's entries that a tree makes, which exist from the tick something
+    /// writes them. A script that reads it before then fails, as there.
+    bool starts_unset = false;
 
     /// The name of the key's type: "integer", ..., or the custom type's name.
     std::string_view type_name() const noexcept {
@@ -62,7 +66,7 @@ public:
         std::vector<blackboard_key> keys;    ///< in slot order
         std::vector<std::uint32_t> offsets;  ///< per slot: the value's byte offset
         /// Where the per-key update stamps start, or no_stamps in a tree whose nodes read
-        /// none (node_type::watches_updates).
+        /// none (node_type::watches_updates) and whose keys all start set.
         std::uint32_t stamps_offset = no_stamps;
         static constexpr std::uint32_t no_stamps = 0xFFFFFFFF;
         std::size_t bytes = 0;  ///< the blackboard's size
@@ -71,8 +75,8 @@ public:
         /// is not trivial); a block of integers, numbers and booleans needs neither.
         bool needs_lifetime = false;
 
-        /// Places `keys` (given in slot order), with an update stamp each if `stamps`, and
-        /// sets every other member.
+        /// Places `keys` (given in slot order), with an update stamp each if `stamps` or if
+        /// a key starts unset, and sets every other member.
         void place(std::vector<blackboard_key> in_slot_order, bool stamps);
     };
 

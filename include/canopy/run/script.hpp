@@ -68,12 +68,19 @@ public:
         /// A custom key's type: such a key may be assigned from a key of its type or from
         /// text, as BehaviorTree.CPP allows, and is used in no other way.
         const value_type* custom = nullptr;
+        /// Whether the key may hold no value when the script reads it
+        /// (blackboard_key::starts_unset): the read then fails the run.
+        bool may_be_unset = false;
     };
     virtual ~script_scope() = default;
     /// The key a name in the script means (the name as written, `@` included), if any.
     virtual std::optional<key> find_key(std::string_view name) const = 0;
     /// The value of an enum name the program registered, if any.
     virtual std::optional<std::int64_t> find_enum(std::string_view name) const = 0;
+    /// Whether values are BehaviorTree.CPP's own (runtime_rules::btcpp): arithmetic, bitwise
+    /// operators, `-x`, `~x` and enums give reals, and a boolean (`true`, a comparison, `!`,
+    /// `&&`, `||`) is the real 1 or 0 where it is kept in a key or written as text.
+    virtual bool btcpp_values() const { return false; }
 };
 
 /// A script's statements, parsed, before their names are bound.
@@ -120,6 +127,14 @@ public:
     /// is wrong (an unknown name, `=` to a key that does not exist, `'a' - 1`...).
     static std::variant<std::shared_ptr<const script>, script_problem> compile(
         const parsed_script& parsed, const script_scope& scope);
+    /// Compiles as the above, but as BehaviorTree.CPP meets such problems: when the script
+    /// runs. A statement with a problem compiles into a failure: running the script runs the
+    /// statements before it, then throws canopy::error (code `script`) with the problem's
+    /// message. The problem also goes into `deferred` (so that a loader can warn of it);
+    /// with `deferred` null, this is the above.
+    static std::variant<std::shared_ptr<const script>, script_problem> compile(
+        const parsed_script& parsed, const script_scope& scope,
+        std::vector<script_problem>* deferred);
 
     /// Runs the statements on one agent's blackboard (the `Script` node, post-conditions).
     /// @warning throws canopy::error (code `script`) where BehaviorTree.CPP's script fails at

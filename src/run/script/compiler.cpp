@@ -67,12 +67,35 @@ public:
     compiler(const parsed_script::syntax& tree, const script_scope& scope, program* out)
         : tree_(tree), scope_(scope), out_(out) {}
 
-    void compile_all() {
+    /// Compiles every statement. With `deferred`, a statement with a problem compiles into a
+    /// failure that says it, reported in `deferred`, and the statements after it, which can
+    /// never run, into nothing.
+    void compile_all(std::vector<script_problem>* deferred) {
+        program_ = out_;
         if (out_ != nullptr) out_->js_truth = b3();
         const std::size_t count = tree_.statements.size();
         for (std::size_t s = 0; s < count; ++s) {
             statement_ = tree_.statements[s];
-            const param_type t = expr(statement_);
+            const std::size_t code_before = out_->code.size();
+            const std::size_t strings_before = out_->strings.size();
+            const std::size_t objects_before = out_->objects.size();
+            const long depth_before = depth_;
+            param_type t = param_type::boolean;
+            try {
+                t = expr(statement_);
+            } catch (compile_failure& failure) {
+                if (deferred == nullptr) throw;
+                out_ = program_;  // infer() may have left it on a scratch program
+                out_->code.resize(code_before);
+                out_->strings.resize(strings_before);
+                out_->objects.resize(objects_before);
+                depth_ = depth_before;
+                out_->strings.push_back(failure.problem.message);
+                emit(opcode::fail, 1, static_cast<std::uint32_t>(out_->strings.size() - 1));
+                out_->result = param_type::boolean;
+                deferred->push_back(std::move(failure.problem));
+                return;
+            }
             if (s + 1 < count) {
                 emit(opcode::pop, -1);
             } else {
@@ -96,7 +119,15 @@ private:
     param_type compute(std::uint32_t id) {
         const node& n = tree_.nodes[id];
         switch (n.kind) {
-            case node_kind::integer: push_int(n.value); return param_type::integer;
+            case node_kind::integer:
+                if (bt() && negated_literal(n)) {  // BehaviorTree.CPP negates a real
+                    instruction i{opcode::push_num};
+                    i.imm.d = static_cast<double>(n.value);
+                    emit(i, 1);
+                    return param_type::number;
+                }
+                push_int(n.value);
+                return param_type::integer;
             case node_kind::boolean: push_int(n.value); return param_type::boolean;
             case node_kind::real: {
                 instruction i{opcode::push_num};
@@ -118,6 +149,12 @@ private:
 
     // A behavior3 expression (docs/behavior3.md): JavaScript's numbers and operators.
     bool b3() const { return tree_.dialect == script_dialect::behavior3; }
+    // BehaviorTree.CPP's values (script_scope::btcpp_values).
+    bool bt() const { return !b3() && scope_.btcpp_values(); }
+    // An integer literal written with its '-', which BehaviorTree.CPP reads as `-` of it.
+    bool negated_literal(const node& n) const {
+        return n.offset < tree_.text.size() && tree_.text[n.offset] == '-';
+    }
 
     // An enum the program registered, where names may be enums: behavior3's are variables.
     std::optional<std::int64_t> find_enum(const std::string& name) const {
@@ -167,6 +204,12 @@ private:
     // A name: an enum first, as BehaviorTree.CPP looks it up first, then a key.
     param_type name(const node& n) {
         if (const auto value = find_enum(n.text)) {
+            if (bt()) {
+                instruction i{opcode::push_num};
+                i.imm.d = static_cast<double>(*value);
+                emit(i, 1);
+                return param_type::number;
+            }
             push_int(*value);
             return param_type::integer;
         }
@@ -176,6 +219,7 @@ private:
             emit(opcode::dynamic_to_num, 0);
             return param_type::number;
         }
+        require_value(key, n.text);
         switch (key.type) {
             case param_type::integer: emit(opcode::load_int, 1, key.slot); break;
             case param_type::boolean: emit(opcode::load_bool, 1, key.slot); break;
@@ -183,6 +227,17 @@ private:
             default: emit(opcode::load_str, 1, key.slot);
         }
         return key.type;
+    }
+
+    // Before a read of a key that may hold no value yet (blackboard_key::starts_unset): a
+    // check that fails the run if it holds none, as BehaviorTree.CPP fails on a missing entry.
+    void require_value(const script_scope::key& key, const std::string& written) {
+        if (!key.may_be_unset || out_ == nullptr) return;
+        out_->strings.push_back(written);
+        instruction i{opcode::require_value};
+        i.a = key.slot;
+        i.b = static_cast<std::uint32_t>(out_->strings.size() - 1);
+        emit(i, 0);
     }
 
     script_scope::key find_key(const node& n) const {
@@ -388,7 +443,8 @@ private:
         }
         switch (n.op) {
             case token_kind::minus:
-                if (t == param_type::number) {
+                if (bt()) to_number(t);
+                if (t == param_type::number || bt()) {
                     emit(opcode::neg_num, 0);
                     return param_type::number;
                 }
@@ -397,6 +453,10 @@ private:
             case token_kind::complement:
                 if (t == param_type::number) emit(opcode::trunc_to_int, 0);
                 emit(opcode::complement, 0);
+                if (bt()) {
+                    emit(opcode::int_to_num, 0);
+                    return param_type::number;
+                }
                 return param_type::integer;
             default:  // '!'
                 truth(t);
@@ -428,7 +488,12 @@ private:
         temporary();
         if (t == param_type::integer) emit(opcode::int_to_str, 0);
         if (t == param_type::number) emit(opcode::num_to_str, 0);
-        if (t == param_type::boolean) emit(opcode::bool_to_str, 0);
+        if (t == param_type::boolean && bt()) {
+            emit(opcode::int_to_num, 0);
+            emit(opcode::num_to_str, 0);
+        } else if (t == param_type::boolean) {
+            emit(opcode::bool_to_str, 0);
+        }
     }
 
     // One level of left-associative operators: the first operand, then op and operand.
@@ -472,6 +537,10 @@ private:
                                                 : opcode::bit_xor,
                      -1);
                 left = param_type::integer;
+                if (bt()) {
+                    emit(opcode::int_to_num, 0);
+                    left = param_type::number;
+                }
                 continue;
             }
             if (op == token_kind::logical_and || op == token_kind::logical_or) {
@@ -550,7 +619,7 @@ private:
     param_type arithmetic(token_kind op, param_type left, std::uint32_t right_id) {
         const param_type right_type = infer(right_id);
         const bool integers =
-            !b3() && integral(left) && integral(right_type) && op != token_kind::divide;
+            !b3() && !bt() && integral(left) && integral(right_type) && op != token_kind::divide;
         if (!integers && integral(left)) emit(opcode::int_to_num, 0);
         const param_type right = expr(right_id);
         if (!integers && integral(right)) emit(opcode::int_to_num, 0);
@@ -616,6 +685,7 @@ private:
         if (!key || (key->type != param_type::integer && key->type != param_type::number)) {
             return false;
         }
+        require_value(*key, key_node.text);
         instruction i;
         i.sub = c;
         i.a = key->slot;
@@ -853,6 +923,7 @@ private:
                                                        "' needs a string, and this is " +
                                                        type_name(value));
             }
+            require_value(key, target.text);
             emit(opcode::load_str, 1, key.slot);
             expr(value_id);
             temporary();
@@ -864,6 +935,7 @@ private:
                                                    target.text +
                                                    "' needs a number, and this is a string");
         }
+        require_value(key, target.text);
         emit(key.type == param_type::integer ? opcode::load_int : opcode::load_num, 1, key.slot);
         const token_kind arithmetic_op = n.op == token_kind::assign_plus    ? token_kind::plus
                                          : n.op == token_kind::assign_minus ? token_kind::minus
@@ -881,6 +953,7 @@ private:
     const parsed_script::syntax& tree_;
     const script_scope& scope_;
     program* out_;
+    program* program_ = nullptr;  // the program compile_all() fills
     long depth_ = 0;
     std::uint32_t statement_ = 0;  // the node of the statement being compiled
     std::vector<std::int8_t> types_;
@@ -896,7 +969,11 @@ std::optional<param_type> parsed_script::value_type(std::size_t index,
     try {
         if (n.op == detail::script_syntax::token_kind::assign ||
             n.op == detail::script_syntax::token_kind::assign_create) {
-            return c.expr(n.kids[1]);
+            const param_type t = c.expr(n.kids[1]);
+            // BehaviorTree.CPP keeps a boolean as the real 1 or 0.
+            const bool real = t == param_type::boolean && scope.btcpp_values() &&
+                              syntax_->dialect == script_dialect::btcpp;
+            return real ? param_type::number : t;
         }
         return c.expr(syntax_->assignment_nodes[index]);
     } catch (unknown_name&) {
@@ -906,11 +983,16 @@ std::optional<param_type> parsed_script::value_type(std::size_t index,
 
 std::variant<std::shared_ptr<const script>, script_problem> script::compile(
     const parsed_script& parsed, const script_scope& scope) {
+    return compile(parsed, scope, nullptr);
+}
+
+std::variant<std::shared_ptr<const script>, script_problem> script::compile(
+    const parsed_script& parsed, const script_scope& scope, std::vector<script_problem>* deferred) {
     auto code = std::make_unique<program>();
     code->text = parsed.text();
     try {
         compiler c(*parsed.syntax_, scope, code.get());
-        c.compile_all();
+        c.compile_all(deferred);
     } catch (compile_failure& failure) {
         return std::move(failure.problem);
     }

@@ -445,6 +445,11 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
                 break;
             case opcode::dynamic_length: top->d = length_of(*top->v); break;
             case opcode::jump: pc = i.a - 1; break;
+            case opcode::fail: fail(p, p.strings[i.a]);
+            case opcode::require_value:
+                if (!board.is_set(i.a))
+                    fail(p, "key '" + p.strings[i.b] + "' holds no value: nothing wrote it yet");
+                break;
             case opcode::jump_if_false:
                 if ((top--)->i == 0) pc = i.a - 1;
                 break;

@@ -20,7 +20,6 @@ using namespace detail::script_syntax;
 
 // The two families of operands BehaviorTree.CPP's comparison takes (dsl::groups): arithmetic
 // and concatenation, or bitwise; mixing them needs parentheses.
-enum class family : std::uint8_t { none, arithmetic, bitwise };
 
 struct parse_failure {
     script_problem problem;
@@ -124,22 +123,6 @@ private:
                k == token_kind::greater || k == token_kind::less_equal ||
                k == token_kind::greater_equal;
     }
-    static family family_of(token_kind k) {
-        switch (k) {
-            case token_kind::plus:
-            case token_kind::minus:
-            case token_kind::times:
-            case token_kind::divide:
-            case token_kind::concat: return family::arithmetic;
-            case token_kind::bit_and:
-            case token_kind::bit_or:
-            case token_kind::bit_xor:
-            case token_kind::complement:
-            case token_kind::logical_not: return family::bitwise;
-            default: return family::none;
-        }
-    }
-
     // expression := ternary [assign-op ternary]   (an assignment does not chain)
     std::uint32_t parse_expression() {
         const std::size_t start = peek().offset;
@@ -171,9 +154,9 @@ private:
         return id;
     }
 
-    // ternary := logical ['?' expression ':' logical]   (does not chain without parentheses)
+    // ternary := or ['?' expression ':' ternary]   (`a ? b : c ? d : e` nests to the right)
     std::uint32_t parse_ternary() {
-        const std::uint32_t condition = parse_logical();
+        const std::uint32_t condition = parse_or();
         if (peek().kind != token_kind::question) return condition;
         nesting level(*this, next().offset);
         const std::uint32_t then = parse_expression();
@@ -181,10 +164,7 @@ private:
             fail(peek().offset, "expected ':' of '?:', found " + found());
         }
         next();
-        const std::uint32_t otherwise = parse_logical();
-        if (peek().kind == token_kind::question) {
-            fail(peek().offset, "'?:' does not chain: put the inner one in parentheses");
-        }
+        const std::uint32_t otherwise = parse_ternary();
         node n;
         n.kind = node_kind::ternary;
         n.offset = out_.nodes[condition].offset;
@@ -192,91 +172,49 @@ private:
         return add(std::move(n));
     }
 
-    // logical := comparison (('&&' | '||') comparison)*   (one level, as BehaviorTree.CPP's)
-    std::uint32_t parse_logical() {
+    // BehaviorTree.CPP 4.10's levels, loosest first, each grouping left to right:
+    // or := and ('||' and)*
+    std::uint32_t parse_or() {
+        return parse_level(
+            node_kind::chain, parse_and(), [this] { return parse_and(); },
+            [](token_kind k) { return k == token_kind::logical_or; });
+    }
+    // and := comparison ('&&' comparison)*
+    std::uint32_t parse_and() {
         return parse_level(
             node_kind::chain, parse_comparison(), [this] { return parse_comparison(); },
-            [](token_kind k) {
-                return k == token_kind::logical_and || k == token_kind::logical_or;
-            });
+            [](token_kind k) { return k == token_kind::logical_and; });
     }
-
-    // comparison := operand (comparison-op operand)*   (chained: a < b < c)
+    // comparison := bit-or (comparison-op bit-or)*   (chained: a < b < c)
     std::uint32_t parse_comparison() {
         return parse_level(
-            node_kind::compare, parse_operand(), [this] { return parse_operand(); }, is_comparison);
+            node_kind::compare, parse_bit_or(), [this] { return parse_bit_or(); }, is_comparison);
     }
-
-    // An operand of a comparison: arithmetic and concatenation, or bitwise operators.
-    std::uint32_t parse_operand() {
-        const family unary = leading_family(at_);
-        std::uint32_t first = parse_unary();
-        const family binary = family_of(peek().kind);
-        if (binary == family::none) return first;
-        if (unary != family::none && unary != binary) mixed(peek());
-        if (binary == family::arithmetic) {
-            first = parse_concat(first);
-        } else {
-            first = parse_bit_or(first);
-        }
-        if (family_of(peek().kind) != family::none) mixed(peek());
-        return first;
-    }
-
-    // The family of the unary operator at a token, if any; a literal's own '-' is none.
-    family leading_family(std::size_t index) const {
-        const token& t = tokens_[index];
-        if (t.kind == token_kind::minus) {
-            const token& operand = tokens_[index + 1];
-            const bool literal =
-                operand.offset == t.offset + 1 &&
-                (operand.kind == token_kind::integer || operand.kind == token_kind::real);
-            return literal ? family::none : family::arithmetic;
-        }
-        if (t.kind == token_kind::complement || t.kind == token_kind::logical_not) {
-            return family::bitwise;
-        }
-        return family::none;
-    }
-
-    [[noreturn]] static void mixed(const token& op) {
-        fail(op.offset, "'" + std::string(spelling(op.kind)) +
-                            "' mixes arithmetic and bitwise operators: add parentheses");
-    }
-
-    std::uint32_t unary_of(family f) {
-        const family unary = leading_family(at_);
-        if (unary != family::none && unary != f) mixed(peek());
-        return parse_unary();
-    }
-
-    std::uint32_t parse_concat(std::uint32_t first) {
+    // bit-or := bit-and (('|' | '^') bit-and)*
+    std::uint32_t parse_bit_or() {
         return parse_level(
-            node_kind::chain, parse_sum(first),
-            [this] { return parse_sum(unary_of(family::arithmetic)); },
-            [](token_kind k) { return k == token_kind::concat; });
-    }
-    std::uint32_t parse_sum(std::uint32_t first) {
-        return parse_level(
-            node_kind::chain, parse_product(first),
-            [this] { return parse_product(unary_of(family::arithmetic)); },
-            [](token_kind k) { return k == token_kind::plus || k == token_kind::minus; });
-    }
-    std::uint32_t parse_product(std::uint32_t first) {
-        return parse_level(
-            node_kind::chain, first, [this] { return unary_of(family::arithmetic); },
-            [](token_kind k) { return k == token_kind::times || k == token_kind::divide; });
-    }
-    std::uint32_t parse_bit_or(std::uint32_t first) {
-        return parse_level(
-            node_kind::chain, parse_bit_and(first),
-            [this] { return parse_bit_and(unary_of(family::bitwise)); },
+            node_kind::chain, parse_bit_and(), [this] { return parse_bit_and(); },
             [](token_kind k) { return k == token_kind::bit_or || k == token_kind::bit_xor; });
     }
-    std::uint32_t parse_bit_and(std::uint32_t first) {
+    // bit-and := sum ('&' sum)*
+    std::uint32_t parse_bit_and() {
         return parse_level(
-            node_kind::chain, first, [this] { return unary_of(family::bitwise); },
+            node_kind::chain, parse_sum(), [this] { return parse_sum(); },
             [](token_kind k) { return k == token_kind::bit_and; });
+    }
+    // sum := product (('+' | '-' | '..') product)*   (concatenation is a sum's peer)
+    std::uint32_t parse_sum() {
+        return parse_level(
+            node_kind::chain, parse_product(), [this] { return parse_product(); },
+            [](token_kind k) {
+                return k == token_kind::plus || k == token_kind::minus || k == token_kind::concat;
+            });
+    }
+    // product := unary (('*' | '/') unary)*
+    std::uint32_t parse_product() {
+        return parse_level(
+            node_kind::chain, parse_unary(), [this] { return parse_unary(); },
+            [](token_kind k) { return k == token_kind::times || k == token_kind::divide; });
     }
 
     // unary := ('-' | '~' | '!') unary | '+' number | atom
@@ -291,9 +229,6 @@ private:
                 (operand.kind == token_kind::integer || operand.kind == token_kind::real)) {
                 return number(next(), true, op.offset);  // a negative literal: -2^63 fits
             }
-            const family f = op.kind == token_kind::minus ? family::arithmetic : family::bitwise;
-            const family inner = leading_family(at_);
-            if (inner != family::none && inner != f) mixed(operand);
             node n;
             n.kind = node_kind::unary;
             n.op = op.kind;

@@ -75,6 +75,8 @@ enum class opcode : std::uint8_t {
     text_to_custom,       // key a from the string on top, read by its type; replaces it by 0
     jump,                 // to a
     jump_if_false,        // pops a boolean; to a if false
+    fail,                 // throws strings[a]: a statement whose problem shows when it runs
+    require_value,        // fails unless key a holds a value (strings[b]: its name as written)
     // behavior3's expressions: JavaScript's operators on numbers (doubles)
     mod_num,     // `%`: the remainder with the dividend's sign (std::fmod)
     js_bit_and,  // `&`, `|`, `<<`, `>>`: on the operands as 32-bit integers
