@@ -71,14 +71,14 @@ public:
     /// failure that says it, reported in `deferred`, and the statements after it, which can
     /// never run, into nothing.
     void compile_all(std::vector<script_problem>* deferred) {
-        program_ = out_;
-        if (out_ != nullptr) out_->js_truth = b3();
+        program_ = out_;  // never null here: only value_type() compiles without a program
+        program_->js_truth = b3();
         const std::size_t count = tree_.statements.size();
         for (std::size_t s = 0; s < count; ++s) {
             statement_ = tree_.statements[s];
-            const std::size_t code_before = out_->code.size();
-            const std::size_t strings_before = out_->strings.size();
-            const std::size_t objects_before = out_->objects.size();
+            const std::size_t code_before = program_->code.size();
+            const std::size_t strings_before = program_->strings.size();
+            const std::size_t objects_before = program_->objects.size();
             const long depth_before = depth_;
             param_type t = param_type::boolean;
             try {
@@ -86,20 +86,20 @@ public:
             } catch (compile_failure& failure) {
                 if (deferred == nullptr) throw;
                 out_ = program_;  // infer() may have left it on a scratch program
-                out_->code.resize(code_before);
-                out_->strings.resize(strings_before);
-                out_->objects.resize(objects_before);
+                program_->code.resize(code_before);
+                program_->strings.resize(strings_before);
+                program_->objects.resize(objects_before);
                 depth_ = depth_before;
-                out_->strings.push_back(failure.problem.message);
-                emit(opcode::fail, 1, static_cast<std::uint32_t>(out_->strings.size() - 1));
-                out_->result = param_type::boolean;
+                program_->strings.push_back(failure.problem.message);
+                emit(opcode::fail, 1, static_cast<std::uint32_t>(program_->strings.size() - 1));
+                program_->result = param_type::boolean;
                 deferred->push_back(std::move(failure.problem));
                 return;
             }
             if (s + 1 < count) {
                 emit(opcode::pop, -1);
             } else {
-                out_->result = t;
+                program_->result = t;
             }
         }
     }
