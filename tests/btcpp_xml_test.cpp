@@ -477,8 +477,6 @@ tree M
             {R"(<Say message="{=}"/>)", "Say message={message}"},
             {R"(<Parallel success_count="2" failure_count="1"><A/><B/></Parallel>)",
              "Parallel success_threshold=2 failure_threshold=1"},
-            {R"(<Parallel success_threshold="2" failure_threshold="1"><A/><B/></Parallel>)",
-             "Parallel success_threshold=2 failure_threshold=1"},
             {R"(<SetBlackboard output_key="mode" value="calm"/>)",
              "SetBlackboard key=mode value=calm"},
             {R"(<SequenceStar><A/></SequenceStar>)", "SequenceWithMemory"},
@@ -735,7 +733,7 @@ tree M
     <Wait wait_duration="2"/>
     <Timeout msec="1500"><Delay delay_msec="20"><A/></Delay></Timeout>
     <Repeat num_cycles="3"><RetryUntilSuccessful num_attempts="2"><A/></RetryUntilSuccessful></Repeat>
-    <Parallel success_threshold="2" failure_threshold="1"><A/><B/></Parallel>
+    <Parallel success_count="2" failure_count="1"><A/><B/></Parallel>
     <SetBlackboard output_key="mode" value="calm"/>
     <SequenceStar><A/></SequenceStar>
     <RunOnce><A/></RunOnce>
@@ -902,5 +900,40 @@ line"
         check_round_trip(nested(TINYXML2_MAX_ELEMENT_DEPTH - 4));
         check_round_trip(
             R"(<root><BehaviorTree ID="T"><Seq _uid="5"><A _uid="2"/></Seq></BehaviorTree></root>)");
+    }
+
+    TEST_CASE("version 3's Parallel thresholds are refused in a version 4 file, as there") {
+        const std::string parallel = R"(<BehaviorTree ID="T"><Parallel success_threshold="1">
+<AlwaysSuccess/></Parallel></BehaviorTree></root>)";
+        const read_result v4 = read(R"(<root BTCPP_format="4">)" + parallel);
+        const diagnostic& d = only(v4, diagnostic_code::unknown_param);
+        CHECK(d.where.line == 1);
+        CHECK(d.message.find("write 'success_count'") != std::string::npos);
+        const read_result v3 = read(R"(<root BTCPP_format="3">)" + parallel);
+        CHECK(v3.diagnostics.empty());
+        CHECK(text_of(v3.document.trees[0], 0, "success_threshold") == "1");
+    }
+
+    TEST_CASE("two SubTrees of one name under one tree are refused, as BehaviorTree.CPP does") {
+        registry reg;
+        register_builtin_nodes(reg);
+        auto load = [&](const std::string& uses) {
+            return try_load_text(R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+<BehaviorTree ID="Main"><Sequence>)" +
+                                     uses + R"(</Sequence></BehaviorTree>
+<BehaviorTree ID="Sub"><AlwaysSuccess/></BehaviorTree></root>)",
+                                 file_format::btcpp_xml, reg, "dup.xml");
+        };
+        const load_result twice = load(R"(<SubTree ID="Sub" name="reload"/>
+<SubTree ID="Sub" name="reload"/>)");
+        REQUIRE(twice.diagnostics.size() == 1);
+        const diagnostic& d = twice.diagnostics[0];
+        CHECK(d.code == diagnostic_code::invalid_param);
+        CHECK(d.where.line == 3);
+        CHECK(d.message.find("Duplicate SubTree path") != std::string::npos);
+        CHECK_FALSE(twice);
+        // Without a name, or with two names, each use has its own path.
+        CHECK(load(R"(<SubTree ID="Sub"/><SubTree ID="Sub"/>)"));
+        CHECK(load(R"(<SubTree ID="Sub" name="a"/><SubTree ID="Sub" name="b"/>)"));
     }
 }

@@ -74,6 +74,19 @@ inline constexpr param_row param_rows[] = {
     {"SetBlackboard", "output_key", "key", unit::same, true},
 };
 
+/// Ports BehaviorTree.CPP 3 had that version 4 renamed: a version 4 file that writes the old
+/// name is refused, as BehaviorTree.CPP 4 refuses a port its node does not declare.
+struct renamed_port {
+    std::string_view type;
+    std::string_view version3;
+    std::string_view version4;
+};
+
+inline constexpr renamed_port version3_ports[] = {
+    {"Parallel", "success_threshold", "success_count"},
+    {"Parallel", "failure_threshold", "failure_count"},
+};
+
 /// The rows of one BehaviorTree.CPP type, as a range of param_rows (empty for most types).
 struct param_rows_of {
     const param_row* first = nullptr;

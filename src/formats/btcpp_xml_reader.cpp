@@ -464,6 +464,21 @@ private:
             for (const btcpp::param_row* r = rows.first; r != rows.last; ++r) {
                 if (r->btcpp == name) row = r;
             }
+            if (row == nullptr && !version3_ && !rows.empty()) {
+                const auto renamed =
+                    std::find_if(std::begin(btcpp::version3_ports), std::end(btcpp::version3_ports),
+                                 [&](const btcpp::renamed_port& p) {
+                                     return p.type == rows.first->type && p.version3 == name;
+                                 });
+                if (renamed != std::end(btcpp::version3_ports)) {
+                    report(where, diagnostic_code::unknown_param,
+                           "<" + std::string(e.Name()) + "> has no port '" + name +
+                               "' in a BehaviorTree.CPP 4 file (version 3's name; write '" +
+                               std::string(renamed->version4) + "')",
+                           id);
+                    continue;
+                }
+            }
             if (row == nullptr) {
                 records.add_param(name, std::string(value), where, true);
             } else if (row->conversion == btcpp::unit::same) {

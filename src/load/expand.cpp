@@ -166,7 +166,7 @@ public:
         out_.set_tree_metadata(records.tree_metadata());
         out_.reserve(records.size(), 0);
         scopes_.push_back(
-            {main, checked, 0, "", file.document.implicit_keys || owner_.lenient_, {}});
+            {main, checked, 0, "", file.document.implicit_keys || owner_.lenient_, {}, {}});
         const std::vector<blackboard_key>& keys = checked->keys;
         for (std::size_t k = 0; k < keys.size(); ++k) {
             if (k < program_keys() && !keys[k].from_file) continue;
@@ -207,6 +207,7 @@ private:
         std::string prefix;  // of the keys private to this use
         bool implicit_keys;
         std::unordered_map<std::string, std::string> names;  // its key -> the whole tree's
+        std::unordered_set<std::string> subtree_names;       // its SubTree records' names, so far
     };
 
     struct job {
@@ -382,6 +383,17 @@ private:
         auto fail = [&](diagnostic_code code, std::string message) {
             report(from.file, where, code, std::move(message), record_id);
         };
+        // BehaviorTree.CPP names a subtree's nodes by the SubTree's `name` under its user's
+        // path, and refuses two uses of one path when it makes the tree.
+        const std::string_view used_name = owner_.records(from).describe(r);
+        if (owner_.files_.file(from.file).document.rules == runtime_rules::btcpp &&
+            !used_name.empty() && !scopes_[user].subtree_names.emplace(used_name).second) {
+            return fail(diagnostic_code::invalid_param,
+                        "a second SubTree named '" + std::string(used_name) +
+                            "' in this tree: BehaviorTree.CPP refuses two SubTrees of one name "
+                            "under one tree (\"Duplicate SubTree path\"); give each its own "
+                            "name, or none");
+        }
         const std::optional<std::string> tree_name = text_param(owner_.records(from), r, "tree");
         const std::optional<std::string> file_name = text_param(owner_.records(from), r, "file");
         if (tree_name) out_.add_param("tree", *tree_name);
@@ -464,6 +476,7 @@ private:
              user,
              label + "#" + std::to_string(++uses_) + "/",
              owner_.files_.file(target->file).document.implicit_keys || owner_.lenient_,
+             {},
              {}});
         // Read again: opening a subtree file may have moved the files' records.
         map_keys(index, owner_.records(from), r, where);
