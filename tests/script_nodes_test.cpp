@@ -420,4 +420,25 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         agent a(r.tree);
         CHECK(testing::run(a, 3) == "sss");  // the branch never runs: nothing fails
     }
+
+    TEST_CASE("a port that reads a key nothing wrote fails the tick, naming its node") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="a := 1"/>
+<Repeat num_cycles="{n}"><AlwaysSuccess/></Repeat>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent a(t);
+        try {
+            a.tick(0.1);
+            FAIL("the tick did not fail");
+        } catch (const error& e) {
+            CHECK(e.code() == error_code::blackboard);
+            CHECK(std::string(e.what()) ==
+                  "node 3 ('Repeat') reads key 'n', which holds no value: nothing wrote it yet");
+        }
+        // Once written, it reads as any key.
+        agent b(t);
+        b.blackboard().set("n", std::int64_t{1});
+        CHECK(b.tick(0.1) == status::success);
+    }
 }

@@ -34,6 +34,15 @@ void context::throw_host_mismatch() const {
                      ": make the agent with a pointer to the host's own type");
 }
 
+void context::require_value(std::uint32_t slot) const {
+    const canopy::blackboard board = blackboard();
+    if (board.is_set(slot) || !board.keys()[slot].starts_unset) return;
+    throw error(error_code::blackboard, "node " + std::to_string(tree_->record_id(node_)) + " ('" +
+                                            std::string(tree_->type_name(node_)) +
+                                            "') reads key '" + board.keys()[slot].name +
+                                            "', which holds no value: nothing wrote it yet");
+}
+
 // In reverse preorder every descendant comes before its ancestors, so children are halted
 // before their parents. Finished nodes in the subtree become idle too. An _onHalted that
 // fails does not stop the halt: every running node is still halted, and the first failure

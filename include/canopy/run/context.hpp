@@ -105,6 +105,11 @@ public:
     canopy::blackboard blackboard() const noexcept {
         return {block_ + layout_->blackboard_offset, &layout_->board};
     }
+    /// Throws canopy::error (code `blackboard`), naming this node, when key `slot` holds no
+    /// value because nothing wrote it yet (blackboard_key::starts_unset, a BehaviorTree.CPP
+    /// tree's key), as BehaviorTree.CPP's getInput fails on a missing entry. A port's read
+    /// (canopy::input) calls it for a key that is not set.
+    void require_value(std::uint32_t slot) const;
     /// The next number from the agent's own generator (seeded when the agent was made).
     std::uint64_t random() const noexcept;
 

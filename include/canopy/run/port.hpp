@@ -63,13 +63,22 @@ public:
     }
 
     /// The value for this tick.
+    /// @warning throws canopy::error (code `blackboard`) for a key that holds no value
+    /// (context::require_value).
     result get(const context& ctx) const {
+        if (key_ == param::no_key) {
+            if constexpr (builtin) {
+                return literal_;
+            } else {
+                return *static_cast<const T*>(literal_.get());
+            }
+        }
+        const canopy::blackboard board = ctx.blackboard();
+        if (!board.is_set(key_)) ctx.require_value(key_);
         if constexpr (builtin) {
-            if (key_ == param::no_key) return literal_;
-            return ctx.blackboard().get<T>(key_);
+            return board.get<T>(key_);
         } else {
-            if (key_ == param::no_key) return *static_cast<const T*>(literal_.get());
-            return ctx.blackboard().template get_ref<T>(key_);
+            return board.template get_ref<T>(key_);
         }
     }
     /// Whether the value comes from the blackboard (else it is literal()).
