@@ -936,4 +936,34 @@ line"
         CHECK(load(R"(<SubTree ID="Sub"/><SubTree ID="Sub"/>)"));
         CHECK(load(R"(<SubTree ID="Sub" name="a"/><SubTree ID="Sub" name="b"/>)"));
     }
+
+    TEST_CASE("another program's node under one of Canopy's names is the file's own, leniently") {
+        registry reg;
+        register_builtin_nodes(reg);
+        const std::string text = R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+<BehaviorTree ID="Main"><Sequence>
+<Wait wait_duration="5"/>
+<Wait wait_duration="5" error_code_id="{code}"/>
+</Sequence></BehaviorTree></root>)";
+        const load_result strict = try_load_text(text, file_format::btcpp_xml, reg, "nav2.xml");
+        CHECK_FALSE(strict);
+        REQUIRE(strict.diagnostics.size() == 1);
+        CHECK(strict.diagnostics[0].where.line == 4);
+        CHECK(strict.diagnostics[0].message.find("'Wait' has no parameter 'error_code_id'") == 0);
+        CHECK(strict.diagnostics[0].message.find("`--lenient` reads it as the file's own") !=
+              std::string::npos);
+        load_options lenient;
+        lenient.lenient = true;
+        const load_result learned =
+            try_load_text(text, file_format::btcpp_xml, reg, "nav2.xml", lenient);
+        for (const diagnostic& d : learned.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(learned);
+        // Both uses are the file's Wait: a node without behaviour, so agents refuse the tree.
+        CHECK_FALSE(learned.tree->layout().runnable);
+        // Canopy's own names stay Canopy's in Canopy's formats, leniently too.
+        const load_result flat = try_load_text(
+            R"({"nodes": [{"id": 1, "type": "Wait", "params": {"seconds": 1, "error_code_id": "{c}"}}]})",
+            file_format::flat_json, reg, "flat.json", lenient);
+        CHECK_FALSE(flat);
+    }
 }

@@ -18,6 +18,7 @@
 #include "core/param_read.hpp"
 #include "core/param_text.hpp"
 #include "core/suggest.hpp"
+#include "formats/btcpp_names.hpp"
 
 namespace canopy {
 namespace {
@@ -709,6 +710,12 @@ private:
                 hint = (accepted.empty() ? "; it takes none" : "; it takes: " + accepted) +
                        type_taking(raw->name, type);
             }
+            // In a BehaviorTree.CPP file, likely a node of another program that shares the
+            // name (Nav2's Wait): lenient loading learns it as the file's own.
+            if (options_.rules == runtime_rules::btcpp && !detail::btcpp::is_builtin(type.name))
+                hint +=
+                    " (if this is another program's node of that name, `--lenient` "
+                    "reads it as the file's own)";
             report_at(raw->where, i, diagnostic_code::unknown_param,
                       "'" + type.name + "' has no parameter '" + raw->name + "'" + hint);
         }

@@ -572,6 +572,7 @@ private:
 write_result write_behavior3(const tree_document& document) {
     write_result result;
     behavior3_writer(document, result).run();
+    report_foreign_namesakes(document, result);
     return result;
 }
 

@@ -95,6 +95,26 @@ void report_overrides(const tree_document& document, write_result& result) {
     }
 }
 
+void report_foreign_namesakes(const tree_document& document, write_result& result) {
+    const std::vector<std::string>& names = document.foreign_namesakes;
+    for (const record_set& records : document.trees) {
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (records.has_type_id(i) ||
+                std::find(names.begin(), names.end(), records.type_name(i)) == names.end())
+                continue;
+            result.problems.push_back(
+                {{},
+                 records.where(i),
+                 records.id(i),
+                 diagnostic_code::not_expressible,
+                 "node " + std::to_string(records.id(i)) + "'s type '" +
+                     std::string(records.type_name(i)) +
+                     "' is the file's own, another program's node of that name; in Canopy's "
+                     "formats the name is Canopy's node (write BehaviorTree.CPP XML)"});
+        }
+    }
+}
+
 }  // namespace detail
 
 read_result read_records(std::string_view text, file_format format, const std::string& path) {

@@ -43,6 +43,12 @@ write_result write_behavior3(const tree_document& document);
 /// run otherwise.
 void report_overrides(const tree_document& document, write_result& result);
 
+/// Reports, for a writer of a format whose node names are Canopy's (its own formats, and
+/// behavior3's, which its reader maps to Canopy's), each node whose type is another
+/// program's of one of Canopy's names (tree_document::foreign_namesakes): written, it would
+/// read back as Canopy's node.
+void report_foreign_namesakes(const tree_document& document, write_result& result);
+
 /// Shared by the flat readers: the record fields a format spells out, and their spellings.
 inline constexpr std::string_view record_fields[] = {"id", "parentId", "type", "describe",
                                                      "params"};

@@ -71,6 +71,7 @@ write_result write_flat_xml(const tree_document& document) {
     write_result result;
     result.text = printer.CStr();
     report_overrides(document, result);
+    report_foreign_namesakes(document, result);
     return result;
 }
 

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <unordered_map>
 
+#include "canopy/nodes/builtin_nodes.hpp"
 #include "canopy/records/records.hpp"
+#include "formats/btcpp_names.hpp"
 #include "load/subtree_node.hpp"
 
 namespace canopy::detail {
@@ -45,6 +48,40 @@ bool miscased(const registry& reg, std::string_view name) {
            });
 }
 
+// Canopy's own node types, as register_builtin_nodes makes them.
+const registry& canopy_builtins() {
+    static const registry builtins = [] {
+        registry made;
+        register_builtin_nodes(made);
+        return made;
+    }();
+    return builtins;
+}
+
+// Whether a record of a BehaviorTree.CPP file uses, under the name of one of Canopy's own
+// node types that BehaviorTree.CPP lacks, a parameter Canopy's type does not take: the node
+// of the file's own program of that name (Nav2's Wait, with its error_code_id), not Canopy's.
+// BehaviorTree.CPP's own names, the program's own types and Canopy's formats (whose names
+// are Canopy's) are checked as strictly as ever.
+bool another_programs_node(const tree_document& document, const record_set& records, std::size_t i,
+                           const registry& reg) {
+    if (document.rules != runtime_rules::btcpp) return false;
+    const std::string_view name = records.type_name(i);
+    const node_type* known = reg.find(name);
+    const node_type* canopy = canopy_builtins().find(name);
+    if (known == nullptr || canopy == nullptr || known->name != canopy->name ||
+        btcpp::is_builtin(name))
+        return false;
+    for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+        if (is_condition_param(p->name) || p->name.front() == '_') continue;
+        const bool taken =
+            std::any_of(known->params.begin(), known->params.end(),
+                        [&](const param_spec& spec) { return spec.name == p->name; });
+        if (!taken) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 registry learn_types(const file_set& files, const registry& reg) {
@@ -54,6 +91,20 @@ registry learn_types(const file_set& files, const registry& reg) {
         auto [at, added] = types.try_emplace(name);
         if (added) order.push_back(name);
         return at->second;
+    };
+    // Canopy's names that another program's nodes take in these files: learned as unknown.
+    std::set<std::string, std::less<>> shadowed;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const tree_document& document = files.file(f).document;
+        for (const record_set& records : document.trees) {
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                if (!records.has_type_id(i) && another_programs_node(document, records, i, reg))
+                    shadowed.emplace(records.type_name(i));
+            }
+        }
+    }
+    auto known = [&](std::string_view name) {
+        return reg.find(name) != nullptr && shadowed.count(name) == 0;
     };
     for (std::size_t f = 0; f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
@@ -66,7 +117,7 @@ registry learn_types(const file_set& files, const registry& reg) {
                 if (name.empty() || name == subtree_type_name || miscased(reg, name)) continue;
                 // What the program knows is checked as strictly as ever: a parameter it does
                 // not take, or children its arity refuses, are errors, not another program's.
-                if (reg.find(name) != nullptr) continue;
+                if (known(name)) continue;
                 learned& type = entry(name);
                 type.foreign = true;
                 auto count = children.find(records.id(i));
@@ -85,7 +136,7 @@ registry learn_types(const file_set& files, const registry& reg) {
             if (model.name == subtree_type_name) continue;
             auto at = types.find(model.name);
             if (at == types.end()) {
-                if (reg.find(model.name) != nullptr) continue;  // the program's own wins
+                if (known(model.name)) continue;  // the program's own wins
                 entry(model.name).foreign = true;
                 at = types.find(model.name);
             }

@@ -12,7 +12,10 @@ namespace canopy::detail {
 /// any, are its model's ports and every parameter the files give it; its arity is its
 /// model's, else leaf where no node has children, decorator where each has one, else
 /// composite. A name that differs from a registered one in case only is not learned: it is
-/// the typo its "did you mean" says.
+/// the typo its "did you mean" says. In a BehaviorTree.CPP file, one of Canopy's own built-in
+/// names that BehaviorTree.CPP lacks (`Wait`), used with a parameter Canopy's type does not
+/// take, is learned too: another program's node of that name (Nav2's Wait), which the
+/// learned type shadows (tree_document::foreign_namesakes).
 registry learn_types(const file_set& files, const registry& reg);
 
 }  // namespace canopy::detail

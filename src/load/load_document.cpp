@@ -183,6 +183,11 @@ document_load_result try_load_document(const std::filesystem::path& path, const 
             records = with_registered_names(records, reg, load.overlay(), built[t].get(),
                                             result.document.implicit_keys);
         }
+        // The learned types that take the place of a registered one (load/foreign_types).
+        for (const node_type& learned : load.overlay().types()) {
+            if (reg.find(learned.name) != nullptr)
+                result.document.foreign_namesakes.push_back(learned.name);
+        }
     }
     result.diagnostics = load.finish(nullptr).diagnostics;
     return result;

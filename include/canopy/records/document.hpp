@@ -104,6 +104,10 @@ struct tree_document {
     /// What the main tree changes in its subtree files' nodes; empty in most formats. Writers
     /// of formats that cannot say it report it as a problem rather than drop it.
     std::vector<subtree_override> overrides;
+    /// Node types of the file's own program that share a name with one of Canopy's (Nav2's
+    /// Wait), which lenient loading learned in their place (load_options::lenient). Canopy's
+    /// own formats, whose names are Canopy's, cannot say them: their writers report them.
+    std::vector<std::string> foreign_namesakes;
 };
 
 }  // namespace canopy
