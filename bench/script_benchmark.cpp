@@ -1,7 +1,8 @@
 // What a compiled script costs (docs/scripting.md, "Cost"): script::test of `a > 3 && b != 2`
 // on one agent's blackboard, next to the same condition written in C++ against the same
 // blackboard by slot, and next to scripts that do more; and behavior3's Check expressions
-// (docs/behavior3.md, "Expressions") next to the same conditions as BehaviorTree.CPP scripts.
+// (docs/behavior3.md, "Expressions") next to the same conditions as BehaviorTree.CPP scripts;
+// and the same scripts under a BehaviorTree.CPP file's rules (docs/btcpp-xml.md).
 #include <benchmark/benchmark.h>
 
 #include <canopy/run/blackboard.hpp>
@@ -29,8 +30,20 @@ public:
     }
 };
 
+// The same keys as a BehaviorTree.CPP file's tree makes them (runtime_rules::btcpp): its
+// values, and each read of a key checks first that the key holds a value.
+class btcpp_file_scope : public board_scope {
+public:
+    std::optional<key> find_key(std::string_view name) const override {
+        std::optional<key> found = board_scope::find_key(name);
+        if (found) found->may_be_unset = true;
+        return found;
+    }
+    bool btcpp_values() const override { return true; }
+};
+
 std::shared_ptr<const canopy::script> compile(
-    const char* text, const board_scope& scope,
+    const char* text, const canopy::script_scope& scope,
     canopy::script_dialect dialect = canopy::script_dialect::btcpp) {
     auto parsed = canopy::parsed_script::parse(text, dialect);
     if (auto* p = std::get_if<canopy::script_problem>(&parsed))
@@ -53,6 +66,14 @@ void script_test(benchmark::State& state, const char* text) {
 void behavior3_check(benchmark::State& state, const char* text) {
     board_scope scope;
     const auto compiled = compile(text, scope, canopy::script_dialect::behavior3);
+    const canopy::blackboard board = scope.board();
+    for (auto _ : state) benchmark::DoNotOptimize(compiled->test(board));
+}
+
+// The same condition in a BehaviorTree.CPP file, over keys its tree made.
+void btcpp_file_test(benchmark::State& state, const char* text) {
+    btcpp_file_scope scope;
+    const auto compiled = compile(text, scope);
     const canopy::blackboard board = scope.board();
     for (auto _ : state) benchmark::DoNotOptimize(compiled->test(board));
 }
@@ -84,6 +105,10 @@ BENCHMARK_CAPTURE(script_test, keys_and_arithmetic, "a + b * 2 > n && flag");
 BENCHMARK_CAPTURE(script_test, assignment_then_test, "a += 1; a = a & 0xFF; a != RUNNING");
 BENCHMARK_CAPTURE(script_test, chained, "1 < a <= 10 != false");
 BENCHMARK(compile_only);
+// The same scripts under BehaviorTree.CPP's rules, side by side with the typed ones above.
+BENCHMARK_CAPTURE(btcpp_file_test, key_op_constant, "a > 3 && b != 2");
+BENCHMARK_CAPTURE(btcpp_file_test, keys_and_arithmetic, "a + b * 2 > n && flag");
+BENCHMARK_CAPTURE(btcpp_file_test, assignment_then_test, "a += 1; a = a & 0xFF; a != RUNNING");
 // behavior3 Check expressions and the same conditions in BehaviorTree.CPP's dialect.
 BENCHMARK_CAPTURE(behavior3_check, key_op_constant, "a > 3 && b != 2");
 BENCHMARK_CAPTURE(behavior3_check, keys_and_arithmetic, "a + b * 2 > n && flag");

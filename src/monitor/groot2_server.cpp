@@ -144,6 +144,7 @@ struct groot2_server::impl final : observer {
             const canopy::blackboard board = watched->blackboard();
             const std::vector<blackboard_key>& keys = watched->tree().keys();
             for (std::uint32_t slot = 0; slot < keys.size(); ++slot) {
+                if (!board.is_set(slot)) continue;  // no entry yet, as BehaviorTree.CPP's
                 switch (keys[slot].type) {
                     case param_type::integer:
                         values[keys[slot].name] = board.get<std::int64_t>(slot);

@@ -194,6 +194,7 @@ struct live_view::impl {
         const canopy::blackboard board_view = watched->blackboard();
         const std::vector<blackboard_key>& keys = watched->tree().keys();
         for (std::uint32_t slot = 0; slot < keys.size(); ++slot) {
+            if (!board_view.is_set(slot)) continue;  // holds no value (blackboard::is_set)
             values.push_back(
                 {keys[slot].name, std::string(keys[slot].type_name()), board_view.text(slot)});
         }

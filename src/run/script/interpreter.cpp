@@ -133,6 +133,16 @@ double length_of(const dynamic_value& value) {
     throw error(error_code::script, "script '" + p.text + "': " + what);
 }
 
+// Out of the interpreter's loop, which it would otherwise slow: a read of a key that holds no
+// value (opcode::require_value).
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+[[noreturn]] void
+fail_unset(const program& p, const instruction& i) {
+    fail(p, "key '" + p.strings[i.b] + "' holds no value: nothing wrote it yet");
+}
+
 double as_number(const program& p, const cell& value, param_type type) {
     switch (type) {
         case param_type::number: return value.d;
@@ -447,8 +457,7 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
             case opcode::jump: pc = i.a - 1; break;
             case opcode::fail: fail(p, p.strings[i.a]);
             case opcode::require_value:
-                if (!board.is_set(i.a))
-                    fail(p, "key '" + p.strings[i.b] + "' holds no value: nothing wrote it yet");
+                if (!board.is_set(i.a)) fail_unset(p, i);
                 break;
             case opcode::jump_if_false:
                 if ((top--)->i == 0) pc = i.a - 1;
