@@ -3,7 +3,9 @@
 // value_type gives (as the builder declares them); it is compiled against a few keys of each
 // type and an enum, then run and tested on a blackboard. Promises checked: nothing crashes,
 // leaks, hangs or overflows the stack; a problem lies within the text; running throws nothing
-// but canopy::error with code `script`. The same text is also read as a behavior3 expression.
+// but canopy::error with code `script`. The same text is also read as a behavior3 expression,
+// and compiled under a BehaviorTree.CPP file's rules (its values, keys that start unset, and
+// problems deferred to the statement that has them).
 
 #include <cstddef>
 #include <cstdint>
@@ -108,6 +110,39 @@ void check_behavior3(std::string_view text) {
     run_checked([&] { (void)program->number(board); });
 }
 
+// A scope under a BehaviorTree.CPP file's rules (runtime_rules::btcpp): its values.
+class btcpp_board : public canopy::script_board {
+public:
+    bool btcpp_values() const override { return true; }
+};
+
+// The same text as a BehaviorTree.CPP file's script: the keys it creates hold no value until
+// written, and a problem is deferred to the statement that has it. Compiling never refuses
+// a script that parses; each deferred problem lies within the text; running throws nothing
+// but code `script`.
+void check_btcpp_rules(const canopy::parsed_script& script, std::size_t size) {
+    btcpp_board scope;
+    add_keys(scope);
+    for (const canopy::script_assignment& a : script.assignments()) {
+        const auto type = script.value_type(a.index, scope);
+        if (!a.creates || scope.has_key(a.name) || type == canopy::param_type::custom) continue;
+        canopy::blackboard_key key{a.name, type.value_or(canopy::param_type::integer), std::nullopt,
+                                   false};
+        key.starts_unset = true;
+        scope.add_key(std::move(key));
+    }
+    std::vector<canopy::script_problem> deferred;
+    auto compiled = canopy::script::compile(script, scope, &deferred);
+    if (auto* p = std::get_if<canopy::script_problem>(&compiled)) {
+        broken("a deferring compile refused a script: " + p->message);
+    }
+    for (const canopy::script_problem& p : deferred) check_problem(p, size, "deferred");
+    const auto& program = std::get<0>(compiled);
+    canopy::blackboard board = scope.board();
+    run_checked([&] { program->run(board); });
+    run_checked([&] { (void)program->test(board); });
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -120,6 +155,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const canopy::parsed_script& script = std::get<canopy::parsed_script>(parsed);
     if (script.text() != text) broken("the parsed script's text differs from the input");
+    check_btcpp_rules(script, size);
     canopy::script_board scope;
     add_keys(scope);
     // Declare what the script creates, in text order, as the builder does.

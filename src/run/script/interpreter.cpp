@@ -135,11 +135,11 @@ double length_of(const dynamic_value& value) {
 
 // Out of the interpreter's loop, which it would otherwise slow: a read of a key that holds no
 // value (opcode::require_value).
+[[noreturn]]
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline, cold))
 #endif
-[[noreturn]] void
-fail_unset(const program& p, const instruction& i) {
+void fail_unset(const program& p, const instruction& i) {
     fail(p, "key '" + p.strings[i.b] + "' holds no value: nothing wrote it yet");
 }
 
@@ -554,17 +554,46 @@ bool quick_pair(const program& p, const blackboard& board, bool& value) {
     return true;
 }
 
+// The same over keys that may hold no value (a BehaviorTree.CPP tree's: each read checked
+// first by opcode::require_value), when every key read holds one: the checks fall away.
+bool quick_checked(const program& p, const blackboard& board, bool& value) {
+    if (p.code.size() > 5) return false;
+    const instruction* rest[3];
+    std::size_t count = 0;
+    for (const instruction& i : p.code) {
+        if (i.op == opcode::require_value) {
+            if (!board.is_set(i.a)) return false;  // the loop fails it, where it stands
+        } else if (count == 3) {
+            return false;
+        } else {
+            rest[count++] = &i;
+        }
+    }
+    if (count == 1) return quick_truth(*rest[0], board, value);
+    if (count != 3) return false;
+    const opcode join = rest[2]->op;
+    if (join != opcode::logical_and && join != opcode::logical_or) return false;
+    bool left = false;
+    bool right = false;
+    if (!quick_truth(*rest[0], board, left) || !quick_truth(*rest[1], board, right)) return false;
+    value = join == opcode::logical_and ? left && right : left || right;
+    return true;
+}
+
 }  // namespace
 
 bool script::test(blackboard board) const {
     // The most common conditions, one such instruction or two joined by `&&` or `||`
-    // (`a > 3 && b != 2`), are answered without the interpreter's loop.
+    // (`a > 3 && b != 2`), are answered without the interpreter's loop, and so are they over
+    // keys whose reads are checked, when the keys hold values.
     const program& p = *program_;
     bool value = false;
     if (p.code.size() == 1) {
         if (quick_truth(p.code[0], board, value)) return value;
     } else if (p.code.size() == 3) {
         if (quick_pair(p, board, value)) return value;
+    } else if (p.code.front().op == opcode::require_value) {
+        if (quick_checked(p, board, value)) return value;
     }
     return execute(p, board, true);
 }
