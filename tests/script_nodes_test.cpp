@@ -142,7 +142,7 @@ TEST_SUITE("script nodes") {
                     continue;
                 }
                 CHECK(d.severity == diagnostic_severity::warning);
-                CHECK(d.message.find("; it fails there when it runs") != std::string::npos);
+                CHECK(d.message.find("fails there") != std::string::npos);
                 REQUIRE(result);
                 agent a(result.tree);
                 const std::string message = testing::tick_error(a);
@@ -440,5 +440,91 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         agent b(t);
         b.blackboard().set("n", std::int64_t{1});
         CHECK(b.tick(0.1) == status::success);
+    }
+
+    TEST_CASE("conditions over keys a BehaviorTree.CPP tree made answer as the loop does") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="a := 4; b := 1"/>
+<ScriptCondition code="a &gt; 3 &amp;&amp; b != 2"/>
+<Inverter><ScriptCondition code="a &gt; 3 &amp;&amp; b == 2"/></Inverter>
+<ScriptCondition code="b"/>
+<ScriptCondition code="a &gt; 3 || z == 2"/>
+<Script code="z := 2"/>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent a(t);
+        // `z` holds no value when the last condition reads it: the tick fails there.
+        CHECK(testing::tick_error(a).find("'z' holds no value") != std::string::npos);
+        // Written by the host first, every condition holds.
+        agent b(t);
+        b.blackboard().set("z", std::int64_t{0});
+        CHECK(b.tick(0.1) == status::success);
+    }
+
+    TEST_CASE("a BehaviorTree.CPP file's conditions cast to bool as BehaviorTree.CPP does") {
+        // Its Any::cast<bool>: an integer must be 0 or 1, a number not negative, and a string
+        // is no condition; Canopy's formats take any non-zero number and `true`/`1` text.
+        struct row {
+            const char* setup;
+            const char* condition;
+            const char* fails;  // "" when the condition holds
+        };
+        const row rows[] = {
+            {"b := 1", "b", ""},
+            {"b := 4", "b", "4 is neither true nor false"},
+            {"b := -1", "b", "-1.000000 is neither true nor false"},
+            {"b := 0.5", "b", ""},
+            {"b := 'true'", "b", "a string is no condition"},
+            {"b := 4", "b &amp;&amp; true", "4 is neither true nor false"},
+            {"b := 2.0", "b &amp;&amp; true", ""},
+            {"b := 4", "b != 0", ""},
+        };
+        for (const row& r : rows) {
+            CAPTURE(r.condition);
+            CAPTURE(r.setup);
+            auto t = loaded(btcpp(std::string(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code=")") + r.setup + R"("/><ScriptCondition code=")" +
+                                  r.condition + R"("/>
+</Sequence></BehaviorTree>)"),
+                            file_format::btcpp_xml);
+            agent a(t);
+            if (std::string_view(r.fails).empty()) {
+                CHECK(a.tick(0.1) == status::success);
+            } else {
+                CHECK(testing::tick_error(a).find(r.fails) != std::string::npos);
+            }
+        }
+    }
+
+    TEST_CASE("a name a BehaviorTree.CPP script reads that nothing declares is the program's") {
+        // BehaviorTree.CPP looks names up when the script runs: the program may write them.
+        const load_result r = load(btcpp(R"(<BehaviorTree ID="Main">
+<ScriptCondition code="temp &gt; LIMIT"/></BehaviorTree>)"),
+                                   file_format::btcpp_xml);
+        REQUIRE(r);
+        REQUIRE(r.diagnostics.size() == 2);
+        for (const diagnostic& d : r.diagnostics) {
+            CHECK(d.severity == diagnostic_severity::warning);
+            CHECK(d.message.find("a number key the program provides") != std::string::npos);
+        }
+        CHECK(key_named(*r.tree, "temp")->starts_unset);
+        agent unwritten(r.tree);
+        CHECK(testing::tick_error(unwritten).find("'temp' holds no value") != std::string::npos);
+        agent written(r.tree);
+        written.blackboard().set("temp", 80.0);
+        written.blackboard().set("LIMIT", std::int64_t{70});
+        CHECK(written.tick(0.1) == status::success);
+        // An enum the program registers is no key; `=` to a missing name stays a failure.
+        registry reg = script_registry();
+        reg.add_enum("LIMIT", 70);
+        const load_result with_enum = try_load_text(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<ScriptCondition code="temp &gt; LIMIT"/><Script code="nobody = 1"/></Sequence></BehaviorTree>)"),
+                                                    file_format::btcpp_xml, reg, "t");
+        REQUIRE(with_enum);
+        CHECK(key_named(*with_enum.tree, "LIMIT") == nullptr);
+        CHECK(key_named(*with_enum.tree, "nobody") == nullptr);
+        agent a(with_enum.tree);
+        a.blackboard().set("temp", 80.0);
+        CHECK(testing::tick_error(a).find("'=' needs an existing key") != std::string::npos);
     }
 }

@@ -105,18 +105,22 @@ bool script_pass::compilable_alone(const entry& e) const {
 }
 
 void script_pass::report_at(const entry& e, std::size_t offset, const std::string& message,
-                            diagnostic_severity severity) {
+                            diagnostic_severity severity, std::string_view after) {
     report_(e.record, e.where,
             "script of '" + e.name + "': " + message + " (at column " +
                 std::to_string(column_of(e.parsed.text(), offset)) + " of the script)" +
-                (severity == diagnostic_severity::warning ? "; it fails there when it runs" : ""),
+                std::string(after),
             severity);
 }
 
 void script_pass::report_deferrable(const entry& e, std::size_t offset,
                                     const std::string& message) {
-    report_at(e, offset, message,
-              defers() ? diagnostic_severity::warning : diagnostic_severity::error);
+    if (defers()) {
+        report_at(e, offset, message, diagnostic_severity::warning,
+                  "; it fails there when it runs");
+    } else {
+        report_at(e, offset, message);
+    }
 }
 
 void script_pass::add(std::size_t record, const record_set::raw_param& raw,
@@ -139,6 +143,36 @@ void script_pass::add(std::size_t record, const record_set::raw_param& raw,
     }
     entries_.push_back({record, raw.name, raw.where, std::get<parsed_script>(std::move(parsed)),
                         aliases_of(record), dialect});
+}
+
+// BehaviorTree.CPP looks a name up when the script runs: a key or enum that neither the file
+// nor the program declares may be one the program writes before then (`temp` in
+// `temp > LIMIT`). Each becomes a number key that holds no value until written (the builder
+// makes it start unset), with a warning: reading it before a write fails the tick, as there.
+// Not a name a script assigns with `=` or `+=`: BehaviorTree.CPP refuses that on a missing
+// entry before it reads anything, so compiling defers that statement's failure.
+void script_pass::declare_provided_keys(std::vector<blackboard_key>& keys,
+                                        std::unordered_map<std::string, std::uint32_t>& slots) {
+    for (const entry& e : entries_) {
+        if (e.dialect != script_dialect::btcpp || !compilable_alone(e)) continue;
+        std::unordered_set<std::string_view> assigned;
+        for (const script_assignment& a : e.parsed.assignments()) {
+            if (!a.creates) assigned.insert(a.name);
+        }
+        for (const std::string_view written : e.parsed.names()) {
+            if (assigned.count(written) != 0 || registry_.find_enum(written)) continue;
+            std::string key = whole_name(e, written);
+            if (slots.count(key) != 0) continue;
+            slots.emplace(key, static_cast<std::uint32_t>(keys.size()));
+            keys.push_back({key, param_type::number, std::nullopt, false});
+            report_at(e, static_cast<std::size_t>(written.data() - e.parsed.text().data()),
+                      "'" + std::string(written) +
+                          "' is no key of the tree nor an enum: a number key the program "
+                          "provides, which holds no value until it writes it",
+                      diagnostic_severity::warning,
+                      "; a script that reads it before then fails there");
+        }
+    }
 }
 
 std::unordered_set<std::string> script_pass::names_used() const {
@@ -200,6 +234,7 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
         untyped_.push_back({static_cast<std::size_t>(c.in - entries_.data()), c.assignment->offset,
                             c.assignment->name});
     }
+    if (defers()) declare_provided_keys(keys, slots);
     // behavior3 expressions read variables their tree never declares (implicit keys).
     if (options_.implicit_keys) {
         for (const entry& e : entries_) {

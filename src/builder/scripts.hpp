@@ -92,12 +92,16 @@ private:
     std::size_t aliases_of(std::size_t record);
     std::string whole_name(const entry& e, std::string_view written) const;
     bool compilable_alone(const entry& e) const;
+    // A problem at byte `offset` of a script, `after` its place.
     void report_at(const entry& e, std::size_t offset, const std::string& message,
-                   diagnostic_severity severity = diagnostic_severity::error);
+                   diagnostic_severity severity = diagnostic_severity::error,
+                   std::string_view after = {});
     // A problem the file's own runtime meets only when the script runs: a warning, under
     // BehaviorTree.CPP's rules (runtime_rules::btcpp), else an error.
     void report_deferrable(const entry& e, std::size_t offset, const std::string& message);
     bool defers() const noexcept { return options_.rules == runtime_rules::btcpp; }
+    void declare_provided_keys(std::vector<blackboard_key>& keys,
+                               std::unordered_map<std::string, std::uint32_t>& slots);
 
     const record_set& records_;
     const registry& registry_;

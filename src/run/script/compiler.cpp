@@ -73,6 +73,7 @@ public:
     void compile_all(std::vector<script_problem>* deferred) {
         program_ = out_;  // never null here: only value_type() compiles without a program
         program_->js_truth = b3();
+        program_->checked_truth = bt();
         const std::size_t count = tree_.statements.size();
         for (std::size_t s = 0; s < count; ++s) {
             statement_ = tree_.statements[s];
@@ -429,6 +430,18 @@ private:
         }
     }
 
+    // An operand of `&&` or `||` as a boolean; in a BehaviorTree.CPP file, as its cast to bool
+    // takes it (an integer 0 or 1, a number not negative), else the run fails.
+    void logic_operand(param_type t) {
+        if (bt() && t == param_type::integer) {
+            emit(opcode::truth_int_checked, 0);
+        } else if (bt() && t == param_type::number) {
+            emit(opcode::truth_num_checked, 0);
+        } else {
+            truth(t);
+        }
+    }
+
     param_type unary(const node& n) {
         const param_type t = expr(n.kids[0]);
         const std::string op(spelling(n.op));
@@ -547,12 +560,12 @@ private:
                 if (left == param_type::string) {
                     fail(at, "'" + name + "' needs numbers or booleans, not a string");
                 }
-                truth(left);
+                logic_operand(left);
                 const param_type right = expr(right_id);
                 if (right == param_type::string) {
                     fail(at, "'" + name + "' needs numbers or booleans, not a string");
                 }
-                truth(right);
+                logic_operand(right);
                 emit(op == token_kind::logical_and ? opcode::logical_and : opcode::logical_or, -1);
                 left = param_type::boolean;
                 continue;

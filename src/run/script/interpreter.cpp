@@ -143,6 +143,25 @@ void fail_unset(const program& p, const instruction& i) {
     fail(p, "key '" + p.strings[i.b] + "' holds no value: nothing wrote it yet");
 }
 
+// BehaviorTree.CPP's cast to bool refused a value (truth_*_checked, program::checked_truth).
+[[noreturn]]
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+void fail_not_boolean(const program& p, const cell& value, param_type type) {
+    switch (type) {
+        case param_type::integer:
+            fail(p, std::to_string(value.i) +
+                        " is neither true nor false: an integer is a condition only when 0 or 1");
+        case param_type::number:
+            fail(p, number_text(value.d) +
+                        " is neither true nor false: a negative number is no condition");
+        default:
+            fail(p, "its value '" + std::string(value.s()) +
+                        "' is neither true nor false: a string is no condition");
+    }
+}
+
 double as_number(const program& p, const cell& value, param_type type) {
     switch (type) {
         case param_type::number: return value.d;
@@ -288,6 +307,13 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
             case opcode::truth_int: top->i = top->i != 0 ? 1 : 0; break;
             case opcode::truth_num: top->i = top->d != 0 ? 1 : 0; break;
             case opcode::truth_str: top->i = top->length == 0 ? 0 : 1; break;
+            case opcode::truth_int_checked:
+                if (top->i != 0 && top->i != 1) fail_not_boolean(p, *top, param_type::integer);
+                break;
+            case opcode::truth_num_checked:
+                if (top->d < 0) fail_not_boolean(p, *top, param_type::number);
+                top->i = top->d != 0 ? 1 : 0;
+                break;
             case opcode::neg_int: top->i = wrap(0 - static_cast<std::uint64_t>(top->i)); break;
             case opcode::neg_num: top->d = -top->d; break;
             case opcode::logical_not: top->i = top->i != 0 ? 0 : 1; break;
@@ -475,6 +501,18 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
     }
     if (!truth) return false;
     // The value as test() takes it, while the temporaries it may view live.
+    if (p.checked_truth) {
+        switch (p.result) {
+            case param_type::integer:
+                if (top->i != 0 && top->i != 1) fail_not_boolean(p, *top, p.result);
+                break;
+            case param_type::number:
+                if (top->d < 0) fail_not_boolean(p, *top, p.result);
+                break;
+            case param_type::string: fail_not_boolean(p, *top, p.result);
+            default: break;
+        }
+    }
     switch (p.result) {
         case param_type::number: return p.js_truth ? js_truthy(top->d) : top->d != 0;
         case param_type::string: {
@@ -588,6 +626,7 @@ bool script::test(blackboard board) const {
     // keys whose reads are checked, when the keys hold values.
     const program& p = *program_;
     bool value = false;
+    if (p.checked_truth && p.result != param_type::boolean) return execute(p, board, true);
     if (p.code.size() == 1) {
         if (quick_truth(p.code[0], board, value)) return value;
     } else if (p.code.size() == 3) {

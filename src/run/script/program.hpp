@@ -43,6 +43,10 @@ enum class opcode : std::uint8_t {
     truth_int,  // != 0
     truth_num,
     truth_str,  // not empty
+    // BehaviorTree.CPP's cast to bool, of an operand of `&&` or `||` (a BehaviorTree.CPP
+    // file's rules): an integer must be 0 or 1, a number not negative, else the run fails.
+    truth_int_checked,
+    truth_num_checked,
     neg_int,
     neg_num,
     logical_not,  // of a boolean
@@ -127,6 +131,9 @@ struct program {
     std::vector<std::shared_ptr<const void>> objects;  // values of a program's types
     param_type result = param_type::boolean;
     bool js_truth = false;  // behavior3: a NaN result tests false, as in JavaScript
+    // A BehaviorTree.CPP file's rules: test() casts the result to bool as it does (an integer
+    // must be 0 or 1, a number not negative, a string is no condition), or the run fails.
+    bool checked_truth = false;
     std::size_t max_stack = 0;
     std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
 };
