@@ -106,6 +106,9 @@ bool script_pass::compilable_alone(const entry& e) const {
 
 void script_pass::report_at(const entry& e, std::size_t offset, const std::string& message,
                             diagnostic_severity severity, std::string_view after) {
+    // A tree checked alone does not know the keys its user maps into it; the whole tree,
+    // built next, warns of what is still unknown there.
+    if (severity == diagnostic_severity::warning && options_.main_keys_outside) return;
     report_(e.record, e.where,
             "script of '" + e.name + "': " + message + " (at column " +
                 std::to_string(column_of(e.parsed.text(), offset)) + " of the script)" +
