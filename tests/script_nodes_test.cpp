@@ -527,4 +527,25 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         a.blackboard().set("temp", 80.0);
         CHECK(testing::tick_error(a).find("'=' needs an existing key") != std::string::npos);
     }
+
+    TEST_CASE("a key only untyped ports name takes the type a script writes into it") {
+        // BehaviorTree.CPP makes such a port's entry without a type; `:=` gives it one.
+        load_options lenient;
+        lenient.lenient = true;
+        const load_result r =
+            try_load_text(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="@x := 0.0; angle := 3.14159 / 12; n := 1"/>
+<Move x="{@x}" angle="{angle}" label="{label}"/>
+<Repeat num_cycles="{n}"><AlwaysSuccess/></Repeat>
+</Sequence></BehaviorTree>
+<TreeNodesModel><Action ID="Move"><input_port name="x"/><input_port name="angle"/>
+<input_port name="label"/></Action></TreeNodesModel>)"),
+                          file_format::btcpp_xml, script_registry(), "t", lenient);
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(r);
+        CHECK(key_named(*r.tree, "x")->type == param_type::number);
+        CHECK(key_named(*r.tree, "angle")->type == param_type::number);
+        CHECK(key_named(*r.tree, "n")->type == param_type::integer);
+        CHECK(key_named(*r.tree, "label")->type == param_type::string);  // nothing typed it
+    }
 }

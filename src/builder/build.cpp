@@ -360,9 +360,13 @@ private:
         }
         // A key only untyped uses name, one of which gives it a type of its own (behavior3's
         // any-value slots), waits until the scripts have declared theirs: an expression that
-        // reads it as a number decides first (declare_untyped_keys).
+        // reads it as a number decides first (declare_untyped_keys). Under BehaviorTree.CPP's
+        // rules every key only untyped ports name waits so: its entry takes the type of what
+        // a script first writes into it (`x := 0.0` beside a port declared without a type).
+        const bool scripts_type_untyped = options_.rules == runtime_rules::btcpp;
         for (std::size_t k = keys_.size(); k-- > known;) {
-            if (typed[k - known] || fallback[k - known] == nullptr) continue;
+            if (typed[k - known] || (fallback[k - known] == nullptr && !scripts_type_untyped))
+                continue;
             untyped_keys_.insert(untyped_keys_.begin(), {keys_[k].name, fallback[k - known]});
             keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
         }
@@ -390,7 +394,7 @@ private:
     }
 
     // The keys declare_used_keys left to the scripts that the scripts did not declare: each
-    // gets the type its uses gave it.
+    // gets the type its uses gave it, or string.
     void declare_untyped_keys() {
         for (auto& untyped : untyped_keys_) {
             const bool declared =
@@ -399,7 +403,7 @@ private:
             if (declared) continue;
             blackboard_key key;
             key.name = std::move(untyped.first);
-            key.type = param_type::custom;
+            key.type = untyped.second != nullptr ? param_type::custom : param_type::string;
             key.custom = std::move(untyped.second);
             keys_.push_back(std::move(key));
         }
@@ -940,7 +944,8 @@ private:
     std::vector<std::uint32_t> child_count_;  // per record
     std::vector<param> params_;               // checked params, record by record
     std::vector<blackboard_key> keys_;        // the program's, then the file's
-    // Keys whose uses give them no type but one of them a registered type of their own.
+    // Keys whose uses give them no type: the registered type one of them gives its own, or
+    // null (string, unless a script types it first).
     std::vector<std::pair<std::string, std::shared_ptr<const value_type>>> untyped_keys_;
     std::shared_ptr<const value_type> key_custom_;  // the type of the `key` parameter's key
     std::vector<std::uint32_t> params_begin_;
