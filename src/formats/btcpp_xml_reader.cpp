@@ -465,7 +465,7 @@ private:
                 if (r->btcpp == name) row = r;
             }
             if (row == nullptr && !version3_ && !rows.empty()) {
-                const auto renamed =
+                const auto* const renamed =
                     std::find_if(std::begin(btcpp::version3_ports), std::end(btcpp::version3_ports),
                                  [&](const btcpp::renamed_port& p) {
                                      return p.type == rows.first->type && p.version3 == name;
