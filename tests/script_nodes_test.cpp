@@ -548,4 +548,19 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         CHECK(key_named(*r.tree, "n")->type == param_type::integer);
         CHECK(key_named(*r.tree, "label")->type == param_type::string);  // nothing typed it
     }
+
+    TEST_CASE("= to a key a script creates fails before the := ran, and not a port's key") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="port_key = 2; made = 1"/>
+<Script code="made := 0"/>
+<Repeat num_cycles="{port_key}"><AlwaysSuccess/></Repeat>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        CHECK_FALSE(key_named(*t, "port_key")->made_by_script);  // a port's: it exists, empty
+        CHECK(key_named(*t, "made")->made_by_script);
+        agent a(t);
+        const std::string message = testing::tick_error(a);
+        CHECK(message.find("'made' holds no value") != std::string::npos);
+        CHECK(a.blackboard().get<std::int64_t>("port_key") == 2);  // the statement before ran
+    }
 }

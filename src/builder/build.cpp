@@ -105,11 +105,16 @@ public:
         resolve_keys();
         const std::size_t declared_keys = keys_.size();
         if (options_.implicit_keys || options_.main_keys_outside) declare_used_keys();
+        const std::size_t port_keys = keys_.size();
         collect_scripts();
         scripts_.declare_keys(keys_);
+        const std::size_t script_keys = keys_.size();
         declare_untyped_keys();
         if (options_.rules == runtime_rules::btcpp) {
-            for (std::size_t k = declared_keys; k < keys_.size(); ++k) keys_[k].starts_unset = true;
+            for (std::size_t k = declared_keys; k < keys_.size(); ++k) {
+                keys_[k].starts_unset = true;
+                keys_[k].made_by_script = k >= port_keys && k < script_keys;
+            }
             // A tree checked alone keeps them: the subtree expander finds them in its keys.
             if (!options_.main_keys_outside) drop_unused_program_keys();
         }

@@ -43,7 +43,8 @@ public:
         auto found = slots_.find(pass_.whole_name(entry_, name));
         if (found == slots_.end()) return std::nullopt;
         const blackboard_key& k = keys_[found->second];
-        return key{found->second, k.type, k.custom.get(), k.starts_unset};
+        return key{found->second, k.type, k.custom.get(), k.starts_unset,
+                   k.starts_unset && k.made_by_script};
     }
     std::optional<std::int64_t> find_enum(std::string_view name) const override {
         return pass_.registry_.find_enum(name);

@@ -61,7 +61,7 @@ std::optional<script_scope::key> script_board::find_key(std::string_view name) c
     const std::optional<std::uint32_t> slot = find_slot(name);
     if (!slot) return std::nullopt;
     const blackboard_key& k = keys_[*slot];
-    return key{*slot, k.type, k.custom.get(), k.starts_unset};
+    return key{*slot, k.type, k.custom.get(), k.starts_unset, k.starts_unset && k.made_by_script};
 }
 
 std::optional<std::int64_t> script_board::find_enum(std::string_view name) const {

@@ -36,6 +36,10 @@ struct blackboard_key {
     /// BehaviorTree.CPP's entries that a tree makes, which exist from the tick something
     /// writes them. A script that reads it before then fails, as there.
     bool starts_unset = false;
+    /// Whether the key is one a script creates (`:=`), or a name a script reads that the
+    /// program provides, and starts unset: BehaviorTree.CPP has no entry for it until it is
+    /// written, where a port's `{key}` makes an empty one, so `=` to it fails before then.
+    bool made_by_script = false;
 
     /// The name of the key's type: "integer", ..., or the custom type's name.
     std::string_view type_name() const noexcept {

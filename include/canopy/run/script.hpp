@@ -71,6 +71,9 @@ public:
         /// Whether the key may hold no value when the script reads it
         /// (blackboard_key::starts_unset): the read then fails the run.
         bool may_be_unset = false;
+        /// Whether the key exists only once written (blackboard_key::made_by_script): `=` to
+        /// it then fails the run too, as BehaviorTree.CPP's does on a missing entry.
+        bool made_by_script = false;
     };
     virtual ~script_scope() = default;
     /// The key a name in the script means (the name as written, `@` included), if any.

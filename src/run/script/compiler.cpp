@@ -848,6 +848,9 @@ private:
         const auto key = find_key(target);
         const std::uint32_t value_id = n.kids[1];
         if (n.op == token_kind::assign || n.op == token_kind::assign_create) {
+            // BehaviorTree.CPP's `=` looks the entry up, before the value, and fails on one
+            // that a script has not created yet.
+            if (n.op == token_kind::assign && key.made_by_script) require_value(key, target.text);
             const param_type t = expr(value_id);
             convert_for_key(value_id, t, key.type, target.text);
         } else {
