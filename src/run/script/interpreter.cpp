@@ -596,7 +596,7 @@ bool quick_pair(const program& p, const blackboard& board, bool& value) {
 // first by opcode::require_value), when every key read holds one: the checks fall away.
 bool quick_checked(const program& p, const blackboard& board, bool& value) {
     if (p.code.size() > 5) return false;
-    const instruction* rest[3];
+    const instruction* rest[3] = {};
     std::size_t count = 0;
     for (const instruction& i : p.code) {
         if (i.op == opcode::require_value) {
