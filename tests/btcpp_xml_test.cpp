@@ -960,6 +960,12 @@ line"
         REQUIRE(learned);
         // Both uses are the file's Wait: a node without behaviour, so agents refuse the tree.
         CHECK_FALSE(learned.tree->layout().runnable);
+        // A program's own Wait (registered in place of Canopy's) is checked as strictly as
+        // ever, leniently too.
+        registry own;
+        own.add_action("Wait", [](context&) { return status::success; }, std::nullopt,
+                       {param_spec::required("wait_duration", param_type::number)});
+        CHECK_FALSE(try_load_text(text, file_format::btcpp_xml, own, "nav2.xml", lenient));
         // Canopy's own names stay Canopy's in Canopy's formats, leniently too.
         const load_result flat = try_load_text(
             R"({"nodes": [{"id": 1, "type": "Wait", "params": {"seconds": 1, "error_code_id": "{c}"}}]})",

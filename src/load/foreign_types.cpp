@@ -58,6 +58,17 @@ const registry& canopy_builtins() {
     return builtins;
 }
 
+// Whether the registry's type is Canopy's own built-in of that name (the same parameters),
+// not a type the program registered under it.
+bool is_canopy_builtin(const node_type& known) {
+    const node_type* canopy = canopy_builtins().find(known.name);
+    return canopy != nullptr && canopy->name == known.name &&
+           std::equal(known.params.begin(), known.params.end(), canopy->params.begin(),
+                      canopy->params.end(), [](const param_spec& a, const param_spec& b) {
+                          return a.name == b.name && a.type == b.type;
+                      });
+}
+
 // Whether a record of a BehaviorTree.CPP file uses, under the name of one of Canopy's own
 // node types that BehaviorTree.CPP lacks, a parameter Canopy's type does not take: the node
 // of the file's own program of that name (Nav2's Wait, with its error_code_id), not Canopy's.
@@ -68,12 +79,10 @@ bool another_programs_node(const tree_document& document, const record_set& reco
     if (document.rules != runtime_rules::btcpp) return false;
     const std::string_view name = records.type_name(i);
     const node_type* known = reg.find(name);
-    const node_type* canopy = canopy_builtins().find(name);
-    if (known == nullptr || canopy == nullptr || known->name != canopy->name ||
-        btcpp::is_builtin(name))
-        return false;
+    if (known == nullptr || btcpp::is_builtin(name) || !is_canopy_builtin(*known)) return false;
     for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-        if (is_condition_param(p->name) || p->name.front() == '_') continue;
+        // Condition attributes and editor metadata are every node's.
+        if (!p->name.empty() && p->name.front() == '_') continue;
         const bool taken =
             std::any_of(known->params.begin(), known->params.end(),
                         [&](const param_spec& spec) { return spec.name == p->name; });

@@ -162,6 +162,21 @@ void fail_not_boolean(const program& p, const cell& value, param_type type) {
     }
 }
 
+// BehaviorTree.CPP's cast to bool, of a value of type `type` (program::checked_truth): an
+// integer must be 0 or 1, a number not negative, and a string is no condition.
+inline void require_boolean(const program& p, const cell& value, param_type type) {
+    switch (type) {
+        case param_type::integer:
+            if (value.i != 0 && value.i != 1) fail_not_boolean(p, value, type);
+            break;
+        case param_type::number:
+            if (value.d < 0) fail_not_boolean(p, value, type);
+            break;
+        case param_type::string: fail_not_boolean(p, value, type);
+        default: break;
+    }
+}
+
 double as_number(const program& p, const cell& value, param_type type) {
     switch (type) {
         case param_type::number: return value.d;
@@ -307,11 +322,9 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
             case opcode::truth_int: top->i = top->i != 0 ? 1 : 0; break;
             case opcode::truth_num: top->i = top->d != 0 ? 1 : 0; break;
             case opcode::truth_str: top->i = top->length == 0 ? 0 : 1; break;
-            case opcode::truth_int_checked:
-                if (top->i != 0 && top->i != 1) fail_not_boolean(p, *top, param_type::integer);
-                break;
+            case opcode::truth_int_checked: require_boolean(p, *top, param_type::integer); break;
             case opcode::truth_num_checked:
-                if (top->d < 0) fail_not_boolean(p, *top, param_type::number);
+                require_boolean(p, *top, param_type::number);
                 top->i = top->d != 0 ? 1 : 0;
                 break;
             case opcode::neg_int: top->i = wrap(0 - static_cast<std::uint64_t>(top->i)); break;
@@ -501,18 +514,7 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
     }
     if (!truth) return false;
     // The value as test() takes it, while the temporaries it may view live.
-    if (p.checked_truth) {
-        switch (p.result) {
-            case param_type::integer:
-                if (top->i != 0 && top->i != 1) fail_not_boolean(p, *top, p.result);
-                break;
-            case param_type::number:
-                if (top->d < 0) fail_not_boolean(p, *top, p.result);
-                break;
-            case param_type::string: fail_not_boolean(p, *top, p.result);
-            default: break;
-        }
-    }
+    if (p.checked_truth) require_boolean(p, *top, p.result);
     switch (p.result) {
         case param_type::number: return p.js_truth ? js_truthy(top->d) : top->d != 0;
         case param_type::string: {
