@@ -4,6 +4,7 @@
 #include "canopy/builder/build.hpp"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -19,6 +20,7 @@
 #include "core/param_text.hpp"
 #include "core/suggest.hpp"
 #include "formats/btcpp_names.hpp"
+#include "run/btcpp_entry.hpp"
 
 namespace canopy {
 namespace {
@@ -117,6 +119,7 @@ public:
             }
             // A tree checked alone keeps them: the subtree expander finds them in its keys.
             if (!options_.main_keys_outside) drop_unused_program_keys();
+            make_dynamic_entries();
         }
         resolve_types_and_params();
         index_ids();
@@ -190,7 +193,9 @@ private:
             }
             const std::optional<param_type> type = value_type_named(declared.type);
             if (!type) {
-                if (registry_.find_type(declared.type) != nullptr) {
+                if (registry_.find_type(declared.type) != nullptr ||
+                    (options_.rules == runtime_rules::btcpp &&
+                     declared.type == detail::btcpp_entry_type()->name)) {
                     declare_custom_key(declared, program_keys, report_key);
                     continue;
                 }
@@ -240,6 +245,7 @@ private:
         key.name = declared.name;
         key.type = param_type::custom;
         key.custom = registry_.find_type(declared.type);
+        if (key.custom == nullptr) key.custom = detail::btcpp_entry_type();
         key.from_file = true;
         if (declared.initial) {
             const param_value& value = declared.initial->value;
@@ -361,6 +367,19 @@ private:
                 use(*name, held_type,
                     spec != nullptr && spec->type == param_type::custom ? spec->custom : nullptr,
                     spec != nullptr ? spec->implicit_key_type : nullptr);
+                if (spec != nullptr && spec->type == param_type::key &&
+                    options_.rules == runtime_rules::btcpp) {
+                    // Under BehaviorTree.CPP's rules, a key SetBlackboard writes takes
+                    // whatever it is given: a dynamic entry (make_dynamic_entries).
+                    auto same = std::find_if(keys_.begin() + static_cast<std::ptrdiff_t>(known),
+                                             keys_.end(), [&](const blackboard_key& k) {
+                                                 return k.name == *name;
+                                             });
+                    if (same == keys_.end()) continue;
+                    same->type = param_type::custom;
+                    same->custom = detail::btcpp_entry_type();
+                    typed[static_cast<std::size_t>(same - keys_.begin()) - known] = true;
+                }
             }
         }
         // A key only untyped uses name, one of which gives it a type of its own (behavior3's
@@ -374,6 +393,34 @@ private:
                 continue;
             untyped_keys_.insert(untyped_keys_.begin(), {keys_[k].name, fallback[k - known]});
             keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+    }
+
+    // The dynamic entries of a BehaviorTree.CPP file (declare_used_keys made them, or the
+    // subtree expander declared them as "BT::Any"): each starts as BehaviorTree.CPP makes it
+    // when it builds the tree, empty with the type of the first port whose `{key}` names it,
+    // or missing until something writes it.
+    void make_dynamic_entries() {
+        std::map<std::string_view, detail::btcpp_entry::declared> ports;
+        for (std::size_t i = 0; i < count_; ++i) {
+            const node_type* type = find_type(i);
+            if (type == nullptr) continue;
+            for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
+                const std::optional<std::string_view> name = key_of(raw->value);
+                if (!name) continue;
+                for (const param_spec& spec : type->params) {
+                    if (spec.name == raw->name) ports.emplace(*name, detail::declared_by(spec.type));
+                }
+            }
+        }
+        for (blackboard_key& key : keys_) {
+            if (!detail::is_btcpp_entry(key.custom.get())) continue;
+            detail::btcpp_entry entry;
+            if (const auto port = ports.find(key.name); port != ports.end()) {
+                entry.exists = true;
+                entry.type = port->second;
+            }
+            key.initial_object = std::make_shared<const detail::btcpp_entry>(entry);
         }
     }
 
@@ -826,6 +873,14 @@ private:
         const std::uint32_t slot = find_key(i, *name, where);
         if (slot == param::no_key) return std::nullopt;
         const param_type held = keys_[slot].type;
+        // A dynamic entry converts when read or written, as BehaviorTree.CPP's does.
+        const bool into_entry = detail::is_btcpp_entry(custom);
+        if (into_entry || (detail::is_btcpp_entry(keys_[slot].custom.get()) &&
+                           wanted != param_type::custom)) {
+            param bound{spec.name, zero_of(wanted), slot, spec.output};
+            bound.dynamic = !into_entry;
+            return bound;
+        }
         if (!custom_fits(wanted, custom, keys_[slot]) ||
             (spec.output ? !fits(wanted, held) : !fits(held, wanted))) {
             report_at(where, i, diagnostic_code::key_type_mismatch,

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "canopy/core/dynamic_value.hpp"
+#include "run/btcpp_entry.hpp"
 
 namespace canopy::detail {
 
@@ -179,6 +180,15 @@ void script_pass::declare_provided_keys(std::vector<blackboard_key>& keys,
     }
 }
 
+bool script_pass::names_entry(const entry& e, const script_scope& names) const {
+    if (e.dialect != script_dialect::btcpp) return false;
+    for (const std::string_view written : e.parsed.names()) {
+        const auto key = names.find_key(written);
+        if (key && is_btcpp_entry(key->custom)) return true;
+    }
+    return false;
+}
+
 std::unordered_set<std::string> script_pass::names_used() const {
     std::unordered_set<std::string> names;
     for (const entry& e : entries_) {
@@ -214,6 +224,18 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
         for (auto c = pending.begin(); c != pending.end();) {
             if (slots.count(c->key) == 0) {
                 const scope names(*this, *c->in, slots, keys);
+                // A script that reads a dynamic entry computes values whose type only the
+                // run tells: what it creates is a dynamic entry too.
+                if (defers() && names_entry(*c->in, names)) {
+                    slots.emplace(c->key, static_cast<std::uint32_t>(keys.size()));
+                    blackboard_key made{c->key, param_type::custom, std::nullopt, false};
+                    made.custom = btcpp_entry_type();
+                    made.initial_object = std::make_shared<const btcpp_entry>();
+                    keys.push_back(std::move(made));
+                    progress = true;
+                    c = pending.erase(c);
+                    continue;
+                }
                 const std::optional<param_type> type =
                     c->in->parsed.value_type(c->assignment->index, names);
                 if (!type) {

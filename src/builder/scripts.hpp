@@ -100,6 +100,8 @@ private:
     // BehaviorTree.CPP's rules (runtime_rules::btcpp), else an error.
     void report_deferrable(const entry& e, std::size_t offset, const std::string& message);
     bool defers() const noexcept { return options_.rules == runtime_rules::btcpp; }
+    // Whether a script names a dynamic entry (run/btcpp_entry.hpp).
+    bool names_entry(const entry& e, const script_scope& names) const;
     void declare_provided_keys(std::vector<blackboard_key>& keys,
                                std::unordered_map<std::string, std::uint32_t>& slots);
 

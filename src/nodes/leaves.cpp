@@ -2,6 +2,7 @@
 // SetBlackboard.
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,8 +11,10 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
+#include "canopy/run/tree.hpp"
 #include "nodes/blackboard_condition.hpp"
 #include "nodes/builtin.hpp"
+#include "run/btcpp_entry.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -114,11 +117,62 @@ public:
           value_(*params.find_param("value")) {}
 
     status tick(context& ctx) const override {
+        if (is_btcpp_entry(ctx.blackboard().keys()[key_].custom.get())) return set_entry(ctx);
         write_value(ctx.blackboard(), key_, value_);
         return status::success;
     }
 
 private:
+    // BehaviorTree.CPP's SetBlackboard into a dynamic entry (docs/btcpp-xml.md): the literal's
+    // text, or the source entry's value and, for a key it makes, its type.
+    status set_entry(context& ctx) const {
+        blackboard board = ctx.blackboard();
+        btcpp_any value;
+        std::optional<btcpp_entry::declared> made_as;
+        if (value_.key == param::no_key) {
+            value = btcpp_any::text(std::get<std::string>(value_.value));
+        } else {
+            const blackboard_key& source = board.keys()[value_.key];
+            if (is_btcpp_entry(source.custom.get())) {
+                const btcpp_entry& from = board.get_ref<btcpp_entry>(value_.key);
+                if (!from.exists) missing_source(ctx, source);
+                value = from.value;
+                made_as = from.type;
+            } else if (source.starts_unset && !board.is_set(value_.key)) {
+                if (source.made_by_script) missing_source(ctx, source);
+            } else {
+                value = source.type == param_type::string
+                            ? btcpp_any::text(std::string(board.get<std::string_view>(value_.key)))
+                        : source.type == param_type::number
+                            ? btcpp_any::real(board.get<double>(value_.key))
+                        : source.type == param_type::boolean
+                            ? btcpp_any::integer(board.get<bool>(value_.key) ? 1 : 0)
+                            : btcpp_any::integer(board.get<std::int64_t>(value_.key));
+                made_as = source.made_by_script ? btcpp_entry::declared::any
+                                                : declared_by(source.type);
+            }
+            if (value.empty()) return status::failure;
+        }
+        btcpp_entry entry = board.get_ref<btcpp_entry>(key_);
+        try {
+            set_from_blackboard_node(entry, value, made_as);
+        } catch (const error& e) {
+            fail(ctx, e.what());
+        }
+        board.set_object(key_, typeid(btcpp_entry), &entry);
+        if (entry.value.empty()) board.mark_empty(key_);
+        return status::success;
+    }
+
+    [[noreturn]] static void missing_source(const context& ctx, const blackboard_key& source) {
+        fail(ctx, "Can't find the port referred by [value]: no entry '" + source.name + "' yet");
+    }
+    [[noreturn]] static void fail(const context& ctx, const std::string& message) {
+        throw error(error_code::blackboard,
+                    "node " + std::to_string(ctx.tree().record_id(ctx.node())) +
+                        " ('SetBlackboard'): " + message);
+    }
+
     std::uint32_t key_;
     param value_;
 };

@@ -121,6 +121,9 @@ struct param {
     std::uint32_t key = no_key;
     bool output = false;     ///< an output port (param_spec::output)
     bool names_key = false;  ///< a `key` parameter: the value is the named key's slot
+    /// Bound to a dynamic entry of a BehaviorTree.CPP file (docs/btcpp-xml.md, "Dynamic
+    /// entries"): input and output convert as BehaviorTree.CPP's getInput and setOutput do.
+    bool dynamic = false;
     /// A `script` parameter: the script compiled, owned by the tree; the value holds its text.
     const canopy::script* compiled = nullptr;
     /// A custom literal, read from `value`'s text with its type's from_text at load.

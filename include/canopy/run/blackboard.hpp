@@ -169,6 +169,12 @@ public:
     bool is_set(std::uint32_t slot) const noexcept {
         return !has_stamps() || (stamps()[slot] & unset_bit) == 0;
     }
+    /// Makes is_set() false and keeps the value: what a BehaviorTree.CPP file's dynamic
+    /// entry is when it exists without a value (docs/btcpp-xml.md, "Dynamic entries"). Only in
+    /// a tree whose key starts unset (blackboard_key::starts_unset); else it does nothing.
+    void mark_empty(std::uint32_t slot) noexcept {
+        if (has_stamps()) stamps()[slot] |= unset_bit;
+    }
     /// Unsets the key: its value goes back to its initial one, is_set() is false until the
     /// next write, and its stamp changes (in a tree without stamps, only the value changes).
     void unset(std::uint32_t slot);

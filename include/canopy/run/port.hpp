@@ -18,6 +18,34 @@ template <typename T>
 inline constexpr bool builtin_value =
     std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, double> ||
     std::is_same_v<T, std::string_view>;
+
+// A key that is a dynamic entry of a BehaviorTree.CPP file (param::dynamic), read and written
+// as BehaviorTree.CPP's getInput<T> and setOutput<T> convert (docs/btcpp-xml.md, "Dynamic
+// entries"): text read as T, a number cast to T, with BehaviorTree.CPP's failures, which
+// throw canopy::error (code `blackboard`) naming the node. A string read stays valid until
+// the next such read on the thread.
+std::int64_t read_dynamic_integer(const context& ctx, std::uint32_t slot);
+double read_dynamic_number(const context& ctx, std::uint32_t slot);
+bool read_dynamic_boolean(const context& ctx, std::uint32_t slot);
+std::string_view read_dynamic_string(const context& ctx, std::uint32_t slot);
+void write_dynamic(context& ctx, std::uint32_t slot, std::int64_t value);
+void write_dynamic(context& ctx, std::uint32_t slot, double value);
+void write_dynamic(context& ctx, std::uint32_t slot, bool value);
+void write_dynamic(context& ctx, std::uint32_t slot, std::string_view value);
+
+template <typename T>
+T read_dynamic(const context& ctx, std::uint32_t slot) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return read_dynamic_boolean(ctx, slot);
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+        return read_dynamic_integer(ctx, slot);
+    } else if constexpr (std::is_same_v<T, double>) {
+        return read_dynamic_number(ctx, slot);
+    } else {
+        return read_dynamic_string(ctx, slot);
+    }
+}
+
 }  // namespace detail
 
 /// A parameter a node reads at each tick: the file's literal, or the current value of the
@@ -45,6 +73,7 @@ public:
         const param* found = params.find_param(name);
         if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
         key_ = found->key;
+        dynamic_ = found->dynamic;
         if constexpr (builtin) {
             const stored* literal = std::get_if<stored>(&found->value);
             if (literal == nullptr) {
@@ -76,6 +105,7 @@ public:
         const canopy::blackboard board = ctx.blackboard();
         if (!board.is_set(key_)) ctx.require_value(key_);
         if constexpr (builtin) {
+            if (dynamic_) return detail::read_dynamic<T>(ctx, key_);
             return board.get<T>(key_);
         } else {
             return board.template get_ref<T>(key_);
@@ -95,6 +125,7 @@ public:
 private:
     stored literal_{};
     std::uint32_t key_ = param::no_key;
+    bool dynamic_ = false;
 };
 
 /// An output parameter: the blackboard key the file named, which the node writes. A node
@@ -107,11 +138,16 @@ public:
         const param* found = params.find_param(name);
         if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
         key_ = found->key;
+        dynamic_ = found->dynamic;
     }
 
     /// Writes the value to the key, if the file named one.
     void set(context& ctx, const T& value) const {
-        if (key_ != param::no_key) ctx.blackboard().set(key_, value);
+        if (key_ == param::no_key) return;
+        if constexpr (detail::builtin_value<T> || std::is_convertible_v<const T&, std::string_view>) {
+            if (dynamic_) return detail::write_dynamic(ctx, key_, value);
+        }
+        ctx.blackboard().set(key_, value);
     }
     /// Unsets the key (blackboard::unset), if the file named one.
     void unset(context& ctx) const {
@@ -121,6 +157,7 @@ public:
 
 private:
     std::uint32_t key_ = param::no_key;
+    bool dynamic_ = false;
 };
 
 }  // namespace canopy

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "canopy/core/dynamic_value.hpp"
+#include "run/script/dynamic.hpp"
 #include "run/script/program.hpp"
 #include "run/script/syntax.hpp"
 
@@ -1006,6 +1007,13 @@ std::variant<std::shared_ptr<const script>, script_problem> script::compile(
     const parsed_script& parsed, const script_scope& scope, std::vector<script_problem>* deferred) {
     auto code = std::make_unique<program>();
     code->text = parsed.text();
+    if (detail::script_code::names_dynamic_entry(*parsed.syntax_, scope)) {
+        // Its values' types are known only when it runs: no problem to find before.
+        code->dynamic = detail::script_code::bind_dynamic(*parsed.syntax_, scope);
+        code->result = param_type::custom;
+        code->checked_truth = true;
+        return std::shared_ptr<const script>(new script(std::move(code)));
+    }
     try {
         compiler c(*parsed.syntax_, scope, code.get());
         c.compile_all(deferred);

@@ -12,6 +12,7 @@
 
 #include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/error.hpp"
+#include "run/script/dynamic.hpp"
 #include "run/script/program.hpp"
 
 namespace canopy {
@@ -528,7 +529,24 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
     }
 }
 
+// A script over dynamic entries, walked (run/script/dynamic.hpp); its value taken as
+// BehaviorTree.CPP takes it.
+[[noreturn]] void fail_dynamic(const program& p, const error& e) {
+    fail(p, e.what());
+}
+
+bool execute_dynamic(const program& p, blackboard board, bool truth, double* number) {
+    const detail::btcpp_any last = run_dynamic(*p.dynamic, p.text, board);
+    try {
+        if (number != nullptr) *number = detail::cast_real(last);
+        return truth && detail::cast_boolean(last);
+    } catch (const error& e) {
+        fail_dynamic(p, e);
+    }
+}
+
 bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
+    if (p.dynamic) return execute_dynamic(p, board, truth, number);
     if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth, number);
     return execute_as<true>(p, board, truth, number);
 }

@@ -16,6 +16,8 @@
 
 namespace canopy::detail::script_code {
 
+struct dynamic_script;  // run/script/dynamic.hpp
+
 enum class opcode : std::uint8_t {
     push_int,  // imm.i (booleans are integers 0 or 1)
     push_num,  // imm.d
@@ -136,6 +138,8 @@ struct program {
     bool checked_truth = false;
     std::size_t max_stack = 0;
     std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
+    // A BehaviorTree.CPP script over dynamic entries, walked instead of `code` (empty then).
+    std::shared_ptr<const dynamic_script> dynamic;
 };
 
 // Conversions BehaviorTree.CPP makes, shared by the compiler (constants) and the interpreter.
