@@ -563,4 +563,130 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         CHECK(message.find("'made' holds no value") != std::string::npos);
         CHECK(a.blackboard().get<std::int64_t>("port_key") == 2);  // the statement before ran
     }
+
+    // ---- dynamic entries (docs/btcpp-xml.md, "Dynamic entries") -----------------------------
+
+    TEST_CASE("a key SetBlackboard writes is a dynamic entry, typed by what is written first") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="a := 2; t := '3'"/>
+<SetBlackboard output_key="a" value="{t}"/>
+<SetBlackboard output_key="u" value="abc"/>
+<Script code="c := u .. 1; n := t + 'x'"/>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        // `t` too: the script that makes it names `a`, so its values are known when it runs.
+        for (const char* name : {"a", "t", "u", "c", "n"}) {
+            CAPTURE(std::string(name));
+            CHECK(key_named(*t, name)->type_name() == "BT::Any");
+        }
+        agent a(t);
+        REQUIRE(a.tick(0.1) == status::success);
+        const blackboard board = a.blackboard();
+        // Text into an entry a script made without a type: BehaviorTree.CPP's SetBlackboard
+        // finds no converter and leaves it empty.
+        CHECK_FALSE(board.is_set(board.slot("a")));
+        CHECK(board.text(board.slot("u")) == "'abc'");
+        CHECK(board.text(board.slot("c")) == "'abc1'");
+        CHECK(board.text(board.slot("n")) == "'3x'");
+        // Now `a` is BT::Any: text cannot convert into it.
+        agent again(t);
+        (void)again.tick(0.1);
+        try {
+            again.tick(0.1);
+            FAIL("the second tick did not fail");
+        } catch (const error& e) {
+            CHECK(e.code() == error_code::blackboard);
+            CHECK(std::string(e.what()).find("node 3 ('SetBlackboard'): Can't convert string [3] "
+                                             "to type [BT::Any]") == 0);
+        }
+    }
+
+    TEST_CASE("scripts over dynamic entries use BehaviorTree.CPP's operators and conversions") {
+        struct row {
+            const char* code;
+            const char* expect;  // the key r's text, or the failure's message
+        };
+        const row rows[] = {
+            {"r := n > 2", "1"},                         // text read as a number to compare
+            {"r := n == '3'", "1"},                      // text with text
+            {"r := n .. '!'", "'3!'"},                   // concatenation of text
+            {"r := n + 1", "Operation not permitted"},  // text + number
+            {"r := -n", "Invalid operator for std::string"},
+            {"n = 5", "can't be converted to [std::string]"},  // the entry holds text
+            {"r := n; r += 'x'", "'3x'"},
+            {"r := 2; r = n", "3"},  // text into a number: StringToDouble, a real now
+            {"n; r := 2; r /= 4", "Invalid floating point to integer conversion"},
+            {"n; r := 2.5; r = 1", "1"},
+            {"n; r := 3; r = 1.5", "can't be converted to [long]"},
+            {"n; r := 1 .. 2", "The right operand of the operator [:=] is not initialized"},
+            {"r := (n == 3) ? 'yes' : 'no'", "'yes'"},
+            {"n; x = 1", "The blackboard entry [x] doesn't exist, yet"},
+        };
+        for (const row& test : rows) {
+            const std::string code = test.code;
+            CAPTURE(code);
+            auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<SetBlackboard output_key="n" value="3"/>
+<Script code=")" + code + R"("/>
+</Sequence></BehaviorTree>)"),
+                            file_format::btcpp_xml);
+            agent a(t);
+            const std::string failure = testing::tick_error(a);
+            const std::string expect = test.expect;
+            if (expect[0] == '\'' || (expect[0] >= '0' && expect[0] <= '9')) {
+                CHECK(failure == "");
+                CHECK(a.blackboard().text(a.blackboard().slot("r")) == expect);
+            } else {
+                CHECK(failure.find(expect) != std::string::npos);
+            }
+        }
+    }
+
+    TEST_CASE("a typed port reads a dynamic entry as getInput converts it") {
+        const std::string tree = btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="runs := 0"/>
+<SetBlackboard output_key="k" value="VALUE"/>
+<Repeat num_cycles="{k}"><Script code="runs += 1"/></Repeat>
+</Sequence></BehaviorTree>)");
+        auto with = [&](const std::string& value) {
+            std::string text = tree;
+            text.replace(text.find("VALUE"), 5, value);
+            return loaded(text, file_format::btcpp_xml);
+        };
+        agent a(with("2"));
+        CHECK(testing::run(a, 2) == "rs");  // Repeat yields after each cycle
+        CHECK(a.blackboard().get<std::int64_t>("runs") == 2);  // "2" read as the port's int
+        // The entry exists from the build, empty: Repeat's {k} made it, typed int, so text
+        // written into it converts at once.
+        CHECK(a.blackboard().text(a.blackboard().slot("k")) == "2");
+        agent b(with("abc"));
+        try {
+            b.tick(0.1);
+            FAIL("the tick did not fail");
+        } catch (const error& e) {
+            CHECK(e.code() == error_code::blackboard);
+            CHECK(std::string(e.what()) ==
+                  "node 3 ('SetBlackboard'): Can't convert string [abc] to type [int]: Can't "
+                  "convert string [abc] to integer");
+        }
+    }
+
+    TEST_CASE("SetBlackboard from a missing entry throws, from an empty one fails") {
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Fallback>
+<SetBlackboard output_key="x" value="{empty}"/>
+<SetBlackboard output_key="y" value="{later}"/>
+<Script code="later := 1"/>
+</Fallback></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent a(t);
+        // `empty` is the value port's own entry, made empty by the build: the node fails.
+        // `later` has no entry until its `:=` runs: BehaviorTree.CPP throws.
+        try {
+            a.tick(0.1);
+            FAIL("the tick did not fail");
+        } catch (const error& e) {
+            CHECK(std::string(e.what()).find("Can't find the port referred by [value]") !=
+                  std::string::npos);
+        }
+    }
 }

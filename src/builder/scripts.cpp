@@ -180,6 +180,29 @@ void script_pass::declare_provided_keys(std::vector<blackboard_key>& keys,
     }
 }
 
+// A script that names a dynamic entry computes values whose type only the run tells, and
+// BehaviorTree.CPP's entries take what is written first: each key it assigns (but the
+// program's) is a dynamic entry too, and so on, for the scripts that name those.
+void script_pass::spread_entries(std::vector<blackboard_key>& keys,
+                                 const std::unordered_map<std::string, std::uint32_t>& slots) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const entry& e : entries_) {
+            if (!names_entry(e, scope(*this, e, slots, keys))) continue;
+            for (const script_assignment& a : e.parsed.assignments()) {
+                const auto found = slots.find(whole_name(e, a.name));
+                if (found == slots.end() || found->second < registry_.keys().size()) continue;
+                blackboard_key& key = keys[found->second];
+                if (key.type == param_type::custom) continue;  // an entry, or a program's type
+                key.type = param_type::custom;
+                key.custom = btcpp_entry_type();
+                key.initial_object = std::make_shared<const btcpp_entry>();
+                changed = true;
+            }
+        }
+    }
+}
+
 bool script_pass::names_entry(const entry& e, const script_scope& names) const {
     if (e.dialect != script_dialect::btcpp) return false;
     for (const std::string_view written : e.parsed.names()) {
@@ -260,7 +283,10 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
         untyped_.push_back({static_cast<std::size_t>(c.in - entries_.data()), c.assignment->offset,
                             c.assignment->name});
     }
-    if (defers()) declare_provided_keys(keys, slots);
+    if (defers()) {
+        declare_provided_keys(keys, slots);
+        spread_entries(keys, slots);
+    }
     // behavior3 expressions read variables their tree never declares (implicit keys).
     if (options_.implicit_keys) {
         for (const entry& e : entries_) {

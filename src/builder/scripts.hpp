@@ -102,6 +102,8 @@ private:
     bool defers() const noexcept { return options_.rules == runtime_rules::btcpp; }
     // Whether a script names a dynamic entry (run/btcpp_entry.hpp).
     bool names_entry(const entry& e, const script_scope& names) const;
+    void spread_entries(std::vector<blackboard_key>& keys,
+                        const std::unordered_map<std::string, std::uint32_t>& slots);
     void declare_provided_keys(std::vector<blackboard_key>& keys,
                                std::unordered_map<std::string, std::uint32_t>& slots);
 
