@@ -2,7 +2,8 @@
 // on one agent's blackboard, next to the same condition written in C++ against the same
 // blackboard by slot, and next to scripts that do more; and behavior3's Check expressions
 // (docs/behavior3.md, "Expressions") next to the same conditions as BehaviorTree.CPP scripts;
-// and the same scripts under a BehaviorTree.CPP file's rules (docs/btcpp-xml.md).
+// and the same scripts under a BehaviorTree.CPP file's rules (docs/btcpp-xml.md), over typed
+// keys and over dynamic entries (BT::Any, whose types only the run tells).
 #include <benchmark/benchmark.h>
 
 #include <canopy/run/blackboard.hpp>
@@ -14,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "run/btcpp_entry.hpp"
 
 namespace {
 
@@ -40,6 +43,33 @@ public:
         return found;
     }
     bool btcpp_values() const override { return true; }
+};
+
+// The same keys as dynamic entries, holding the same values: a BehaviorTree.CPP file's keys
+// that SetBlackboard writes. Scripts over them are walked with BehaviorTree.CPP's operators.
+class dynamic_entry_scope : public canopy::script_board {
+public:
+    dynamic_entry_scope() {
+        using canopy::detail::btcpp_any;
+        entry("a", btcpp_any::integer(4));
+        entry("b", btcpp_any::integer(1));
+        entry("n", btcpp_any::real(1.5));
+        entry("flag", btcpp_any::real(1.0));
+        add_enum("RUNNING", 2);
+    }
+    bool btcpp_values() const override { return true; }
+
+private:
+    void entry(std::string name, canopy::detail::btcpp_any value) {
+        canopy::detail::btcpp_entry made;
+        made.exists = true;
+        made.value = std::move(value);
+        canopy::blackboard_key key{std::move(name), canopy::param_type::custom, std::nullopt,
+                                   false};
+        key.custom = canopy::detail::btcpp_entry_type();
+        key.initial_object = std::make_shared<const canopy::detail::btcpp_entry>(made);
+        add_key(std::move(key));
+    }
 };
 
 std::shared_ptr<const canopy::script> compile(
@@ -78,6 +108,14 @@ void btcpp_file_test(benchmark::State& state, const char* text) {
     for (auto _ : state) benchmark::DoNotOptimize(compiled->test(board));
 }
 
+// The same condition over dynamic entries.
+void dynamic_entry_test(benchmark::State& state, const char* text) {
+    dynamic_entry_scope scope;
+    const auto compiled = compile(text, scope);
+    const canopy::blackboard board = scope.board();
+    for (auto _ : state) benchmark::DoNotOptimize(compiled->test(board));
+}
+
 // The same condition as a condition leaf's body would read it: by slot, typed.
 void cpp_condition(benchmark::State& state) {
     board_scope scope;
@@ -109,6 +147,10 @@ BENCHMARK(compile_only);
 BENCHMARK_CAPTURE(btcpp_file_test, key_op_constant, "a > 3 && b != 2");
 BENCHMARK_CAPTURE(btcpp_file_test, keys_and_arithmetic, "a + b * 2 > n && flag");
 BENCHMARK_CAPTURE(btcpp_file_test, assignment_then_test, "a += 1; a = a & 0xFF; a != RUNNING");
+// And over dynamic entries.
+BENCHMARK_CAPTURE(dynamic_entry_test, key_op_constant, "a > 3 && b != 2");
+BENCHMARK_CAPTURE(dynamic_entry_test, keys_and_arithmetic, "a + b * 2 > n && flag");
+BENCHMARK_CAPTURE(dynamic_entry_test, assignment_then_test, "a += 1; a = a & 0xFF; a != RUNNING");
 // behavior3 Check expressions and the same conditions in BehaviorTree.CPP's dialect.
 BENCHMARK_CAPTURE(behavior3_check, key_op_constant, "a > 3 && b != 2");
 BENCHMARK_CAPTURE(behavior3_check, keys_and_arithmetic, "a + b * 2 > n && flag");

@@ -1,5 +1,6 @@
 #include "checks.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "canopy/load/load.hpp"
@@ -41,6 +42,14 @@ std::string load_round_trip(std::string_view text, file_format format, bool leni
     if (!first) return check_refusal(first.diagnostics);
     tree_document document;
     document.trees.push_back(to_records(*first.tree));
+    // The learned types that take the place of a registered one, as loading a document says.
+    for (tree::index i = 0; i < first.tree->size(); ++i) {
+        const std::string& name = first.tree->type(i).name;
+        const auto& namesakes = document.foreign_namesakes;
+        if (first.tree->object(i) == nullptr && load_registry().find(name) != nullptr &&
+            std::find(namesakes.begin(), namesakes.end(), name) == namesakes.end())
+            document.foreign_namesakes.push_back(name);
+    }
     const write_result written = info(format).write(document);
     if (!written.problems.empty()) return {};  // the format cannot say it all: no round trip
     const load_result second =

@@ -5,7 +5,8 @@
 // leaks, hangs or overflows the stack; a problem lies within the text; running throws nothing
 // but canopy::error with code `script`. The same text is also read as a behavior3 expression,
 // and compiled under a BehaviorTree.CPP file's rules (its values, keys that start unset, and
-// problems deferred to the statement that has them).
+// problems deferred to the statement that has them), and over dynamic entries (BT::Any, whose
+// scripts are walked with BehaviorTree.CPP's operators).
 
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/script.hpp"
 #include "canopy/run/script_board.hpp"
+#include "run/btcpp_entry.hpp"
 
 namespace {
 
@@ -143,6 +145,55 @@ void check_btcpp_rules(const canopy::parsed_script& script, std::size_t size) {
     run_checked([&] { (void)program->test(board); });
 }
 
+// A dynamic entry for the scope: one holding `value`, one empty (`exists`), or missing.
+canopy::blackboard_key entry_key(std::string name, bool exists,
+                                 canopy::detail::btcpp_any value = {}) {
+    canopy::detail::btcpp_entry made;
+    made.exists = exists;
+    made.value = std::move(value);
+    canopy::blackboard_key key{std::move(name), canopy::param_type::custom, std::nullopt, false};
+    key.custom = canopy::detail::btcpp_entry_type();
+    key.initial_object = std::make_shared<const canopy::detail::btcpp_entry>(made);
+    key.starts_unset = true;
+    return key;
+}
+
+// The same text over dynamic entries, as a BehaviorTree.CPP file's keys that SetBlackboard
+// writes: every key it creates is one, and so are d (the text "3"), e (the integer 2), f
+// (missing) and g (empty). Compiling never refuses; running throws nothing but code `script`;
+// a run leaves every entry either holding a value, or set false on the board.
+void check_dynamic_entries(const canopy::parsed_script& script) {
+    using canopy::detail::btcpp_any;
+    btcpp_board scope;
+    add_keys(scope);
+    scope.add_key(entry_key("d", true, btcpp_any::text("3")))
+        .add_key(entry_key("e", true, btcpp_any::integer(2)))
+        .add_key(entry_key("f", false))
+        .add_key(entry_key("g", true));
+    for (const canopy::script_assignment& a : script.assignments()) {
+        if (!scope.has_key(a.name)) scope.add_key(entry_key(a.name, false));
+    }
+    auto compiled = canopy::script::compile(script, scope, nullptr);
+    if (auto* p = std::get_if<canopy::script_problem>(&compiled)) {
+        // Only a script that names no entry is compiled with types, and may be refused.
+        for (const std::string_view name : script.names()) {
+            if (name == "d" || name == "e" || name == "f" || name == "g")
+                broken("a script over dynamic entries was refused: " + p->message);
+        }
+        return;
+    }
+    const auto& program = std::get<0>(compiled);
+    canopy::blackboard board = scope.board();
+    run_checked([&] { program->run(board); });
+    run_checked([&] { (void)program->test(board); });
+    for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
+        if (!canopy::detail::is_btcpp_entry(board.keys()[slot].custom.get())) continue;
+        const auto& entry = board.get_ref<canopy::detail::btcpp_entry>(slot);
+        if (board.is_set(slot) && (!entry.exists || entry.value.empty()))
+            broken("a dynamic entry without a value reads as set");
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -156,6 +207,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const canopy::parsed_script& script = std::get<canopy::parsed_script>(parsed);
     if (script.text() != text) broken("the parsed script's text differs from the input");
     check_btcpp_rules(script, size);
+    check_dynamic_entries(script);
     canopy::script_board scope;
     add_keys(scope);
     // Declare what the script creates, in text order, as the builder does.

@@ -805,8 +805,11 @@ tree M
               R"(<Timeout _uid="3" seconds="{patrol_wait}">)", R"(variable="{mode}")",
               R"(<Inverter _uid="8">)",
               R"(<SubTree ID="Other" _uid="12" goal="{mode}" _autoremap="true"/>)",
-              R"(<Action ID="WaitTicks">)", R"(<Condition ID="CheckBlackboard">)",
-              R"(<Decorator ID="Cooldown">)", R"(<Action ID="Log"/>)", R"(<Action ID="Wait">)",
+              // Canopy's own nodes' models are marked so, to read back as Canopy's.
+              R"(<Action ID="WaitTicks" canopy="builtin">)",
+              R"(<Condition ID="CheckBlackboard" canopy="builtin">)",
+              R"(<Decorator ID="Cooldown" canopy="builtin">)", R"(<Action ID="Log" canopy="builtin"/>)",
+              R"(<Action ID="Wait" canopy="builtin">)",
               R"(<SubTree ID="Main">)",
               R"(<inout_port name="patrol_wait" type="double" default="2.5"/>)",
               R"(<inout_port name="laps" type="int"/>)",
@@ -971,5 +974,52 @@ line"
             R"({"nodes": [{"id": 1, "type": "Wait", "params": {"seconds": 1, "error_code_id": "{c}"}}]})",
             file_format::flat_json, reg, "flat.json", lenient);
         CHECK_FALSE(flat);
+    }
+
+    TEST_CASE("Canopy's own names are the file's own nodes in a BehaviorTree.CPP file") {
+        registry reg;
+        register_builtin_nodes(reg);
+        auto file = [](const std::string& models) {
+            return R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+<BehaviorTree ID="Main"><Sequence>
+<WaitTicks ticks="2"/>
+<PipelineSequence><AlwaysSuccess/></PipelineSequence>
+</Sequence></BehaviorTree>)" +
+                   models + "</root>";
+        };
+        // BehaviorTree.CPP has no WaitTicks: strictly, an unknown type where it stands; the
+        // documented Nav2 names are Canopy's.
+        const load_result strict = try_load_text(file(""), file_format::btcpp_xml, reg, "t.xml");
+        CHECK_FALSE(strict);
+        REQUIRE(strict.diagnostics.size() == 1);
+        CHECK(strict.diagnostics[0].code == diagnostic_code::unknown_type);
+        CHECK(strict.diagnostics[0].where.line == 3);
+        CHECK(strict.diagnostics[0].message.find("unknown node type 'WaitTicks'") == 0);
+        CHECK(strict.diagnostics[0].message.find("`--lenient`") != std::string::npos);
+        // Leniently, the file's own node: learned, without behaviour.
+        load_options lenient;
+        lenient.lenient = true;
+        const load_result learned =
+            try_load_text(file(""), file_format::btcpp_xml, reg, "t.xml", lenient);
+        REQUIRE(learned);
+        CHECK_FALSE(learned.tree->layout().runnable);
+        // Declared as Canopy's, by its writer's mark or with its ports as its Groot2 palette
+        // types them, it is Canopy's node.
+        for (const char* model :
+             {R"(<TreeNodesModel><Action ID="WaitTicks" canopy="builtin"/></TreeNodesModel>)",
+              R"(<TreeNodesModel><Action ID="WaitTicks"><input_port name="ticks" type="int"/>
+</Action></TreeNodesModel>)"}) {
+            CAPTURE(std::string(model));
+            const load_result canopys =
+                try_load_text(file(model), file_format::btcpp_xml, reg, "t.xml");
+            for (const diagnostic& d : canopys.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(canopys);
+            CHECK(canopys.tree->layout().runnable);
+        }
+        // A model of another shape is the file's own node's.
+        CHECK_FALSE(try_load_text(
+            file(R"(<TreeNodesModel><Action ID="WaitTicks"><input_port name="ticks"/>
+</Action></TreeNodesModel>)"),
+            file_format::btcpp_xml, reg, "t.xml"));
     }
 }

@@ -107,6 +107,7 @@ public:
         resolve_keys();
         const std::size_t declared_keys = keys_.size();
         if (options_.implicit_keys || options_.main_keys_outside) declare_used_keys();
+        if (options_.rules == runtime_rules::btcpp) make_written_keys_dynamic();
         const std::size_t port_keys = keys_.size();
         collect_scripts();
         scripts_.declare_keys(keys_);
@@ -393,6 +394,35 @@ private:
                 continue;
             untyped_keys_.insert(untyped_keys_.begin(), {keys_[k].name, fallback[k - known]});
             keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+    }
+
+    // Under BehaviorTree.CPP's rules, every key SetBlackboard writes (a `key` parameter) is a
+    // dynamic entry, the program's keys excepted: in a tree whose subtrees were put in place,
+    // a key the user's scripts typed may be one that a subtree's SetBlackboard writes.
+    void make_written_keys_dynamic() {
+        const std::size_t program_keys = registry_.keys().size();
+        for (std::size_t i = 0; i < count_; ++i) {
+            const node_type* type = find_type(i);
+            if (type == nullptr) continue;
+            for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
+                const auto spec =
+                    std::find_if(type->params.begin(), type->params.end(),
+                                 [&](const param_spec& p) { return p.name == raw->name; });
+                if (spec == type->params.end() || spec->type != param_type::key ||
+                    !std::holds_alternative<std::string>(raw->value))
+                    continue;
+                const std::string_view name =
+                    key_of(raw->value).value_or(std::get<std::string>(raw->value));
+                for (std::size_t k = program_keys; k < keys_.size(); ++k) {
+                    // A key the file declares keeps its type (Canopy wrote the file).
+                    if (keys_[k].name != name || keys_[k].type == param_type::custom ||
+                        keys_[k].from_file)
+                        continue;
+                    keys_[k].type = param_type::custom;
+                    keys_[k].custom = detail::btcpp_entry_type();
+                }
+            }
         }
     }
 

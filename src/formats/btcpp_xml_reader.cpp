@@ -612,6 +612,7 @@ private:
             model.name = id;
             model.shape = shape;
             model.condition = element == "Condition";
+            model.canopy_builtin = e->Attribute("canopy", "builtin") != nullptr;
             model.where = line_of(e);
             read_ports(*e, model);
             if (element == "SubTree") {

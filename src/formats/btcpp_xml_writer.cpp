@@ -474,6 +474,7 @@ private:
         if (!model.shape) element = model_element_of(model.name);
         printer_.OpenElement(intern(element));
         printer_.PushAttribute("ID", model.name.c_str());
+        if (model.canopy_builtin || canopys(model.name)) printer_.PushAttribute("canopy", "builtin");
         for (const port_model& port : model.ports) {
             printer_.OpenElement(port.dir == port_model::direction::input    ? "input_port"
                                  : port.dir == port_model::direction::output ? "output_port"
@@ -492,6 +493,15 @@ private:
         printer_.CloseElement();
     }
 
+    // Whether a type is one of Canopy's own that BehaviorTree.CPP lacks, and not another
+    // program's node of that name (which a lenient load learned): its model is marked, so
+    // that it reads back as Canopy's (node_model::canopy_builtin).
+    bool canopys(std::string_view type) const {
+        const auto& namesakes = document_.foreign_namesakes;
+        return (!btcpp::canopy_model_element(type).empty() || type.rfind("behavior3.", 0) == 0) &&
+               std::find(namesakes.begin(), namesakes.end(), type) == namesakes.end();
+    }
+
     void write_models() {
         if (document_.models.empty() && uses_.empty() && keyed_trees_.empty()) return;
         printer_.OpenElement("TreeNodesModel");
@@ -504,6 +514,7 @@ private:
             const type_use& use = uses_.at(type);
             printer_.OpenElement(intern(model_element_of(type)));
             printer_.PushAttribute("ID", type.c_str());
+            if (canopys(type)) printer_.PushAttribute("canopy", "builtin");
             for (const std::string& port : use.ports) {
                 printer_.OpenElement("input_port");
                 printer_.PushAttribute("name", port.c_str());

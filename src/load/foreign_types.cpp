@@ -69,15 +69,66 @@ bool is_canopy_builtin(const node_type& known) {
                       });
 }
 
+// Canopy's built-ins that a BehaviorTree.CPP file names as its own: the documented Nav2 and
+// version 3 nodes (btcpp-xml.md's mapping table), and `Wait`, the reader's name of `Sleep`.
+bool read_as_canopys(std::string_view name) {
+    for (std::string_view documented :
+         {"Wait", "PipelineSequence", "RoundRobin", "RecoveryNode", "RateController",
+          "BlackboardCheckInt", "BlackboardCheckDouble", "BlackboardCheckString"}) {
+        if (name == documented) return true;
+    }
+    return false;
+}
+
+// Whether a file's model declares Canopy's own type: marked so (Canopy's writer), or with
+// exactly its ports, typed as Canopy's Groot2 palette types them (a tree drawn with it).
+bool declares_canopys(const node_model& model) {
+    if (model.canopy_builtin) return true;
+    const node_type* canopy = canopy_builtins().find(model.name);
+    if (canopy == nullptr || model.ports.size() != canopy->params.size()) return false;
+    return std::all_of(canopy->params.begin(), canopy->params.end(), [&](const param_spec& spec) {
+        return std::any_of(model.ports.begin(), model.ports.end(), [&](const port_model& port) {
+            return port.name == spec.name &&
+                   port.type == btcpp::cpp_type_of(to_string(spec.type));
+        });
+    });
+}
+
+// The names the files' node models declare as Canopy's own types (declares_canopys).
+std::set<std::string, std::less<>> modelled_names(const file_set& files) {
+    std::set<std::string, std::less<>> names;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        for (const node_model& model : files.file(f).document.models) {
+            if (declares_canopys(model)) names.insert(model.name);
+        }
+    }
+    return names;
+}
+
+// One of Canopy's own node types that BehaviorTree.CPP lacks, named in a BehaviorTree.CPP file
+// that does not declare it in its node models: the file's own program's node of that name
+// (BehaviorTree.CPP itself knows no such node). A file Canopy wrote declares each such type
+// it uses, so it reads back as Canopy's.
+bool canopy_only(const tree_document& document, std::string_view name, const registry& reg,
+                 const std::set<std::string, std::less<>>& modelled) {
+    if (document.rules != runtime_rules::btcpp || btcpp::is_builtin(name) ||
+        read_as_canopys(name) || modelled.count(name) != 0)
+        return false;
+    const node_type* known = reg.find(name);
+    return known != nullptr && is_canopy_builtin(*known);
+}
+
 // Whether a record of a BehaviorTree.CPP file uses, under the name of one of Canopy's own
-// node types that BehaviorTree.CPP lacks, a parameter Canopy's type does not take: the node
-// of the file's own program of that name (Nav2's Wait, with its error_code_id), not Canopy's.
-// BehaviorTree.CPP's own names, the program's own types and Canopy's formats (whose names
-// are Canopy's) are checked as strictly as ever.
+// node types that BehaviorTree.CPP lacks, a parameter Canopy's type does not take, or a name
+// its models do not declare (canopy_only): the node of the file's own program of that name
+// (Nav2's Wait, with its error_code_id), not Canopy's. BehaviorTree.CPP's own names, the
+// program's own types and Canopy's formats (whose names are Canopy's) are checked as
+// strictly as ever.
 bool another_programs_node(const tree_document& document, const record_set& records, std::size_t i,
-                           const registry& reg) {
+                           const registry& reg, const std::set<std::string, std::less<>>& modelled) {
     if (document.rules != runtime_rules::btcpp) return false;
     const std::string_view name = records.type_name(i);
+    if (canopy_only(document, name, reg, modelled)) return true;
     const node_type* known = reg.find(name);
     if (known == nullptr || btcpp::is_builtin(name) || !is_canopy_builtin(*known)) return false;
     for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
@@ -103,11 +154,13 @@ registry learn_types(const file_set& files, const registry& reg) {
     };
     // Canopy's names that another program's nodes take in these files: learned as unknown.
     std::set<std::string, std::less<>> shadowed;
+    const std::set<std::string, std::less<>> modelled = modelled_names(files);
     for (std::size_t f = 0; f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
         for (const record_set& records : document.trees) {
             for (std::size_t i = 0; i < records.size(); ++i) {
-                if (!records.has_type_id(i) && another_programs_node(document, records, i, reg))
+                if (!records.has_type_id(i) &&
+                    another_programs_node(document, records, i, reg, modelled))
                     shadowed.emplace(records.type_name(i));
             }
         }
@@ -176,6 +229,27 @@ registry learn_types(const file_set& files, const registry& reg) {
         foreign.add(std::move(made));
     }
     return foreign;
+}
+
+void report_canopy_only_names(file_set& files, const registry& reg) {
+    const std::set<std::string, std::less<>> modelled = modelled_names(files);
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const tree_document& document = files.file(f).document;
+        for (const record_set& records : document.trees) {
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                const std::string_view name = records.type_name(i);
+                if (records.has_type_id(i) || !canopy_only(document, name, reg, modelled))
+                    continue;
+                files.report(f, records.where(i), diagnostic_code::unknown_type,
+                             "unknown node type '" + std::string(name) +
+                                 "': BehaviorTree.CPP has none, and Canopy's own '" +
+                                 std::string(name) +
+                                 "' is not read in its files (declare it in <TreeNodesModel> to "
+                                 "use Canopy's, or `--lenient` reads it as the file's own)",
+                             records.id(i));
+            }
+        }
+    }
 }
 
 }  // namespace canopy::detail

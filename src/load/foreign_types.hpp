@@ -18,4 +18,11 @@ namespace canopy::detail {
 /// learned type shadows (tree_document::foreign_namesakes).
 registry learn_types(const file_set& files, const registry& reg);
 
+/// Where loading is strict: reports each node of a BehaviorTree.CPP file named as one of
+/// Canopy's own built-ins that BehaviorTree.CPP lacks (`Selector`, `WaitTicks`, `Cooldown`)
+/// and that the files' node models do not declare: BehaviorTree.CPP knows no such node, so it
+/// is the file's program's own (unknown-type, located). The documented Nav2 and version 3
+/// names (btcpp-xml.md) are Canopy's.
+void report_canopy_only_names(file_set& files, const registry& reg);
+
 }  // namespace canopy::detail

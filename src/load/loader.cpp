@@ -90,7 +90,7 @@ loader::loader(const registry& reg, const load_options& options)
 // Opens what the files read so far name; learns foreign types when lenient.
 void loader::prepare() {
     files_.open_subtree_files();
-    if (!options_.lenient) return;
+    if (!options_.lenient) return report_canopy_only_names(files_, registry_);
     const registry learned = learn_types(files_, registry_);
     for (const node_type& type : learned.types()) {
         placeholder_types_.add(type);

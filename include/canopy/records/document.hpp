@@ -31,6 +31,10 @@ struct node_model {
     /// A leaf the file lists as a condition (BehaviorTree.CPP's `<Condition>`, behavior3's
     /// `Condition`) rather than an action; both load as leaves.
     bool condition = false;
+    /// The model of one of Canopy's own built-ins that BehaviorTree.CPP lacks, as Canopy's
+    /// writer marks it (`canopy="builtin"`): in a BehaviorTree.CPP file, such a name is
+    /// Canopy's node only so marked, else the file's own (docs/btcpp-xml.md).
+    bool canopy_builtin = false;
     std::vector<port_model> ports;
     std::string description;
     source_location where;

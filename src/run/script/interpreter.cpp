@@ -223,6 +223,21 @@ std::int64_t wrap(std::uint64_t value) {
     return static_cast<std::int64_t>(value);
 }
 
+// A script over dynamic entries, walked (run/script/dynamic.hpp); its value taken as
+// BehaviorTree.CPP takes it. Out of the loop's way.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+bool execute_dynamic(const program& p, blackboard board, bool truth, double* number) {
+    const detail::btcpp_any last = run_dynamic(*p.dynamic, p.text, board);
+    try {
+        if (number != nullptr) *number = detail::cast_real(last);
+        return truth && detail::cast_boolean(last);
+    } catch (const error& e) {
+        fail(p, e.what());
+    }
+}
+
 // Runs the program; with `truth`, gives the last statement's value as a boolean. `Strings`
 // false is the path of a program that makes no string and needs at most 16 cells (numbers,
 // booleans, enums, strings only compared): it holds nothing to free at its end.
@@ -499,6 +514,7 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
             case opcode::require_value:
                 if (!board.is_set(i.a)) fail_unset(p, i);
                 break;
+            case opcode::walk: return execute_dynamic(p, board, truth, number);
             case opcode::jump_if_false:
                 if ((top--)->i == 0) pc = i.a - 1;
                 break;
@@ -529,24 +545,7 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
     }
 }
 
-// A script over dynamic entries, walked (run/script/dynamic.hpp); its value taken as
-// BehaviorTree.CPP takes it.
-[[noreturn]] void fail_dynamic(const program& p, const error& e) {
-    fail(p, e.what());
-}
-
-bool execute_dynamic(const program& p, blackboard board, bool truth, double* number) {
-    const detail::btcpp_any last = run_dynamic(*p.dynamic, p.text, board);
-    try {
-        if (number != nullptr) *number = detail::cast_real(last);
-        return truth && detail::cast_boolean(last);
-    } catch (const error& e) {
-        fail_dynamic(p, e);
-    }
-}
-
 bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
-    if (p.dynamic) return execute_dynamic(p, board, truth, number);
     if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth, number);
     return execute_as<true>(p, board, truth, number);
 }

@@ -83,6 +83,7 @@ enum class opcode : std::uint8_t {
     jump_if_false,        // pops a boolean; to a if false
     fail,                 // throws strings[a]: a statement whose problem shows when it runs
     require_value,        // fails unless key a holds a value (strings[b]: its name as written)
+    walk,                 // the whole script, over dynamic entries: program::dynamic, walked
     // behavior3's expressions: JavaScript's operators on numbers (doubles)
     mod_num,     // `%`: the remainder with the dividend's sign (std::fmod)
     js_bit_and,  // `&`, `|`, `<<`, `>>`: on the operands as 32-bit integers
@@ -138,7 +139,7 @@ struct program {
     bool checked_truth = false;
     std::size_t max_stack = 0;
     std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
-    // A BehaviorTree.CPP script over dynamic entries, walked instead of `code` (empty then).
+    // A BehaviorTree.CPP script over dynamic entries, walked: `code` is one `walk` then.
     std::shared_ptr<const dynamic_script> dynamic;
 };
 
