@@ -170,6 +170,7 @@ void script_pass::declare_provided_keys(std::vector<blackboard_key>& keys,
             if (slots.count(key) != 0) continue;
             slots.emplace(key, static_cast<std::uint32_t>(keys.size()));
             keys.push_back({key, param_type::number, std::nullopt, false});
+            keys.back().provided = true;
             report_at(e, static_cast<std::size_t>(written.data() - e.parsed.text().data()),
                       "'" + std::string(written) +
                           "' is no key of the tree nor an enum: a number key the program "

@@ -13,6 +13,7 @@
 #include "canopy/run/stateful_node.hpp"
 #include "canopy/run/tree.hpp"
 #include "nodes/blackboard_condition.hpp"
+#include "core/param_text.hpp"
 #include "nodes/builtin.hpp"
 #include "run/btcpp_entry.hpp"
 
@@ -130,7 +131,8 @@ private:
         btcpp_any value;
         std::optional<btcpp_entry::declared> made_as;
         if (value_.key == param::no_key) {
-            value = btcpp_any::text(std::get<std::string>(value_.value));
+            const auto* text = std::get_if<std::string>(&value_.value);
+            value = btcpp_any::text(text != nullptr ? *text : value_text(value_.value));
         } else {
             const blackboard_key& source = board.keys()[value_.key];
             if (is_btcpp_entry(source.custom.get())) {

@@ -16,9 +16,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Under --verbose, what a tree needs from the program that runs it: the names its
+// BehaviorTree.CPP scripts read that the program provides, and the node types the file
+// declares itself (learned by --lenient), which have no behaviour here.
+void print_needs(const std::string& name, const tree& t) {
+    std::string provided;
+    for (const blackboard_key& key : t.keys()) {
+        if (key.provided) provided += (provided.empty() ? "" : ", ") + key.name;
+    }
+    std::string own;
+    std::vector<std::string_view> seen;
+    for (tree::index i = 0; i < t.size(); ++i) {
+        const std::string_view type = t.type_name(i);
+        if (t.object(i) != nullptr || std::find(seen.begin(), seen.end(), type) != seen.end())
+            continue;
+        seen.push_back(type);
+        own += (own.empty() ? "" : ", ") + std::string(type);
+    }
+    if (!provided.empty())
+        std::cout << "  " << name << ": keys the program provides: " << provided << '\n';
+    if (!own.empty())
+        std::cout << "  " << name << ": the file's own node types, without behaviour here: " << own
+                  << '\n';
+}
+
 // Checks every tree of one file, or the one --tree names; prints its problems on stderr or
 // "FILE: ok (...)" on stdout.
-bool validate(const std::string& file, const load_options& options) {
+bool validate(const std::string& file, const load_options& options, bool verbose) {
     const std::string path = input_path(file, options);
     file_load_result loaded;
     if (options.tree.empty()) {
@@ -50,6 +74,9 @@ bool validate(const std::string& file, const load_options& options) {
         }
     }
     std::cout << ")\n";
+    if (verbose) {
+        for (const auto& [name, t] : loaded.trees) print_needs(name, *t);
+    }
     std::cout.flush();  // in order with the problems of the next file, on stderr
     return true;
 }
@@ -66,7 +93,7 @@ struct watched_file {
 // subtree files (loading its main tree lists them; a file of several trees and no main one
 // lists its includes).
 void check(watched_file& w, const load_options& options) {
-    w.valid = validate(w.name, options);
+    w.valid = validate(w.name, options, false);
     std::cout.flush();
     w.files.clear();
     try_load_file(w.name, cli_registry(), options, w.files);
@@ -129,19 +156,24 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     auto files = std::make_shared<std::vector<std::string>>();
     auto options = std::make_shared<load_options>();
     auto watch = std::make_shared<bool>(false);
+    auto verbose = std::make_shared<bool>(false);
     command->add_option("FILE", *files, "Tree files (see docs/formats.md); - reads standard input")
         ->required();
     add_reading_options(*command, *options);
     command->add_flag("--watch", *watch,
                       "Check each file again each time it, or a file it uses, is saved, until "
                       "Ctrl-C or SIGTERM (see docs/hot_reload.md)");
+    command->add_flag("--verbose", *verbose,
+                      "After each valid tree, list what it needs from the program that runs it: "
+                      "the keys its BehaviorTree.CPP scripts read that the program provides, and "
+                      "the file's own node types (--lenient)");
     command->footer(
         "Checks every tree of each file, used or not (with --tree: that tree). Prints 'FILE: ok (N "
         "nodes)' for each "
         "valid file (with the trees' names and sizes where it holds several) and "
         "path:line:col: error: ... on stderr for each problem; exits 1 if any file is invalid "
         "(with --watch: at the end).");
-    command->callback([files, options, watch, &exit_code] {
+    command->callback([files, options, watch, verbose, &exit_code] {
         if (*watch) {
             if (std::find(files->begin(), files->end(), "-") != files->end()) {
                 throw CLI::ValidationError("--watch", "standard input ('-') cannot be watched");
@@ -151,7 +183,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
         }
         exit_code = 0;
         for (const std::string& file : *files) {
-            if (!validate(file, *options)) exit_code = 1;
+            if (!validate(file, *options, *verbose)) exit_code = 1;
         }
     });
 }

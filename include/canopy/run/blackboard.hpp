@@ -40,6 +40,9 @@ struct blackboard_key {
     /// program provides, and starts unset: BehaviorTree.CPP has no entry for it until it is
     /// written, where a port's `{key}` makes an empty one, so `=` to it fails before then.
     bool made_by_script = false;
+    /// Whether the key is a name a BehaviorTree.CPP script reads that neither the file nor the
+    /// program declares: one the program is expected to provide (docs/btcpp-xml.md).
+    bool provided = false;
 
     /// The name of the key's type: "integer", ..., or the custom type's name.
     std::string_view type_name() const noexcept {

@@ -1010,7 +1010,7 @@ std::variant<std::shared_ptr<const script>, script_problem> script::compile(
     if (detail::script_code::names_dynamic_entry(*parsed.syntax_, scope)) {
         // Its values' types are known only when it runs: no problem to find before.
         code->dynamic = detail::script_code::bind_dynamic(*parsed.syntax_, scope);
-        code->code.push_back({detail::script_code::opcode::walk});
+        code->max_stack = program::walked_stack;
         code->result = param_type::custom;
         code->checked_truth = true;
         return std::shared_ptr<const script>(new script(std::move(code)));

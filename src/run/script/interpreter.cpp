@@ -514,7 +514,6 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
             case opcode::require_value:
                 if (!board.is_set(i.a)) fail_unset(p, i);
                 break;
-            case opcode::walk: return execute_dynamic(p, board, truth, number);
             case opcode::jump_if_false:
                 if ((top--)->i == 0) pc = i.a - 1;
                 break;
@@ -547,6 +546,7 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
 
 bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
     if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth, number);
+    if (p.max_stack == program::walked_stack) return execute_dynamic(p, board, truth, number);
     return execute_as<true>(p, board, truth, number);
 }
 

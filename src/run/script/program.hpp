@@ -83,7 +83,6 @@ enum class opcode : std::uint8_t {
     jump_if_false,        // pops a boolean; to a if false
     fail,                 // throws strings[a]: a statement whose problem shows when it runs
     require_value,        // fails unless key a holds a value (strings[b]: its name as written)
-    walk,                 // the whole script, over dynamic entries: program::dynamic, walked
     // behavior3's expressions: JavaScript's operators on numbers (doubles)
     mod_num,     // `%`: the remainder with the dividend's sign (std::fmod)
     js_bit_and,  // `&`, `|`, `<<`, `>>`: on the operands as 32-bit integers
@@ -139,8 +138,10 @@ struct program {
     bool checked_truth = false;
     std::size_t max_stack = 0;
     std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
-    // A BehaviorTree.CPP script over dynamic entries, walked: `code` is one `walk` then.
+    // A BehaviorTree.CPP script over dynamic entries, walked instead of `code`, which is empty;
+    // its max_stack is walked_stack, so that the typed paths never take it.
     std::shared_ptr<const dynamic_script> dynamic;
+    static constexpr std::size_t walked_stack = static_cast<std::size_t>(-1);
 };
 
 // Conversions BehaviorTree.CPP makes, shared by the compiler (constants) and the interpreter.
