@@ -421,6 +421,34 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         CHECK(testing::run(a, 3) == "sss");  // the branch never runs: nothing fails
     }
 
+    TEST_CASE("a problem in a part of a script that does not run fails nothing") {
+        // Such a script is walked as BehaviorTree.CPP runs it: `!s` fails only when reached.
+        const load_result r = load(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="s := 'x'; c := 1"/>
+<Script code="r := c ? 2 : !s; c = 'true'"/>
+</Sequence></BehaviorTree>)"),
+                                   file_format::btcpp_xml);
+        REQUIRE(r);
+        REQUIRE(r.diagnostics.size() == 1);  // the script's first problem, `!s`: a warning
+        CHECK(r.diagnostics[0].severity == diagnostic_severity::warning);
+        agent a(r.tree);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(a.blackboard().text(a.blackboard().slot("r")) == "2");
+        CHECK(a.blackboard().get<std::int64_t>("c") == 1);  // 'true' is 1 there
+        agent b(r.tree);
+        b.blackboard().set("c", std::int64_t{0});
+        (void)b.tick(0.1);  // the first Script sets c to 1 again: the second succeeds
+        CHECK(b.blackboard().get<std::int64_t>("c") == 1);
+        const load_result reached = load(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="s := 'x'; c := 0"/>
+<Script code="r := c ? 2 : !s"/>
+</Sequence></BehaviorTree>)"),
+                                         file_format::btcpp_xml);
+        REQUIRE(reached);
+        agent c(reached.tree);
+        CHECK(testing::tick_error(c).find("Invalid operator for std::string") != std::string::npos);
+    }
+
     TEST_CASE("a port that reads a key nothing wrote fails the tick, naming its node") {
         auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
 <Script code="a := 1"/>
@@ -525,7 +553,9 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         CHECK(key_named(*with_enum.tree, "nobody") == nullptr);
         agent a(with_enum.tree);
         a.blackboard().set("temp", 80.0);
-        CHECK(testing::tick_error(a).find("'=' needs an existing key") != std::string::npos);
+        // The script with that problem is walked as BehaviorTree.CPP runs it: its message.
+        CHECK(testing::tick_error(a).find("The blackboard entry [nobody] doesn't exist, yet") !=
+              std::string::npos);
     }
 
     TEST_CASE("a key only untyped ports name takes the type a script writes into it") {

@@ -1007,20 +1007,30 @@ std::variant<std::shared_ptr<const script>, script_problem> script::compile(
     const parsed_script& parsed, const script_scope& scope, std::vector<script_problem>* deferred) {
     auto code = std::make_unique<program>();
     code->text = parsed.text();
-    if (detail::script_code::names_dynamic_entry(*parsed.syntax_, scope)) {
-        // Its values' types are known only when it runs: no problem to find before.
+    auto walked = [&] {
+        code = std::make_unique<program>();
+        code->text = parsed.text();
         code->dynamic = detail::script_code::bind_dynamic(*parsed.syntax_, scope);
         code->max_stack = program::walked_stack;
         code->result = param_type::custom;
         code->checked_truth = true;
         return std::shared_ptr<const script>(new script(std::move(code)));
-    }
+    };
+    // Its values' types are known only when it runs: no problem to find before.
+    if (detail::script_code::names_dynamic_entry(*parsed.syntax_, scope)) return walked();
+    const std::size_t problems_before = deferred != nullptr ? deferred->size() : 0;
     try {
         compiler c(*parsed.syntax_, scope, code.get());
         c.compile_all(deferred);
     } catch (compile_failure& failure) {
         return std::move(failure.problem);
     }
+    // A BehaviorTree.CPP script with a problem that shows when it runs is walked, as
+    // BehaviorTree.CPP runs it: the problem fails the run only if the part that has it runs
+    // (`c ? a : !s` with c true does not fail), and text converts as there.
+    if (deferred != nullptr && deferred->size() > problems_before && scope.btcpp_values() &&
+        parsed.syntax_->dialect == script_dialect::btcpp)
+        return walked();
     return std::shared_ptr<const script>(new script(std::move(code)));
 }
 

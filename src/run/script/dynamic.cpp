@@ -1,5 +1,6 @@
 #include "run/script/dynamic.hpp"
 
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -154,6 +155,10 @@ private:
         switch (b.type) {
             case param_type::integer:
                 if (v.held == btcpp_any::kind::integer) return board_.set(b.slot, v.i);
+                // A whole real (`c = 'true'` makes 1.0 there) prints and compares the same.
+                if (v.held == btcpp_any::kind::real && v.d == std::nearbyint(v.d) &&
+                    std::abs(v.d) < 9007199254740992.0)
+                    return board_.set(b.slot, static_cast<std::int64_t>(v.d));
                 break;
             case param_type::number:
                 if (v.is_number()) return board_.set(b.slot, cast_real(v));
