@@ -573,7 +573,8 @@ tree M
             {"<root>\n<BehaviorTree ID=\"T\"><A/></BehaviorTree><BehaviorTree ID=\"T\"><B/>"
              "</BehaviorTree>\n</root>",
              diagnostic_code::duplicate_field, 2, "a second tree with ID 'T'"},
-            {"<root>\n<BehaviorTree ID=\"\">\n<A/>\n</BehaviorTree>\n</root>",
+            // BehaviorTree.CPP runs a tree with an empty ID only as <root>'s one element.
+            {"<root>\n<BehaviorTree ID=\"\">\n<A/>\n</BehaviorTree>\n<TreeNodesModel/>\n</root>",
              diagnostic_code::missing_field, 2, "empty ID"},
             {"<root>\n<BehaviorTree ID=\"T\">\n<Action name=\"x\"/>\n</BehaviorTree>\n</root>",
              diagnostic_code::missing_field, 3, "<Action> has no 'ID'"},
@@ -629,11 +630,27 @@ tree M
               source_location{2, 7});
     }
 
+    TEST_CASE("an attribute no port can be named is skipped, as BehaviorTree.CPP skips it") {
+        const read_result r = read(
+            R"(<root BTCPP_format="4"><BehaviorTree ID="T"><Sleep msec="5" xmlns:x="urn:x"
+editor.color="red" a-b="1"/></BehaviorTree></root>)");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        // `a-b` is a port name BehaviorTree.CPP would look for, and so does Canopy.
+        CHECK(params_text(r.document.trees.at(0), 0) == " seconds=0.005(typed) a-b=1");
+    }
+
     TEST_CASE("a single tree without ID is named as BehaviorTree.CPP names it") {
         read_result r = read("<root > \n <BehaviorTree> \n <A/> \n </BehaviorTree> \n</root>");
         for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
         REQUIRE(r.document.trees.size() == 1);
         CHECK(r.document.trees[0].name() == "BehaviorTree_0");
+        // An empty ID too (BehaviorTree.CPP 4.10 runs it); not beside another element.
+        read_result empty = read("<root><BehaviorTree ID=\"\"><A/></BehaviorTree></root>");
+        for (const diagnostic& d : empty.diagnostics) FAIL_CHECK(to_string(d));
+        CHECK(empty.document.trees.at(0).name() == "BehaviorTree_0");
+        CHECK(only(read("<root><BehaviorTree><A/></BehaviorTree><TreeNodesModel/></root>"),
+                   diagnostic_code::missing_field)
+                  .message.find("only as <root>'s single element") != std::string::npos);
     }
 
     TEST_CASE("nesting past tinyxml2's depth limit is a located limit_exceeded error") {
@@ -808,8 +825,8 @@ tree M
               // Canopy's own nodes' models are marked so, to read back as Canopy's.
               R"(<Action ID="WaitTicks" canopy="builtin">)",
               R"(<Condition ID="CheckBlackboard" canopy="builtin">)",
-              R"(<Decorator ID="Cooldown" canopy="builtin">)", R"(<Action ID="Log" canopy="builtin"/>)",
-              R"(<Action ID="Wait" canopy="builtin">)",
+              R"(<Decorator ID="Cooldown" canopy="builtin">)",
+              R"(<Action ID="Log" canopy="builtin"/>)", R"(<Action ID="Wait" canopy="builtin">)",
               R"(<SubTree ID="Main">)",
               R"(<inout_port name="patrol_wait" type="double" default="2.5"/>)",
               R"(<inout_port name="laps" type="int"/>)",
@@ -1017,9 +1034,9 @@ line"
             CHECK(canopys.tree->layout().runnable);
         }
         // A model of another shape is the file's own node's.
-        CHECK_FALSE(try_load_text(
-            file(R"(<TreeNodesModel><Action ID="WaitTicks"><input_port name="ticks"/>
+        CHECK_FALSE(
+            try_load_text(file(R"(<TreeNodesModel><Action ID="WaitTicks"><input_port name="ticks"/>
 </Action></TreeNodesModel>)"),
-            file_format::btcpp_xml, reg, "t.xml"));
+                          file_format::btcpp_xml, reg, "t.xml"));
     }
 }

@@ -637,9 +637,9 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
             const char* expect;  // the key r's text, or the failure's message
         };
         const row rows[] = {
-            {"r := n > 2", "1"},                         // text read as a number to compare
-            {"r := n == '3'", "1"},                      // text with text
-            {"r := n .. '!'", "'3!'"},                   // concatenation of text
+            {"r := n > 2", "1"},                        // text read as a number to compare
+            {"r := n == '3'", "1"},                     // text with text
+            {"r := n .. '!'", "'3!'"},                  // concatenation of text
             {"r := n + 1", "Operation not permitted"},  // text + number
             {"r := -n", "Invalid operator for std::string"},
             {"n = 5", "can't be converted to [std::string]"},  // the entry holds text
@@ -684,7 +684,7 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
             return loaded(text, file_format::btcpp_xml);
         };
         agent a(with("2"));
-        CHECK(testing::run(a, 2) == "rs");  // Repeat yields after each cycle
+        CHECK(testing::run(a, 2) == "rs");                     // Repeat yields after each cycle
         CHECK(a.blackboard().get<std::int64_t>("runs") == 2);  // "2" read as the port's int
         // The entry exists from the build, empty: Repeat's {k} made it, typed int, so text
         // written into it converts at once.

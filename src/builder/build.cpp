@@ -372,10 +372,9 @@ private:
                     options_.rules == runtime_rules::btcpp) {
                     // Under BehaviorTree.CPP's rules, a key SetBlackboard writes takes
                     // whatever it is given: a dynamic entry (make_dynamic_entries).
-                    auto same = std::find_if(keys_.begin() + static_cast<std::ptrdiff_t>(known),
-                                             keys_.end(), [&](const blackboard_key& k) {
-                                                 return k.name == *name;
-                                             });
+                    auto same = std::find_if(
+                        keys_.begin() + static_cast<std::ptrdiff_t>(known), keys_.end(),
+                        [&](const blackboard_key& k) { return k.name == *name; });
                     if (same == keys_.end()) continue;
                     same->type = param_type::custom;
                     same->custom = detail::btcpp_entry_type();
@@ -439,7 +438,8 @@ private:
                 const std::optional<std::string_view> name = key_of(raw->value);
                 if (!name) continue;
                 for (const param_spec& spec : type->params) {
-                    if (spec.name == raw->name) ports.emplace(*name, detail::declared_by(spec.type));
+                    if (spec.name == raw->name)
+                        ports.emplace(*name, detail::declared_by(spec.type));
                 }
             }
         }
@@ -905,8 +905,8 @@ private:
         const param_type held = keys_[slot].type;
         // A dynamic entry converts when read or written, as BehaviorTree.CPP's does.
         const bool into_entry = detail::is_btcpp_entry(custom);
-        if (into_entry || (detail::is_btcpp_entry(keys_[slot].custom.get()) &&
-                           wanted != param_type::custom)) {
+        if (into_entry ||
+            (detail::is_btcpp_entry(keys_[slot].custom.get()) && wanted != param_type::custom)) {
             param bound{spec.name, zero_of(wanted), slot, spec.output};
             bound.dynamic = !into_entry;
             return bound;

@@ -3,6 +3,7 @@
 // See docs/btcpp-xml.md.
 #include <tinyxml2.h>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -22,6 +23,18 @@
 
 namespace canopy::detail {
 namespace {
+
+// Whether an attribute can name a port, as BehaviorTree.CPP's IsAllowedPortName says: it starts
+// with a letter and has none of its forbidden characters.
+bool port_name(std::string_view name) {
+    if (name.empty() || std::isalpha(static_cast<unsigned char>(name.front())) == 0) return false;
+    for (const char c : name) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F ||
+            std::string_view(" .:/\\*?|<>&\"'").find(c) != std::string_view::npos)
+            return false;
+    }
+    return true;
+}
 
 using tinyxml2::XMLAttribute;
 using tinyxml2::XMLElement;
@@ -189,13 +202,18 @@ private:
             if (const char* id = e->Attribute("ID")) tree_ids_.emplace(id, e);
         }
         result_.document.trees.reserve(tree_count);
+        // BehaviorTree.CPP takes a tree without a name only as <root>'s one child element.
+        std::size_t children = 0;
+        for (const XMLElement* e = root.FirstChildElement(); e != nullptr;
+             e = e->NextSiblingElement())
+            ++children;
         std::size_t unnamed = 0;
         const XMLElement* models = nullptr;
         for (const XMLElement* e = root.FirstChildElement(); e != nullptr;
              e = e->NextSiblingElement()) {
             const std::string_view name = e->Name();
             if (name == "BehaviorTree") {
-                read_tree(*e, tree_count, unnamed);
+                read_tree(*e, tree_count, children == 1, unnamed);
             } else if (name == "include") {
                 read_include(*e);
             } else if (name == "TreeNodesModel") {
@@ -236,18 +254,20 @@ private:
         result_.document.includes.push_back({path, line_of(&e)});
     }
 
-    void read_tree(const XMLElement& bt, std::size_t tree_count, std::size_t& unnamed) {
+    void read_tree(const XMLElement& bt, std::size_t tree_count, bool only_child,
+                   std::size_t& unnamed) {
         const source_location where = line_of(&bt);
         record_set& records = result_.document.trees.emplace_back();
         // A node takes some 30 bytes of text at the least: room for a large single tree at
         // once, without regrowing (a guess, not a bound).
         if (tree_count == 1) records.reserve(text_size_ / 48, 0);
-        if (const char* id = bt.Attribute("ID"); id != nullptr && *id == '\0') {
+        const char* id = bt.Attribute("ID");
+        if (id != nullptr && *id == '\0' && !only_child) {
             // BehaviorTree.CPP refuses it: no <SubTree ID> or main_tree_to_execute can name it.
             report(where, diagnostic_code::missing_field,
                    "<BehaviorTree ID=\"\"> has an empty ID; give the tree a name");
             records.set_name("BehaviorTree_" + std::to_string(unnamed++));
-        } else if (id != nullptr) {
+        } else if (id != nullptr && *id != '\0') {
             records.set_name(id);
             auto first = tree_ids_.find(id);
             if (first != tree_ids_.end() && first->second != &bt) {
@@ -256,14 +276,15 @@ private:
                            std::to_string(first->second->GetLineNum()) +
                            "); BehaviorTree.CPP keeps only one of them");
             }
-        } else if (tree_count == 1) {
-            // BehaviorTree.CPP 4 names a tree without ID "BehaviorTree_N" and, when it is the
-            // only tree, runs it; so does Canopy.
+        } else if (only_child) {
+            // BehaviorTree.CPP 4 names a tree without ID (or with an empty one)
+            // "BehaviorTree_N" and, when it is <root>'s only element, runs it; so does Canopy.
             records.set_name("BehaviorTree_" + std::to_string(unnamed++));
         } else {
             report(where, diagnostic_code::missing_field,
-                   "<BehaviorTree> has no 'ID' attribute; with several trees in a file each needs "
-                   "one, so that <SubTree ID> and main_tree_to_execute can name it");
+                   "<BehaviorTree> has no 'ID' attribute; BehaviorTree.CPP takes a tree without "
+                   "one only as <root>'s single element (<SubTree ID> and main_tree_to_execute "
+                   "name trees by it)");
             records.set_name("BehaviorTree_" + std::to_string(unnamed++));
         }
         for (const XMLAttribute* a = bt.FirstAttribute(); a != nullptr; a = a->Next()) {
@@ -446,6 +467,9 @@ private:
                 continue;
             }
             if (std::strcmp(name, "name") == 0) continue;  // the describe
+            // No port can have such a name (BehaviorTree.CPP's IsAllowedPortName): it skips
+            // the attribute (`xmlns:x`, `editor.color`), and so does Canopy.
+            if (!subtree && !port_name(name)) continue;
             if (std::strcmp(name, "ID") == 0) {
                 if (mode == remapping::node) {
                     report(where, diagnostic_code::unknown_field,

@@ -474,7 +474,8 @@ private:
         if (!model.shape) element = model_element_of(model.name);
         printer_.OpenElement(intern(element));
         printer_.PushAttribute("ID", model.name.c_str());
-        if (model.canopy_builtin || canopys(model.name)) printer_.PushAttribute("canopy", "builtin");
+        if (model.canopy_builtin || canopys(model.name))
+            printer_.PushAttribute("canopy", "builtin");
         for (const port_model& port : model.ports) {
             printer_.OpenElement(port.dir == port_model::direction::input    ? "input_port"
                                  : port.dir == port_model::direction::output ? "output_port"

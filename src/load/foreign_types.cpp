@@ -88,8 +88,7 @@ bool declares_canopys(const node_model& model) {
     if (canopy == nullptr || model.ports.size() != canopy->params.size()) return false;
     return std::all_of(canopy->params.begin(), canopy->params.end(), [&](const param_spec& spec) {
         return std::any_of(model.ports.begin(), model.ports.end(), [&](const port_model& port) {
-            return port.name == spec.name &&
-                   port.type == btcpp::cpp_type_of(to_string(spec.type));
+            return port.name == spec.name && port.type == btcpp::cpp_type_of(to_string(spec.type));
         });
     });
 }
@@ -125,7 +124,8 @@ bool canopy_only(const tree_document& document, std::string_view name, const reg
 // program's own types and Canopy's formats (whose names are Canopy's) are checked as
 // strictly as ever.
 bool another_programs_node(const tree_document& document, const record_set& records, std::size_t i,
-                           const registry& reg, const std::set<std::string, std::less<>>& modelled) {
+                           const registry& reg,
+                           const std::set<std::string, std::less<>>& modelled) {
     if (document.rules != runtime_rules::btcpp) return false;
     const std::string_view name = records.type_name(i);
     if (canopy_only(document, name, reg, modelled)) return true;
@@ -238,8 +238,7 @@ void report_canopy_only_names(file_set& files, const registry& reg) {
         for (const record_set& records : document.trees) {
             for (std::size_t i = 0; i < records.size(); ++i) {
                 const std::string_view name = records.type_name(i);
-                if (records.has_type_id(i) || !canopy_only(document, name, reg, modelled))
-                    continue;
+                if (records.has_type_id(i) || !canopy_only(document, name, reg, modelled)) continue;
                 files.report(f, records.where(i), diagnostic_code::unknown_type,
                              "unknown node type '" + std::string(name) +
                                  "': BehaviorTree.CPP has none, and Canopy's own '" +

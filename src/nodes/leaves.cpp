@@ -12,8 +12,8 @@
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
 #include "canopy/run/tree.hpp"
-#include "nodes/blackboard_condition.hpp"
 #include "core/param_text.hpp"
+#include "nodes/blackboard_condition.hpp"
 #include "nodes/builtin.hpp"
 #include "run/btcpp_entry.hpp"
 
@@ -150,8 +150,8 @@ private:
                         : source.type == param_type::boolean
                             ? btcpp_any::integer(board.get<bool>(value_.key) ? 1 : 0)
                             : btcpp_any::integer(board.get<std::int64_t>(value_.key));
-                made_as = source.made_by_script ? btcpp_entry::declared::any
-                                                : declared_by(source.type);
+                made_as =
+                    source.made_by_script ? btcpp_entry::declared::any : declared_by(source.type);
             }
             if (value.empty()) return status::failure;
         }
@@ -170,9 +170,9 @@ private:
         fail(ctx, "Can't find the port referred by [value]: no entry '" + source.name + "' yet");
     }
     [[noreturn]] static void fail(const context& ctx, const std::string& message) {
-        throw error(error_code::blackboard,
-                    "node " + std::to_string(ctx.tree().record_id(ctx.node())) +
-                        " ('SetBlackboard'): " + message);
+        throw error(error_code::blackboard, "node " +
+                                                std::to_string(ctx.tree().record_id(ctx.node())) +
+                                                " ('SetBlackboard'): " + message);
     }
 
     std::uint32_t key_;

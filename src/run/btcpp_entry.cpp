@@ -75,7 +75,8 @@ btcpp_any converted(std::string_view text, btcpp_entry::declared type) {
         case btcpp_entry::declared::integer: {
             const auto value = number_prefix<std::int64_t>(text);
             if (!value) fail("Can't convert string [" + std::string(text) + "] to integer");
-            if (*value < std::numeric_limits<int>::min() || *value > std::numeric_limits<int>::max())
+            if (*value < std::numeric_limits<int>::min() ||
+                *value > std::numeric_limits<int>::max())
                 fail("Value out of bound when converting [" + std::string(text) + "] to integer");
             return btcpp_any::integer(*value);
         }
@@ -284,14 +285,16 @@ btcpp_any binary(std::string_view op, const btcpp_any& left, const btcpp_any& ri
                 l = cast_boolean(left);
                 r = cast_boolean(right);
             } catch (const error&) {
-                fail("Logic operators are not allowed if one of the operands is not castable to "
-                     "bool");
+                fail(
+                    "Logic operators are not allowed if one of the operands is not castable to "
+                    "bool");
             }
             return btcpp_any::real((op == "&&" ? (l && r) : (l || r)) ? 1.0 : 0.0);
         }
         return {};  // `..` of two numbers: BehaviorTree.CPP gives nothing
     }
-    if (left.is_string() && right.is_string() && op == "+") return btcpp_any::text(left.s + right.s);
+    if (left.is_string() && right.is_string() && op == "+")
+        return btcpp_any::text(left.s + right.s);
     if (op == "..") return btcpp_any::text(cast_text(left) + cast_text(right));
     fail("Operation not permitted");
 }
@@ -336,8 +339,8 @@ const btcpp_any& assign(btcpp_entry& entry, std::string_view op, const btcpp_any
                                "] with type [" + type_name(entry) + "]. ";
     if (op == ":=" || op == "=") {
         const bool dst_string =
-            dst.is_string() || (dst.empty() && kind_of(entry.type) == btcpp_any::kind::string &&
-                                typed(entry.type));
+            dst.is_string() ||
+            (dst.empty() && kind_of(entry.type) == btcpp_any::kind::string && typed(entry.type));
         if (dst.empty() && entry.type == btcpp_entry::declared::any) {
             dst = value;
         } else if (value.is_string() && !dst_string) {
@@ -363,7 +366,10 @@ const btcpp_any& assign(btcpp_entry& entry, std::string_view op, const btcpp_any
             fail("This Assignment operator can't be used with a non-numeric type");
         const double l = cast_real(result);
         const double r = cast_real(value);
-        result = btcpp_any::real(op == "+=" ? l + r : op == "-=" ? l - r : op == "*=" ? l * r : l / r);
+        result = btcpp_any::real(op == "+="   ? l + r
+                                 : op == "-=" ? l - r
+                                 : op == "*=" ? l * r
+                                              : l / r);
     } else if (op == "+=") {
         result = btcpp_any::text(cast_text(result) + value.s);
     } else {
@@ -400,7 +406,7 @@ void set_from_blackboard_node(btcpp_entry& entry, const btcpp_any& value,
     }
     if (!entry.exists) {  // Blackboard::set of a new key: typed by the value
         entry.exists = true;
-        entry.type = stored.is_string()            ? btcpp_entry::declared::text
+        entry.type = stored.is_string()                     ? btcpp_entry::declared::text
                      : stored.held == btcpp_any::kind::real ? btcpp_entry::declared::real
                                                             : btcpp_entry::declared::integer;
         entry.value = std::move(stored);
@@ -412,9 +418,10 @@ void set_from_blackboard_node(btcpp_entry& entry, const btcpp_any& value,
         return;
     }
     if (!stored.empty() && stored.held != kind_of(entry.type))
-        fail("Blackboard::set: once declared, the type of a port shall not change. Previously "
-             "declared type [" +
-             type_name(entry.type) + "], current type [BT::Any]");
+        fail(
+            "Blackboard::set: once declared, the type of a port shall not change. Previously "
+            "declared type [" +
+            type_name(entry.type) + "], current type [BT::Any]");
     entry.value = std::move(stored);
 }
 
@@ -452,9 +459,8 @@ std::string read_text(const btcpp_entry& entry) {
 void write_output(btcpp_entry& entry, const btcpp_any& value, btcpp_entry::declared as) {
     if (!entry.exists || !typed(entry.type)) {
         // A new entry written a string stays untyped; set<T> types one that exists.
-        entry.type = !entry.exists && as == btcpp_entry::declared::string
-                         ? btcpp_entry::declared::any
-                         : as;
+        entry.type =
+            !entry.exists && as == btcpp_entry::declared::string ? btcpp_entry::declared::any : as;
         entry.exists = true;
         entry.value = value;
         return;
@@ -465,9 +471,10 @@ void write_output(btcpp_entry& entry, const btcpp_any& value, btcpp_entry::decla
             stored = converted(stored.s, entry.type);
         } else if (!(stored.is_number() && kind_of(entry.type) != btcpp_any::kind::string &&
                      copy_into(value, entry.value))) {
-            fail("Blackboard::set: once declared, the type of a port shall not change. "
-                 "Previously declared type [" +
-                 type_name(entry.type) + "], current type [" + type_name(value) + "]");
+            fail(
+                "Blackboard::set: once declared, the type of a port shall not change. "
+                "Previously declared type [" +
+                type_name(entry.type) + "], current type [" + type_name(value) + "]");
         } else {
             return;
         }
@@ -481,10 +488,10 @@ namespace {
 
 [[noreturn]] void fail_port(const context& ctx, std::uint32_t slot, const char* verb,
                             const error& e) {
-    throw error(error_code::blackboard,
-                "node " + std::to_string(ctx.tree().record_id(ctx.node())) + " ('" +
-                    std::string(ctx.tree().type_name(ctx.node())) + "') " + verb + " key '" +
-                    ctx.blackboard().keys()[slot].name + "': " + e.what());
+    throw error(error_code::blackboard, "node " + std::to_string(ctx.tree().record_id(ctx.node())) +
+                                            " ('" + std::string(ctx.tree().type_name(ctx.node())) +
+                                            "') " + verb + " key '" +
+                                            ctx.blackboard().keys()[slot].name + "': " + e.what());
 }
 
 template <typename Read>

@@ -144,7 +144,8 @@ public:
     /// Writes the value to the key, if the file named one.
     void set(context& ctx, const T& value) const {
         if (key_ == param::no_key) return;
-        if constexpr (detail::builtin_value<T> || std::is_convertible_v<const T&, std::string_view>) {
+        if constexpr (detail::builtin_value<T> ||
+                      std::is_convertible_v<const T&, std::string_view>) {
             if (dynamic_) return detail::write_dynamic(ctx, key_, value);
         }
         ctx.blackboard().set(key_, value);
