@@ -639,6 +639,33 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
         CHECK(params_text(r.document.trees.at(0), 0) == " seconds=0.005(typed) a-b=1");
     }
 
+    TEST_CASE("a port's text reads as BehaviorTree.CPP's convertFromString reads it") {
+        registry reg;
+        register_builtin_nodes(reg);
+        auto tree = [](const std::string& body) {
+            return R"(<root BTCPP_format="4"><BehaviorTree ID="T">)" + body +
+                   "</BehaviorTree></root>";
+        };
+        // A number from the start of the text; TRUE as true.
+        const load_result read = try_load_text(
+            tree(R"(<Sequence><Repeat num_cycles="2.9"><AlwaysSuccess/></Repeat>
+<RunOnce then_skip="TRUE"><AlwaysSuccess/></RunOnce></Sequence>)"),
+            file_format::btcpp_xml, reg, "t.xml");
+        for (const diagnostic& d : read.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(read);
+        CHECK(read.tree->params(1).find_param("count")->value == param_value(std::int64_t{2}));
+        CHECK(read.tree->params(3).find_param("then_skip")->value == param_value(true));
+        // An `int` port's range, and text that starts with no number, are refused, as there.
+        for (const char* bad : {R"(<Repeat num_cycles="99999999999"><AlwaysSuccess/></Repeat>)",
+                                R"(<Repeat num_cycles=" 3"><AlwaysSuccess/></Repeat>)",
+                                R"(<RunOnce then_skip="yes"><AlwaysSuccess/></RunOnce>)"}) {
+            CAPTURE(std::string(bad));
+            const load_result refused = try_load_text(tree(bad), file_format::btcpp_xml, reg, "t.xml");
+            CHECK_FALSE(refused);
+            CHECK(refused.diagnostics.at(0).code == diagnostic_code::wrong_param_type);
+        }
+    }
+
     TEST_CASE("a single tree without ID is named as BehaviorTree.CPP names it") {
         read_result r = read("<root > \n <BehaviorTree> \n <A/> \n </BehaviorTree> \n</root>");
         for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));

@@ -4,6 +4,8 @@
 #include "canopy/builder/build.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -42,6 +44,33 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
     if (type == param_type::any) return raw.value;
     if (!raw.from_text) return detail::typed_as(raw.value, type);
     return detail::text_as(std::get<std::string>(raw.value), type);
+}
+
+// A BehaviorTree.CPP file's port text as its convertFromString reads it (basic_types.cpp):
+// a number from the start of the text, the rest ignored (`1.5` is 1 for an integer, `1e3`
+// 1000); a BehaviorTree.CPP built-in's integer port is an `int`; a boolean is also `TRUE`,
+// `True`, `FALSE`, `False`, `1` or `0`. For those three types only.
+std::optional<param_value> btcpp_text_as(const std::string& text, param_type type, bool int_port) {
+    const char* end = text.data() + text.size();
+    if (type == param_type::integer) {
+        std::int64_t value = 0;
+        if (std::from_chars(text.data(), end, value).ec != std::errc()) return std::nullopt;
+        if (int_port && (value < std::numeric_limits<int>::min() ||
+                         value > std::numeric_limits<int>::max()))
+            return std::nullopt;
+        return value;
+    }
+    if (type == param_type::number) {
+        double value = 0;
+        if (std::from_chars(text.data(), end, value).ec != std::errc()) return std::nullopt;
+        return value;
+    }
+    if (type == param_type::boolean) {
+        if (text == "true" || text == "True" || text == "TRUE" || text == "1") return true;
+        if (text == "false" || text == "False" || text == "FALSE" || text == "0") return false;
+        return std::nullopt;
+    }
+    return std::nullopt;
 }
 
 // `{name}` names a blackboard key; anything else is a literal. `{@name}` is BehaviorTree.CPP's
@@ -872,7 +901,14 @@ private:
         }
         if (wanted == param_type::custom)
             return custom_literal(i, type, spec, *custom, given, where);
-        std::optional<param_value> value = convert(given, wanted);
+        std::optional<param_value> value =
+            options_.rules == runtime_rules::btcpp && given.from_text &&
+                    (wanted == param_type::integer || wanted == param_type::number ||
+                     wanted == param_type::boolean)
+                ? btcpp_text_as(std::get<std::string>(given.value), wanted,
+                                detail::btcpp::is_builtin(type.name) ||
+                                    !detail::btcpp::params_of(type.name).empty())
+                : convert(given, wanted);
         if (!value) {
             std::string shown = given.from_text ? detail::value_text(given.value)
                                                 : detail::with_article(type_of(given.value)) +
