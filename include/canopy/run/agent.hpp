@@ -66,6 +66,8 @@ public:
     void post_event(std::string_view event, const event_values& values);
     /// Halts every running node, children before parents, and zeroes the clock. Nodes that
     /// listen while idle hear agent_event::cleared first, then interrupted if the root runs.
+    /// @warning throws canopy::error (code `script`), once every node is halted, when an
+    /// `_onHalted` script failed.
     void reset();
     /// Halts every running node, then runs `tree` from scratch (a new state block).
     void replace_tree(std::shared_ptr<const canopy::tree> tree);
