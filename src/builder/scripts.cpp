@@ -204,13 +204,13 @@ void script_pass::spread_entries(std::vector<blackboard_key>& keys,
     }
 }
 
-bool script_pass::names_entry(const entry& e, const script_scope& names) const {
+bool script_pass::names_entry(const entry& e, const script_scope& names) {
     if (e.dialect != script_dialect::btcpp) return false;
-    for (const std::string_view written : e.parsed.names()) {
-        const auto key = names.find_key(written);
-        if (key && is_btcpp_entry(key->custom)) return true;
-    }
-    return false;
+    const std::vector<std::string_view> written = e.parsed.names();
+    return std::any_of(written.begin(), written.end(), [&](std::string_view name) {
+        const auto key = names.find_key(name);
+        return key && is_btcpp_entry(key->custom);
+    });
 }
 
 std::unordered_set<std::string> script_pass::names_used() const {

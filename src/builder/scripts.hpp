@@ -101,7 +101,7 @@ private:
     void report_deferrable(const entry& e, std::size_t offset, const std::string& message);
     bool defers() const noexcept { return options_.rules == runtime_rules::btcpp; }
     // Whether a script names a dynamic entry (run/btcpp_entry.hpp).
-    bool names_entry(const entry& e, const script_scope& names) const;
+    static bool names_entry(const entry& e, const script_scope& names);
     void spread_entries(std::vector<blackboard_key>& keys,
                         const std::unordered_map<std::string, std::uint32_t>& slots);
     void declare_provided_keys(std::vector<blackboard_key>& keys,

@@ -3,6 +3,7 @@
 // See docs/btcpp-xml.md.
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -28,12 +29,10 @@ namespace {
 // with a letter and has none of its forbidden characters.
 bool port_name(std::string_view name) {
     if (name.empty() || std::isalpha(static_cast<unsigned char>(name.front())) == 0) return false;
-    for (const char c : name) {
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F ||
-            std::string_view(" .:/\\*?|<>&\"'").find(c) != std::string_view::npos)
-            return false;
-    }
-    return true;
+    return std::none_of(name.begin(), name.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || c == 0x7F ||
+               std::string_view(" .:/\\*?|<>&\"'").find(c) != std::string_view::npos;
+    });
 }
 
 using tinyxml2::XMLAttribute;

@@ -1,6 +1,7 @@
 #include "load/foreign_types.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cctype>
 #include <map>
 #include <set>
@@ -72,12 +73,15 @@ bool is_canopy_builtin(const node_type& known) {
 // Canopy's built-ins that a BehaviorTree.CPP file names as its own: the documented Nav2 and
 // version 3 nodes (btcpp-xml.md's mapping table), and `Wait`, the reader's name of `Sleep`.
 bool read_as_canopys(std::string_view name) {
-    for (std::string_view documented :
-         {"Wait", "PipelineSequence", "RoundRobin", "RecoveryNode", "RateController",
-          "BlackboardCheckInt", "BlackboardCheckDouble", "BlackboardCheckString"}) {
-        if (name == documented) return true;
-    }
-    return false;
+    constexpr std::string_view documented[] = {"Wait",
+                                               "PipelineSequence",
+                                               "RoundRobin",
+                                               "RecoveryNode",
+                                               "RateController",
+                                               "BlackboardCheckInt",
+                                               "BlackboardCheckDouble",
+                                               "BlackboardCheckString"};
+    return std::find(std::begin(documented), std::end(documented), name) != std::end(documented);
 }
 
 // Whether a file's model declares Canopy's own type: marked so (Canopy's writer), or with

@@ -136,7 +136,7 @@ private:
         } else {
             const blackboard_key& source = board.keys()[value_.key];
             if (is_btcpp_entry(source.custom.get())) {
-                const btcpp_entry& from = board.get_ref<btcpp_entry>(value_.key);
+                const auto& from = board.get_ref<btcpp_entry>(value_.key);
                 if (!from.exists) missing_source(ctx, source);
                 value = from.value;
                 made_as = from.type;

@@ -317,7 +317,7 @@ bool compare(std::string_view op, const btcpp_any& left, const btcpp_any& right,
     const double l = left.is_string() ? string_to_double(left, enums) : cast_real(left);
     const double r = right.is_string() ? string_to_double(right, enums) : cast_real(right);
     // BehaviorTree.CPP's == between reals allows float's epsilon.
-    const double epsilon = static_cast<double>(std::numeric_limits<float>::epsilon());
+    const auto epsilon = static_cast<double>(std::numeric_limits<float>::epsilon());
     if (op == "==") return std::abs(l - r) <= epsilon;
     if (op == "!=") return !(std::abs(l - r) <= epsilon);
     if (op == "<") return l < r;

@@ -1,5 +1,6 @@
 #include "run/script/dynamic.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -82,7 +83,7 @@ private:
         switch (b.is) {
             case dynamic_script::binding::what::enum_value: return btcpp_any::real(b.value);
             case dynamic_script::binding::what::entry: {
-                const btcpp_entry& entry = board_.get_ref<btcpp_entry>(b.slot);
+                const auto& entry = board_.get_ref<btcpp_entry>(b.slot);
                 if (!entry.exists) not_found(n);
                 return entry.value;
             }
@@ -184,12 +185,11 @@ private:
 
 bool names_dynamic_entry(const parsed_script::syntax& tree, const script_scope& scope) {
     if (tree.dialect != script_dialect::btcpp || !scope.btcpp_values()) return false;
-    for (const node& n : tree.nodes) {
-        if (n.kind != node_kind::name) continue;
+    return std::any_of(tree.nodes.begin(), tree.nodes.end(), [&](const node& n) {
+        if (n.kind != node_kind::name) return false;
         const auto key = key_named(scope, n.text);
-        if (key && is_entry(*key)) return true;
-    }
-    return false;
+        return key && is_entry(*key);
+    });
 }
 
 std::shared_ptr<const dynamic_script> bind_dynamic(const parsed_script::syntax& tree,
