@@ -1,8 +1,8 @@
 #include "load/foreign_types.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
