@@ -647,10 +647,10 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
                    "</BehaviorTree></root>";
         };
         // A number from the start of the text; TRUE as true.
-        const load_result read = try_load_text(
-            tree(R"(<Sequence><Repeat num_cycles="2.9"><AlwaysSuccess/></Repeat>
+        const load_result read =
+            try_load_text(tree(R"(<Sequence><Repeat num_cycles="2.9"><AlwaysSuccess/></Repeat>
 <RunOnce then_skip="TRUE"><AlwaysSuccess/></RunOnce></Sequence>)"),
-            file_format::btcpp_xml, reg, "t.xml");
+                          file_format::btcpp_xml, reg, "t.xml");
         for (const diagnostic& d : read.diagnostics) FAIL_CHECK(to_string(d));
         REQUIRE(read);
         CHECK(read.tree->params(1).find_param("count")->value == param_value(std::int64_t{2}));
@@ -660,7 +660,8 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
                                 R"(<Repeat num_cycles=" 3"><AlwaysSuccess/></Repeat>)",
                                 R"(<RunOnce then_skip="yes"><AlwaysSuccess/></RunOnce>)"}) {
             CAPTURE(std::string(bad));
-            const load_result refused = try_load_text(tree(bad), file_format::btcpp_xml, reg, "t.xml");
+            const load_result refused =
+                try_load_text(tree(bad), file_format::btcpp_xml, reg, "t.xml");
             CHECK_FALSE(refused);
             CHECK(refused.diagnostics.at(0).code == diagnostic_code::wrong_param_type);
         }

@@ -55,8 +55,8 @@ std::optional<param_value> btcpp_text_as(const std::string& text, param_type typ
     if (type == param_type::integer) {
         std::int64_t value = 0;
         if (std::from_chars(text.data(), end, value).ec != std::errc()) return std::nullopt;
-        if (int_port && (value < std::numeric_limits<int>::min() ||
-                         value > std::numeric_limits<int>::max()))
+        if (int_port &&
+            (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()))
             return std::nullopt;
         return value;
     }
