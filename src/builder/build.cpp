@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -49,7 +50,7 @@ std::optional<param_value> convert(const record_set::raw_param& raw, param_type 
 // A BehaviorTree.CPP file's port text as its convertFromString reads it (basic_types.cpp):
 // a number from the start of the text, the rest ignored (`1.5` is 1 for an integer, `1e3`
 // 1000); a BehaviorTree.CPP built-in's integer port is an `int`; a boolean is also `TRUE`,
-// `True`, `FALSE`, `False`, `1` or `0`. For those three types only.
+// `True`, `FALSE`, `False`, `1` or `0`. For those three types only; a number is finite.
 std::optional<param_value> btcpp_text_as(const std::string& text, param_type type, bool int_port) {
     const char* end = text.data() + text.size();
     if (type == param_type::integer) {
@@ -62,7 +63,9 @@ std::optional<param_value> btcpp_text_as(const std::string& text, param_type typ
     }
     if (type == param_type::number) {
         double value = 0;
-        if (std::from_chars(text.data(), end, value).ec != std::errc()) return std::nullopt;
+        // `inf` and `nan` too, there; Canopy's nodes take finite numbers only.
+        if (std::from_chars(text.data(), end, value).ec != std::errc() || !std::isfinite(value))
+            return std::nullopt;
         return value;
     }
     if (type == param_type::boolean) {
