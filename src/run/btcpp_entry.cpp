@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "canopy/core/error.hpp"
@@ -530,7 +531,14 @@ bool read_dynamic_boolean(const context& ctx, std::uint32_t slot) {
 }
 
 std::string_view read_dynamic_string(const context& ctx, std::uint32_t slot) {
-    thread_local std::string text;
+    // Text is read in place, valid until the entry changes, as a string key's is.
+    const auto& entry = ctx.blackboard().get_ref<btcpp_entry>(slot);
+    if (entry.exists && entry.value.is_string()) return entry.value.s;
+    // A number's text (`std::to_string`, as there) needs a place of its own: one of a few per
+    // thread, so that a node may hold several such reads at once.
+    thread_local std::string texts[4];
+    thread_local std::size_t next = 0;
+    std::string& text = texts[next++ % std::size(texts)];
     text = read_port(ctx, slot, read_text);
     return text;
 }

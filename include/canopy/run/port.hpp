@@ -22,8 +22,8 @@ inline constexpr bool builtin_value =
 // A key that is a dynamic entry of a BehaviorTree.CPP file (param::dynamic), read and written
 // as BehaviorTree.CPP's getInput<T> and setOutput<T> convert (docs/btcpp-xml.md, "Dynamic
 // entries"): text read as T, a number cast to T, with BehaviorTree.CPP's failures, which
-// throw canopy::error (code `blackboard`) naming the node. A string read stays valid until
-// the next such read on the thread.
+// throw canopy::error (code `blackboard`) naming the node. A string read is valid until the
+// entry changes; a number read as text, until the fourth such read after it on the thread.
 std::int64_t read_dynamic_integer(const context& ctx, std::uint32_t slot);
 double read_dynamic_number(const context& ctx, std::uint32_t slot);
 bool read_dynamic_boolean(const context& ctx, std::uint32_t slot);
