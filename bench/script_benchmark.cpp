@@ -64,11 +64,11 @@ private:
         canopy::detail::btcpp_entry made;
         made.exists = true;
         made.value = std::move(value);
-        canopy::blackboard_key key{std::move(name), canopy::param_type::custom, std::nullopt,
-                                   false};
-        key.custom = canopy::detail::btcpp_entry_type();
-        key.initial_object = std::make_shared<const canopy::detail::btcpp_entry>(made);
-        add_key(std::move(key));
+        canopy::blackboard_key declared{std::move(name), canopy::param_type::custom, std::nullopt,
+                                        false};
+        declared.custom = canopy::detail::btcpp_entry_type();
+        declared.initial_object = std::make_shared<const canopy::detail::btcpp_entry>(made);
+        add_key(std::move(declared));
     }
 };
 
