@@ -118,12 +118,12 @@ inline std::string run(agent& a, int n, double dt = 0.1) {
     return out;
 }
 
-/// The message of the canopy::error (code `script`) that one tick throws, or "" if none.
-inline std::string tick_error(agent& a, double dt = 0.1) {
+/// The message of the canopy::error (of code `expected`) that one tick throws, or "" if none.
+inline std::string tick_error(agent& a, error_code expected = error_code::script, double dt = 0.1) {
     try {
         a.tick(dt);
     } catch (const error& e) {
-        CHECK(e.code() == error_code::script);
+        CHECK(e.code() == expected);
         return e.what();
     }
     return "";
