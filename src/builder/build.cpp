@@ -402,15 +402,13 @@ private:
                     spec != nullptr ? spec->implicit_key_type : nullptr);
                 if (spec != nullptr && spec->type == param_type::key &&
                     options_.rules == runtime_rules::btcpp) {
-                    // Under BehaviorTree.CPP's rules, a key SetBlackboard writes takes
-                    // whatever it is given: a dynamic entry (make_dynamic_entries).
+                    // Under BehaviorTree.CPP's rules, a key SetBlackboard writes is a dynamic
+                    // entry (make_written_keys_dynamic), not one the scripts type.
                     auto same = std::find_if(
                         keys_.begin() + static_cast<std::ptrdiff_t>(known), keys_.end(),
                         [&](const blackboard_key& k) { return k.name == *name; });
-                    if (same == keys_.end()) continue;
-                    same->type = param_type::custom;
-                    same->custom = detail::btcpp_entry_type();
-                    typed[static_cast<std::size_t>(same - keys_.begin()) - known] = true;
+                    if (same != keys_.end())
+                        typed[static_cast<std::size_t>(same - keys_.begin()) - known] = true;
                 }
             }
         }

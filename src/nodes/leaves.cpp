@@ -143,13 +143,7 @@ private:
             } else if (source.starts_unset && !board.is_set(value_.key)) {
                 if (source.made_by_script) missing_source(ctx, source);
             } else {
-                value = source.type == param_type::string
-                            ? btcpp_any::text(std::string(board.get<std::string_view>(value_.key)))
-                        : source.type == param_type::number
-                            ? btcpp_any::real(board.get<double>(value_.key))
-                        : source.type == param_type::boolean
-                            ? btcpp_any::integer(board.get<bool>(value_.key) ? 1 : 0)
-                            : btcpp_any::integer(board.get<std::int64_t>(value_.key));
+                value = value_of(board, value_.key);
                 made_as =
                     source.made_by_script ? btcpp_entry::declared::any : declared_by(source.type);
             }

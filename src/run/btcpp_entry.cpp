@@ -173,6 +173,15 @@ btcpp_entry::declared declared_by(param_type port) noexcept {
     }
 }
 
+btcpp_any value_of(const blackboard& board, std::uint32_t slot) {
+    switch (board.type(slot)) {
+        case param_type::integer: return btcpp_any::integer(board.get<std::int64_t>(slot));
+        case param_type::boolean: return btcpp_any::integer(board.get<bool>(slot) ? 1 : 0);
+        case param_type::number: return btcpp_any::real(board.get<double>(slot));
+        default: return btcpp_any::text(std::string(board.get<std::string_view>(slot)));
+    }
+}
+
 double cast_real(const btcpp_any& value) {
     switch (value.held) {
         case btcpp_any::kind::integer: {

@@ -17,6 +17,7 @@
 
 #include "canopy/core/param.hpp"
 #include "canopy/core/value_type.hpp"
+#include "canopy/run/blackboard.hpp"
 
 namespace canopy::detail {
 
@@ -75,6 +76,10 @@ std::string cast_text(const btcpp_any& value);
 
 /// Names the scripts may read: the program's enums, for StringToDouble.
 using enum_lookup = std::function<std::optional<std::int64_t>(std::string_view)>;
+
+/// A typed key's value as BT::Any holds it (a boolean as the integer 1 or 0): an integer,
+/// number, boolean or string key's.
+btcpp_any value_of(const blackboard& board, std::uint32_t slot);
 
 /// BehaviorTree.CPP's script operators over such values (scripting/operators.hpp).
 btcpp_any unary(char op, const btcpp_any& operand);  // '-', '~', '!'

@@ -92,17 +92,8 @@ private:
                     if (b.made_by_script) not_found(n);
                     return {};  // a port's entry, empty
                 }
-                return of_key(b);
+                return value_of(board_, b.slot);
             default: not_found(n);
-        }
-    }
-
-    btcpp_any of_key(const dynamic_script::binding& b) const {
-        switch (b.type) {
-            case param_type::integer: return btcpp_any::integer(board_.get<std::int64_t>(b.slot));
-            case param_type::boolean: return btcpp_any::integer(board_.get<bool>(b.slot) ? 1 : 0);
-            case param_type::number: return btcpp_any::real(board_.get<double>(b.slot));
-            default: return btcpp_any::text(std::string(board_.get<std::string_view>(b.slot)));
         }
     }
 
@@ -117,7 +108,7 @@ private:
             entry = board_.get_ref<btcpp_entry>(b.slot);
         } else if (b.is == dynamic_script::binding::what::key) {
             entry.exists = !b.may_be_unset || board_.is_set(b.slot) || !b.made_by_script;
-            if (!b.may_be_unset || board_.is_set(b.slot)) entry.value = of_key(b);
+            if (!b.may_be_unset || board_.is_set(b.slot)) entry.value = value_of(board_, b.slot);
         }
         if (!entry.exists) {
             if (n.op != token_kind::assign_create) {
