@@ -414,7 +414,9 @@ private:
                 case arity::composite: return "Control";
             }
         }
-        if (std::string_view element = btcpp::canopy_model_element(type); !element.empty())
+        // Canopy's own type's element; another program's node of that name has its own shape.
+        if (std::string_view element = btcpp::canopy_model_element(type);
+            !element.empty() && !namesake(type))
             return element;
         auto most = most_children_.find(std::string(type));
         const std::size_t children = most == most_children_.end() ? 0 : most->second;
@@ -498,9 +500,15 @@ private:
     // program's node of that name (which a lenient load learned): its model is marked, so
     // that it reads back as Canopy's (node_model::canopy_builtin).
     bool canopys(std::string_view type) const {
-        const auto& namesakes = document_.foreign_namesakes;
         return (!btcpp::canopy_model_element(type).empty() || type.rfind("behavior3.", 0) == 0) &&
-               std::find(namesakes.begin(), namesakes.end(), type) == namesakes.end();
+               !namesake(type);
+    }
+
+    // Whether the type is another program's node under one of Canopy's names, which a lenient
+    // load learned (tree_document::foreign_namesakes).
+    bool namesake(std::string_view type) const {
+        const auto& namesakes = document_.foreign_namesakes;
+        return std::find(namesakes.begin(), namesakes.end(), type) != namesakes.end();
     }
 
     void write_models() {
