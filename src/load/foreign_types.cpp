@@ -84,12 +84,15 @@ bool read_as_canopys(std::string_view name) {
     return std::find(std::begin(documented), std::end(documented), name) != std::end(documented);
 }
 
-// Whether a file's model declares Canopy's own type: marked so (Canopy's writer), or with
-// exactly its ports, typed as Canopy's Groot2 palette types them (a tree drawn with it).
+// Whether a file's model declares Canopy's own type: marked so (Canopy's writer), or of its
+// shape with exactly its ports, typed as Canopy's Groot2 palette types them (a tree drawn
+// with it).
 bool declares_canopys(const node_model& model) {
     if (model.canopy_builtin) return true;
     const node_type* canopy = canopy_builtins().find(model.name);
-    if (canopy == nullptr || model.ports.size() != canopy->params.size()) return false;
+    if (canopy == nullptr || model.ports.size() != canopy->params.size() ||
+        (model.shape && *model.shape != canopy->arity))
+        return false;
     return std::all_of(canopy->params.begin(), canopy->params.end(), [&](const param_spec& spec) {
         return std::any_of(model.ports.begin(), model.ports.end(), [&](const port_model& port) {
             return port.name == spec.name && port.type == btcpp::cpp_type_of(to_string(spec.type));
