@@ -31,6 +31,7 @@ public:
           condition_of_record_(std::move(v.condition_of_record)),
           conditions_(std::move(v.conditions)),
           scripts_(std::move(v.scripts)),
+          interrupts_on_error_(v.interrupts_on_error),
           sink_(sink) {}
 
     // Lays the nodes out in preorder with one depth-first walk that writes each tree array
@@ -52,6 +53,7 @@ public:
         tree_parts parts;
         tree_layout& layout = parts.layout;
         layout.subtree_end.resize(count_);
+        layout.interrupts_on_error = interrupts_on_error_;
         parts.parent.resize(count_);
         parts.child_count.resize(count_);
         parts.type.resize(count_);
@@ -322,6 +324,7 @@ private:
     std::vector<std::uint32_t> condition_of_record_;
     std::vector<node_conditions> conditions_;
     std::vector<std::shared_ptr<const script>> scripts_;
+    bool interrupts_on_error_;
     diagnostic_sink& sink_;
     bool failed_ = false;
 };

@@ -34,6 +34,7 @@ struct validated_records {
     std::vector<std::uint32_t> condition_of_record;
     std::vector<node_conditions> conditions;
     std::vector<std::shared_ptr<const script>> scripts;  ///< every compiled script
+    bool interrupts_on_error = false;                    ///< tree_layout::interrupts_on_error
 };
 
 /// Builds the tree, or reports (a node's creator refusing its parameters, say) and gives null.

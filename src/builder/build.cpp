@@ -24,6 +24,7 @@
 #include "core/suggest.hpp"
 #include "formats/btcpp_names.hpp"
 #include "run/btcpp_entry.hpp"
+#include "canopy/core/dynamic_value.hpp"
 
 namespace canopy {
 namespace {
@@ -145,6 +146,11 @@ public:
         scripts_.declare_keys(keys_);
         const std::size_t script_keys = keys_.size();
         declare_untyped_keys();
+        if (options_.rules == runtime_rules::behavior3) {
+            make_variables_javascript(declared_keys);
+            // The program's keys the tree never names are not among its variables.
+            if (!options_.main_keys_outside) drop_unused_program_keys();
+        }
         if (options_.rules == runtime_rules::btcpp) {
             for (std::size_t k = declared_keys; k < keys_.size(); ++k) {
                 keys_[k].starts_unset = true;
@@ -173,7 +179,8 @@ public:
             detail::assemble_tree({records_, owned_, count_, root_, parent_, child_count_, slot_,
                                    slot_types_, std::move(params_), std::move(params_begin_),
                                    std::move(keys_), std::move(scripts_.condition_of_record),
-                                   std::move(scripts_.conditions), std::move(scripts_.owned)},
+                                   std::move(scripts_.conditions), std::move(scripts_.owned),
+                                   options_.rules == runtime_rules::behavior3},
                                   sink_);
         return finish();
     }
@@ -452,6 +459,27 @@ private:
                     keys_[k].custom = detail::btcpp_entry_type();
                 }
             }
+        }
+    }
+
+    // Under behavior3-ts's rules every variable the file names, and does not declare with a
+    // type, holds any JavaScript value and is undefined until written: a `json` key that
+    // starts unset, which the nodes read and write as behavior3-ts's do.
+    void make_variables_javascript(std::size_t first) {
+        std::shared_ptr<const value_type> json = registry_.find_type("json");
+        if (json == nullptr || !json->is<dynamic_value>()) json = dynamic_value_type();
+        for (std::size_t k = registry_.keys().size(); k < keys_.size(); ++k) {
+            // A `json` variable the file declares without a default is undefined too.
+            if (keys_[k].from_file) {
+                if (keys_[k].custom != nullptr && keys_[k].custom->is<dynamic_value>() &&
+                    !keys_[k].initial)
+                    keys_[k].starts_unset = true;
+                continue;
+            }
+            if (k < first) continue;
+            keys_[k].type = param_type::custom;
+            keys_[k].custom = json;
+            keys_[k].starts_unset = true;
         }
     }
 
@@ -946,6 +974,19 @@ private:
             (detail::is_btcpp_entry(keys_[slot].custom.get()) && wanted != param_type::custom)) {
             param bound{spec.name, zero_of(wanted), slot, spec.output};
             bound.dynamic = !into_entry;
+            return bound;
+        }
+        // A `json` key (a behavior3 file's variable) converts as behavior3-ts's nodes use its
+        // value; one not set gives the parameter's default, as an undefined input does there.
+        if (keys_[slot].custom != nullptr && keys_[slot].custom->is<dynamic_value>() &&
+            (wanted == param_type::integer || wanted == param_type::number ||
+             wanted == param_type::boolean || wanted == param_type::string)) {
+            param bound{spec.name,
+                        spec.default_value && type_of(*spec.default_value) == wanted
+                            ? *spec.default_value
+                            : zero_of(wanted),
+                        slot, spec.output};
+            bound.dynamic = true;
             return bound;
         }
         if (!custom_fits(wanted, custom, keys_[slot]) ||

@@ -329,6 +329,41 @@ dynamic_value::object_type* dynamic_value::mutable_object() {
     return shared->get();
 }
 
+dynamic_value::array_type* dynamic_value::shared_array() const noexcept {
+    const auto* shared = std::get_if<std::shared_ptr<array_type>>(&value_);
+    return shared != nullptr ? shared->get() : nullptr;
+}
+
+dynamic_value::object_type* dynamic_value::shared_object() const noexcept {
+    const auto* shared = std::get_if<std::shared_ptr<object_type>>(&value_);
+    return shared != nullptr ? shared->get() : nullptr;
+}
+
+const void* dynamic_value::identity() const noexcept {
+    if (const array_type* elements = array()) return elements;
+    return object();
+}
+
+dynamic_value dynamic_value::clone() const {
+    if (const array_type* elements = array()) {
+        array_type copy;
+        copy.reserve(elements->size());
+        for (const dynamic_value& e : *elements) copy.push_back(e.clone());
+        return dynamic_value(std::move(copy));
+    }
+    if (const object_type* fields = object()) {
+        object_type copy;
+        copy.reserve(fields->size());
+        for (const auto& [name, value] : *fields) copy.emplace_back(name, value.clone());
+        return dynamic_value(std::move(copy));
+    }
+    return *this;
+}
+
+double dynamic_value::text_to_number(std::string_view text) noexcept {
+    return text_number(text);
+}
+
 const dynamic_value& dynamic_value::at(const dynamic_value& key) const noexcept {
     if (const array_type* elements = array()) {
         std::size_t index = 0;

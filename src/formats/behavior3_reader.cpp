@@ -903,6 +903,7 @@ private:
              "version", "custom", "$id", "$override", "prefix", "variables", "overrides"},
             "a behavior3 tree");
         result_.document.implicit_keys = true;
+        result_.document.rules = runtime_rules::behavior3;  // JavaScript's values
         result_.document.subtree_paths = tree_document::path_base::workspace;
         std::string name(text_field(m["name"], "name"));
         if (name.empty()) {

@@ -538,6 +538,9 @@ private:
             printer_.PushAttribute("ID", name.c_str());
             for (const record_set::key_declaration& key : records->declared_keys()) {
                 const std::string_view type = btcpp::cpp_type_of(key.type);
+                // A behavior3 variable holds any value, as a key BehaviorTree.CPP makes on
+                // first write does: nothing to declare.
+                if (key.type == "json" && !key.initial) continue;
                 if (type.empty()) {
                     problem("tree '" + name + "': key '" + key.name + "' has type '" + key.type +
                             "', which is no key type (integer, number, boolean, string)");

@@ -84,7 +84,10 @@ agent::agent(const tree_handle& handle, host_ref host, std::uint64_t seed) {
 }
 
 agent::agent(agent&& other) noexcept
-    : tree_(std::move(other.tree_)), core_(other.core_), follow_(std::move(other.follow_)) {
+    : tree_(std::move(other.tree_)),
+      core_(other.core_),
+      follow_(std::move(other.follow_)),
+      interruption_(std::move(other.interruption_)) {
     other.core_.block = nullptr;
 }
 
@@ -94,6 +97,7 @@ agent& agent::operator=(agent&& other) noexcept {
         tree_ = std::move(other.tree_);
         core_ = other.core_;
         follow_ = std::move(other.follow_);
+        interruption_ = std::move(other.interruption_);
         other.core_.block = nullptr;
     }
     return *this;
@@ -178,10 +182,37 @@ status agent::tick(double dt) {
         follow_new_tree();
     }
     core_.time_ns += dt_ns;
+    if (CANOPY_UNLIKELY(tree_->layout().interrupts_on_error)) return tick_or_interrupt(dt_ns);
     if (CANOPY_UNLIKELY(!tree_->layout().listeners.empty()))
         return tick_telling_listeners(*this, core_, *tree_, dt_ns);
     context ctx(*this, core_, *tree_, dt_ns);
     return ctx.tick(tree::root);
+}
+
+// behavior3-ts catches what a node throws, reports it and interrupts the tree: the running
+// nodes are dropped, the variables stay, and the next tick starts at the root. Here the
+// running nodes are halted, and the error is kept for interruption() to give.
+status agent::tick_or_interrupt(std::int64_t dt_ns) {
+    if (interruption_ != nullptr) interruption_->clear();
+    try {
+        if (!tree_->layout().listeners.empty())
+            return tick_telling_listeners(*this, core_, *tree_, dt_ns);
+        context ctx(*this, core_, *tree_, dt_ns);
+        return ctx.tick(tree::root);
+    } catch (const error& e) {
+        if (interruption_ == nullptr) interruption_ = std::make_unique<std::string>();
+        *interruption_ = e.what();
+    }
+    try {
+        halt_all();
+    } catch (const error&) {  // behavior3's nodes have no halt that fails
+    }
+    return status::idle;
+}
+
+const std::string& agent::interruption() const noexcept {
+    static const std::string none;
+    return interruption_ != nullptr ? *interruption_ : none;
 }
 
 void agent::post_event(std::string_view event) {

@@ -1,5 +1,7 @@
 #include "run/btcpp_entry.hpp"
 
+#include "run/javascript_port.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <iterator>
@@ -528,18 +530,22 @@ void write_port(context& ctx, std::uint32_t slot, const btcpp_any& value,
 }  // namespace
 
 std::int64_t read_dynamic_integer(const context& ctx, std::uint32_t slot) {
+    if (holds_javascript(ctx.blackboard(), slot)) return javascript_port::read_integer(ctx, slot);
     return read_port(ctx, slot, read_integer);
 }
 
 double read_dynamic_number(const context& ctx, std::uint32_t slot) {
+    if (holds_javascript(ctx.blackboard(), slot)) return javascript_port::read_number(ctx, slot);
     return read_port(ctx, slot, read_real);
 }
 
 bool read_dynamic_boolean(const context& ctx, std::uint32_t slot) {
+    if (holds_javascript(ctx.blackboard(), slot)) return javascript_port::read_boolean(ctx, slot);
     return read_port(ctx, slot, read_boolean);
 }
 
 std::string_view read_dynamic_string(const context& ctx, std::uint32_t slot) {
+    if (holds_javascript(ctx.blackboard(), slot)) return javascript_port::read_string(ctx, slot);
     // Text is read in place, valid until the entry changes, as a string key's is.
     const auto& entry = ctx.blackboard().get_ref<btcpp_entry>(slot);
     if (entry.exists && entry.value.is_string()) return entry.value.s;
@@ -553,18 +559,26 @@ std::string_view read_dynamic_string(const context& ctx, std::uint32_t slot) {
 }
 
 void write_dynamic(context& ctx, std::uint32_t slot, std::int64_t value) {
+    if (holds_javascript(ctx.blackboard(), slot))
+        return javascript_port::write(ctx, slot, static_cast<double>(value));
     write_port(ctx, slot, btcpp_any::integer(value), btcpp_entry::declared::integer);
 }
 
 void write_dynamic(context& ctx, std::uint32_t slot, double value) {
+    if (holds_javascript(ctx.blackboard(), slot))
+        return javascript_port::write(ctx, slot, value);
     write_port(ctx, slot, btcpp_any::real(value), btcpp_entry::declared::real);
 }
 
 void write_dynamic(context& ctx, std::uint32_t slot, bool value) {
+    if (holds_javascript(ctx.blackboard(), slot))
+        return javascript_port::write(ctx, slot, value);
     write_port(ctx, slot, btcpp_any::integer(value ? 1 : 0), btcpp_entry::declared::boolean);
 }
 
 void write_dynamic(context& ctx, std::uint32_t slot, std::string_view value) {
+    if (holds_javascript(ctx.blackboard(), slot))
+        return javascript_port::write(ctx, slot, value);
     write_port(ctx, slot, btcpp_any::text(std::string(value)), btcpp_entry::declared::string);
 }
 

@@ -422,8 +422,14 @@ int run(const run_options& o) {
         const auto start = clock::now();
         ticker.tick(agents, o.dt);
         ticking += clock::now() - start;
-        std::cout << "tick " << k << ": " << to_string(agents.front().last_status(tree::root))
-                  << '\n';
+        if (const std::string& why = agents.front().interruption(); !why.empty()) {
+            // behavior3-ts reports the error and interrupts the tree; so does this run.
+            std::cout << "tick " << k << ": interrupted\n";
+            std::cerr << input_name(o.file) << ": tick " << k << ": interrupted: " << why << '\n';
+        } else {
+            std::cout << "tick " << k << ": "
+                      << to_string(agents.front().last_status(tree::root)) << '\n';
+        }
 #if CANOPY_HAS_LIVE
         if (browser) browser->update(k);
 #endif

@@ -61,6 +61,15 @@ public:
     /// The fields of an object, or null for another kind.
     const object_type* object() const noexcept;
     object_type* mutable_object();
+    /// The elements or fields to change in place, as JavaScript changes an array or object:
+    /// every value that shares them sees the change (behavior3's variables,
+    /// docs/behavior3.md "Values"). Null for another kind.
+    array_type* shared_array() const noexcept;
+    object_type* shared_object() const noexcept;
+    /// The array or object itself, which JavaScript's `===` compares, or null for another kind.
+    const void* identity() const noexcept;
+    /// A copy that shares no array or object with this one.
+    dynamic_value clone() const;
 
     /// An array's element or an object's field, as JavaScript's `value[key]` reads it: an
     /// array by a whole number from 0 (also given as its text, "2"), an object by a string or
@@ -78,6 +87,8 @@ public:
     double to_number() const noexcept;
     /// JavaScript's truthiness: false for null, false, 0, NaN and "".
     bool truthy() const noexcept;
+    /// A string as JavaScript's Number(text) reads the decimal forms.
+    static double text_to_number(std::string_view text) noexcept;
 
     /// Equal kinds and contents: numbers as doubles (NaN unequal to itself), arrays element by
     /// element, objects field by field in any order.

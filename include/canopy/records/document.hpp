@@ -72,6 +72,10 @@ enum class runtime_rules : std::uint8_t {
     /// enums and `-x` give reals); the keys a tree makes hold no value until first written,
     /// and the program's keys the tree never names are not the tree's.
     btcpp,
+    /// behavior3-ts's: a variable holds any JavaScript value and is undefined until written;
+    /// expressions are evaluated as its evaluator does, and what it finds only when a node
+    /// runs interrupts that tick (docs/behavior3.md, "JavaScript's values").
+    behavior3,
 };
 
 /// Everything a reader gives for one file: its trees, as records with Canopy's type and

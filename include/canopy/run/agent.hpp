@@ -54,6 +54,11 @@ public:
     /// moments around the root's tick (agent_event).
     /// @warning throws canopy::error for a dt that is negative, not finite, or over a year.
     status tick(double dt);
+    /// Why the last tick was interrupted, or empty. In a behavior3 file's tree an error out of a
+    /// node (an expression reading an undefined variable, a failed Assert) does not leave
+    /// tick(): as behavior3-ts's tree does, the tick ends there, every running node is halted,
+    /// the variables stay, and tick() returns idle with the error's message here.
+    const std::string& interruption() const noexcept;
     /// Posts an event between ticks: every node of the tree that is running hears it
     /// (node::on_event), as behavior3's WaitForEvent does, and acts on it at the next tick; so
     /// does every node that listens while idle, which may run its child at once (behavior3's
@@ -120,6 +125,7 @@ private:
     void release() noexcept;
     void follow_new_tree();
     void halt_all();
+    status tick_or_interrupt(std::int64_t dt_ns);
     // Runs `tree` from a fresh state block, with the values of the keys both trees have when
     // `keep_shared_keys`; if the block cannot be made (the tree cannot run, or the host does
     // not fit it), stays on its tree, node states constructed anew, and rethrows.
@@ -134,6 +140,7 @@ private:
         std::uint64_t version;
     };
     std::unique_ptr<following> follow_;
+    std::unique_ptr<std::string> interruption_;  // made at the first interruption
 };
 
 /// Posts an event to every agent of the vector (agent::post_event): behavior3's events go to

@@ -24,10 +24,13 @@ inline constexpr bool builtin_value =
 // entries"): text read as T, a number cast to T, with BehaviorTree.CPP's failures, which
 // throw canopy::error (code `blackboard`) naming the node. A string read is valid until the
 // entry changes; a number read as text, until the fourth such read after it on the thread.
+// A `json` key (a behavior3 file's variable) is read as behavior3-ts's nodes read a JavaScript
+// value; one not set gives the parameter's default, as there.
 std::int64_t read_dynamic_integer(const context& ctx, std::uint32_t slot);
 double read_dynamic_number(const context& ctx, std::uint32_t slot);
 bool read_dynamic_boolean(const context& ctx, std::uint32_t slot);
 std::string_view read_dynamic_string(const context& ctx, std::uint32_t slot);
+bool holds_javascript(const blackboard& board, std::uint32_t slot) noexcept;
 void write_dynamic(context& ctx, std::uint32_t slot, std::int64_t value);
 void write_dynamic(context& ctx, std::uint32_t slot, double value);
 void write_dynamic(context& ctx, std::uint32_t slot, bool value);
@@ -103,7 +106,12 @@ public:
             }
         }
         const canopy::blackboard board = ctx.blackboard();
-        if (!board.is_set(key_)) ctx.require_value(key_);
+        if (!board.is_set(key_)) {
+            if constexpr (builtin) {
+                if (dynamic_ && detail::holds_javascript(board, key_)) return literal_;
+            }
+            ctx.require_value(key_);
+        }
         if constexpr (builtin) {
             if (dynamic_) return detail::read_dynamic<T>(ctx, key_);
             return board.get<T>(key_);

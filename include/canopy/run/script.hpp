@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/param.hpp"
 #include "canopy/run/blackboard.hpp"
 
@@ -152,6 +153,11 @@ public:
     /// @warning throws canopy::error (code `script`) when the value is a string or of a
     /// program's type, besides what run() throws.
     double number(blackboard board) const;
+    /// Runs a behavior3 expression and gives its value as behavior3-ts's evaluator does, a
+    /// JavaScript value, or nothing for undefined (behavior3's `Calculate`); another script's
+    /// value as number() gives it.
+    /// @warning throws canopy::error (code `script`) where behavior3-ts's evaluator throws.
+    std::optional<dynamic_value> value(blackboard board) const;
     /// The type of the last statement's value: integer, number, boolean, string or custom.
     param_type result_type() const noexcept;
 

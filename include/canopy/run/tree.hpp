@@ -96,6 +96,9 @@ struct tree_layout {
     /// The nodes that listen while idle (listening_hook), in preorder: those the agent tells
     /// its own events (agent_event). Empty in most trees, which then pay one test per tick.
     std::vector<std::uint32_t> listeners;
+    /// A behavior3 file's tree (runtime_rules::behavior3): an error out of a node interrupts
+    /// the tick, as behavior3-ts's tree catches it, rather than leaving agent::tick.
+    bool interrupts_on_error = false;
 
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(subtree_end.size()); }
 };

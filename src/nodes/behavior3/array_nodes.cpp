@@ -92,6 +92,12 @@ bool write_dynamic(blackboard board, std::uint32_t slot, const dynamic_value& va
             return true;
         case param_type::custom:
             if (!board.keys()[slot].custom->is<dynamic_value>()) return false;
+            // A behavior3 file's variable given null is deleted, as behavior3-ts's
+            // blackboard deletes it: undefined again.
+            if (value.is_null() && board.keys()[slot].starts_unset) {
+                board.unset(slot);
+                return true;
+            }
             board.set(slot, value);
             return true;
         default: return false;

@@ -24,6 +24,9 @@ public:
     any_input(const param_list& params, std::string_view name);
     /// Whether the file gave the parameter at all.
     bool given() const noexcept { return given_; }
+    /// Whether it names a variable, and which.
+    bool from_key() const noexcept { return key_ != param::no_key; }
+    std::uint32_t key() const noexcept { return key_; }
     /// The value for this tick: a reference to a `json` key's value (no copy) or to the literal,
     /// else `scratch` filled from the key.
     const dynamic_value& get(const blackboard& board, dynamic_value& scratch) const;

@@ -13,6 +13,7 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/script.hpp"
+#include "nodes/behavior3/dynamic_io.hpp"
 #include "nodes/behavior3/value_nodes.hpp"
 #include "nodes/builtin.hpp"
 
@@ -34,49 +35,72 @@ private:
     const script& value_;
 };
 
-// Calculate: evaluates `value` into its output variable (a number: a boolean result is stored
-// as 1 or 0) and succeeds.
+// Calculate: evaluates `value` into its output variable, whatever its kind (undefined
+// deletes the variable), and succeeds. A variable of another type than `json` takes a
+// number: a boolean result as 1 or 0.
 class calculate final : public node {
 public:
     static std::vector<param_spec> parameters() {
-        return {param_spec::script("value", script_dialect::behavior3),
-                param_spec::output_port("output1", param_type::number)};
+        return {param_spec::script("value", script_dialect::behavior3), any_output("output1")};
     }
     explicit calculate(const param_list& params)
-        : value_(params.script("value")), result_(params, "output1") {}
+        : value_(params.script("value")), key_(output_key(params, "output1")) {}
     status tick(context& ctx) const override {
-        const double value = value_.number(ctx.blackboard());
-        result_.set(ctx, value);
+        if (key_ == param::no_key) {
+            (void)value_.value(ctx.blackboard());
+            return status::success;
+        }
+        blackboard board = ctx.blackboard();
+        if (board.type(key_) != param_type::custom) {
+            board.set(key_, value_.number(board));  // a key the file declared a number
+            return status::success;
+        }
+        const std::optional<dynamic_value> value = value_.value(board);
+        if (!value) {
+            board.unset(key_);
+        } else if (!write_dynamic(board, key_, *value)) {
+            return status::failure;
+        }
         return status::success;
     }
 
 private:
     const script& value_;
-    output<double> result_;
+    std::uint32_t key_;
 };
 
 // Let: writes `value`, a literal or (behavior3's input slot) another variable's value, to its
-// output variable, and succeeds.
+// output variable, and succeeds. A variable's array or object is the same one after (behavior3
+// shares JavaScript's references); a literal one is made anew each time, as behavior3-ts
+// reads its arguments anew at each tick. An undefined variable deletes the output's.
 class let final : public node {
 public:
     static std::vector<param_spec> parameters() {
         // A variable only Lets write holds what they write: with an array or object, `json`.
         param_spec variable = param_spec::required("output1", param_type::key);
         variable.implicit_key_type = dynamic_value_type();
-        return {param_spec::required("value", param_type::key_value), std::move(variable)};
+        return {any_param("value"), std::move(variable)};
     }
     explicit let(const param_list& params)
         : key_(static_cast<std::uint32_t>(params.get<std::int64_t>("output1"))),
-          value_(*params.find_param("value")) {}
+          value_(params, "value") {}
 
     status tick(context& ctx) const override {
-        write_value(ctx.blackboard(), key_, value_);
-        return status::success;
+        blackboard board = ctx.blackboard();
+        if (value_.from_key() && !board.is_set(value_.key())) {
+            board.unset(key_);
+            return status::success;
+        }
+        dynamic_value scratch;
+        const dynamic_value& value = value_.get(board, scratch);
+        const bool fresh = !value_.from_key() && (value.is_array() || value.is_object());
+        return write_dynamic(board, key_, fresh ? value.clone() : value) ? status::success
+                                                                          : status::failure;
     }
 
 private:
     std::uint32_t key_;
-    param value_;
+    any_input value_;
 };
 
 // Assert: the child's success or running passed on; its failure is an error that leaves the

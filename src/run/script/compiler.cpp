@@ -1016,6 +1016,18 @@ std::variant<std::shared_ptr<const script>, script_problem> script::compile(
         code->checked_truth = true;
         return std::shared_ptr<const script>(new script(std::move(code)));
     };
+    // behavior3's variables hold any value: the expression is walked as behavior3-ts
+    // evaluates it.
+    if (parsed.syntax_->dialect == script_dialect::behavior3) {
+        auto bound =
+            std::make_shared<detail::behavior3_expression::expression>(parsed.syntax_->behavior3);
+        detail::behavior3_expression::bind(*bound, scope);
+        code->behavior3 = std::move(bound);
+        code->max_stack = program::walked_stack;
+        code->result = param_type::custom;
+        code->checked_truth = true;
+        return std::shared_ptr<const script>(new script(std::move(code)));
+    }
     // Its values' types are known only when it runs: no problem to find before.
     if (detail::script_code::names_dynamic_entry(*parsed.syntax_, scope)) return walked();
     const std::size_t problems_before = deferred != nullptr ? deferred->size() : 0;

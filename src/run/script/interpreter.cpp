@@ -12,6 +12,7 @@
 
 #include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/error.hpp"
+#include "run/script/behavior3_expression.hpp"
 #include "run/script/dynamic.hpp"
 #include "run/script/program.hpp"
 
@@ -229,6 +230,17 @@ std::int64_t wrap(std::uint64_t value) {
 __attribute__((noinline))
 #endif
 bool execute_dynamic(const program& p, blackboard board, bool truth, double* number) {
+    if (p.behavior3 != nullptr) {
+        detail::behavior3_expression::result r;
+        try {
+            r = detail::behavior3_expression::evaluate(*p.behavior3, board);
+        } catch (const error& e) {
+            fail(p, e.what());
+        }
+        if (number != nullptr)
+            *number = r.defined ? r.value.to_number() : std::numeric_limits<double>::quiet_NaN();
+        return truth && detail::behavior3_expression::truthy(r);
+    }
     const detail::btcpp_any last = run_dynamic(*p.dynamic, p.text, board);
     try {
         if (number != nullptr) *number = detail::cast_real(last);
@@ -560,6 +572,19 @@ double script::number(blackboard board) const {
     double value = 0;
     (void)execute(*program_, board, false, &value);
     return value;
+}
+
+std::optional<dynamic_value> script::value(blackboard board) const {
+    const program& p = *program_;
+    if (p.behavior3 == nullptr) return dynamic_value(number(board));
+    try {
+        detail::behavior3_expression::result r =
+            detail::behavior3_expression::evaluate(*p.behavior3, board);
+        if (!r.defined) return std::nullopt;
+        return std::move(r.value);
+    } catch (const error& e) {
+        fail(p, e.what());
+    }
 }
 
 param_type script::result_type() const noexcept {

@@ -516,6 +516,15 @@ private:
 
 std::variant<parsed_script, script_problem> parsed_script::parse(std::string_view text,
                                                                  script_dialect dialect) {
+    if (dialect == script_dialect::behavior3) {
+        auto parsed = detail::behavior3_expression::parse(text);
+        if (auto* problem = std::get_if<script_problem>(&parsed)) return std::move(*problem);
+        auto tree = std::make_unique<syntax>();
+        tree->text = std::string(text);
+        tree->dialect = dialect;
+        tree->behavior3 = std::move(std::get<0>(parsed));
+        return parsed_script(std::move(tree));
+    }
     auto lexed = dialect == script_dialect::behavior3 ? detail::script_syntax::lex_behavior3(text)
                                                       : detail::script_syntax::lex(text);
     if (auto* problem = std::get_if<script_problem>(&lexed)) return std::move(*problem);
@@ -559,6 +568,7 @@ std::vector<std::string_view> parsed_script::object_names() const {
 }
 
 std::vector<std::string_view> parsed_script::names() const {
+    if (syntax_->dialect == script_dialect::behavior3) return syntax_->behavior3.names();
     std::vector<std::pair<std::uint32_t, std::string_view>> found;  // offset, name
     for (const node& n : syntax_->nodes) {
         if (n.kind == node_kind::name) found.emplace_back(n.offset, n.text);

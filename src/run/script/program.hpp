@@ -17,6 +17,11 @@
 namespace canopy::detail::script_code {
 
 struct dynamic_script;  // run/script/dynamic.hpp
+}  // namespace canopy::detail::script_code
+namespace canopy::detail::behavior3_expression {
+struct expression;  // run/script/behavior3_expression.hpp
+}  // namespace canopy::detail::behavior3_expression
+namespace canopy::detail::script_code {
 
 enum class opcode : std::uint8_t {
     push_int,  // imm.i (booleans are integers 0 or 1)
@@ -141,6 +146,8 @@ struct program {
     // A BehaviorTree.CPP script over dynamic entries, walked instead of `code`, which is empty;
     // its max_stack is walked_stack, so that the typed paths never take it.
     std::shared_ptr<const dynamic_script> dynamic;
+    // A behavior3 expression, walked as behavior3-ts evaluates it, with max_stack walked_stack.
+    std::shared_ptr<const behavior3_expression::expression> behavior3;
     static constexpr std::size_t walked_stack = static_cast<std::size_t>(-1);
 };
 

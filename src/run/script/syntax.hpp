@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "canopy/run/script.hpp"
+#include "run/script/behavior3_expression.hpp"
 
 namespace canopy::detail::script_syntax {
 
@@ -119,6 +120,8 @@ struct parsed_script::syntax {
     std::vector<std::uint32_t> statements;  // root node of each
     std::vector<script_assignment> assignments;
     std::vector<std::uint32_t> assignment_nodes;  // per assignment, its assign node
+    // A behavior3 expression: its postfix, as behavior3-ts evaluates it (no nodes).
+    detail::behavior3_expression::expression behavior3;
 };
 
 }  // namespace canopy

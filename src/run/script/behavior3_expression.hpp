@@ -1,0 +1,87 @@
+#pragma once
+// behavior3's expressions as behavior3-ts evaluates them (docs/behavior3.md, "Expressions"):
+// its tokens, its shunting-yard into postfix and its check of the postfix decide what loads;
+// its stack machine, over JavaScript's values, what an expression gives. A behavior3 file's
+// variables hold any value, so the values' kinds are known only when the expression runs.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "canopy/core/dynamic_value.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "canopy/run/script.hpp"
+
+namespace canopy::detail::behavior3_expression {
+
+enum class op : std::uint8_t {
+    number,  // value
+    boolean,
+    word,  // a name or a quoted literal, as written (quotes kept): read when an operator needs it
+    negate,
+    plus,
+    logical_not,
+    question,
+    colon,
+    dot,
+    bracket,
+    greater,
+    greater_equal,
+    equal,
+    not_equal,
+    less,
+    less_equal,
+    add,
+    subtract,
+    multiply,
+    divide,
+    remainder,
+    logical_and,
+    logical_or,
+    bit_and,
+    bit_or,
+    shift_left,
+    shift_right,
+    shift_right_unsigned,
+    parenthesis,  // a `(` never closed, which behavior3-ts leaves in the postfix
+};
+
+struct item {
+    op kind = op::number;
+    std::uint32_t offset = 0;  // in the text
+    double value = 0;
+    std::string text;         // as written
+    std::uint32_t slot = 0;   // a name's key, when bound
+    bool bound = false;
+};
+
+struct expression {
+    std::vector<item> postfix;
+    /// The words that name variables (not quoted literals, not the field after a `.`), once
+    /// each, in text order: views into the items.
+    std::vector<std::string_view> names() const;
+};
+
+/// The postfix of an expression, or why behavior3-ts refuses it when it builds the tree.
+std::variant<expression, script_problem> parse(std::string_view text);
+
+/// Binds each name to the key `scope` gives it; a name without one reads as undefined.
+void bind(expression& e, const script_scope& scope);
+
+/// What an expression gives: a JavaScript value, or undefined.
+struct result {
+    bool defined = false;
+    dynamic_value value;
+};
+
+/// Evaluates it on one agent's blackboard.
+/// @warning throws canopy::error (code `script`) where behavior3-ts's evaluator throws, with
+/// its message ("value indexed by 'x' is not found").
+result evaluate(const expression& e, const blackboard& board);
+
+/// JavaScript's truthiness of a result.
+bool truthy(const result& r) noexcept;
+
+}  // namespace canopy::detail::behavior3_expression
