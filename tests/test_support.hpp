@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -21,6 +22,32 @@ inline std::ostream& operator<<(std::ostream& out, source_location where) {
 }  // namespace canopy
 
 namespace canopy::testing {
+
+/// A behavior3 file's variable (a `json` key) or a number key, as a number: NaN when it holds
+/// another kind of value.
+inline double number_at(const blackboard& board, std::string_view name) {
+    for (std::uint32_t k = 0; k < board.keys().size(); ++k) {
+        if (board.keys()[k].name != name) continue;
+        if (board.type(k) != param_type::custom) return board.get<double>(k);
+        const dynamic_value& v = board.get_ref<dynamic_value>(k);
+        return v.is_number() ? v.number() : std::nan("");
+    }
+    throw std::runtime_error("no variable '" + std::string(name) + "'");
+}
+/// Sets a behavior3 file's variable (a `json` key) to a value.
+inline void set_at(blackboard board, std::string_view name, const dynamic_value& value) {
+    board.set(board.slot(name), value);
+}
+/// The same for a boolean: false unless it holds true.
+inline bool boolean_at(const blackboard& board, std::string_view name) {
+    for (std::uint32_t k = 0; k < board.keys().size(); ++k) {
+        if (board.keys()[k].name != name) continue;
+        if (board.type(k) != param_type::custom) return board.get<bool>(k);
+        const dynamic_value& v = board.get_ref<dynamic_value>(k);
+        return v.type() == dynamic_value::kind::boolean && v.boolean();
+    }
+    throw std::runtime_error("no variable '" + std::string(name) + "'");
+}
 
 /// A script parsed and compiled against `scope`, or the problem that stopped it, at parse or
 /// compile.

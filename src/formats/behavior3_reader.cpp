@@ -1386,19 +1386,17 @@ private:
         }
         if (given != args.end()) {
             where = given->where;
-            if (wired != nullptr) {
-                // Log prints both; the others take one or the other (behavior3editor's
-                // "oneof" check refuses both).
-                report(wired->where,
-                       rule.dropped_arg.empty() ? diagnostic_code::duplicate_field
-                                                : diagnostic_code::unsupported_feature,
-                       rule.dropped_arg.empty()
-                           ? "'" + std::string(name) + "' takes its '" + std::string(arg.arg) +
-                                 "' as an argument or as input " +
-                                 std::to_string(arg.input_slot + 1) + ", not both"
-                           : "'" + std::string(name) +
-                                 "' prints its 'message' and input 1 "
-                                 "together; Canopy's Log writes one message: give one or the other",
+            if (wired != nullptr && !rule.dropped_arg.empty()) {
+                // Log prints both: the message, then input 1's value.
+                params.push_back(
+                    {"input1", "{" + std::string(wired->name) + "}", wired->where, false});
+            } else if (wired != nullptr) {
+                // The others take one or the other (behavior3editor's "oneof" check refuses
+                // both).
+                report(wired->where, diagnostic_code::duplicate_field,
+                       "'" + std::string(name) + "' takes its '" + std::string(arg.arg) +
+                           "' as an argument or as input " + std::to_string(arg.input_slot + 1) +
+                           ", not both",
                        id);
             }
             value = scalar(given->value, given->name, id);

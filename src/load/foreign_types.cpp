@@ -85,19 +85,24 @@ bool read_as_canopys(std::string_view name) {
 }
 
 // Whether a file's model declares Canopy's own type: marked so (Canopy's writer), or of its
-// shape with exactly its ports, typed as Canopy's Groot2 palette types them (a tree drawn
-// with it).
+// shape with its ports, typed as Canopy's Groot2 palette types them (a tree drawn with it):
+// each port one of the type's, and every parameter the type requires among them (a palette
+// written before the type gained an optional one still names it).
 bool declares_canopys(const node_model& model) {
     if (model.canopy_builtin) return true;
     const node_type* canopy = canopy_builtins().find(model.name);
-    if (canopy == nullptr || model.ports.size() != canopy->params.size() ||
-        (model.shape && *model.shape != canopy->arity))
-        return false;
-    return std::all_of(canopy->params.begin(), canopy->params.end(), [&](const param_spec& spec) {
+    if (canopy == nullptr || (model.shape && *model.shape != canopy->arity)) return false;
+    auto modelled = [&](const param_spec& spec) {
         return std::any_of(model.ports.begin(), model.ports.end(), [&](const port_model& port) {
             return port.name == spec.name && port.type == btcpp::cpp_type_of(to_string(spec.type));
         });
-    });
+    };
+    const auto& params = canopy->params;
+    const auto in_params = std::count_if(params.begin(), params.end(), modelled);
+    return static_cast<std::size_t>(in_params) == model.ports.size() &&
+           std::all_of(params.begin(), params.end(), [&](const param_spec& spec) {
+               return spec.default_value || spec.type == param_type::any || modelled(spec);
+           });
 }
 
 // The names the files' node models declare as Canopy's own types (declares_canopys).

@@ -74,19 +74,27 @@ std::mutex log_mutex;
 class log final : public node {
 public:
     static std::vector<param_spec> parameters() {
-        return {param_spec::optional("message", std::string())};
+        // input1: a key whose value follows the message (behavior3's Log prints both).
+        return {param_spec::optional("message", std::string()),
+                {"input1", param_type::any, std::nullopt, false, nullptr}};
     }
-    explicit log(const param_list& params) : message_(params, "message") {}
+    explicit log(const param_list& params) : message_(params, "message") {
+        if (const param* value = params.find_param("input1")) value_ = value->key;
+    }
     status tick(context& ctx) const override {
         std::string_view text = message_.get(ctx);
-        if (text.empty()) text = ctx.tree().describe(ctx.node());
+        if (text.empty() && value_ == param::no_key) text = ctx.tree().describe(ctx.node());
+        const canopy::blackboard board = ctx.blackboard();
         const std::lock_guard<std::mutex> lock(log_mutex);
-        std::cout << text << '\n';
+        std::cout << text;
+        if (value_ != param::no_key && board.is_set(value_)) std::cout << ' ' << board.text(value_);
+        std::cout << '\n';
         return status::success;
     }
 
 private:
     input<std::string_view> message_;
+    std::uint32_t value_ = param::no_key;
 };
 
 // Succeeds when the key's value compares as asked with `value` (a literal or another key).

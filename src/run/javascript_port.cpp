@@ -40,8 +40,13 @@ std::int64_t read_integer(const context& ctx, std::uint32_t slot) {
     return static_cast<std::int64_t>(std::ceil(number));
 }
 
+// A time or delay: behavior3-ts adds it to its clock, which joins a string, array or object to
+// the clock's text instead: no time that ever comes.
 double read_number(const context& ctx, std::uint32_t slot) {
-    return value_of(ctx, slot).to_number();
+    const dynamic_value& value = value_of(ctx, slot);
+    if (value.is_string() || value.is_array() || value.is_object())
+        return std::numeric_limits<double>::quiet_NaN();
+    return value.to_number();
 }
 
 bool read_boolean(const context& ctx, std::uint32_t slot) {

@@ -121,6 +121,8 @@ public:
     }
     /// Whether the value comes from the blackboard (else it is literal()).
     bool from_blackboard() const noexcept { return key_ != param::no_key; }
+    /// The key's slot, or param::no_key.
+    std::uint32_t key() const noexcept { return key_; }
     /// The file's value; meaningful only when !from_blackboard().
     const auto& literal() const noexcept {
         if constexpr (builtin) {

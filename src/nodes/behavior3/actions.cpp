@@ -1,5 +1,7 @@
 // behavior3-ts's Wait and WaitForEvent (docs/behavior3.md, "The behavior3 node family").
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,7 +46,10 @@ public:
             seconds += (unit - 0.5) * spread;
         }
         s.started = true;
-        s.deadline_ns = ctx.time_ns() + seconds_to_ns(seconds);
+        // NaN: a time behavior3-ts joins to its clock as text (a string, array or object),
+        // which never comes.
+        s.deadline_ns = std::isnan(seconds) ? std::numeric_limits<std::int64_t>::max()
+                                            : ctx.time_ns() + seconds_to_ns(seconds);
         return status::running;
     }
 

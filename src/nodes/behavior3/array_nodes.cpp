@@ -165,6 +165,12 @@ std::uint32_t output_key(const param_list& params, std::string_view name) {
     return found == nullptr ? param::no_key : found->key;
 }
 
+void require_defined(const blackboard& board, std::uint32_t key, std::string_view name) {
+    if (key != param::no_key && !board.is_set(key))
+        throw error(error_code::script, "missing input '" + std::string(name) + "' (variable '" +
+                                            board.keys()[key].name + "' is undefined)");
+}
+
 bool write_output(blackboard board, std::uint32_t key, const dynamic_value& value) {
     return key == param::no_key || write_dynamic(board, key, value);
 }
@@ -191,6 +197,22 @@ void check_oneof(const any_input& arg, const any_input& slot, const char* arg_na
 
 // Push: appends input 2 to the array in input 1 and succeeds; failure when input 1 holds no
 // array (or the element is too large or deep: fits_in_a_value).
+// Whether `value` is, or holds at any depth, the array or object `target`: storing it there
+// would make a value that holds itself, which JavaScript allows and a JSON text cannot show.
+// Called after fits_in_a_value, so the walk is bounded.
+bool holds(const dynamic_value& value, const void* target) {
+    if (value.identity() == target) return true;
+    if (const auto* elements = value.array()) {
+        return std::any_of(elements->begin(), elements->end(),
+                           [&](const dynamic_value& e) { return holds(e, target); });
+    }
+    if (const auto* fields = value.object()) {
+        return std::any_of(fields->begin(), fields->end(),
+                           [&](const auto& f) { return holds(f.second, target); });
+    }
+    return false;
+}
+
 class push final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -203,9 +225,11 @@ public:
         dynamic_value scratch;
         // A copy first: the element may be the array itself.
         dynamic_value element = element_.get(board, scratch);
-        dynamic_value::array_type* elements =
-            board.get_mutable<dynamic_value>(array_).mutable_array();
-        if (elements == nullptr || !fits_in_a_value(element)) return status::failure;
+        // The array itself, which every variable sharing it sees change, as in JavaScript.
+        const dynamic_value& array = board.get_mutable<dynamic_value>(array_);
+        dynamic_value::array_type* elements = array.shared_array();
+        if (elements == nullptr || !fits_in_a_value(element) || holds(element, elements))
+            return status::failure;
         elements->push_back(std::move(element));
         return status::success;
     }
@@ -237,6 +261,7 @@ private:
         const blackboard board = ctx.blackboard();
         const auto& list = board.get_ref<dynamic_value>(array_);
         if (!list.is_array()) return status::failure;
+        require_defined(board, index_.from_blackboard() ? index_.key() : param::no_key, "index");
         const dynamic_value& element = list.at(dynamic_value(index_.get(ctx)));
         if (element.is_null()) return status::failure;
         return write_output(board, element_, element) ? status::success : status::failure;
@@ -276,6 +301,7 @@ private:
         const blackboard board = ctx.blackboard();
         const auto& object = board.get_ref<dynamic_value>(object_);
         if (!object.is_object() && !object.is_array()) return status::failure;
+        require_defined(board, field_.from_key() ? field_.key() : param::no_key, "field");
         dynamic_value scratch;
         const dynamic_value& field = field_.get(board, scratch);
         if (!is_field_name(field)) return status::failure;
@@ -314,15 +340,19 @@ public:
     }
     status tick(context& ctx) const override {
         blackboard board = ctx.blackboard();
+        // The object itself, which every variable sharing it sees change, as in JavaScript.
+        const dynamic_value& object = board.get_ref<dynamic_value>(object_);
+        if (!object.is_object() && !object.is_array()) return status::failure;
+        require_defined(board, field_.from_key() ? field_.key() : param::no_key, "field");
         dynamic_value scratch;
         const dynamic_value field = field_.get(board, scratch);  // a copy: it may be the object
         if (!is_field_name(field)) return status::failure;
         dynamic_value value;
         if (value_.given()) value = value_.get(board, scratch);
         if (value_slot_.given()) value = value_slot_.get(board, scratch);
-        if (!fits_in_a_value(value)) return status::failure;
-        auto& object = board.get_mutable<dynamic_value>(object_);
-        if (dynamic_value::object_type* fields = object.mutable_object()) {
+        if (!fits_in_a_value(value) || holds(value, object.identity())) return status::failure;
+        (void)board.get_mutable<dynamic_value>(object_);  // a new update stamp
+        if (dynamic_value::object_type* fields = object.shared_object()) {
             const std::string name = field.is_string() ? field.string() : field.to_json();
             auto same = std::find_if(fields->begin(), fields->end(),
                                      [&](const auto& f) { return f.first == name; });
@@ -335,8 +365,9 @@ public:
             }
             return status::success;
         }
-        dynamic_value::array_type* elements = object.mutable_array();
-        if (elements == nullptr || !field.is_number()) return status::failure;
+        dynamic_value::array_type* elements = object.shared_array();
+        // A field that is not an index makes a property, which the array's JSON does not show.
+        if (!field.is_number()) return status::success;
         const double index = field.number();
         if (!(index >= 0) || index != std::floor(index) ||
             index > static_cast<double>(elements->size()))

@@ -7,7 +7,9 @@
 // model"). Canopy ticks from the root instead, so each node here, reached with a running
 // child, first lets that child go on (`ctx.tick`), and then does what behavior3-ts's node does
 // when it is resumed with that status, in the same tick.
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -131,7 +133,9 @@ public:
         const status result = behavior3_result(ctx.tick(child));
         if (result == status::running && !s.armed) {
             s.armed = true;
-            s.deadline_ns = ctx.time_ns() + seconds_to_ns(time_.get(ctx));
+            const double seconds = time_.get(ctx);  // NaN: text joined to the clock, as Wait's
+            s.deadline_ns = std::isnan(seconds) ? std::numeric_limits<std::int64_t>::max()
+                                                : ctx.time_ns() + seconds_to_ns(seconds);
         }
         return result;
     }

@@ -60,6 +60,9 @@ inline constexpr std::size_t max_stored_values = std::size_t{1} << 20;
 std::uint32_t key_of(const param_list& params, std::string_view name);
 /// An output slot's key, or param::no_key when the file left it out.
 std::uint32_t output_key(const param_list& params, std::string_view name);
+/// Throws canopy::error (code `script`) when `key` names a variable that is undefined: what
+/// behavior3-ts's node throws for an input it needs and has no default for.
+void require_defined(const blackboard& board, std::uint32_t key, std::string_view name);
 /// write_dynamic to an output slot's key; true for an output the file left out.
 bool write_output(blackboard board, std::uint32_t key, const dynamic_value& value);
 /// Unsets an output slot's key (blackboard::unset), as behavior3-ts writes undefined to each

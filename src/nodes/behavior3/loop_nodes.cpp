@@ -62,15 +62,24 @@ private:
         blackboard board = ctx.blackboard();
         loop_budget loop;
         for (;;) {
-            const dynamic_value::array_type* elements =
-                board.get_ref<dynamic_value>(array_).array();
-            if (elements == nullptr) return status::failure;
-            if (at >= static_cast<std::int64_t>(elements->size())) return status::success;
+            // behavior3-ts loops while `i < arr.length`: over nothing it throws; over a
+            // string, its characters; over another value, no element.
+            if (!board.is_set(array_)) require_defined(board, array_, "input1");
+            const dynamic_value& value = board.get_ref<dynamic_value>(array_);
+            const dynamic_value::array_type* elements = value.array();
+            const std::size_t size = elements != nullptr ? elements->size()
+                                     : value.is_string()  ? value.string().size()
+                                                          : 0;
+            if (at >= static_cast<std::int64_t>(size)) return status::success;
             if (!loop.take()) return status::running;
             // A copy: output 1 may be the array's own variable.
-            const dynamic_value element = (*elements)[static_cast<std::size_t>(at)];
+            const auto k = static_cast<std::size_t>(at);
+            const dynamic_value element = elements != nullptr
+                                              ? (*elements)[k]
+                                              : dynamic_value(value.string().substr(k, 1));
             if (!write_output(board, element_, element)) return status::failure;
-            if (index_ != param::no_key) board.set(index_, static_cast<double>(at));
+            if (!write_output(board, index_, dynamic_value(static_cast<double>(at))))
+                return status::failure;
             const status result = behavior3_result(ctx.tick(child));
             if (result != status::success) return result;
             ++at;

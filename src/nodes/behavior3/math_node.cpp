@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "canopy/core/dynamic_value.hpp"
 #include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
@@ -96,6 +97,10 @@ double number_of(const blackboard& board, std::uint32_t key) {
             const auto read = std::from_chars(text.data(), text.data() + text.size(), value);
             return read.ec == std::errc() && read.ptr == text.data() + text.size() ? value : absent;
         }
+        case param_type::custom:
+            if (board.keys()[key].custom->is<dynamic_value>())
+                return board.get_ref<dynamic_value>(key).to_number();
+            return absent;
         default: return absent;
     }
 }
@@ -148,6 +153,22 @@ public:
         }
         const param* value1 = params.find_param("value1");
         const param* value2 = params.find_param("value2");
+        // An input variable that may be undefined when the node runs (a behavior3 file's)
+        // drops out of the operands then, as math.ts filters them: the operands are found at
+        // each tick, and too many or too few fail it there.
+        for (const operand& o : inputs) {
+            if (o.key != param::no_key) may_be_undefined_ = true;
+        }
+        if (may_be_undefined_) {
+            value1_ = value1 != nullptr ? argument(*value1) : operand{};
+            value2_ = value2 != nullptr ? argument(*value2) : operand{};
+            has_value1_ = value1 != nullptr;
+            has_value2_ = value2 != nullptr;
+            input_count_ = inputs.size();
+            std::copy(inputs.begin(), inputs.end(), operands_.begin());
+            operand_count_ = row->operands;
+            return;
+        }
         std::vector<operand> values;
         if (value1 != nullptr) {
             values.push_back(argument(*value1));
@@ -176,9 +197,43 @@ public:
     status tick(context& ctx) const override {
         const blackboard board = ctx.blackboard();
         std::array<double, max_inputs + 2> v{};
-        for (std::size_t i = 0; i < count_; ++i) {
-            const operand& o = operands_[i];
-            v[i] = o.key != param::no_key ? number_of(board, o.key) : o.literal;
+        std::size_t count = count_;
+        auto read = [&](const operand& o) {
+            return o.key != param::no_key ? number_of(board, o.key) : o.literal;
+        };
+        if (!may_be_undefined_) {
+            for (std::size_t i = 0; i < count; ++i) v[i] = read(operands_[i]);
+        } else {
+            std::array<double, max_inputs> defined{};
+            std::size_t n = 0;
+            for (std::size_t i = 0; i < input_count_; ++i) {
+                const operand& o = operands_[i];
+                if (o.key == param::no_key) {
+                    defined[n++] = o.literal;
+                } else if (board.is_set(o.key)) {
+                    defined[n++] = number_of(board, o.key);
+                }
+            }
+            count = 0;
+            if (has_value1_) {
+                v[count++] = read(value1_);
+            } else if (n > 0) {
+                v[count++] = defined[0];
+            }
+            if (has_value2_) {
+                v[1] = read(value2_);
+                count = 2;
+            } else if (n > 1) {
+                v[1] = defined[1];
+                count = 2;
+            }
+            for (std::size_t i = 2; i < n; ++i) v[count++] = defined[i];
+            const bool wrong = operand_count_ != 0 && (count == 0 || (operand_count_ > 0 &&
+                                                      count != static_cast<std::size_t>(operand_count_)));
+            if (wrong) {
+                result_.unset(ctx);
+                return status::failure;
+            }
         }
         double result = 0;
         switch (op_) {
@@ -200,7 +255,7 @@ public:
             case math_op::max: {
                 // Math.min and Math.max: NaN if any operand is.
                 result = v[0];
-                for (std::size_t i = 1; i < count_ && !std::isnan(result); ++i) {
+                for (std::size_t i = 1; i < count && !std::isnan(result); ++i) {
                     if (std::isnan(v[i]) || (op_ == math_op::min ? v[i] < result : v[i] > result))
                         result = v[i];
                 }
@@ -226,13 +281,17 @@ public:
                 break;
             case math_op::sum:
             case math_op::average:
-                for (std::size_t i = 0; i < count_; ++i) result += v[i];
-                if (op_ == math_op::average) result /= static_cast<double>(count_);
+                for (std::size_t i = 0; i < count; ++i) result += v[i];
+                if (op_ == math_op::average) result /= static_cast<double>(count);
                 break;
             case math_op::product:
                 result = 1;
-                for (std::size_t i = 0; i < count_; ++i) result *= v[i];
+                for (std::size_t i = 0; i < count; ++i) result *= v[i];
                 break;
+        }
+        if (std::isnan(result)) {  // math.ts: an error, which Canopy takes as failure
+            result_.unset(ctx);
+            return status::failure;
         }
         result_.set(ctx, result);
         return status::success;
@@ -254,6 +313,13 @@ private:
     math_op op_ = math_op::abs;
     std::array<operand, max_inputs + 2> operands_{};
     std::size_t count_ = 0;
+    bool may_be_undefined_ = false;
+    operand value1_;
+    operand value2_;
+    bool has_value1_ = false;
+    bool has_value2_ = false;
+    std::size_t input_count_ = 0;
+    int operand_count_ = 0;
     output<double> result_;
 };
 

@@ -413,15 +413,15 @@ private:
                                    (static_cast<std::uint32_t>(int32(number(b))) & 31U));
             case op::bit_and: return number_cell(int32(number(a)) & int32(number(b)));
             case op::bit_or: return number_cell(int32(number(a)) | int32(number(b)));
+            // JavaScript's && and || on the operands' values: the right one is read only
+            // when the left does not decide (so `false && 'x'` does not fail).
             case op::logical_and: {
                 const cell x = value(a, true);
-                const cell y = value(b, true);
-                return truth(x) ? y : x;
+                return truth(x) ? value(b, true) : x;
             }
             case op::logical_or: {
                 const cell x = value(a, true);
-                const cell y = value(b, true);
-                return truth(x) ? x : y;
+                return truth(x) ? x : value(b, true);
             }
             case op::colon:
                 // behavior3-ts pushes both values back for its `?` to pick from.
@@ -531,7 +531,7 @@ private:
             case param_type::string: {
                 cell c;
                 c.is = cell::kind::string;
-                c.s = board_.get_ref<std::string>(slot);
+                c.s = board_.get<std::string_view>(slot);
                 return c;
             }
             default: break;
