@@ -79,15 +79,14 @@ agent::agent(const tree_handle& handle, host_ref host, std::uint64_t seed) {
     if (!tree_) throw error(error_code::invalid_argument, "an agent needs a tree");
     core_.host = host;
     core_.random = mix(seed) | 1;
-    follow_ = std::make_unique<following>(following{handle.shared_state(), version});
+    extras_ = std::make_unique<extras>(extras{handle.shared_state(), version, {}});
     allocate();
 }
 
 agent::agent(agent&& other) noexcept
     : tree_(std::move(other.tree_)),
       core_(other.core_),
-      follow_(std::move(other.follow_)),
-      interruption_(std::move(other.interruption_)) {
+      extras_(std::move(other.extras_)) {
     other.core_.block = nullptr;
 }
 
@@ -96,8 +95,7 @@ agent& agent::operator=(agent&& other) noexcept {
         release();
         tree_ = std::move(other.tree_);
         core_ = other.core_;
-        follow_ = std::move(other.follow_);
-        interruption_ = std::move(other.interruption_);
+        extras_ = std::move(other.extras_);
         other.core_.block = nullptr;
     }
     return *this;
@@ -177,8 +175,8 @@ status agent::tick(double dt) {
     // call on every agent tick.
     // NOLINTNEXTLINE(bugprone-incorrect-roundings)
     const auto dt_ns = static_cast<std::int64_t>(dt * 1e9 + 0.5);
-    if (follow_ != nullptr &&
-        follow_->handle->version.load(std::memory_order_acquire) != follow_->version) {
+    if (extras_ != nullptr && extras_->handle != nullptr &&
+        extras_->handle->version.load(std::memory_order_acquire) != extras_->version) {
         follow_new_tree();
     }
     core_.time_ns += dt_ns;
@@ -193,15 +191,15 @@ status agent::tick(double dt) {
 // nodes are dropped, the variables stay, and the next tick starts at the root. Here the
 // running nodes are halted, and the error is kept for interruption() to give.
 status agent::tick_or_interrupt(std::int64_t dt_ns) {
-    if (interruption_ != nullptr) interruption_->clear();
+    if (extras_ != nullptr) extras_->interruption.clear();
     try {
         if (!tree_->layout().listeners.empty())
             return tick_telling_listeners(*this, core_, *tree_, dt_ns);
         context ctx(*this, core_, *tree_, dt_ns);
         return ctx.tick(tree::root);
     } catch (const error& e) {
-        if (interruption_ == nullptr) interruption_ = std::make_unique<std::string>();
-        *interruption_ = e.what();
+        if (extras_ == nullptr) extras_ = std::make_unique<extras>();
+        extras_->interruption = e.what();
     }
     try {
         halt_all();
@@ -212,7 +210,7 @@ status agent::tick_or_interrupt(std::int64_t dt_ns) {
 
 const std::string& agent::interruption() const noexcept {
     static const std::string none;
-    return interruption_ != nullptr ? *interruption_ : none;
+    return extras_ != nullptr ? extras_->interruption : none;
 }
 
 void agent::post_event(std::string_view event) {
@@ -280,14 +278,14 @@ void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {
 }
 
 void agent::follow_new_tree() {
-    auto [tree, version] = follow_->handle->read();
-    follow_->version = version;
+    auto [tree, version] = extras_->handle->read();
+    extras_->version = version;
     if (tree != tree_) move_to(std::move(tree));
 }
 
 tree_handle agent::followed() const {
-    if (follow_ == nullptr) return {};
-    return tree_handle(follow_->handle);
+    if (extras_ == nullptr || extras_->handle == nullptr) return {};
+    return tree_handle(extras_->handle);
 }
 
 namespace {

@@ -133,14 +133,15 @@ private:
 
     std::shared_ptr<const canopy::tree> tree_;
     detail::agent_core core_;
-    // The handle followed and the version of the tree the agent runs; null when it follows
-    // none, which keeps an agent that follows nothing as small as before.
-    struct following {
+    // What few agents need, made when one does, which keeps the others as small as before:
+    // the handle followed (null when none) and the version of the tree the agent runs; why
+    // the last tick was interrupted.
+    struct extras {
         std::shared_ptr<tree_handle::shared> handle;
-        std::uint64_t version;
+        std::uint64_t version = 0;
+        std::string interruption;
     };
-    std::unique_ptr<following> follow_;
-    std::unique_ptr<std::string> interruption_;  // made at the first interruption
+    std::unique_ptr<extras> extras_;
 };
 
 /// Posts an event to every agent of the vector (agent::post_event): behavior3's events go to
