@@ -36,7 +36,7 @@ const char* const arrays = R"({"id": 1, "name": "Sequence", "children": [
     {"id": 3, "name": "Let", "args": {"value": {"hp": 30, "pos": {"x": 2}}}, "output": ["o"]},
     {"id": 4, "name": "Index", "args": {"index": 2}, "input": ["list"], "output": ["a"]},
     {"id": 5, "name": "GetField", "args": {"field": "hp"}, "input": ["o"], "output": ["b"]},
-    {"id": 6, "name": "Check", "args": {"value": "o.pos.x + list[1] > a && b > 2"}}]})";
+    {"id": 6, "name": "Check", "args": {"value": "list[1] + a > b && b > 2"}}]})";
 
 }  // namespace
 

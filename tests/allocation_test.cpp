@@ -198,8 +198,7 @@ TEST_CASE("evaluating behavior3 expressions over numbers and booleans allocates 
     const blackboard board = scope.board();
     std::vector<std::shared_ptr<const script>> expressions;
     for (const char* text :
-         {"hp > 20 && alive == true", "hp * 2 + level % 2 - (hp / 4 | 0)",
-          "-hp >> 1 <= level << 2",
+         {"hp > 20 && alive == true", "hp * 2 + level % 2 - (hp / 4 | 0)", "-hp >> 1 <= level << 2",
           "hp == 40 ? level : hp || 1", "!alive || hp != 0.5 && level >= 3"}) {
         auto compiled = testing::compile_script(text, scope, script_dialect::behavior3);
         REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(compiled));
@@ -257,7 +256,8 @@ TEST_CASE("reading numbers out of behavior3 arrays and objects allocates nothing
     REQUIRE(loaded);
     agent a(loaded.tree);
     testing::set_at(a.blackboard(), "list", dynamic_value::from_json("[1, 2, 3, 4]"));
-    testing::set_at(a.blackboard(), "o", dynamic_value::from_json(R"({"hp": 30, "pos": {"x": 2}})"));
+    testing::set_at(a.blackboard(), "o",
+                    dynamic_value::from_json(R"({"hp": 30, "pos": {"x": 2}})"));
     REQUIRE(a.tick(0.1) == status::success);
     const long ticking = allocations.load();
     for (int tick = 0; tick < 300; ++tick) CHECK(a.tick(0.1) == status::success);

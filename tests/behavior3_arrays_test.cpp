@@ -388,9 +388,10 @@ TEST_SUITE("behavior3 arrays") {
 
     TEST_CASE("an array that doubles on every tick stops growing instead of exhausting memory") {
         // Concat a a doubles a's values on every tick.
-        auto t = behavior3_tree(sequence({R"("name": "Concat", "input": ["list", "list"],
+        auto t =
+            behavior3_tree(sequence({R"("name": "Concat", "input": ["list", "list"],
                                              "output": ["list"])"}),
-                                R"([{"name": "list", "desc": "", "type": "json", "default": [0]}])");
+                           R"([{"name": "list", "desc": "", "type": "json", "default": [0]}])");
         agent a(t);
         int failed_at = 0;
         for (int tick = 1; tick <= 40 && failed_at == 0; ++tick) {

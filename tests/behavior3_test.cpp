@@ -124,11 +124,10 @@ void check_same_params(const tree& original, const tree& again, const registry& 
             CHECK(x.name == y.name);
             REQUIRE((x.key == param::no_key) == (y.key == param::no_key));
             const bool names_key =
-                type != nullptr && std::any_of(type->params.begin(), type->params.end(),
-                                               [&](const param_spec& spec) {
-                                                   return spec.name == x.name &&
-                                                          spec.type == param_type::key;
-                                               });
+                type != nullptr &&
+                std::any_of(type->params.begin(), type->params.end(), [&](const param_spec& spec) {
+                    return spec.name == x.name && spec.type == param_type::key;
+                });
             auto name_of = [](const tree& t, const param_value& slot) {
                 return t.keys()[static_cast<std::size_t>(std::get<std::int64_t>(slot))].name;
             };
@@ -1232,9 +1231,9 @@ TEST_SUITE("behavior3") {
             // The program's keys the tree never names are not a behavior3 tree's variables.
             for (const blackboard_key& key : original->keys()) {
                 CAPTURE(key.name);
-                const auto same = std::find_if(
-                    again.tree->keys().begin(), again.tree->keys().end(),
-                    [&](const blackboard_key& k) { return k.name == key.name; });
+                const auto same =
+                    std::find_if(again.tree->keys().begin(), again.tree->keys().end(),
+                                 [&](const blackboard_key& k) { return k.name == key.name; });
                 if (same == again.tree->keys().end()) {
                     CHECK(std::any_of(reg.keys().begin(), reg.keys().end(),
                                       [&](const blackboard_key& k) { return k.name == key.name; }));
@@ -1277,9 +1276,9 @@ TEST_SUITE("behavior3") {
         // not a behavior3 tree's variables.
         for (const blackboard_key& key : loaded.tree->keys()) {
             CAPTURE(key.name);
-            const auto same = std::find_if(
-                again.tree->keys().begin(), again.tree->keys().end(),
-                [&](const blackboard_key& k) { return k.name == key.name; });
+            const auto same =
+                std::find_if(again.tree->keys().begin(), again.tree->keys().end(),
+                             [&](const blackboard_key& k) { return k.name == key.name; });
             if (!key.from_file) continue;
             REQUIRE(same != again.tree->keys().end());
             CHECK(same->type == key.type);

@@ -176,9 +176,9 @@ TEST_SUITE("behavior3 values") {
     }
 
     TEST_CASE("a declared variable keeps its type; an expression over it is checked at load") {
-        auto t =
-            behavior3_tree(R"({"id": 1, "name": "Check", "args": {"value": "ready == true && count > 2"}})",
-                           R"([{"name": "ready", "desc": "", "type": "boolean", "default": true},
+        auto t = behavior3_tree(
+            R"({"id": 1, "name": "Check", "args": {"value": "ready == true && count > 2"}})",
+            R"([{"name": "ready", "desc": "", "type": "boolean", "default": true},
                             {"name": "count", "desc": "", "type": "integer", "default": 3}])");
         agent a(t);
         CHECK(a.tick(0.1) == status::success);

@@ -14,6 +14,7 @@
 #include "builder/assemble.hpp"
 #include "builder/id_index.hpp"
 #include "builder/scripts.hpp"
+#include "canopy/core/dynamic_value.hpp"
 #include "canopy/records/records.hpp"
 #include "canopy/run/node.hpp"
 #include "canopy/run/registry.hpp"
@@ -24,7 +25,6 @@
 #include "core/suggest.hpp"
 #include "formats/btcpp_names.hpp"
 #include "run/btcpp_entry.hpp"
-#include "canopy/core/dynamic_value.hpp"
 
 namespace canopy {
 namespace {
@@ -175,13 +175,12 @@ public:
         }
         scripts_.compile(keys_, params_, params_begin_);
         if (has_errors(diagnostics_)) return finish();
-        tree_ =
-            detail::assemble_tree({records_, owned_, count_, root_, parent_, child_count_, slot_,
-                                   slot_types_, std::move(params_), std::move(params_begin_),
-                                   std::move(keys_), std::move(scripts_.condition_of_record),
-                                   std::move(scripts_.conditions), std::move(scripts_.owned),
-                                   options_.rules == runtime_rules::behavior3},
-                                  sink_);
+        tree_ = detail::assemble_tree(
+            {records_, owned_, count_, root_, parent_, child_count_, slot_, slot_types_,
+             std::move(params_), std::move(params_begin_), std::move(keys_),
+             std::move(scripts_.condition_of_record), std::move(scripts_.conditions),
+             std::move(scripts_.owned), options_.rules == runtime_rules::behavior3},
+            sink_);
         return finish();
     }
 

@@ -84,9 +84,7 @@ agent::agent(const tree_handle& handle, host_ref host, std::uint64_t seed) {
 }
 
 agent::agent(agent&& other) noexcept
-    : tree_(std::move(other.tree_)),
-      core_(other.core_),
-      extras_(std::move(other.extras_)) {
+    : tree_(std::move(other.tree_)), core_(other.core_), extras_(std::move(other.extras_)) {
     other.core_.block = nullptr;
 }
 

@@ -1,7 +1,5 @@
 #include "run/btcpp_entry.hpp"
 
-#include "run/javascript_port.hpp"
-
 #include <charconv>
 #include <cmath>
 #include <iterator>
@@ -11,6 +9,7 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/tree.hpp"
+#include "run/javascript_port.hpp"
 
 namespace canopy::detail {
 
@@ -565,20 +564,17 @@ void write_dynamic(context& ctx, std::uint32_t slot, std::int64_t value) {
 }
 
 void write_dynamic(context& ctx, std::uint32_t slot, double value) {
-    if (holds_javascript(ctx.blackboard(), slot))
-        return javascript_port::write(ctx, slot, value);
+    if (holds_javascript(ctx.blackboard(), slot)) return javascript_port::write(ctx, slot, value);
     write_port(ctx, slot, btcpp_any::real(value), btcpp_entry::declared::real);
 }
 
 void write_dynamic(context& ctx, std::uint32_t slot, bool value) {
-    if (holds_javascript(ctx.blackboard(), slot))
-        return javascript_port::write(ctx, slot, value);
+    if (holds_javascript(ctx.blackboard(), slot)) return javascript_port::write(ctx, slot, value);
     write_port(ctx, slot, btcpp_any::integer(value ? 1 : 0), btcpp_entry::declared::boolean);
 }
 
 void write_dynamic(context& ctx, std::uint32_t slot, std::string_view value) {
-    if (holds_javascript(ctx.blackboard(), slot))
-        return javascript_port::write(ctx, slot, value);
+    if (holds_javascript(ctx.blackboard(), slot)) return javascript_port::write(ctx, slot, value);
     write_port(ctx, slot, btcpp_any::text(std::string(value)), btcpp_entry::declared::string);
 }
 

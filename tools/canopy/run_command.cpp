@@ -427,8 +427,8 @@ int run(const run_options& o) {
             std::cout << "tick " << k << ": interrupted\n";
             std::cerr << input_name(o.file) << ": tick " << k << ": interrupted: " << why << '\n';
         } else {
-            std::cout << "tick " << k << ": "
-                      << to_string(agents.front().last_status(tree::root)) << '\n';
+            std::cout << "tick " << k << ": " << to_string(agents.front().last_status(tree::root))
+                      << '\n';
         }
 #if CANOPY_HAS_LIVE
         if (browser) browser->update(k);

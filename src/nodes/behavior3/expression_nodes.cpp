@@ -95,7 +95,7 @@ public:
         const dynamic_value& value = value_.get(board, scratch);
         const bool fresh = !value_.from_key() && (value.is_array() || value.is_object());
         return write_dynamic(board, key_, fresh ? value.clone() : value) ? status::success
-                                                                          : status::failure;
+                                                                         : status::failure;
     }
 
 private:

@@ -68,15 +68,14 @@ private:
             const dynamic_value& value = board.get_ref<dynamic_value>(array_);
             const dynamic_value::array_type* elements = value.array();
             const std::size_t size = elements != nullptr ? elements->size()
-                                     : value.is_string()  ? value.string().size()
-                                                          : 0;
+                                     : value.is_string() ? value.string().size()
+                                                         : 0;
             if (at >= static_cast<std::int64_t>(size)) return status::success;
             if (!loop.take()) return status::running;
             // A copy: output 1 may be the array's own variable.
             const auto k = static_cast<std::size_t>(at);
-            const dynamic_value element = elements != nullptr
-                                              ? (*elements)[k]
-                                              : dynamic_value(value.string().substr(k, 1));
+            const dynamic_value element =
+                elements != nullptr ? (*elements)[k] : dynamic_value(value.string().substr(k, 1));
             if (!write_output(board, element_, element)) return status::failure;
             if (!write_output(board, index_, dynamic_value(static_cast<double>(at))))
                 return status::failure;

@@ -228,8 +228,9 @@ public:
                 count = 2;
             }
             for (std::size_t i = 2; i < n; ++i) v[count++] = defined[i];
-            const bool wrong = operand_count_ != 0 && (count == 0 || (operand_count_ > 0 &&
-                                                      count != static_cast<std::size_t>(operand_count_)));
+            const bool wrong = operand_count_ != 0 &&
+                               (count == 0 || (operand_count_ > 0 &&
+                                               count != static_cast<std::size_t>(operand_count_)));
             if (wrong) {
                 result_.unset(ctx);
                 return status::failure;

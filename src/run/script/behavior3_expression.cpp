@@ -57,7 +57,8 @@ std::vector<raw_token> tokenize(std::string_view text) {
         if (c == '\'' || c == '"') {
             const std::size_t end = text.find(c, at + 1);
             if (end == std::string_view::npos)
-                fail(at, "invalid expression: '" + std::string(rest()) + "': a quote is not closed");
+                fail(at,
+                     "invalid expression: '" + std::string(rest()) + "': a quote is not closed");
             length = end + 1 - at;
         } else if (is_digit(c)) {
             while (at + length < text.size() && is_digit(text[at + length])) ++length;
@@ -77,7 +78,8 @@ std::vector<raw_token> tokenize(std::string_view text) {
                     break;
                 }
             }
-            if (length == 0 && std::string_view("-+*%!?/:.|^()[]").find(c) != std::string_view::npos)
+            if (length == 0 &&
+                std::string_view("-+*%!?/:.|^()[]").find(c) != std::string_view::npos)
                 length = 1;
             if (length == 0)
                 fail(at, "invalid expression: '" + std::string(rest()) + "': unexpected '" +
@@ -215,8 +217,7 @@ std::vector<item> to_postfix(const std::vector<raw_token>& raw) {
             while (!waiting.empty() && waiting.back().bracket != '(' &&
                    waiting.back().bracket != '[')
                 out.push_back(to_item(waiting.back())), waiting.pop_back();
-            if (waiting.empty())
-                fail(t.offset, std::string("unmatched '") + t.bracket + "'");
+            if (waiting.empty()) fail(t.offset, std::string("unmatched '") + t.bracket + "'");
             if (t.bracket == ')' && waiting.back().bracket != '(')
                 fail(t.offset, "unmatched parentheses: '('");
             if (t.bracket == ']' && waiting.back().bracket != '[')
@@ -245,7 +246,8 @@ void check(const std::vector<item>& postfix) {
             stack.pop_back();
             stack.pop_back();
         } else if (is_unary(i.kind)) {
-            if (stack.empty()) fail(i.offset, "not enough operands for '" + std::string(i.text) + "'");
+            if (stack.empty())
+                fail(i.offset, "not enough operands for '" + std::string(i.text) + "'");
         } else {
             if (stack.size() < 2)
                 fail(i.offset, "not enough operands for '" + std::string(i.text) + "'");
@@ -272,7 +274,6 @@ std::string number_text(double d) {
     return dynamic_value(d).to_json();
 }
 
-
 // A value on the evaluator's stack: JavaScript's, where a string may still be a name to look
 // up (behavior3-ts keeps names and quoted literals as strings until an operator reads them).
 struct cell {
@@ -281,8 +282,8 @@ struct cell {
     bool b = false;
     double d = 0;
     std::string_view s;
-    const item* word = nullptr;           // a word of the expression: its bound key
-    const dynamic_value* v = nullptr;     // an array or object in the blackboard
+    const item* word = nullptr;        // a word of the expression: its bound key
+    const dynamic_value* v = nullptr;  // an array or object in the blackboard
 };
 
 cell number_cell(double d) {
@@ -309,9 +310,7 @@ cell of(const dynamic_value& v) {
             c.is = cell::kind::string;
             c.s = v.string();
             break;
-        default:
-            c.is = cell::kind::object;
-            c.v = &v;
+        default: c.is = cell::kind::object; c.v = &v;
     }
     return c;
 }
@@ -340,7 +339,7 @@ public:
     evaluator(const expression& e, const blackboard& board) : e_(e), board_(board) {}
 
     result run() {
-            std::vector<cell>& stack = stack_;
+        std::vector<cell>& stack = stack_;
         stack.clear();
         auto pop = [&] {
             if (stack.empty()) return cell{};
@@ -368,8 +367,12 @@ public:
                     break;
                 }
                 case op::plus: stack.push_back(value(pop(), false)); break;
-                case op::negate: stack.push_back(number_cell(-number_of(value(pop(), false)))); break;
-                case op::logical_not: stack.push_back(boolean_cell(!truth(value(pop(), false)))); break;
+                case op::negate:
+                    stack.push_back(number_cell(-number_of(value(pop(), false))));
+                    break;
+                case op::logical_not:
+                    stack.push_back(boolean_cell(!truth(value(pop(), false))));
+                    break;
                 default: {
                     const cell b = pop();
                     const cell a = pop();
@@ -387,8 +390,9 @@ private:
             case op::bracket: {
                 const cell index = value(b, true);
                 const cell object = object_of(a);
-                const cell found = index.is == cell::kind::number ? element(object, index.d)
-                                                                  : property(object, key_text(index));
+                const cell found = index.is == cell::kind::number
+                                       ? element(object, index.d)
+                                       : property(object, key_text(index));
                 return object_of(found);
             }
             case op::greater: return boolean_cell(number(a) > number(b));
@@ -396,15 +400,17 @@ private:
             case op::less: return boolean_cell(number(a) < number(b));
             case op::less_equal: return boolean_cell(number(a) <= number(b));
             case op::equal: return boolean_cell(strictly_equal(value(a, false), value(b, false)));
-            case op::not_equal: return boolean_cell(!strictly_equal(value(a, false), value(b, false)));
+            case op::not_equal:
+                return boolean_cell(!strictly_equal(value(a, false), value(b, false)));
             case op::add: return number_cell(number(a) + number(b));
             case op::subtract: return number_cell(number(a) - number(b));
             case op::multiply: return number_cell(number(a) * number(b));
             case op::divide: return number_cell(number(a) / number(b));
             case op::remainder: return number_cell(std::fmod(number(a), number(b)));
             case op::shift_left:
-                return number_cell(static_cast<std::int32_t>(static_cast<std::uint32_t>(
-                    int32(number(a))) << (static_cast<std::uint32_t>(int32(number(b))) & 31U)));
+                return number_cell(static_cast<std::int32_t>(
+                    static_cast<std::uint32_t>(int32(number(a)))
+                    << (static_cast<std::uint32_t>(int32(number(b))) & 31U)));
             case op::shift_right:
                 return number_cell(int32(number(a)) >>
                                    (static_cast<std::uint32_t>(int32(number(b))) & 31U));
@@ -637,6 +643,113 @@ std::variant<expression, script_problem> parse(std::string_view text) {
     return e;
 }
 
+namespace {
+
+bool over_numbers(op kind) noexcept {
+    switch (kind) {
+        case op::question:
+        case op::colon:
+        case op::dot:
+        case op::bracket:
+        case op::parenthesis:
+        case op::plus: return false;
+        default: return true;
+    }
+}
+
+// The quick pass: every name a number, so no operator can throw and no string or object is
+// met. Anything else (an undefined variable, another kind of value) gives up, and the walk of
+// evaluate() starts over: reading has no side effects.
+bool evaluate_numbers(const expression& e, const blackboard& board, result& out) {
+    struct number_cell {
+        double d;
+        bool boolean;
+    };
+    number_cell stack[expression::quick_stack];
+    std::size_t top = 0;
+    auto int32 = [](double d) {
+        if (!std::isfinite(d)) return std::int32_t{0};
+        const double wrapped = std::fmod(std::trunc(d), 4294967296.0);
+        return static_cast<std::int32_t>(static_cast<std::uint32_t>(
+            static_cast<std::int64_t>(wrapped < 0 ? wrapped + 4294967296.0 : wrapped)));
+    };
+    auto shift = [&](double d) { return static_cast<std::uint32_t>(int32(d)) & 31U; };
+    for (const item& i : e.postfix) {
+        switch (i.kind) {
+            case op::number: stack[top++] = {i.value, false}; continue;
+            case op::boolean: stack[top++] = {i.value, true}; continue;
+            case op::word: {
+                if (!board.is_set(i.slot)) return false;
+                const param_type type = board.type(i.slot);
+                double d = 0;
+                if (type == param_type::number) {
+                    d = board.get<double>(i.slot);
+                } else if (type == param_type::integer) {
+                    d = static_cast<double>(board.get<std::int64_t>(i.slot));
+                } else if (type == param_type::custom &&
+                           board.keys()[i.slot].custom->is<dynamic_value>()) {
+                    const dynamic_value& v = board.get_ref<dynamic_value>(i.slot);
+                    if (!v.is_number()) return false;
+                    d = v.number();
+                } else {
+                    return false;
+                }
+                stack[top++] = {d, false};
+                continue;
+            }
+            case op::negate: stack[top - 1] = {-stack[top - 1].d, false}; continue;
+            case op::logical_not: {
+                const double d = stack[top - 1].d;
+                stack[top - 1] = {d == 0 || std::isnan(d) ? 1.0 : 0.0, true};
+                continue;
+            }
+            default: break;
+        }
+        const number_cell b = stack[--top];
+        number_cell& a = stack[top - 1];
+        const double x = a.d;
+        const double y = b.d;
+        auto truthy = [](double d) { return d != 0 && !std::isnan(d); };
+        switch (i.kind) {
+            case op::greater: a = {x > y ? 1.0 : 0.0, true}; break;
+            case op::greater_equal: a = {x >= y ? 1.0 : 0.0, true}; break;
+            case op::less: a = {x < y ? 1.0 : 0.0, true}; break;
+            case op::less_equal: a = {x <= y ? 1.0 : 0.0, true}; break;
+            case op::equal: a = {a.boolean == b.boolean && x == y ? 1.0 : 0.0, true}; break;
+            case op::not_equal: a = {a.boolean == b.boolean && x == y ? 0.0 : 1.0, true}; break;
+            case op::add: a = {x + y, false}; break;
+            case op::subtract: a = {x - y, false}; break;
+            case op::multiply: a = {x * y, false}; break;
+            case op::divide: a = {x / y, false}; break;
+            case op::remainder: a = {std::fmod(x, y), false}; break;
+            case op::bit_and: a = {static_cast<double>(int32(x) & int32(y)), false}; break;
+            case op::bit_or: a = {static_cast<double>(int32(x) | int32(y)), false}; break;
+            case op::shift_left:
+                a = {static_cast<double>(static_cast<std::int32_t>(
+                         static_cast<std::uint32_t>(int32(x)) << shift(y))),
+                     false};
+                break;
+            case op::shift_right: a = {static_cast<double>(int32(x) >> shift(y)), false}; break;
+            case op::shift_right_unsigned:
+                a = {static_cast<double>(static_cast<std::uint32_t>(int32(x)) >> shift(y)), false};
+                break;
+            case op::logical_and:
+                if (truthy(x)) a = b;
+                break;
+            case op::logical_or:
+                if (!truthy(x)) a = b;
+                break;
+            default: return false;
+        }
+    }
+    if (top != 1) return false;
+    out.defined = true;
+    out.value = stack[0].boolean ? dynamic_value(stack[0].d != 0) : dynamic_value(stack[0].d);
+    return true;
+}
+
+}  // namespace
+
 void bind(expression& e, const script_scope& scope) {
     const std::vector<std::string_view> names = e.names();
     for (item& i : e.postfix) {
@@ -647,9 +760,19 @@ void bind(expression& e, const script_scope& scope) {
             i.bound = true;
         }
     }
+    // A name alone gives its own text, not its variable's value: not for the quick pass.
+    e.numbers_only = e.postfix.size() > 1 && e.postfix.size() <= expression::quick_stack &&
+                     std::all_of(e.postfix.begin(), e.postfix.end(), [](const item& i) {
+                         return i.kind == op::word ? i.bound && !is_quoted(i.text)
+                                                   : over_numbers(i.kind);
+                     });
 }
 
 result evaluate(const expression& e, const blackboard& board) {
+    if (e.numbers_only) {
+        result quick;
+        if (evaluate_numbers(e, board, quick)) return quick;
+    }
     evaluator run(e, board);
     return run.run();
 }

@@ -52,13 +52,17 @@ struct item {
     op kind = op::number;
     std::uint32_t offset = 0;  // in the text
     double value = 0;
-    std::string text;         // as written
-    std::uint32_t slot = 0;   // a name's key, when bound
+    std::string text;        // as written
+    std::uint32_t slot = 0;  // a name's key, when bound
     bool bound = false;
 };
 
 struct expression {
     std::vector<item> postfix;
+    /// Set by bind(): only numbers, booleans, bound names and operators over numbers, short
+    /// enough for quick_stack cells, so that a quick pass over numbers may answer it.
+    bool numbers_only = false;
+    static constexpr std::size_t quick_stack = 32;
     /// The words that name variables (not quoted literals, not the field after a `.`), once
     /// each, in text order: views into the items.
     std::vector<std::string_view> names() const;

@@ -77,9 +77,6 @@ inline constexpr std::size_t max_text_bytes = 1000000;
 
 /// The tokens of a script, the last one `end`, or the first problem.
 std::variant<std::vector<token>, script_problem> lex(std::string_view text);
-/// The tokens of a behavior3 expression (docs/behavior3.md): numbers are all reals, names
-/// are ASCII words, and there are no strings, assignments or `;`.
-std::variant<std::vector<token>, script_problem> lex_behavior3(std::string_view text);
 
 enum class node_kind : std::uint8_t {
     integer,  // value
