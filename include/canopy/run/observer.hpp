@@ -19,7 +19,8 @@ public:
     /// did nothing, and is not running afterwards; docs/nodes.md, "Skipped"). `before` is
     /// running when the node was running, and idle when this tick entered it.
     virtual void on_tick(const agent& a, tree::index node, status before, status result) = 0;
-    /// A running node was halted by a parent that left it, or by a reset.
+    /// A running node was halted by a parent that left it, or by a reset; or, in a tick that
+    /// an error interrupted (agent::interruption), a node whose tick the error cut short.
     virtual void on_halt(const agent& a, tree::index node) = 0;
 };
 

@@ -341,7 +341,7 @@ public:
     status tick(context& ctx) const override {
         blackboard board = ctx.blackboard();
         // The object itself, which every variable sharing it sees change, as in JavaScript.
-        const dynamic_value& object = board.get_ref<dynamic_value>(object_);
+        const auto& object = board.get_ref<dynamic_value>(object_);
         if (!object.is_object() && !object.is_array()) return status::failure;
         require_defined(board, field_.from_key() ? field_.key() : param::no_key, "field");
         dynamic_value scratch;

@@ -65,7 +65,7 @@ private:
             // behavior3-ts loops while `i < arr.length`: over nothing it throws; over a
             // string, its characters; over another value, no element.
             if (!board.is_set(array_)) require_defined(board, array_, "input1");
-            const dynamic_value& value = board.get_ref<dynamic_value>(array_);
+            const auto& value = board.get_ref<dynamic_value>(array_);
             const dynamic_value::array_type* elements = value.array();
             const std::size_t size = elements != nullptr ? elements->size()
                                      : value.is_string() ? value.string().size()

@@ -103,10 +103,9 @@ struct token {
 
 bool starts_operand_after(std::string_view last) {
     // A `-` or `+` is unary first and after these (behavior3-ts's test of the previous token).
-    for (char c : last) {
-        if (std::string_view("-+*%<>=!&~^?:(|[").find(c) == std::string_view::npos) return false;
-    }
-    return true;
+    return std::all_of(last.begin(), last.end(), [](char c) {
+        return std::string_view("-+*%<>=!&~^?:(|[").find(c) != std::string_view::npos;
+    });
 }
 
 token make_token(const raw_token& raw, const raw_token* last) {
@@ -478,7 +477,7 @@ private:
     }
 
     // JavaScript's `object[key]`.
-    cell property(const cell& object, const std::string& key) {
+    static cell property(const cell& object, const std::string& key) {
         if (object.is == cell::kind::undefined || object.is == cell::kind::null)
             throw_error("cannot read property '" + key + "' of " + shown(object));
         if (object.is == cell::kind::string && key == "length")
@@ -490,7 +489,7 @@ private:
         }
         return of(object.v->field(key));
     }
-    cell element(const cell& object, double index) {
+    static cell element(const cell& object, double index) {
         if (object.is == cell::kind::object && object.v->array() != nullptr)
             return of(object.v->at(dynamic_value(index)));
         return property(object, key_text(number_cell(index)));
@@ -498,8 +497,8 @@ private:
 
     static std::size_t utf16_length(std::string_view s) {
         std::size_t n = 0;
-        for (std::size_t k = 0; k < s.size(); ++k) {
-            const auto byte = static_cast<unsigned char>(s[k]);
+        for (const char c : s) {
+            const auto byte = static_cast<unsigned char>(c);
             if ((byte & 0xC0U) != 0x80U) n += byte >= 0xF0U ? 2 : 1;
         }
         return n;
@@ -543,7 +542,7 @@ private:
             default: break;
         }
         if (key.custom != nullptr && *key.custom->cpp_type == typeid(dynamic_value)) {
-            const dynamic_value& v = board_.get_ref<dynamic_value>(slot);
+            const auto& v = board_.get_ref<dynamic_value>(slot);
             return v.is_null() ? cell{} : of(v);
         }
         throw_error("variable '" + key.name + "' holds a " + key.custom->name +
@@ -688,7 +687,7 @@ bool evaluate_numbers(const expression& e, const blackboard& board, result& out)
                     d = static_cast<double>(board.get<std::int64_t>(i.slot));
                 } else if (type == param_type::custom &&
                            board.keys()[i.slot].custom->is<dynamic_value>()) {
-                    const dynamic_value& v = board.get_ref<dynamic_value>(i.slot);
+                    const auto& v = board.get_ref<dynamic_value>(i.slot);
                     if (!v.is_number()) return false;
                     d = v.number();
                 } else {
@@ -761,11 +760,11 @@ void bind(expression& e, const script_scope& scope) {
         }
     }
     // A name alone gives its own text, not its variable's value: not for the quick pass.
-    e.numbers_only = e.postfix.size() > 1 && e.postfix.size() <= expression::quick_stack &&
-                     std::all_of(e.postfix.begin(), e.postfix.end(), [](const item& i) {
-                         return i.kind == op::word ? i.bound && !is_quoted(i.text)
-                                                   : over_numbers(i.kind);
-                     });
+    e.numbers_only =
+        e.postfix.size() > 1 && e.postfix.size() <= expression::quick_stack &&
+        std::all_of(e.postfix.begin(), e.postfix.end(), [](const item& i) {
+            return i.kind == op::word ? i.bound && !is_quoted(i.text) : over_numbers(i.kind);
+        });
 }
 
 result evaluate(const expression& e, const blackboard& board) {
