@@ -769,9 +769,10 @@ TEST_SUITE("behavior3") {
         CHECK(nested(R"({"id": 1, "name": "Selector", "desc": "pick", "children": [
             {"id": 2, "name": "Sequence"}, {"id": 3, "name": "Selector", "children": []},
             {"id": 4, "name": "Parallel"}, {"id": 5, "name": "Race"},
-            {"id": 6, "name": "Sequence", "children": [{"id": 7, "name": "A", "disabled": true}]}]})") ==
+            {"id": 6, "name": "Sequence", "children": [{"id": 7, "name": "A", "disabled": true}]},
+            {"id": 8, "name": "Switch", "children": []}]})") ==
               "1<0 Selector \"pick\"\n2<1 AlwaysSuccess\n3<1 AlwaysFailure\n4<1 AlwaysSuccess\n"
-              "5<1 AlwaysFailure\n6<1 AlwaysSuccess\n");
+              "5<1 AlwaysFailure\n6<1 AlwaysSuccess\n8<1 AlwaysFailure\n");
         CHECK(classic(R"("a": {"name": "MemPriority", "children": ["b", "c", "d"]},
             "b": {"name": "Sequence", "title": "none"}, "c": {"name": "Priority"},
             "d": {"name": "MemSequence", "children": []})") ==

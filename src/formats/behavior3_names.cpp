@@ -128,7 +128,7 @@ const node_rule rules[] = {
     // (Canopy's, a leaf); Once succeeds the first time and fails ever after (Canopy's RunOnce
     // skips); Watchdog checks its condition before the guarded node on every tick.
     {flavour::nested, "Parallel", "behavior3.Parallel", none, {}, {}, "AlwaysSuccess"},
-    {flavour::nested, "Switch", "behavior3.Switch", none},
+    {flavour::nested, "Switch", "behavior3.Switch", none, {}, {}, "AlwaysFailure"},
     {flavour::nested, "Case", "behavior3.Case", none},
     {flavour::nested, "AlwaysRunning", "behavior3.AlwaysRunning", none},
     {flavour::nested, "Once", "behavior3.Once", none},
