@@ -874,6 +874,34 @@ TEST_SUITE("behavior3") {
         }
     }
 
+    TEST_CASE("a dialect's node under a built-in's name is the file's own: a hint, or learned") {
+        // behavior3java's Log takes `info`, behavior3-ts's `message`.
+        const fs::path file = fs::temp_directory_path() / "canopy_b3_dialect.json";
+        {
+            std::ofstream out(file);
+            out << R"({"name": "t", "root": {"id": 1, "name": "Sequence", "children": [
+                {"id": 2, "name": "Log", "args": {"info": "hello"}}]}})";
+        }
+        const registry reg = testing::test_registry();
+        load_result strict = try_load_file(file, reg);
+        CHECK_FALSE(strict);
+        REQUIRE(strict.diagnostics.size() == 1);
+        CHECK(strict.diagnostics[0].message.find("`--lenient` reads it as the file's own") !=
+              std::string::npos);
+        load_options lenient;
+        lenient.lenient = true;
+        load_result loaded = try_load_file(file, reg, lenient);
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        // Written back as behavior3 under its own name and arguments, and read again the same.
+        const document_load_result document = try_load_document(file, reg, lenient);
+        REQUIRE(document);
+        const write_result written = info(file_format::behavior3).write(document.document);
+        CHECK(written.problems.empty());
+        CHECK(written.text.find(R"("args": {"info": "hello"})") != std::string::npos);
+        fs::remove(file);
+    }
+
     TEST_CASE("a kept-apart node is not taken for Canopy's node of the same name") {
         // A program's registry with a Delay of its own and without the behavior3 family: the
         // file's Delay is behavior3's, which this registry lacks.

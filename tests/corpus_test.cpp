@@ -315,7 +315,7 @@ TEST_SUITE("corpus") {
         for (const char* nav2 : {"navigate_on_route_graph_w_recovery",
                                  "navigate_through_poses_w_replanning_and_recovery",
                                  "navigate_to_pose_w_replanning_and_recovery"}) {
-            for (const char* format : {"flat JSON", "flat XML", "behavior3"}) {
+            for (const char* format : {"flat JSON", "flat XML"}) {
                 expected.insert(std::string("btcpp-xml/ros-navigation__navigation2__") + nav2 +
                                 ".xml -> " + format);
             }

@@ -854,8 +854,10 @@ private:
                        type_taking(raw->name, type);
             }
             // In a BehaviorTree.CPP file, likely a node of another program that shares the
-            // name (Nav2's Wait): lenient loading learns it as the file's own.
-            if (options_.rules == runtime_rules::btcpp && !detail::btcpp::is_builtin(type.name))
+            // name (Nav2's Wait); in a behavior3 file, a dialect's (behavior3java's Log with
+            // `info`): lenient loading learns it as the file's own.
+            if ((options_.rules == runtime_rules::btcpp && !detail::btcpp::is_builtin(type.name)) ||
+                options_.rules == runtime_rules::behavior3)
                 hint +=
                     " (if this is another program's node of that name, `--lenient` "
                     "reads it as the file's own)";

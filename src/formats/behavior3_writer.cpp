@@ -571,8 +571,10 @@ private:
 
 write_result write_behavior3(const tree_document& document) {
     write_result result;
+    // A node of the file's own program under one of Canopy's names is written under that
+    // name with its own arguments: read back, its arguments tell it from the built-in again
+    // (docs/behavior3.md, "Dialects").
     behavior3_writer(document, result).run();
-    report_foreign_namesakes(document, result);
     return result;
 }
 

@@ -135,14 +135,18 @@ bool canopy_only(const tree_document& document, std::string_view name, const reg
 // (Nav2's Wait, with its error_code_id), not Canopy's. BehaviorTree.CPP's own names, the
 // program's own types and Canopy's formats (whose names are Canopy's) are checked as
 // strictly as ever.
+// A behavior3 file's node whose arguments are not those of the built-in its name maps to (a
+// dialect's: behavior3java's `Log` with `info`) is the file's own program's node too.
 bool another_programs_node(const tree_document& document, const record_set& records, std::size_t i,
                            const registry& reg,
                            const std::set<std::string, std::less<>>& modelled) {
-    if (document.rules != runtime_rules::btcpp) return false;
+    if (document.rules != runtime_rules::btcpp && document.rules != runtime_rules::behavior3)
+        return false;
     const std::string_view name = records.type_name(i);
     if (canopy_only(document, name, reg, modelled)) return true;
     const node_type* known = reg.find(name);
-    if (known == nullptr || btcpp::is_builtin(name) || !is_canopy_builtin(*known)) return false;
+    if (known == nullptr || !is_canopy_builtin(*known)) return false;
+    if (document.rules == runtime_rules::btcpp && btcpp::is_builtin(name)) return false;
     for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
         // Condition attributes and editor metadata are every node's.
         if (!p->name.empty() && p->name.front() == '_') continue;
