@@ -679,17 +679,15 @@ bool evaluate_numbers(const expression& e, const blackboard& board, result& out)
             case op::boolean: stack[top++] = {i.value, true}; continue;
             case op::word: {
                 if (!board.is_set(i.slot)) return false;
-                const param_type type = board.type(i.slot);
                 double d = 0;
-                if (type == param_type::number) {
-                    d = board.get<double>(i.slot);
-                } else if (type == param_type::integer) {
-                    d = static_cast<double>(board.get<std::int64_t>(i.slot));
-                } else if (type == param_type::custom &&
-                           board.keys()[i.slot].custom->is<dynamic_value>()) {
+                if (i.json_key) {
                     const auto& v = board.get_ref<dynamic_value>(i.slot);
                     if (!v.is_number()) return false;
                     d = v.number();
+                } else if (i.key_type == param_type::number) {
+                    d = board.get<double>(i.slot);
+                } else if (i.key_type == param_type::integer) {
+                    d = static_cast<double>(board.get<std::int64_t>(i.slot));
                 } else {
                     return false;
                 }
@@ -757,6 +755,9 @@ void bind(expression& e, const script_scope& scope) {
         if (const auto key = scope.find_key(i.text)) {
             i.slot = key->slot;
             i.bound = true;
+            i.key_type = key->type;
+            i.json_key = key->type == param_type::custom && key->custom != nullptr &&
+                         key->custom->is<dynamic_value>();
         }
     }
     // A name alone gives its own text, not its variable's value: not for the quick pass.

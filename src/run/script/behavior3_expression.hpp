@@ -55,6 +55,8 @@ struct item {
     std::string text;        // as written
     std::uint32_t slot = 0;  // a name's key, when bound
     bool bound = false;
+    param_type key_type = param_type::custom;  // the bound key's
+    bool json_key = false;                     // the bound key holds a dynamic_value
 };
 
 struct expression {
