@@ -291,5 +291,4 @@ std::variant<std::vector<token>, script_problem> lex(std::string_view text) {
     }
 }
 
-
 }  // namespace canopy::detail::script_syntax
