@@ -17,10 +17,11 @@ namespace canopy {
 /// boolean, a number, a string, an array or an object (docs/behavior3.md, "Values"). Its text
 /// is compact JSON.
 ///
-/// A value, not a reference: copying shares the array or object until one of the copies
-/// changes it, which then copies it first. So a variable never changes because another one
-/// did, a tree's literal can be shared by every agent on every thread, and no value can hold
-/// itself. A null, boolean or number never allocates.
+/// Copying shares the array or object. Changed through mutable_array() or mutable_object(),
+/// a shared one is copied first (a value); through shared_array() or shared_object(), every
+/// copy sees the change (JavaScript's references, which behavior3's nodes use: they store no
+/// value into itself, and a tree's literals reach an agent only as clone()s). A null, boolean
+/// or number never allocates.
 class dynamic_value {
 public:
     enum class kind : std::uint8_t { null, boolean, number, string, array, object };
