@@ -349,13 +349,13 @@ dynamic_value dynamic_value::clone() const {
         array_type copy;
         copy.reserve(elements->size());
         for (const dynamic_value& e : *elements) copy.push_back(e.clone());
-        return dynamic_value(std::move(copy));
+        return {std::move(copy)};
     }
     if (const object_type* fields = object()) {
         object_type copy;
         copy.reserve(fields->size());
         for (const auto& [name, value] : *fields) copy.emplace_back(name, value.clone());
-        return dynamic_value(std::move(copy));
+        return {std::move(copy)};
     }
     return *this;
 }
