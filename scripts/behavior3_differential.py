@@ -269,29 +269,30 @@ def statuses(lines):
                    for line in lines)
 
 
-def smaller(node):
-    """Trees one step smaller: a child in the node's place, or a composite without a child."""
+def smaller(node, keep=1):
+    """Trees one step smaller: a child in the node's place, or a composite without a child
+    (down to `keep` children)."""
     children = node.get("children", [])
     name = node["name"]
     if name != "Case":
         for c in children:
             # A Switch may give way to a Case's body; a Case stays under a Switch.
             yield c["children"][1] if c["name"] == "Case" else c
-    if name in ("Sequence", "Selector", "Parallel", "Race", "Switch") and len(children) > 1:
+    if name in ("Sequence", "Selector", "Parallel", "Race", "Switch") and len(children) > keep:
         for i in range(len(children)):
             yield dict(node, children=children[:i] + children[i + 1:])
     for i, c in enumerate(children):
-        for s in smaller(c):
+        for s in smaller(c, keep):
             yield dict(node, children=children[:i] + [s] + children[i + 1:])
 
 
-def shrink(root, args, path):
+def shrink(root, differs, keep=1):
+    """The smallest tree, one step at a time, for which `differs(tree)` still holds."""
     changed = True
     while changed:
         changed = False
-        for candidate in smaller(root):
-            canopy, b3 = run_both(candidate, args, path)
-            if first_difference(canopy, b3) is not None:
+        for candidate in smaller(root, keep):
+            if differs(candidate):
                 root, changed = candidate, True
                 break
     return root
@@ -339,7 +340,8 @@ def main():
               f"behavior3-ts {statuses(b3)}; types {', '.join(sorted(types_of(root)))}")
         report = {"tree": numbered(root), "first_tick": tick, "canopy": canopy, "behavior3_ts": b3}
         if not args.no_shrink:
-            small = shrink(root, args, work)
+            small = shrink(root,
+                           lambda tree: first_difference(*run_both(tree, args, work)) is not None)
             canopy, b3 = run_both(small, args, work)
             report["smallest"] = {"tree": numbered(small),
                                   "first_tick": first_difference(canopy, b3),
