@@ -476,6 +476,68 @@ TEST_SUITE("behavior3 arrays") {
         }
     }
 
+    TEST_CASE("an input of the wrong kind is an error, which Invert, IfElse and loops pass up") {
+        // index.ts, includes.ts, get-field.ts, concat.ts: `return "error"` when the input holds
+        // no array or object. invert.ts and ifelse.ts return a child's error, sequence.ts too;
+        // selector.ts goes on past it; tree.ts reports the root's error as failure.
+        const std::string let_n = R"("name": "Let", "args": {"value": 3}, "output": ["n"])";
+        auto inverted = behavior3_tree(
+            sequence({let_n, R"("name": "Invert", "children": [{"id": 10, "name": "Index",
+                "args": {"index": 0}, "input": ["n"], "output": ["e"]}])"}));
+        agent a(inverted);
+        CHECK(a.tick(0.1) == status::failure);  // Invert of a failure would succeed
+        CHECK(a.interruption().empty());
+        // Its status byte, like an observer, says failure: only its parent saw the error.
+        CHECK(a.last_status(3) == status::failure);
+
+        auto branches = behavior3_tree(sequence({let_n, R"("name": "IfElse", "children": [
+                {"id": 10, "name": "Includes", "input": ["n", "n"]},
+                {"id": 11, "name": "Let", "args": {"value": 1}, "output": ["x"]},
+                {"id": 12, "name": "Let", "args": {"value": 2}, "output": ["y"]}])"}));
+        agent b(branches);
+        CHECK(b.tick(0.1) == status::failure);
+        CHECK_FALSE(b.blackboard().is_set(b.blackboard().slot("x")));
+        CHECK_FALSE(b.blackboard().is_set(b.blackboard().slot("y")));  // no else branch
+
+        auto selector = behavior3_tree(sequence({let_n, R"("name": "Selector", "children": [
+                {"id": 10, "name": "GetField", "args": {"field": "f"}, "input": ["n"],
+                 "output": ["g"]},
+                {"id": 11, "name": "Let", "args": {"value": 1}, "output": ["z"]}])"}));
+        agent c(selector);
+        CHECK(c.tick(0.1) == status::success);
+        CHECK(testing::number_at(c.blackboard(), "z") == 1);
+
+        // retry-until-success.ts: a try's error ends the node, where a failure would try again.
+        auto retry = behavior3_tree(
+            sequence({let_n, R"("name": "RetryUntilSuccess", "args": {"count": 5}, "children": [
+                {"id": 10, "name": "Concat", "input": ["n", "n"], "output": ["c"]}])"}));
+        agent d(retry);
+        CHECK(d.tick(0.1) == status::failure);
+
+        // watchdog.ts: the condition's error is the node's; the fallback does not run.
+        auto watchdog = behavior3_tree(sequence({let_n, R"("name": "Watchdog", "children": [
+                {"id": 10, "name": "Includes", "input": ["n", "n"]},
+                {"id": 11, "name": "Let", "args": {"value": 1}, "output": ["x"]},
+                {"id": 12, "name": "Let", "args": {"value": 2}, "output": ["y"]}])"}));
+        agent e(watchdog);
+        CHECK(e.tick(0.1) == status::failure);
+        CHECK_FALSE(e.blackboard().is_set(e.blackboard().slot("y")));
+    }
+
+    TEST_CASE("ForEach reads its array once per tick: a child that replaces the variable") {
+        // foreach.ts reads `arr` when the node ticks; writing the element to the array's own
+        // variable changes the variable, not the loop.
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": [1, 2, 3]}, "output": ["l"])",
+                      R"("name": "Let", "args": {"value": 0}, "output": ["sum"])",
+                      R"("name": "ForEach", "input": ["l"], "output": ["l"], "children": [
+                {"id": 10, "name": "Calculate", "args": {"value": "sum + l"},
+                 "output": ["sum"]}])"}));
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(testing::number_at(a.blackboard(), "sum") == 6);
+    }
+
     TEST_CASE("each agent has its own arrays: a tree's literal is never changed") {
         // node.ts parses an array or object argument anew at each tick: Let writes a new one.
         auto t =

@@ -166,6 +166,7 @@ public:
                 layout.hooks[k] |= listening_hook;
                 layout.listeners.push_back(k);
             }
+            if (type.sees_errors) layout.hooks[k] |= error_seeing_hook;
         }
         for (const node_type* type : slot_types_) {
             if (type->host == nullptr) continue;

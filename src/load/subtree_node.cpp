@@ -15,12 +15,14 @@ public:
 }  // namespace
 
 node_type subtree_type() {
-    return {
+    node_type type{
         std::string(subtree_type_name),
         std::nullopt,
         arity::decorator,
         {param_spec::optional("tree", std::string()), param_spec::optional("file", std::string())},
         [](const param_list&) { return std::make_unique<subtree_node>(); }};
+    type.sees_errors = true;  // transparent: its root's error is its own
+    return type;
 }
 
 node_type subtree_placeholder_type() {

@@ -246,7 +246,8 @@ std::uint8_t status_code(status s) noexcept {
         case status::idle: return 0;
         case status::running: return 1;
         case status::success: return 2;
-        case status::failure: return 3;
+        case status::failure:
+        case status::error: return 3;
         case status::skipped: return 4;
     }
     return 0;

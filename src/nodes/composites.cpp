@@ -45,13 +45,17 @@ bool finished(status s) {
 }
 
 // Sequence (give_up_on = failure) and Selector (give_up_on = success): tick children in
-// order, starting at the running one, until one returns give_up_on or running. Skipped
+// order, starting at the running one, until one returns give_up_on (or, for Sequence, error)
+// or running. Skipped
 // children are passed over; when every child of the run was skipped, so is the node. In a
 // resumed run, the children before the running one were ticked earlier in it, and their status
 // bytes say how: skipped, or how they finished.
 template <status give_up_on>
 class ordered final : public node {
 public:
+    // A Sequence returns a child's error as it returns its failure (behavior3-ts's Sequence);
+    // to a Selector an error is a failure, so it goes on to the next child.
+    static constexpr bool sees_errors = give_up_on == status::failure;
     status tick(context& ctx) const override {
         tree::index running = ctx.running_child();
         bool all_skipped = true;
@@ -291,9 +295,11 @@ struct conditional_children {
 // IfThenElse (BehaviorTree.CPP 4): ticks the condition until it finishes, then the branch it
 // chose until that finishes, without checking the condition again; with two children a
 // failed condition fails the node. The chosen branch is the one running, so no state. A
-// skipped condition or branch skips the node.
+// skipped condition or branch skips the node. A condition's error is the node's, with no
+// branch run, and so is a branch's (behavior3-ts's IfElse).
 class if_then_else final : public node {
 public:
+    static constexpr bool sees_errors = true;
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
@@ -304,6 +310,7 @@ public:
             case status::success: return ctx.tick(c.on_success);
             case status::failure: return c.has_else ? ctx.tick(c.on_failure) : status::failure;
             case status::skipped: return status::skipped;
+            case status::error: return status::error;
             default: return status::running;
         }
     }

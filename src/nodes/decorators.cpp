@@ -47,13 +47,15 @@ input<double> seconds_param(const param_list& params, const char* name = "second
     return seconds;
 }
 
+// Not: a child's error stays an error (behavior3-ts's Invert).
 class invert final : public node {
 public:
+    static constexpr bool sees_errors = true;
     status tick(context& ctx) const override {
         switch (const status result = ctx.tick(ctx.child())) {
             case status::success: return status::failure;
             case status::failure: return status::success;
-            default: return result;  // running or skipped
+            default: return result;  // running, skipped or error
         }
     }
 };

@@ -40,6 +40,12 @@ void destroy_states(const detail::tree_layout& layout, std::byte* block) noexcep
         layout.objects[k]->destroy_state(block + layout.state_offset[k]);
 }
 
+// The root's result as the program receives it: a root that sees errors may return one, and
+// behavior3-ts's tree reports it as failure.
+constexpr status root_result(status result) noexcept {
+    return result == status::error ? status::failure : result;
+}
+
 // A tick of a tree with nodes that listen while idle: they hear the tick start, and the
 // moments of a run that behavior3's tree events name, around the root's tick. Out of line and
 // with a context of its own, so that the common tick keeps its context in registers.
@@ -52,7 +58,7 @@ tick_telling_listeners(agent& a, detail::agent_core& core, const tree& t, std::i
     context ctx(a, core, t, dt_ns);
     ctx.deliver_agent_event(agent_event::tick);
     if (!root_was_running) ctx.deliver_agent_event(agent_event::run_starting);
-    const status result = ctx.tick(tree::root);
+    const status result = root_result(ctx.tick(tree::root));
     if (result == status::success || result == status::failure) {
         ctx.deliver_agent_event(agent_event::run_finished);
         ctx.deliver_agent_event(result == status::success ? agent_event::run_succeeded
@@ -182,7 +188,7 @@ status agent::tick(double dt) {
     if (CANOPY_UNLIKELY(!tree_->layout().listeners.empty()))
         return tick_telling_listeners(*this, core_, *tree_, dt_ns);
     context ctx(*this, core_, *tree_, dt_ns);
-    return ctx.tick(tree::root);
+    return root_result(ctx.tick(tree::root));
 }
 
 // behavior3-ts catches what a node throws, reports it and interrupts the tree: the running
@@ -194,7 +200,7 @@ status agent::tick_or_interrupt(std::int64_t dt_ns) {
         if (!tree_->layout().listeners.empty())
             return tick_telling_listeners(*this, core_, *tree_, dt_ns);
         context ctx(*this, core_, *tree_, dt_ns);
-        return ctx.tick(tree::root);
+        return root_result(ctx.tick(tree::root));
     } catch (const error& e) {
         if (extras_ == nullptr) extras_ = std::make_unique<extras>();
         extras_->interruption = e.what();

@@ -162,14 +162,14 @@ status context::step_with_conditions(tree::index child) {
         }
         result = behaviour.tick(*this);
         if (result != status::running) {
-            if (result == status::idle) result = status::failure;
+            if (result == status::idle || result == status::error) result = settled(result, outer);
             if (uses(child, node::hook::exit)) behaviour.exit(*this, result);
         }
     }
     // Set before the post-conditions run, so that one that throws leaves a finished node
     // finished (a later reset must not halt what has exited).
     code = detail::status_code(result);
-    if (result == status::success || result == status::failure) {
+    if (result == status::success || result == status::failure || result == status::error) {
         which = result == status::success ? kind::on_success : kind::on_failure;
         try {
             if (const script* post = conditions.post[which]) post->run(board);
@@ -202,7 +202,9 @@ void context::notify_visit(tree::index node) {
 
 void context::notify_tick(tree::index node, bool was_running, status result) {
     // A node that was not running was entered: it comes from idle, whatever it last said.
-    observer_->on_tick(*agent_, node, was_running ? status::running : status::idle, result);
+    // An error is a failure to observers, as the node's status byte says.
+    observer_->on_tick(*agent_, node, was_running ? status::running : status::idle,
+                       static_cast<status>(detail::status_code(result)));
 }
 
 }  // namespace canopy

@@ -11,6 +11,7 @@ std::string_view to_string(status s) noexcept {
         case status::failure: return "failure";
         case status::running: return "running";
         case status::skipped: return "skipped";
+        case status::error: return "error";
     }
     return "invalid";
 }

@@ -29,9 +29,10 @@ namespace detail {
 
 /// The status byte a result leaves: the result itself, skipped included, so that the byte
 /// tells a node that was skipped from one that was not ticked (docs/nodes.md, "Skipped").
-/// Like idle, a skipped node is not running: its next tick enters it afresh.
+/// Like idle, a skipped node is not running: its next tick enters it afresh. An error leaves
+/// failure: it is a failure to everything but the parent that received it.
 constexpr std::uint8_t status_code(status result) noexcept {
-    return static_cast<std::uint8_t>(result);
+    return static_cast<std::uint8_t>(result == status::error ? status::failure : result);
 }
 
 /// What the tick engine changes of an agent: the agent holds one and lends it to each
@@ -168,6 +169,13 @@ private:
     bool uses(canopy::tree::index n, node::hook h) const noexcept {
         return (hooks_[n] & static_cast<std::uint8_t>(h)) != 0;
     }
+    /// A finished result as `parent` receives it: a tick must not say idle (failure), and
+    /// error reaches only a parent that sees errors (failure for any other).
+    status settled(status result, canopy::tree::index parent) const noexcept {
+        if (result == status::error && (hooks_[parent] & detail::error_seeing_hook) != 0)
+            return result;
+        return status::failure;
+    }
     [[noreturn]] void throw_host_mismatch() const;
     void halt_subtree(canopy::tree::index node);
     template <bool observed>
@@ -235,7 +243,8 @@ inline status context::step(canopy::tree::index child) {
     }
     status result = behaviour.tick(*this);
     if (result != status::running) {
-        if (result == status::idle) result = status::failure;  // a tick must not say idle
+        if (CANOPY_UNLIKELY(result == status::idle || result == status::error))
+            result = settled(result, outer);
         if ((hooks & static_cast<std::uint8_t>(node::hook::exit)) != 0)
             behaviour.exit(*this, result);
     }

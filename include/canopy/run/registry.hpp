@@ -56,6 +56,11 @@ struct node_type {
     /// behavior3's Listen and Delay. add<Node> sets it when Node has `static constexpr bool
     /// listens_while_idle = true`; a tree without such a node pays nothing for it.
     bool listens_while_idle = false;
+    /// Its nodes receive a child's status::error as error, and handle it (behavior3-ts's
+    /// Sequence, Invert, IfElse and loops pass it up); a parent of another type receives
+    /// failure instead. add<Node> sets it when Node has `static constexpr bool sees_errors =
+    /// true`.
+    bool sees_errors = false;
 };
 
 namespace detail {
@@ -154,6 +159,13 @@ template <typename Node>
 struct listens_while_idle<Node, std::void_t<decltype(Node::listens_while_idle)>>
     : std::bool_constant<Node::listens_while_idle> {};
 
+// Whether Node declares `static constexpr bool sees_errors = true`.
+template <typename Node, typename = void>
+struct sees_errors : std::false_type {};
+template <typename Node>
+struct sees_errors<Node, std::void_t<decltype(Node::sees_errors)>>
+    : std::bool_constant<Node::sees_errors> {};
+
 // Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
 template <typename Node, typename = void>
 struct declares_parameters : std::false_type {};
@@ -250,6 +262,7 @@ public:
         type.hooks = detail::overridden_hooks<Node>();
         type.watches_updates = detail::watches_updates<Node>::value;
         type.listens_while_idle = detail::listens_while_idle<Node>::value;
+        type.sees_errors = detail::sees_errors<Node>::value;
         return add(std::move(type));
     }
 

@@ -67,6 +67,9 @@ inline constexpr std::uint8_t conditions_hook = 8;
 inline constexpr std::uint8_t inline_condition_hook = 16;
 /// The bit that marks a node whose type listens while idle (node_type::listens_while_idle).
 inline constexpr std::uint8_t listening_hook = 32;
+/// The bit that marks a node whose type sees its children's error status
+/// (node_type::sees_errors); any other parent sees failure.
+inline constexpr std::uint8_t error_seeing_hook = 64;
 
 /// What ticking reads of a tree, and nothing else: the engine (agent and context) sees the tree
 /// through this one view, as fmt's formatters see only basic_format_args. Indexes are the

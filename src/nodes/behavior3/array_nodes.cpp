@@ -195,8 +195,6 @@ void check_oneof(const any_input& arg, const any_input& slot, const char* arg_na
     }
 }
 
-// Push: appends input 2 to the array in input 1 and succeeds; failure when input 1 holds no
-// array (or the element is too large or deep: fits_in_a_value).
 // Whether `value` is, or holds at any depth, the array or object `target`: storing it there
 // would make a value that holds itself, which JavaScript allows and a JSON text cannot show.
 // Called after fits_in_a_value, so the walk is bounded.
@@ -213,6 +211,8 @@ bool holds(const dynamic_value& value, const void* target) {
     return false;
 }
 
+// Push: appends input 2 to the array in input 1 and succeeds; error when input 1 holds no
+// array; failure when the element is too large or deep (fits_in_a_value) or holds the array.
 class push final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -228,8 +228,8 @@ public:
         // The array itself, which every variable sharing it sees change, as in JavaScript.
         const dynamic_value& array = board.get_mutable<dynamic_value>(array_);
         dynamic_value::array_type* elements = array.shared_array();
-        if (elements == nullptr || !fits_in_a_value(element) || holds(element, elements))
-            return status::failure;
+        if (elements == nullptr) return status::error;
+        if (!fits_in_a_value(element) || holds(element, elements)) return status::failure;
         elements->push_back(std::move(element));
         return status::success;
     }
@@ -240,8 +240,8 @@ private:
 };
 
 // Index: writes the element of the array in input 1 at `index` (from 0) to output 1 and
-// succeeds; failure when input 1 holds no array, or there is no element there (an index out
-// of range or not whole), or the element is null.
+// succeeds; failure when there is no element there (an index out of range or not whole) or the
+// element is null; error when input 1 holds no array or the index is NaN.
 class index_node final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -260,9 +260,11 @@ private:
     status find(context& ctx) const {
         const blackboard board = ctx.blackboard();
         const auto& list = board.get_ref<dynamic_value>(array_);
-        if (!list.is_array()) return status::failure;
+        if (!list.is_array()) return status::error;
         require_defined(board, index_.from_blackboard() ? index_.key() : param::no_key, "index");
-        const dynamic_value& element = list.at(dynamic_value(index_.get(ctx)));
+        const double index = index_.get(ctx);
+        if (std::isnan(index)) return status::error;
+        const dynamic_value& element = list.at(dynamic_value(index));
         if (element.is_null()) return status::failure;
         return write_output(board, element_, element) ? status::success : status::failure;
     }
@@ -278,9 +280,9 @@ bool is_field_name(const dynamic_value& field) {
 }
 
 // GetField: writes the field `field` (a string or number) of the object in input 1 to output
-// 1 and succeeds; failure when input 1 holds no object or array, the field is neither a string
-// nor a number, or the field is absent or null. An array's fields are its indexes and
-// `length`.
+// 1 and succeeds; failure when the field is absent or null; error when input 1 holds no object
+// or array, or the field is neither a string nor a number. An array's fields are its indexes
+// and `length`.
 class get_field final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -300,11 +302,11 @@ private:
     status find(context& ctx) const {
         const blackboard board = ctx.blackboard();
         const auto& object = board.get_ref<dynamic_value>(object_);
-        if (!object.is_object() && !object.is_array()) return status::failure;
+        if (!object.is_object() && !object.is_array()) return status::error;
         require_defined(board, field_.from_key() ? field_.key() : param::no_key, "field");
         dynamic_value scratch;
         const dynamic_value& field = field_.get(board, scratch);
-        if (!is_field_name(field)) return status::failure;
+        if (!is_field_name(field)) return status::error;
         if (object.is_array() && field.is_string() && field.string() == "length") {
             const auto length = static_cast<double>(object.array()->size());
             return write_output(board, value_, dynamic_value(length)) ? status::success
@@ -321,10 +323,11 @@ private:
 };
 
 // SetField: sets the field `field` of the object in input 1 to `value` (or input 3) and
-// succeeds; a null or absent value deletes the field. Failure when input 1 holds no object or
+// succeeds; a null or absent value deletes the field. Error when input 1 holds no object or
 // array, or the field is neither a string nor a number. On an array the field is an index: an
-// element is replaced or, one past the end, appended; other fields fail (JavaScript would
-// make a property the array's JSON does not show).
+// element is replaced or, one past the end, appended; an index further on fails, and a field
+// that is no index succeeds with no visible change (JavaScript makes a property the array's
+// JSON does not show).
 class set_field final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -342,11 +345,11 @@ public:
         blackboard board = ctx.blackboard();
         // The object itself, which every variable sharing it sees change, as in JavaScript.
         const auto& object = board.get_ref<dynamic_value>(object_);
-        if (!object.is_object() && !object.is_array()) return status::failure;
+        if (!object.is_object() && !object.is_array()) return status::error;
         require_defined(board, field_.from_key() ? field_.key() : param::no_key, "field");
         dynamic_value scratch;
         const dynamic_value field = field_.get(board, scratch);  // a copy: it may be the object
-        if (!is_field_name(field)) return status::failure;
+        if (!is_field_name(field)) return status::error;
         dynamic_value value;
         if (value_.given()) value = value_.get(board, scratch);
         if (value_slot_.given()) value = value_slot_.get(board, scratch);
@@ -389,7 +392,7 @@ private:
 };
 
 // Includes (condition): success when the array in input 1 holds an element equal to input 2;
-// failure when it does not, when input 1 holds no array, or when input 2 is null.
+// failure when it does not or input 2 is null; error when input 1 holds no array.
 class includes final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -402,7 +405,8 @@ public:
         const auto& list = board.get_ref<dynamic_value>(array_);
         dynamic_value scratch;
         const dynamic_value& element = element_.get(board, scratch);
-        if (!list.is_array() || element.is_null()) return status::failure;
+        if (!list.is_array()) return status::error;
+        if (element.is_null()) return status::failure;
         for (const dynamic_value& each : *list.array()) {
             if (each == element) return status::success;
         }
@@ -415,7 +419,7 @@ private:
 };
 
 // Concat: writes a new array, input 1's elements then input 2's, to output 1 and succeeds;
-// failure unless both inputs hold arrays.
+// error unless both inputs hold arrays.
 class concat final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -435,7 +439,7 @@ private:
         blackboard board = ctx.blackboard();
         const dynamic_value::array_type* first = board.get_ref<dynamic_value>(first_).array();
         const dynamic_value::array_type* second = board.get_ref<dynamic_value>(second_).array();
-        if (first == nullptr || second == nullptr) return status::failure;
+        if (first == nullptr || second == nullptr) return status::error;
         if (!fits_in_a_value(board.get_ref<dynamic_value>(first_)) ||
             !fits_in_a_value(board.get_ref<dynamic_value>(second_)))
             return status::failure;
@@ -453,8 +457,8 @@ private:
 };
 
 // RandomIndex: writes an element of the array in input 1, chosen uniformly with the agent's
-// generator, to output 1 and succeeds; failure when input 1 holds no array, it is empty, or
-// the element chosen is null.
+// generator, to output 1 and succeeds; failure when the array is empty or the element chosen
+// is null; error when input 1 holds no array.
 class random_index final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -470,7 +474,8 @@ private:
     status find(context& ctx) const {
         const blackboard board = ctx.blackboard();
         const dynamic_value::array_type* elements = board.get_ref<dynamic_value>(array_).array();
-        if (elements == nullptr || elements->empty()) return status::failure;
+        if (elements == nullptr) return status::error;
+        if (elements->empty()) return status::failure;
         // Math.floor(Math.random() * length), from a uniform double in [0, 1).
         const double unit = static_cast<double>(ctx.random() >> 11) * 0x1.0p-53;
         const auto at = static_cast<std::size_t>(unit * static_cast<double>(elements->size()));

@@ -45,9 +45,10 @@ public:
 // success runs the body and returns what it returns; on failure returns skipped, which tells
 // the Switch above to try its next Case. behavior3-ts ticks a Case's children from its Switch
 // and refuses to tick a Case itself; a Case elsewhere here skips its parent when its
-// condition fails.
+// condition fails. A condition's error counts as its failure; the body's error is the Case's.
 class case_node final : public stateful_node<bool> {
 public:
+    static constexpr bool sees_errors = true;
     void check_children(std::size_t count) const override {
         check_exactly(2, count, "a condition, then the node to run when it succeeds");
     }
@@ -68,10 +69,11 @@ public:
 };
 
 // Switch: tries its Case children in order, from the running one if any: the first whose
-// condition succeeds runs its body, and the Switch returns what the body returns; without one,
-// failure.
+// condition succeeds runs its body, and the Switch returns what the body returns (an error
+// included); without one, failure.
 class switch_node final : public node {
 public:
+    static constexpr bool sees_errors = true;
     status tick(context& ctx) const override {
         const tree::index running = ctx.running_child();
         bool reached = running == tree::no_parent;
@@ -86,12 +88,13 @@ public:
 };
 
 // Watchdog: three children, a condition, a body and a fallback. On every tick ticks the
-// condition first: on success, ticks the body and returns what it returns; on failure, halts
-// the body if it runs, ticks the fallback once (halting it if it would run on) and fails. A
-// condition that returns running is an error in behavior3-ts, which the tree reports as
-// failure: it is halted and the node fails.
+// condition first: on success, ticks the body and returns what it returns (an error included);
+// on failure, halts the body if it runs, ticks the fallback once (halting it if it would run
+// on) and fails. A condition that returns running or error makes the node's error, with both
+// halted and no fallback run, as behavior3-ts's does.
 class watchdog final : public node {
 public:
+    static constexpr bool sees_errors = true;
     void check_children(std::size_t count) const override {
         check_exactly(3, count, "a condition, the node it guards, the node to run on failure");
     }
@@ -102,11 +105,11 @@ public:
         const status test = ctx.tick(condition);
         if (test == status::success) return behavior3_result(ctx.tick(body));
         ctx.halt(body);
-        if (test == status::running) {
+        if (test == status::running || test == status::error) {
             ctx.halt(condition);
-        } else if (ctx.tick(fallback) == status::running) {
-            ctx.halt(fallback);
+            return status::error;
         }
+        if (ctx.tick(fallback) == status::running) ctx.halt(fallback);
         return status::failure;
     }
 };

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "canopy/core/dynamic_value.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
@@ -25,9 +26,10 @@ namespace {
 // Repeat: runs the child `count` times (absent: for ever), as many as finish at once within
 // one tick; running while the child runs; failure at the child's first failure; success after
 // the last iteration. A count below 1 (from the blackboard) runs none: success.
-// Its iterations in one tick are bounded by loop_budget.
+// A child's error ends it with error. Its iterations in one tick are bounded by loop_budget.
 class repeat final : public stateful_node<std::int64_t> {
 public:
+    static constexpr bool sees_errors = true;
     static std::vector<param_spec> parameters() {
         return {param_spec::optional("count", behavior3_for_ever)};
     }
@@ -43,7 +45,7 @@ public:
         const tree::index child = ctx.child();
         if (ctx.is_running(child)) {
             const status result = behavior3_result(ctx.tick(child));
-            if (result != status::success) return result;  // running or failure
+            if (result != status::success) return result;  // running, failure or error
             ++done;
         }
         // The count is read again at each resumption, as behavior3-ts reads its input.
@@ -67,7 +69,7 @@ private:
 // gives up with failure, when `count` tries are done, or tries again. The first try always
 // runs, so a count of 0 is 1. A try the child was running since an earlier tick that ends
 // otherwise than `until` is followed, in the same tick, by the next try (behavior3-ts resumes
-// the node when the child finishes).
+// the node when the child finishes). A try that ends with an error ends the node with it.
 enum class count_name : std::uint8_t { count, max_loop };
 
 template <status until, count_name named>
@@ -75,6 +77,7 @@ class retry final : public stateful_node<std::int64_t> {
     static constexpr const char* name = named == count_name::count ? "count" : "maxLoop";
 
 public:
+    static constexpr bool sees_errors = true;
     static std::vector<param_spec> parameters() {
         return {param_spec::optional(name, behavior3_for_ever)};
     }
@@ -90,24 +93,36 @@ public:
         if (tries != 0) {
             if (ctx.is_running(child)) {
                 const status result = behavior3_result(ctx.tick(child));
-                if (result == status::running) return status::running;
+                if (result == status::running || result == status::error) return result;
                 if (result == until) return status::success;
             }
-            if (tries >= count_.get(ctx)) return status::failure;
+            if (tries >= limit(ctx)) return status::failure;
         }
         ++tries;
         const status result = behavior3_result(ctx.tick(child));
+        if (result == status::error) return result;
         return result == until ? status::success : status::running;
     }
 
 private:
+    // behavior3-ts gives up once `tries >= count`, which never holds for a count that is NaN
+    // (a variable holding an object or text that is no number).
+    std::int64_t limit(const context& ctx) const {
+        const blackboard board = ctx.blackboard();
+        if (count_.from_blackboard() && board.is_set(count_.key()) &&
+            holds_javascript(board, count_.key()) &&
+            std::isnan(board.get_ref<dynamic_value>(count_.key()).to_number()))
+            return std::numeric_limits<std::int64_t>::max();
+        return count_.get(ctx);
+    }
+
     input<std::int64_t> count_;
 };
 
 // Timeout: ticks the child; once the child has returned running, `time` seconds from that tick
 // on, fails on the first tick at or past the deadline, halting the child without ticking it.
 // A `time` of 0 lets the child run for its first tick only. The time is read when the child
-// first returns running, as behavior3-ts reads it.
+// first returns running, as behavior3-ts reads it. The child's error is the node's.
 struct timeout_state {
     std::int64_t deadline_ns = 0;
     bool armed = false;
@@ -115,6 +130,7 @@ struct timeout_state {
 
 class timeout final : public stateful_node<timeout_state> {
 public:
+    static constexpr bool sees_errors = true;
     static std::vector<param_spec> parameters() { return {param_spec::optional("time", 0.0)}; }
     explicit timeout(const param_list& params) : time_(params, "time") {
         if (!time_.from_blackboard() && !(time_.literal() >= 0)) {

@@ -20,14 +20,18 @@ namespace {
 // failure, its success goes on to the next element in the same tick, its running returns
 // running and the loop goes on from that element once the child finishes. Success after the
 // last element (at once for an empty array); failure when input 1 holds no array, or output 1
-// cannot hold an element (a number variable given a string, say).
+// cannot hold an element (a number variable given a string, say). The child's error ends it
+// with error.
 //
-// The array is read again before each element, as behavior3-ts's loop reads `arr.length`, so a
-// child that pushes onto it lengthens the loop. Its elements in one tick are bounded by
+// The array is read once per tick, after a running child has finished, as behavior3-ts reads
+// its input when it resumes the node; that read shares the array, and its length is read again
+// before each element, so a child that pushes onto it lengthens the loop, while one that gives
+// the variable another value does not change the loop. Its elements in one tick are bounded by
 // loop_budget, shared with the loops around and inside it, so that such a loop cannot hang a
 // tick.
 class for_each final : public stateful_node<std::int64_t> {
 public:
+    static constexpr bool sees_errors = true;
     static std::vector<param_spec> parameters() {
         return {json_input("input1"), any_output("output1"),
                 param_spec::output_port("output2", param_type::number)};
@@ -56,16 +60,16 @@ private:
         const tree::index child = ctx.child();
         if (ctx.is_running(child)) {
             const status result = behavior3_result(ctx.tick(child));
-            if (result != status::success) return result;  // running or failure
+            if (result != status::success) return result;  // running, failure or error
             ++at;
         }
         blackboard board = ctx.blackboard();
+        // behavior3-ts loops while `i < arr.length`: over nothing it throws; over a string,
+        // its characters; over another value, no element.
+        if (!board.is_set(array_)) require_defined(board, array_, "input1");
+        const dynamic_value value = board.get_ref<dynamic_value>(array_);  // shares an array
         loop_budget loop;
         for (;;) {
-            // behavior3-ts loops while `i < arr.length`: over nothing it throws; over a
-            // string, its characters; over another value, no element.
-            if (!board.is_set(array_)) require_defined(board, array_, "input1");
-            const auto& value = board.get_ref<dynamic_value>(array_);
             const dynamic_value::array_type* elements = value.array();
             const std::size_t size = elements != nullptr ? elements->size()
                                      : value.is_string() ? value.string().size()
@@ -93,8 +97,8 @@ private:
 // Filter: for each element of the array in input 1, from the first, writes the element to
 // output 1 and ticks the child; the elements whose child succeeded make a new array, written
 // to output 2 after the last element, and output 1 is left undefined (blackboard::unset).
-// Success when the new array has an element, failure when it is empty, and failure at once,
-// with both outputs undefined, when input 1 holds an empty array or none.
+// Success when the new array has an element, failure when it is empty, and at once, with both
+// outputs undefined, failure when input 1 holds an empty array and error when it holds none.
 // A running child returns running, and the loop goes on from the next element once the child
 // finishes (behavior3-ts starts over from the first, keeping the elements already picked: see
 // docs/behavior3.md). Bounded by loop_budget as ForEach is.
@@ -128,8 +132,11 @@ public:
             resumed = behavior3_result(ctx.tick(child));
             if (resumed == status::running) return resumed;
         }
-        const dynamic_value::array_type* elements = board.get_ref<dynamic_value>(array_).array();
-        if (elements == nullptr || elements->empty()) return fail(board);
+        // Read once, sharing the array, as ForEach reads it.
+        const dynamic_value array = board.get_ref<dynamic_value>(array_);
+        const dynamic_value::array_type* elements = array.array();
+        if (elements == nullptr) return fail(board, status::error);
+        if (elements->empty()) return fail(board);
         if (resumed != status::idle) {
             // behavior3-ts picks the element at the resumed index of the array as it is now.
             if (resumed == status::success) s.picked.push_back(element_at(*elements, s.at));
@@ -137,8 +144,6 @@ public:
         }
         loop_budget loop;
         for (;;) {
-            elements = board.get_ref<dynamic_value>(array_).array();
-            if (elements == nullptr) return fail(board);
             if (s.at >= static_cast<std::int64_t>(elements->size())) break;
             if (!loop.take()) return status::running;
             // A copy: output 1 may be the array's own variable.
@@ -162,10 +167,10 @@ public:
 
 private:
     // A run that ends before its new array is made leaves both outputs undefined.
-    status fail(blackboard board) const {
+    status fail(blackboard board, status result = status::failure) const {
         unset_output(board, element_);
         unset_output(board, picked_);
-        return status::failure;
+        return result;
     }
 
     static dynamic_value element_at(const dynamic_value::array_type& elements, std::int64_t at) {

@@ -290,9 +290,9 @@ public:
                 for (std::size_t i = 0; i < count; ++i) result *= v[i];
                 break;
         }
-        if (std::isnan(result)) {  // math.ts: an error, which Canopy takes as failure
+        if (std::isnan(result)) {  // math.ts: an error
             result_.unset(ctx);
-            return status::failure;
+            return status::error;
         }
         result_.set(ctx, result);
         return status::success;
