@@ -660,10 +660,14 @@ bool over_numbers(op kind) noexcept {
 // met. Anything else (an undefined variable, another kind of value) gives up, and the walk of
 // evaluate() starts over: reading has no side effects.
 bool evaluate_numbers(const expression& e, const blackboard& board, result& out) {
+    // The flag is as wide as the number: a cell is written and read whole, and a one-byte
+    // flag read back within a wider load stalls store forwarding (most of this pass's time).
     struct number_cell {
         double d;
-        bool boolean;
+        std::uint64_t boolean;
     };
+    constexpr std::uint64_t yes = 1;
+    constexpr std::uint64_t no = 0;
     number_cell stack[expression::quick_stack];
     std::size_t top = 0;
     auto int32 = [](double d) {
@@ -675,8 +679,8 @@ bool evaluate_numbers(const expression& e, const blackboard& board, result& out)
     auto shift = [&](double d) { return static_cast<std::uint32_t>(int32(d)) & 31U; };
     for (const item& i : e.postfix) {
         switch (i.kind) {
-            case op::number: stack[top++] = {i.value, false}; continue;
-            case op::boolean: stack[top++] = {i.value, true}; continue;
+            case op::number: stack[top++] = {i.value, no}; continue;
+            case op::boolean: stack[top++] = {i.value, yes}; continue;
             case op::word: {
                 if (!board.is_set(i.slot)) return false;
                 double d = 0;
@@ -691,13 +695,13 @@ bool evaluate_numbers(const expression& e, const blackboard& board, result& out)
                 } else {
                     return false;
                 }
-                stack[top++] = {d, false};
+                stack[top++] = {d, no};
                 continue;
             }
-            case op::negate: stack[top - 1] = {-stack[top - 1].d, false}; continue;
+            case op::negate: stack[top - 1] = {-stack[top - 1].d, no}; continue;
             case op::logical_not: {
                 const double d = stack[top - 1].d;
-                stack[top - 1] = {d == 0 || std::isnan(d) ? 1.0 : 0.0, true};
+                stack[top - 1] = {d == 0 || std::isnan(d) ? 1.0 : 0.0, yes};
                 continue;
             }
             default: break;
@@ -708,27 +712,27 @@ bool evaluate_numbers(const expression& e, const blackboard& board, result& out)
         const double y = b.d;
         auto truthy = [](double d) { return d != 0 && !std::isnan(d); };
         switch (i.kind) {
-            case op::greater: a = {x > y ? 1.0 : 0.0, true}; break;
-            case op::greater_equal: a = {x >= y ? 1.0 : 0.0, true}; break;
-            case op::less: a = {x < y ? 1.0 : 0.0, true}; break;
-            case op::less_equal: a = {x <= y ? 1.0 : 0.0, true}; break;
-            case op::equal: a = {a.boolean == b.boolean && x == y ? 1.0 : 0.0, true}; break;
-            case op::not_equal: a = {a.boolean == b.boolean && x == y ? 0.0 : 1.0, true}; break;
-            case op::add: a = {x + y, false}; break;
-            case op::subtract: a = {x - y, false}; break;
-            case op::multiply: a = {x * y, false}; break;
-            case op::divide: a = {x / y, false}; break;
-            case op::remainder: a = {std::fmod(x, y), false}; break;
-            case op::bit_and: a = {static_cast<double>(int32(x) & int32(y)), false}; break;
-            case op::bit_or: a = {static_cast<double>(int32(x) | int32(y)), false}; break;
+            case op::greater: a = {x > y ? 1.0 : 0.0, yes}; break;
+            case op::greater_equal: a = {x >= y ? 1.0 : 0.0, yes}; break;
+            case op::less: a = {x < y ? 1.0 : 0.0, yes}; break;
+            case op::less_equal: a = {x <= y ? 1.0 : 0.0, yes}; break;
+            case op::equal: a = {a.boolean == b.boolean && x == y ? 1.0 : 0.0, yes}; break;
+            case op::not_equal: a = {a.boolean == b.boolean && x == y ? 0.0 : 1.0, yes}; break;
+            case op::add: a = {x + y, no}; break;
+            case op::subtract: a = {x - y, no}; break;
+            case op::multiply: a = {x * y, no}; break;
+            case op::divide: a = {x / y, no}; break;
+            case op::remainder: a = {std::fmod(x, y), no}; break;
+            case op::bit_and: a = {static_cast<double>(int32(x) & int32(y)), no}; break;
+            case op::bit_or: a = {static_cast<double>(int32(x) | int32(y)), no}; break;
             case op::shift_left:
                 a = {static_cast<double>(static_cast<std::int32_t>(
                          static_cast<std::uint32_t>(int32(x)) << shift(y))),
-                     false};
+                     no};
                 break;
-            case op::shift_right: a = {static_cast<double>(int32(x) >> shift(y)), false}; break;
+            case op::shift_right: a = {static_cast<double>(int32(x) >> shift(y)), no}; break;
             case op::shift_right_unsigned:
-                a = {static_cast<double>(static_cast<std::uint32_t>(int32(x)) >> shift(y)), false};
+                a = {static_cast<double>(static_cast<std::uint32_t>(int32(x)) >> shift(y)), no};
                 break;
             case op::logical_and:
                 if (truthy(x)) a = b;
