@@ -656,19 +656,21 @@ bool over_numbers(op kind) noexcept {
     }
 }
 
+// A value of the quick pass: a number, or a boolean as 1 or 0. The flag is as wide as the
+// number: a cell is written and read whole, and a one-byte flag read back within a wider load
+// stalls store forwarding (most of this pass's time, when it was a bool).
+struct quick_cell {
+    double d;
+    std::uint64_t boolean;
+};
+
 // The quick pass: every name a number, so no operator can throw and no string or object is
 // met. Anything else (an undefined variable, another kind of value) gives up, and the walk of
 // evaluate() starts over: reading has no side effects.
-bool evaluate_numbers(const expression& e, const blackboard& board, result& out) {
-    // The flag is as wide as the number: a cell is written and read whole, and a one-byte
-    // flag read back within a wider load stalls store forwarding (most of this pass's time).
-    struct number_cell {
-        double d;
-        std::uint64_t boolean;
-    };
+bool evaluate_numbers(const expression& e, const blackboard& board, quick_cell& out) {
     constexpr std::uint64_t yes = 1;
     constexpr std::uint64_t no = 0;
-    number_cell stack[expression::quick_stack];
+    quick_cell stack[expression::quick_stack];
     std::size_t top = 0;
     auto int32 = [](double d) {
         if (!std::isfinite(d)) return std::int32_t{0};
@@ -706,8 +708,8 @@ bool evaluate_numbers(const expression& e, const blackboard& board, result& out)
             }
             default: break;
         }
-        const number_cell b = stack[--top];
-        number_cell& a = stack[top - 1];
+        const quick_cell b = stack[--top];
+        quick_cell& a = stack[top - 1];
         const double x = a.d;
         const double y = b.d;
         auto truthy = [](double d) { return d != 0 && !std::isnan(d); };
@@ -744,8 +746,7 @@ bool evaluate_numbers(const expression& e, const blackboard& board, result& out)
         }
     }
     if (top != 1) return false;
-    out.defined = true;
-    out.value = stack[0].boolean ? dynamic_value(stack[0].d != 0) : dynamic_value(stack[0].d);
+    out = stack[0];
     return true;
 }
 
@@ -774,11 +775,23 @@ void bind(expression& e, const script_scope& scope) {
 
 result evaluate(const expression& e, const blackboard& board) {
     if (e.numbers_only) {
-        result quick;
-        if (evaluate_numbers(e, board, quick)) return quick;
+        quick_cell quick{};
+        if (evaluate_numbers(e, board, quick)) {
+            return {true,
+                    quick.boolean != 0 ? dynamic_value(quick.d != 0) : dynamic_value(quick.d)};
+        }
     }
     evaluator run(e, board);
     return run.run();
+}
+
+bool test(const expression& e, const blackboard& board) {
+    if (e.numbers_only) {
+        quick_cell quick{};
+        if (evaluate_numbers(e, board, quick)) return quick.d != 0 && !std::isnan(quick.d);
+    }
+    evaluator run(e, board);
+    return truthy(run.run());
 }
 
 bool truthy(const result& r) noexcept {

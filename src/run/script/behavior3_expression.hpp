@@ -87,6 +87,11 @@ struct result {
 /// its message ("value indexed by 'x' is not found").
 result evaluate(const expression& e, const blackboard& board);
 
+/// JavaScript's truthiness of what it gives, as `Check` tests it: evaluate() and truthy()
+/// without making the value.
+/// @warning throws as evaluate() does.
+bool test(const expression& e, const blackboard& board);
+
 /// JavaScript's truthiness of a result.
 bool truthy(const result& r) noexcept;
 

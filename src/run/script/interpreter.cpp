@@ -230,6 +230,14 @@ std::int64_t wrap(std::uint64_t value) {
 __attribute__((noinline))
 #endif
 bool execute_dynamic(const program& p, blackboard board, bool truth, double* number) {
+    if (p.behavior3 != nullptr && number == nullptr) {
+        try {
+            const bool holds = detail::behavior3_expression::test(*p.behavior3, board);
+            return truth && holds;  // evaluated either way: it may throw
+        } catch (const error& e) {
+            fail(p, e.what());
+        }
+    }
     if (p.behavior3 != nullptr) {
         detail::behavior3_expression::result r;
         try {
