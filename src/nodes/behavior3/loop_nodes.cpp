@@ -67,7 +67,9 @@ private:
         // behavior3-ts loops while `i < arr.length`: over nothing it throws; over a string,
         // its characters; over another value, no element.
         if (!board.is_set(array_)) require_defined(board, array_, "input1");
-        const dynamic_value value = board.get_ref<dynamic_value>(array_);  // shares an array
+        // A copy, which shares the array: it outlives the child giving the variable another
+        // value. NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
+        const dynamic_value value = board.get_ref<dynamic_value>(array_);
         loop_budget loop;
         for (;;) {
             const dynamic_value::array_type* elements = value.array();
@@ -133,6 +135,7 @@ public:
             if (resumed == status::running) return resumed;
         }
         // Read once, sharing the array, as ForEach reads it.
+        // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
         const dynamic_value array = board.get_ref<dynamic_value>(array_);
         const dynamic_value::array_type* elements = array.array();
         if (elements == nullptr) return fail(board, status::error);
