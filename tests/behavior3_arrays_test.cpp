@@ -47,13 +47,57 @@ TEST_SUITE("behavior3 arrays") {
                       R"("name": "Let", "args": {"value": 2}, "output": ["n"])"}));
         CHECK(type_of_key(*t, "list") == "json");
         CHECK(type_of_key(*t, "o") == "json");
-        CHECK(type_of_key(*t, "n") == "json");  // every variable holds any value
+        // One the tree only gives numbers is a number key, undefined until written too.
+        CHECK(type_of_key(*t, "n") == "number");
         agent a(t);
         CHECK(json_of(a, "list") == "null");  // undefined until written
         CHECK_FALSE(a.blackboard().is_set(a.blackboard().slot("list")));
         CHECK(a.tick(0.1) == status::success);
         CHECK(json_of(a, "list") == R"([1,"a",{"k":null}])");
         CHECK(json_of(a, "o") == R"({"hp":3})");
+        CHECK(testing::number_at(a.blackboard(), "n") == 2);
+    }
+
+    TEST_CASE("a variable the tree gives only numbers is a number key; any other use, json") {
+        auto t = behavior3_tree(
+            sequence({R"("name": "Let", "args": {"value": 2}, "output": ["n"])",
+                      R"("name": "Calculate", "args": {"value": "n * 2 + 1"}, "output": ["m"])",
+                      R"("name": "Calculate", "args": {"value": "n > 1"}, "output": ["flag"])",
+                      R"("name": "Let", "input": ["m"], "output": ["copy"])",
+                      R"("name": "Let", "args": {"value": 1}, "output": ["pushed"])",
+                      R"("name": "Let", "args": {"value": [1]}, "output": ["list"])",
+                      R"("name": "Push", "input": ["list", "pushed"])",
+                      R"("name": "Let", "args": {"value": 1}, "output": ["late"])",
+                      R"("name": "Let", "args": {"value": "a"}, "output": ["late"])",
+                      R"("name": "IsNull", "input": ["read_only"])"}));
+        CHECK(type_of_key(*t, "n") == "number");
+        CHECK(type_of_key(*t, "m") == "number");        // arithmetic over numbers
+        CHECK(type_of_key(*t, "copy") == "number");     // a Let of a number variable
+        CHECK(type_of_key(*t, "flag") == "json");       // a comparison gives a boolean
+        CHECK(type_of_key(*t, "pushed") == "json");     // Push takes any value
+        CHECK(type_of_key(*t, "late") == "json");       // a Let of text
+        CHECK(type_of_key(*t, "read_only") == "json");  // only the program can write it
+        auto fields =
+            behavior3_tree(sequence({R"("name": "Let", "args": {"value": 3}, "output": ["object"])",
+                                     R"("name": "Check", "args": {"value": "object.x"})",
+                                     R"("name": "Calculate", "args": {"value": "object + 'x'"},
+                         "output": ["text"])"}));
+        CHECK(type_of_key(*fields, "object") == "json");  // a field read
+        CHECK(type_of_key(*fields, "text") == "json");    // `+` with text joins
+        agent a(t);
+        CHECK_FALSE(a.blackboard().is_set(a.blackboard().slot("m")));  // undefined until written
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(testing::number_at(a.blackboard(), "m") == 5);
+        CHECK(testing::number_at(a.blackboard(), "copy") == 5);
+        // Clear makes it undefined again.
+        auto undefined = behavior3_tree(sequence(
+            {R"("name": "Let", "args": {"value": 2}, "output": ["n"])",
+             R"("name": "Calculate", "args": {"value": "n + 1"}, "output": ["m"])",
+             R"("name": "Clear", "output": ["m"])", R"("name": "IsNull", "input": ["m"])"}));
+        CHECK(type_of_key(*undefined, "m") == "number");
+        agent b(undefined);
+        CHECK(b.tick(0.1) == status::success);
+        CHECK_FALSE(b.blackboard().is_set(b.blackboard().slot("m")));
     }
 
     TEST_CASE("Push appends its element to the array, and fails on anything else") {

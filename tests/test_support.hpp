@@ -36,7 +36,12 @@ inline double number_at(const blackboard& board, std::string_view name) {
 }
 /// Sets a behavior3 file's variable (a `json` key) to a value.
 inline void set_at(blackboard board, std::string_view name, const dynamic_value& value) {
-    board.set(board.slot(name), value);
+    const std::uint32_t slot = board.slot(name);
+    if (board.type(slot) == param_type::number) {  // a variable the tree only gives numbers
+        board.set(slot, value.to_number());
+    } else {
+        board.set(slot, value);
+    }
 }
 /// The same for a boolean: false unless it holds true.
 inline bool boolean_at(const blackboard& board, std::string_view name) {

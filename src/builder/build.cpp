@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -463,10 +464,12 @@ private:
 
     // Under behavior3-ts's rules every variable the file names, and does not declare with a
     // type, holds any JavaScript value and is undefined until written: a `json` key that
-    // starts unset, which the nodes read and write as behavior3-ts's do.
+    // starts unset, which the nodes read and write as behavior3-ts's do. One the tree only
+    // ever gives numbers is a number key that starts unset instead (number_variables).
     void make_variables_javascript(std::size_t first) {
         std::shared_ptr<const value_type> json = registry_.find_type("json");
         if (json == nullptr || !json->is<dynamic_value>()) json = dynamic_value_type();
+        const std::vector<bool> numbers = number_variables(first);
         for (std::size_t k = registry_.keys().size(); k < keys_.size(); ++k) {
             // A `json` variable the file declares without a default is undefined too.
             if (keys_[k].from_file) {
@@ -476,10 +479,113 @@ private:
                 continue;
             }
             if (k < first) continue;
-            keys_[k].type = param_type::custom;
-            keys_[k].custom = json;
+            keys_[k].type = numbers[k] ? param_type::number : param_type::custom;
+            keys_[k].custom = numbers[k] ? nullptr : json;
             keys_[k].starts_unset = true;
         }
+    }
+
+    // The variables of a behavior3 file (keys from `first` on that it does not declare) that
+    // can only ever hold a number or nothing, so that reading and writing them needs no
+    // dynamic_value (bench/README.md): those the tree writes, and only with numbers (a `Let` of
+    // a number or of such a variable, a `Calculate` whose expression gives numbers over such
+    // variables, an output port of numbers: Math's, Now's, ForEach's index; `Clear`), and
+    // reads only where an undefined value reads as behavior3-ts reads it (expressions that
+    // take no field of it, Let's and Math's inputs, IsNull). Any other use makes it `json`.
+    // A program that writes such a variable writes a double.
+    std::vector<bool> number_variables(std::size_t first) const {
+        // Whether each variable can hold only numbers or nothing (one never written holds
+        // nothing), and whether the tree writes it.
+        std::vector<bool> numbers(keys_.size(), false);
+        std::vector<bool> written(keys_.size(), false);
+        std::unordered_map<std::string_view, std::size_t> variable;
+        for (std::size_t k = std::max(first, registry_.keys().size()); k < keys_.size(); ++k) {
+            if (keys_[k].from_file) continue;
+            variable.emplace(keys_[k].name, k);
+            numbers[k] = true;
+        }
+        if (variable.empty()) return numbers;
+        for (const std::string& name : scripts_.object_names()) {
+            if (const auto v = variable.find(name); v != variable.end()) numbers[v->second] = false;
+        }
+        // Whether a name in an expression holds a number or nothing.
+        const std::function<bool(std::string_view)> numeric = [&](std::string_view name) -> bool {
+            if (const auto v = variable.find(name); v != variable.end()) return numbers[v->second];
+            const auto key = std::find_if(keys_.begin(), keys_.end(),
+                                          [&](const blackboard_key& k) { return k.name == name; });
+            return key == keys_.end() || key->type == param_type::number ||
+                   key->type == param_type::integer;
+        };
+        struct conditional_write {
+            std::size_t record;
+            std::size_t key;
+            bool calculate;  // else a Let
+        };
+        std::vector<conditional_write> writes;
+        for (std::size_t i = 0; i < count_; ++i) {
+            if ((records_.problems(i) & record_set::bad_type) != 0) continue;
+            const node_type* type = find_type(i);
+            for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
+                if (detail::is_script_attribute(raw->name)) continue;
+                const param_spec* spec = nullptr;
+                if (type != nullptr) {
+                    for (const param_spec& each : type->params) {
+                        if (each.name == raw->name) spec = &each;
+                    }
+                }
+                std::optional<std::string_view> name = key_of(raw->value);
+                if (!name && spec != nullptr && (spec->type == param_type::key || spec->output) &&
+                    std::holds_alternative<std::string>(raw->value))
+                    name = std::get<std::string>(raw->value);
+                if (!name) continue;
+                const auto v = variable.find(*name);
+                if (v == variable.end()) continue;
+                const std::size_t k = v->second;
+                const std::string_view node = type != nullptr ? type->name : std::string_view();
+                const std::string_view slot = raw->name;
+                const bool number_port =
+                    spec != nullptr && spec->output && spec->type == param_type::number;
+                const bool assigned =
+                    (node == "behavior3.Let" || node == "behavior3.Calculate") && slot == "output1";
+                const bool cleared = node == "behavior3.Clear" && slot == "output1";
+                const bool read_as_there =
+                    (node == "behavior3.Let" && slot == "value") ||
+                    (node == "behavior3.Math" && slot != "output1") ||
+                    ((node == "behavior3.IsNull" || node == "behavior3.NotNull") &&
+                     slot == "input1");
+                if (assigned) writes.push_back({i, k, node == "behavior3.Calculate"});
+                if (number_port || assigned) written[k] = true;
+                if (!number_port && !assigned && !cleared && !read_as_there) numbers[k] = false;
+            }
+        }
+        // A write that depends on other variables holds while they stay numbers: dropped
+        // until nothing changes.
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const conditional_write& w : writes) {
+                if (!numbers[w.key] || gives_number(w.record, w.calculate, numeric)) continue;
+                numbers[w.key] = false;
+                changed = true;
+            }
+        }
+        for (std::size_t k = 0; k < keys_.size(); ++k) numbers[k] = numbers[k] && written[k];
+        return numbers;
+    }
+
+    // Whether record `record`'s Let or Calculate writes only numbers (or nothing) when the
+    // names `numeric` accepts hold numbers or nothing.
+    bool gives_number(std::size_t record, bool calculate,
+                      const std::function<bool(std::string_view)>& numeric) const {
+        if (calculate) return scripts_.gives_number(record, "value", numeric);
+        for (const auto* raw = records_.params_begin(record); raw != records_.params_end(record);
+             ++raw) {
+            if (raw->name != "value") continue;
+            if (const std::optional<std::string_view> source = key_of(raw->value))
+                return numeric(*source);
+            return std::holds_alternative<double>(raw->value) ||
+                   std::holds_alternative<std::int64_t>(raw->value);
+        }
+        return true;  // no value: Let clears its variable
     }
 
     // The dynamic entries of a BehaviorTree.CPP file (declare_used_keys made them, or the

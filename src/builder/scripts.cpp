@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <iterator>
 #include <unordered_set>
+#include <variant>
 
 #include "canopy/core/dynamic_value.hpp"
 #include "run/btcpp_entry.hpp"
+#include "run/script/behavior3_expression.hpp"
 
 namespace canopy::detail {
 
@@ -220,6 +222,30 @@ std::unordered_set<std::string> script_pass::names_used() const {
             names.insert(whole_name(e, written));
     }
     return names;
+}
+
+std::unordered_set<std::string> script_pass::object_names() const {
+    std::unordered_set<std::string> names;
+    for (const entry& e : entries_) {
+        for (const std::string_view written : e.parsed.object_names())
+            names.insert(whole_name(e, written));
+    }
+    return names;
+}
+
+bool script_pass::gives_number(std::size_t record, std::string_view param,
+                               const std::function<bool(std::string_view)>& numeric) const {
+    for (const entry& e : entries_) {
+        if (e.record != record || e.name != param || e.dialect != script_dialect::behavior3)
+            continue;
+        auto parsed = behavior3_expression::parse(e.parsed.text());
+        const auto* expression = std::get_if<behavior3_expression::expression>(&parsed);
+        return expression != nullptr &&
+               behavior3_expression::gives_number(*expression, [&](std::string_view written) {
+                   return numeric(whole_name(e, written));
+               });
+    }
+    return false;
 }
 
 void script_pass::declare_keys(std::vector<blackboard_key>& keys) {

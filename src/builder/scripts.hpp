@@ -66,6 +66,16 @@ public:
     /// The keys the scripts name, as the whole tree calls them.
     std::unordered_set<std::string> names_used() const;
 
+    /// The names behavior3 expressions read fields or elements of (`obj` in `obj.hp`), as the
+    /// whole tree calls them.
+    std::unordered_set<std::string> object_names() const;
+
+    /// Whether the behavior3 expression that is parameter `param` of record `record` gives
+    /// only numbers or undefined when every name `numeric` accepts (as the whole tree calls
+    /// it) holds a number or nothing; false for any other script, or none.
+    bool gives_number(std::size_t record, std::string_view param,
+                      const std::function<bool(std::string_view)>& numeric) const;
+
     /// Compiles every script against the tree's final keys: a `script` parameter's compiled
     /// pointer is set in `params` (record by record, from `params_begin`), conditions are
     /// gathered per record. Problems are reported.

@@ -125,8 +125,12 @@ private:
 // A value as `--blackboard` prints it: integers as integers, reals in their shortest
 // round-trip form, strings in single quotes, booleans as true or false, a program's types
 // through their text conversion.
-std::string value_text(const canopy::blackboard& board, std::uint32_t slot) {
+std::string value_text(const canopy::blackboard& board, std::uint32_t slot, bool javascript) {
     if (board.type(slot) == param_type::string) return "'" + board.text(slot) + "'";
+    // A behavior3 tree's number variable prints as its `json` variables do: NaN and the
+    // infinities as null, as JSON.stringify writes them.
+    if (javascript && board.type(slot) == param_type::number)
+        return canopy::dynamic_value(board.get<double>(slot)).to_json();
     return board.text(slot);
 }
 
@@ -146,6 +150,7 @@ bool is_subtree_key(std::string_view name) {
 // unset, nor one of a BehaviorTree.CPP file that nothing wrote yet), sorted by name.
 void print_blackboard(agent& a) {
     const canopy::blackboard board = a.blackboard();
+    const bool javascript = a.tree().layout().interrupts_on_error;  // runtime_rules::behavior3
     std::vector<std::pair<std::string_view, std::uint32_t>> keys;
     for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
         const std::string& name = board.keys()[slot].name;
@@ -153,7 +158,7 @@ void print_blackboard(agent& a) {
     }
     std::sort(keys.begin(), keys.end());
     for (const auto& [name, slot] : keys) {
-        std::cout << "  bb " << name << '=' << value_text(board, slot) << '\n';
+        std::cout << "  bb " << name << '=' << value_text(board, slot, javascript) << '\n';
     }
 }
 

@@ -36,8 +36,9 @@ private:
 };
 
 // Calculate: evaluates `value` into its output variable, whatever its kind (undefined
-// deletes the variable), and succeeds. A variable of another type than `json` takes a
-// number: a boolean result as 1 or 0.
+// deletes the variable), and succeeds. A variable of another type than `json` (one the file
+// declares a number, or one the tree only gives numbers) takes a number: a boolean result as
+// 1 or 0.
 class calculate final : public node {
 public:
     static std::vector<param_spec> parameters() {
@@ -51,11 +52,11 @@ public:
             return status::success;
         }
         blackboard board = ctx.blackboard();
-        if (board.type(key_) != param_type::custom) {
-            board.set(key_, value_.number(board));  // a key the file declared a number
+        const std::optional<dynamic_value> value = value_.value(board);
+        if (value && board.type(key_) != param_type::custom) {
+            board.set(key_, value->to_number());
             return status::success;
         }
-        const std::optional<dynamic_value> value = value_.value(board);
         if (!value) {
             board.unset(key_);
         } else if (!write_dynamic(board, key_, *value)) {

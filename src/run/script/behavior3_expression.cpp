@@ -612,6 +612,37 @@ private:
 
 }  // namespace
 
+std::vector<std::string_view> expression::object_names() const {
+    // Which item made each value on the evaluator's stack, when it is a name.
+    constexpr auto made = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> stack;
+    std::vector<std::string_view> names;
+    auto pop = [&] {
+        const std::size_t k = stack.empty() ? made : stack.back();
+        if (!stack.empty()) stack.pop_back();
+        return k;
+    };
+    for (std::size_t k = 0; k < postfix.size(); ++k) {
+        const op kind = postfix[k].kind;
+        if (is_operand(kind)) {
+            stack.push_back(kind == op::word && !is_quoted(postfix[k].text) ? k : made);
+            continue;
+        }
+        if (kind == op::parenthesis) continue;
+        (void)pop();
+        if (!is_unary(kind)) {
+            const std::size_t object = pop();
+            if ((kind == op::dot || kind == op::bracket) && object != made &&
+                std::find(names.begin(), names.end(), postfix[object].text) == names.end())
+                names.push_back(postfix[object].text);
+        }
+        if (kind == op::question) (void)pop();         // `c ? a : b` takes three
+        if (kind == op::colon) stack.push_back(made);  // gives both back, for `?` to pick
+        stack.push_back(made);
+    }
+    return names;
+}
+
 std::vector<std::string_view> expression::names() const {
     std::vector<std::pair<std::uint32_t, std::string_view>> found;
     for (std::size_t k = 0; k < postfix.size(); ++k) {
@@ -656,22 +687,28 @@ bool over_numbers(op kind) noexcept {
     }
 }
 
-// A value of the quick pass: a number, or a boolean as 1 or 0. The flag is as wide as the
-// number: a cell is written and read whole, and a one-byte flag read back within a wider load
-// stalls store forwarding (most of this pass's time, when it was a bool).
+// A value of the quick pass: a number, or a boolean as 1 or 0.
 struct quick_cell {
-    double d;
-    std::uint64_t boolean;
+    double d = 0;
+    bool boolean = false;
 };
 
 // The quick pass: every name a number, so no operator can throw and no string or object is
 // met. Anything else (an undefined variable, another kind of value) gives up, and the walk of
 // evaluate() starts over: reading has no side effects.
+//
+// The stack is two arrays, numbers and flags, each value written and read at its own width:
+// cells of both, copied whole, were read back with loads wider than the stores that wrote
+// them, which stalls store forwarding (most of this pass's time, measured with perf).
 bool evaluate_numbers(const expression& e, const blackboard& board, quick_cell& out) {
-    constexpr std::uint64_t yes = 1;
-    constexpr std::uint64_t no = 0;
-    quick_cell stack[expression::quick_stack];
+    double value[expression::quick_stack];
+    bool boolean[expression::quick_stack];
     std::size_t top = 0;
+    auto push = [&](double d, bool b) {
+        value[top] = d;
+        boolean[top] = b;
+        ++top;
+    };
     auto int32 = [](double d) {
         if (!std::isfinite(d)) return std::int32_t{0};
         const double wrapped = std::fmod(std::trunc(d), 4294967296.0);
@@ -679,10 +716,11 @@ bool evaluate_numbers(const expression& e, const blackboard& board, quick_cell& 
             static_cast<std::int64_t>(wrapped < 0 ? wrapped + 4294967296.0 : wrapped)));
     };
     auto shift = [&](double d) { return static_cast<std::uint32_t>(int32(d)) & 31U; };
+    auto truthy = [](double d) { return d != 0 && !std::isnan(d); };
     for (const item& i : e.postfix) {
         switch (i.kind) {
-            case op::number: stack[top++] = {i.value, no}; continue;
-            case op::boolean: stack[top++] = {i.value, yes}; continue;
+            case op::number: push(i.value, false); continue;
+            case op::boolean: push(i.value, true); continue;
             case op::word: {
                 if (!board.is_set(i.slot)) return false;
                 double d = 0;
@@ -697,56 +735,85 @@ bool evaluate_numbers(const expression& e, const blackboard& board, quick_cell& 
                 } else {
                     return false;
                 }
-                stack[top++] = {d, no};
+                push(d, false);
                 continue;
             }
-            case op::negate: stack[top - 1] = {-stack[top - 1].d, no}; continue;
-            case op::logical_not: {
-                const double d = stack[top - 1].d;
-                stack[top - 1] = {d == 0 || std::isnan(d) ? 1.0 : 0.0, yes};
+            case op::negate:
+                if (top == 0) return false;  // the dry run let none through
+                value[top - 1] = -value[top - 1];
+                boolean[top - 1] = false;
                 continue;
-            }
+            case op::logical_not:
+                if (top == 0) return false;
+                value[top - 1] = truthy(value[top - 1]) ? 0.0 : 1.0;
+                boolean[top - 1] = true;
+                continue;
             default: break;
         }
-        const quick_cell b = stack[--top];
-        quick_cell& a = stack[top - 1];
-        const double x = a.d;
-        const double y = b.d;
-        auto truthy = [](double d) { return d != 0 && !std::isnan(d); };
+        if (top < 2) return false;
+        --top;
+        const double x = value[top - 1];
+        const double y = value[top];
+        double& result = value[top - 1];
+        bool& is_boolean = boolean[top - 1];
+        const bool same_kind = is_boolean == boolean[top];
+        bool gives_boolean = false;
         switch (i.kind) {
-            case op::greater: a = {x > y ? 1.0 : 0.0, yes}; break;
-            case op::greater_equal: a = {x >= y ? 1.0 : 0.0, yes}; break;
-            case op::less: a = {x < y ? 1.0 : 0.0, yes}; break;
-            case op::less_equal: a = {x <= y ? 1.0 : 0.0, yes}; break;
-            case op::equal: a = {a.boolean == b.boolean && x == y ? 1.0 : 0.0, yes}; break;
-            case op::not_equal: a = {a.boolean == b.boolean && x == y ? 0.0 : 1.0, yes}; break;
-            case op::add: a = {x + y, no}; break;
-            case op::subtract: a = {x - y, no}; break;
-            case op::multiply: a = {x * y, no}; break;
-            case op::divide: a = {x / y, no}; break;
-            case op::remainder: a = {std::fmod(x, y), no}; break;
-            case op::bit_and: a = {static_cast<double>(int32(x) & int32(y)), no}; break;
-            case op::bit_or: a = {static_cast<double>(int32(x) | int32(y)), no}; break;
+            case op::greater:
+                result = x > y ? 1.0 : 0.0;
+                gives_boolean = true;
+                break;
+            case op::greater_equal:
+                result = x >= y ? 1.0 : 0.0;
+                gives_boolean = true;
+                break;
+            case op::less:
+                result = x < y ? 1.0 : 0.0;
+                gives_boolean = true;
+                break;
+            case op::less_equal:
+                result = x <= y ? 1.0 : 0.0;
+                gives_boolean = true;
+                break;
+            case op::equal:
+                result = same_kind && x == y ? 1.0 : 0.0;
+                gives_boolean = true;
+                break;
+            case op::not_equal:
+                result = same_kind && x == y ? 0.0 : 1.0;
+                gives_boolean = true;
+                break;
+            case op::add: result = x + y; break;
+            case op::subtract: result = x - y; break;
+            case op::multiply: result = x * y; break;
+            case op::divide: result = x / y; break;
+            case op::remainder: result = std::fmod(x, y); break;
+            case op::bit_and: result = static_cast<double>(int32(x) & int32(y)); break;
+            case op::bit_or: result = static_cast<double>(int32(x) | int32(y)); break;
             case op::shift_left:
-                a = {static_cast<double>(static_cast<std::int32_t>(
-                         static_cast<std::uint32_t>(int32(x)) << shift(y))),
-                     no};
+                result = static_cast<double>(
+                    static_cast<std::int32_t>(static_cast<std::uint32_t>(int32(x)) << shift(y)));
                 break;
-            case op::shift_right: a = {static_cast<double>(int32(x) >> shift(y)), no}; break;
+            case op::shift_right: result = static_cast<double>(int32(x) >> shift(y)); break;
             case op::shift_right_unsigned:
-                a = {static_cast<double>(static_cast<std::uint32_t>(int32(x)) >> shift(y)), no};
+                result = static_cast<double>(static_cast<std::uint32_t>(int32(x)) >> shift(y));
                 break;
-            case op::logical_and:
-                if (truthy(x)) a = b;
-                break;
-            case op::logical_or:
-                if (!truthy(x)) a = b;
+            case op::logical_and:  // the first operand if falsy, else the second
+            case op::logical_or:   // the first operand if truthy, else the second
+                if (truthy(x) == (i.kind == op::logical_and)) {
+                    result = y;
+                    gives_boolean = boolean[top];
+                } else {
+                    gives_boolean = is_boolean;
+                }
                 break;
             default: return false;
         }
+        is_boolean = gives_boolean;
     }
     if (top != 1) return false;
-    out = stack[0];
+    out.d = value[0];
+    out.boolean = boolean[0];
     return true;
 }
 
@@ -773,12 +840,80 @@ void bind(expression& e, const script_scope& scope) {
         });
 }
 
+bool gives_number(const expression& e, const std::function<bool(std::string_view)>& numeric) {
+    // What each value on the evaluator's stack is, kind by kind.
+    enum class kind : std::uint8_t { number, boolean, other };
+    // A name alone gives its own text.
+    if (e.postfix.size() == 1 && e.postfix.front().kind == op::word) return false;
+    std::vector<kind> stack;
+    auto pop = [&] {
+        const kind k = stack.empty() ? kind::other : stack.back();
+        if (!stack.empty()) stack.pop_back();
+        return k;
+    };
+    for (const item& i : e.postfix) {
+        switch (i.kind) {
+            case op::number: stack.push_back(kind::number); break;
+            case op::boolean: stack.push_back(kind::boolean); break;
+            case op::word:
+                stack.push_back(!is_quoted(i.text) && numeric(i.text) ? kind::number : kind::other);
+                break;
+            case op::plus: stack.push_back(pop()); break;  // the value itself, as there
+            case op::negate:
+                (void)pop();
+                stack.push_back(kind::number);
+                break;
+            case op::logical_not:
+                (void)pop();
+                stack.push_back(kind::boolean);
+                break;
+            case op::greater:
+            case op::greater_equal:
+            case op::equal:
+            case op::not_equal:
+            case op::less:
+            case op::less_equal:
+                (void)pop();
+                (void)pop();
+                stack.push_back(kind::boolean);
+                break;
+            case op::subtract:
+            case op::multiply:
+            case op::divide:
+            case op::remainder:
+            case op::bit_and:
+            case op::bit_or:
+            case op::shift_left:
+            case op::shift_right:
+            case op::shift_right_unsigned:
+                (void)pop();
+                (void)pop();
+                stack.push_back(kind::number);
+                break;
+            case op::add: {  // numbers and booleans add up; anything else may join text
+                const kind b = pop();
+                const kind a = pop();
+                stack.push_back(a != kind::other && b != kind::other ? kind::number : kind::other);
+                break;
+            }
+            case op::logical_and:
+            case op::logical_or: {  // either operand
+                const kind b = pop();
+                const kind a = pop();
+                stack.push_back(a == b ? a : kind::other);
+                break;
+            }
+            default: return false;  // `?:`, `.`, `[]`: not followed here
+        }
+    }
+    return stack.size() == 1 && stack.front() == kind::number;
+}
+
 result evaluate(const expression& e, const blackboard& board) {
     if (e.numbers_only) {
         quick_cell quick{};
         if (evaluate_numbers(e, board, quick)) {
-            return {true,
-                    quick.boolean != 0 ? dynamic_value(quick.d != 0) : dynamic_value(quick.d)};
+            return {true, quick.boolean ? dynamic_value(quick.d != 0) : dynamic_value(quick.d)};
         }
     }
     evaluator run(e, board);

@@ -5,6 +5,7 @@
 // variables hold any value, so the values' kinds are known only when the expression runs.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -68,6 +69,9 @@ struct expression {
     /// The words that name variables (not quoted literals, not the field after a `.`), once
     /// each, in text order: views into the items.
     std::vector<std::string_view> names() const;
+    /// The names whose fields or elements it reads (`obj` in `obj.hp`, `list` in `list[i]`),
+    /// once each: views into the items.
+    std::vector<std::string_view> object_names() const;
 };
 
 /// The postfix of an expression, or why behavior3-ts refuses it when it builds the tree.
@@ -75,6 +79,10 @@ std::variant<expression, script_problem> parse(std::string_view text);
 
 /// Binds each name to the key `scope` gives it; a name without one reads as undefined.
 void bind(expression& e, const script_scope& scope);
+
+/// Whether what it gives is always a number or undefined, when every name `numeric` accepts
+/// holds a number or nothing: what lets the variable it is stored into be a number key.
+bool gives_number(const expression& e, const std::function<bool(std::string_view)>& numeric);
 
 /// What an expression gives: a JavaScript value, or undefined.
 struct result {

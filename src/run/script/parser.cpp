@@ -339,6 +339,7 @@ const std::vector<script_assignment>& parsed_script::assignments() const noexcep
 }
 
 std::vector<std::string_view> parsed_script::object_names() const {
+    if (syntax_->dialect == script_dialect::behavior3) return syntax_->behavior3.object_names();
     std::vector<std::string_view> names;
     for (const node& n : syntax_->nodes) {
         if (n.kind != node_kind::member) continue;
