@@ -568,6 +568,23 @@ TEST_SUITE("behavior3 arrays") {
         CHECK_FALSE(e.blackboard().is_set(e.blackboard().slot("y")));
     }
 
+    TEST_CASE("Index, GetField and RandomIndex may write into their input's own variable") {
+        // let.ts then index.ts: `output.push(arr[index])` replaces the array's variable with
+        // its element, which must outlive the array it came from.
+        auto t = behavior3_tree(sequence(
+            {R"("name": "Let", "args": {"value": [[7], 2]}, "output": ["l"])",
+             R"("name": "Index", "args": {"index": 0}, "input": ["l"], "output": ["l"])",
+             R"("name": "Let", "args": {"value": {"hp": {"x": 3}}}, "output": ["o"])",
+             R"("name": "GetField", "args": {"field": "hp"}, "input": ["o"], "output": ["o"])",
+             R"("name": "Let", "args": {"value": [[5]]}, "output": ["r"])",
+             R"("name": "RandomIndex", "input": ["r"], "output": ["r"])"}));
+        agent a(t);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(json_of(a, "l") == "[7]");
+        CHECK(json_of(a, "o") == R"({"x":3})");
+        CHECK(json_of(a, "r") == "[5]");
+    }
+
     TEST_CASE("ForEach reads its array once per tick: a child that replaces the variable") {
         // foreach.ts reads `arr` when the node ticks; writing the element to the array's own
         // variable changes the variable, not the loop.

@@ -264,7 +264,9 @@ private:
         require_defined(board, index_.from_blackboard() ? index_.key() : param::no_key, "index");
         const double index = index_.get(ctx);
         if (std::isnan(index)) return status::error;
-        const dynamic_value& element = list.at(dynamic_value(index));
+        // A copy: output 1 may be the array's own variable, which the write replaces.
+        // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
+        const dynamic_value element = list.at(dynamic_value(index));
         if (element.is_null()) return status::failure;
         return write_output(board, element_, element) ? status::success : status::failure;
     }
@@ -312,7 +314,8 @@ private:
             return write_output(board, value_, dynamic_value(length)) ? status::success
                                                                       : status::failure;
         }
-        const dynamic_value& value = object.at(field);
+        // NOLINTNEXTLINE(performance-unnecessary-copy-initialization): as Index's
+        const dynamic_value value = object.at(field);
         if (value.is_null()) return status::failure;
         return write_output(board, value_, value) ? status::success : status::failure;
     }
@@ -479,7 +482,8 @@ private:
         // Math.floor(Math.random() * length), from a uniform double in [0, 1).
         const double unit = static_cast<double>(ctx.random() >> 11) * 0x1.0p-53;
         const auto at = static_cast<std::size_t>(unit * static_cast<double>(elements->size()));
-        const dynamic_value& element = (*elements)[at];
+        // NOLINTNEXTLINE(performance-unnecessary-copy-initialization): as Index's
+        const dynamic_value element = (*elements)[at];
         if (element.is_null()) return status::failure;
         return write_output(board, element_, element) ? status::success : status::failure;
     }
