@@ -4,6 +4,10 @@
 // the same values: "refused" when it cannot be built or fails the dry run (a load error
 // here), "throws" when evaluate() throws (an interrupted tick), else the value as
 // JSON.stringify writes it and its JavaScript type.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -177,5 +181,60 @@ TEST_SUITE("behavior3 expressions") {
         CHECK_FALSE(test("zero || zero"));
         CHECK_FALSE(test("x > 5 && y"));
         CHECK(test("s == 'abc' && x"));
+    }
+    TEST_CASE("an expression over number keys gives what it gives over json variables") {
+        // Over number keys, an expression of comparisons and arithmetic runs as typed
+        // instructions (behavior3_expression::typed_form); over json variables, as
+        // behavior3-ts's evaluator, traced above. Both must agree on every value, NaN and the
+        // infinities included.
+        const char* const expressions[] = {
+            "a > 3 && b != 2",    "a + b * 2 > k", "-a < b",
+            "!(a > b) || a == b", "a * b - 1",     "(a > 1) == (b > 1)",
+            "k >= 3 && k < 10",   "a - b",         "a + 0.5 > 1.25",
+            "a == 3 || b == 2",   "a + k",         "true && a < 1000"};
+        const double numbers[] = {
+            3, -0.0, 2.5, std::nan(""), 1e300, -7, std::numeric_limits<double>::infinity()};
+        script_board typed;
+        typed.add_key("a", param_type::number).add_key("b", param_type::number);
+        typed.add_key("k", param_type::integer);
+        script_board json;
+        json.add_key(variable("a", "0")).add_key(variable("b", "0")).add_key(variable("k", "0"));
+        auto shown = [](const std::optional<dynamic_value>& v) -> std::string {
+            if (!v) return "undefined";
+            if (v->is_number() && std::isnan(v->number())) return "NaN";
+            return std::string(v->type() == dynamic_value::kind::boolean ? "boolean " : "number ") +
+                   v->to_json();
+        };
+        for (const std::string text : expressions) {
+            CAPTURE(text);
+            auto over_numbers = testing::compile_script(text, typed, script_dialect::behavior3);
+            std::string problem;
+            if (const auto* p = std::get_if<script_problem>(&over_numbers)) problem = p->message;
+            CAPTURE(problem);
+            auto over_json = testing::compile_script(text, json, script_dialect::behavior3);
+            REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(over_numbers));
+            REQUIRE(std::holds_alternative<std::shared_ptr<const script>>(over_json));
+            const auto& fast = *std::get<std::shared_ptr<const script>>(over_numbers);
+            const auto& walked = *std::get<std::shared_ptr<const script>>(over_json);
+            for (const double a : numbers) {
+                for (const double b : numbers) {
+                    for (const std::int64_t k : {std::int64_t{4}, std::int64_t{-1}}) {
+                        CAPTURE(a);
+                        CAPTURE(b);
+                        CAPTURE(k);
+                        blackboard t = typed.board();
+                        t.set(t.slot("a"), a);
+                        t.set(t.slot("b"), b);
+                        t.set(t.slot("k"), k);
+                        blackboard j = json.board();
+                        j.set(j.slot("a"), dynamic_value(a));
+                        j.set(j.slot("b"), dynamic_value(b));
+                        j.set(j.slot("k"), dynamic_value(static_cast<double>(k)));
+                        CHECK(shown(fast.value(t)) == shown(walked.value(j)));
+                        CHECK(fast.test(t) == walked.test(j));
+                    }
+                }
+            }
+        }
     }
 }

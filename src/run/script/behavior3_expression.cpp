@@ -909,7 +909,122 @@ bool gives_number(const expression& e, const std::function<bool(std::string_view
     return stack.size() == 1 && stack.front() == kind::number;
 }
 
+std::optional<typed_text> typed_form(const expression& e) {
+    enum class kind : std::uint8_t { number, integer, boolean };
+    struct operand {
+        std::string text;
+        kind is;
+        std::string whole;  // a whole literal's text as an integer, for a comparison
+    };
+    std::vector<operand> stack;
+    typed_text made;
+    auto identifier = [](std::string_view name) {
+        if (name.empty() || is_digit(name.front())) return false;
+        return std::all_of(name.begin(), name.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+        });
+    };
+    for (const item& i : e.postfix) {
+        switch (i.kind) {
+            case op::number: {
+                const std::string text = number_text(i.value);
+                if (text.find_first_not_of("0123456789.") != std::string::npos) return {};
+                // In arithmetic a real, as JavaScript's numbers are; compared, a whole one
+                // may stay an integer, which compares with an integer key without converting.
+                const bool whole = text.find('.') == std::string::npos;
+                stack.push_back({whole ? text + ".0" : text, kind::number,
+                                 whole && text.size() < 16 ? text : std::string()});
+                continue;
+            }
+            case op::boolean:
+                stack.push_back({i.value != 0 ? "true" : "false", kind::boolean, {}});
+                continue;
+            case op::word:
+                if (!i.bound || i.json_key || !identifier(i.text)) return {};
+                if (i.key_type != param_type::number && i.key_type != param_type::integer)
+                    return {};
+                stack.push_back(
+                    {i.text, i.key_type == param_type::number ? kind::number : kind::integer, {}});
+                made.slots.push_back(i.slot);
+                continue;
+            case op::negate:
+            case op::logical_not: {
+                if (stack.empty()) return {};
+                operand& a = stack.back();
+                const bool negate = i.kind == op::negate;
+                if (a.is != (negate ? kind::number : kind::boolean)) return {};
+                a.text = std::string(negate ? "(-" : "(!") + a.text + ")";
+                a.whole.clear();
+                continue;
+            }
+            default: break;
+        }
+        if (stack.size() < 2) return {};
+        const operand b = stack.back();
+        stack.pop_back();
+        operand& a = stack.back();
+        const bool numbers = a.is != kind::boolean && b.is != kind::boolean;
+        kind gives = kind::boolean;
+        switch (i.kind) {
+            case op::greater:
+            case op::greater_equal:
+            case op::less:
+            case op::less_equal:
+                if (!numbers) return {};
+                break;
+            case op::equal:
+            case op::not_equal:
+                if (!numbers && (a.is != kind::boolean || b.is != kind::boolean)) return {};
+                break;
+            case op::add:
+            case op::subtract:
+            case op::multiply:
+                if (a.is != kind::number || b.is != kind::number) return {};
+                gives = kind::number;
+                break;
+            case op::logical_and:
+            case op::logical_or:
+                if (a.is != kind::boolean || b.is != kind::boolean) return {};
+                break;
+            default: return {};
+        }
+        const bool compared = gives == kind::boolean && numbers;
+        const std::string& left = compared && !a.whole.empty() ? a.whole : a.text;
+        const std::string& right = compared && !b.whole.empty() ? b.whole : b.text;
+        std::string joined = "(";
+        joined += left;
+        joined += ' ';
+        joined += i.text;
+        joined += ' ';
+        joined += right;
+        joined += ')';
+        a.text = std::move(joined);
+        a.is = gives;
+        a.whole.clear();
+    }
+    if (stack.size() != 1 || stack.front().is == kind::integer || made.slots.empty()) return {};
+    made.text = std::move(stack.front().text);
+    made.boolean = stack.front().is == kind::boolean;
+    return made;
+}
+
+namespace {
+
+// Whether the typed form may answer: it has one, and every key it reads holds a value (an
+// undefined one makes behavior3-ts's evaluator throw, which the walk reports).
+bool typed_answers(const expression& e, const blackboard& board) {
+    if (e.typed == nullptr) return false;
+    return std::all_of(e.typed_slots.begin(), e.typed_slots.end(),
+                       [&](std::uint32_t slot) { return board.is_set(slot); });
+}
+
+}  // namespace
+
 result evaluate(const expression& e, const blackboard& board) {
+    if (typed_answers(e, board)) {
+        if (e.typed_boolean) return {true, dynamic_value(e.typed->test(board))};
+        return {true, dynamic_value(e.typed->number(board))};
+    }
     if (e.numbers_only) {
         quick_cell quick{};
         if (evaluate_numbers(e, board, quick)) {
@@ -921,6 +1036,11 @@ result evaluate(const expression& e, const blackboard& board) {
 }
 
 bool test(const expression& e, const blackboard& board) {
+    if (typed_answers(e, board)) {
+        if (e.typed_boolean) return e.typed->test(board);
+        const double d = e.typed->number(board);
+        return d != 0 && !std::isnan(d);
+    }
     if (e.numbers_only) {
         quick_cell quick{};
         if (evaluate_numbers(e, board, quick)) return quick.d != 0 && !std::isnan(quick.d);

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -66,6 +68,12 @@ struct expression {
     /// enough for quick_stack cells, so that a quick pass over numbers may answer it.
     bool numbers_only = false;
     static constexpr std::size_t quick_stack = 32;
+    /// Set by the compiler when typed_form() gives one that compiles: the same expression in
+    /// BehaviorTree.CPP's script language over the same keys, which gives the same result
+    /// once every key in `typed_slots` holds a value (the typed instructions, no walk).
+    std::shared_ptr<const script> typed;
+    std::vector<std::uint32_t> typed_slots;
+    bool typed_boolean = false;  ///< it gives a boolean, else a number
     /// The words that name variables (not quoted literals, not the field after a `.`), once
     /// each, in text order: views into the items.
     std::vector<std::string_view> names() const;
@@ -83,6 +91,18 @@ void bind(expression& e, const script_scope& scope);
 /// Whether what it gives is always a number or undefined, when every name `numeric` accepts
 /// holds a number or nothing: what lets the variable it is stored into be a number key.
 bool gives_number(const expression& e, const std::function<bool(std::string_view)>& numeric);
+
+/// An expression over number keys and literals that behavior3-ts and Canopy's typed scripts
+/// compute alike, written in the latter: comparisons of numbers, `&&`, `||` and `!` over
+/// booleans, `+`, `-`, `*` and unary `-` over number keys (not integer ones) and literals, and
+/// `==`/`!=` between two of a kind. Anything else (text, `/`, `%`, bitwise operators, a number
+/// tested for truth inside `&&`, `json` keys) has none.
+struct typed_text {
+    std::string text;
+    std::vector<std::uint32_t> slots;  // every key it reads
+    bool boolean = false;              // it gives a boolean, else a number
+};
+std::optional<typed_text> typed_form(const expression& e);
 
 /// What an expression gives: a JavaScript value, or undefined.
 struct result {

@@ -998,6 +998,29 @@ std::optional<param_type> parsed_script::value_type(std::size_t index,
     }
 }
 
+namespace {
+
+// The scope of a behavior3 expression's typed form: the same keys, which hold values whenever
+// it runs (behavior3_expression::evaluate checks first), so that its reads need no check; no
+// enums, which behavior3 has none of.
+class typed_form_scope final : public script_scope {
+public:
+    explicit typed_form_scope(const script_scope& inner) : inner_(inner) {}
+    std::optional<key> find_key(std::string_view name) const override {
+        std::optional<key> found = inner_.find_key(name);
+        if (found) found->may_be_unset = false;
+        return found;
+    }
+    std::optional<std::int64_t> find_enum(std::string_view /*name*/) const override {
+        return std::nullopt;
+    }
+
+private:
+    const script_scope& inner_;
+};
+
+}  // namespace
+
 std::variant<std::shared_ptr<const script>, script_problem> script::compile(
     const parsed_script& parsed, const script_scope& scope) {
     return compile(parsed, scope, nullptr);
@@ -1022,6 +1045,18 @@ std::variant<std::shared_ptr<const script>, script_problem> script::compile(
         auto bound =
             std::make_shared<detail::behavior3_expression::expression>(parsed.syntax_->behavior3);
         detail::behavior3_expression::bind(*bound, scope);
+        // Over numbers, the same expression in the typed language, compiled to instructions.
+        if (auto typed = detail::behavior3_expression::typed_form(*bound)) {
+            auto reparsed = parsed_script::parse(typed->text);
+            if (const auto* again = std::get_if<parsed_script>(&reparsed)) {
+                auto compiled = compile(*again, typed_form_scope(scope));
+                if (auto* made = std::get_if<std::shared_ptr<const script>>(&compiled)) {
+                    bound->typed = std::move(*made);
+                    bound->typed_slots = std::move(typed->slots);
+                    bound->typed_boolean = typed->boolean;
+                }
+            }
+        }
         code->behavior3 = std::move(bound);
         code->max_stack = program::walked_stack;
         code->result = param_type::custom;
