@@ -52,6 +52,12 @@ public:
             return status::success;
         }
         blackboard board = ctx.blackboard();
+        // A variable the tree only gives numbers: no expression written to it gives undefined
+        // (it reads no field, and an undefined variable throws), so the number is all.
+        if (board.type(key_) == param_type::number && !board.keys()[key_].from_file) {
+            board.set(key_, value_.number(board));
+            return status::success;
+        }
         const std::optional<dynamic_value> value = value_.value(board);
         if (value && board.type(key_) != param_type::custom) {
             board.set(key_, value->to_number());

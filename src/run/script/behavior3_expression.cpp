@@ -1049,6 +1049,20 @@ bool test(const expression& e, const blackboard& board) {
     return truthy(run.run());
 }
 
+double number(const expression& e, const blackboard& board) {
+    if (typed_answers(e, board)) {
+        if (e.typed_boolean) return e.typed->test(board) ? 1.0 : 0.0;
+        return e.typed->number(board);
+    }
+    if (e.numbers_only) {
+        quick_cell quick{};
+        if (evaluate_numbers(e, board, quick)) return quick.d;
+    }
+    evaluator run(e, board);
+    const result r = run.run();
+    return r.defined ? r.value.to_number() : std::numeric_limits<double>::quiet_NaN();
+}
+
 bool truthy(const result& r) noexcept {
     return r.defined && r.value.truthy();
 }

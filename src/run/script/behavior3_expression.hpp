@@ -120,6 +120,11 @@ result evaluate(const expression& e, const blackboard& board);
 /// @warning throws as evaluate() does.
 bool test(const expression& e, const blackboard& board);
 
+/// What it gives as a number (a boolean as 1 or 0, undefined as NaN), without making the
+/// value: for a number variable, which no expression that gives undefined is written to.
+/// @warning throws as evaluate() does.
+double number(const expression& e, const blackboard& board);
+
 /// JavaScript's truthiness of a result.
 bool truthy(const result& r) noexcept;
 

@@ -238,6 +238,14 @@ bool execute_dynamic(const program& p, blackboard board, bool truth, double* num
             fail(p, e.what());
         }
     }
+    if (p.behavior3 != nullptr && !truth) {
+        try {
+            *number = detail::behavior3_expression::number(*p.behavior3, board);
+            return false;
+        } catch (const error& e) {
+            fail(p, e.what());
+        }
+    }
     if (p.behavior3 != nullptr) {
         detail::behavior3_expression::result r;
         try {
