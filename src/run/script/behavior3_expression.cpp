@@ -273,6 +273,36 @@ std::string number_text(double d) {
     return dynamic_value(d).to_json();
 }
 
+// JavaScript's truthiness of a number: neither 0 nor NaN.
+bool truthy_number(double d) noexcept {
+    return d != 0 && !std::isnan(d);
+}
+
+// JavaScript's ToInt32: the number truncated, modulo 2^32, as a signed 32-bit integer; NaN
+// and the infinities are 0.
+std::int32_t to_int32(double d) {
+    if (!std::isfinite(d)) return 0;
+    const double wrapped = std::fmod(std::trunc(d), 4294967296.0);
+    const auto bits = static_cast<std::uint32_t>(
+        static_cast<std::int64_t>(wrapped < 0 ? wrapped + 4294967296.0 : wrapped));
+    return static_cast<std::int32_t>(bits);
+}
+
+// A bitwise operator (`&`, `|`, `<<`, `>>`, `>>>`) on two of JavaScript's numbers.
+double bitwise(op kind, double x, double y) {
+    const std::int32_t a = to_int32(x);
+    const std::int32_t b = to_int32(y);
+    const std::uint32_t count = static_cast<std::uint32_t>(b) & 31U;
+    switch (kind) {
+        case op::bit_and: return a & b;
+        case op::bit_or: return a | b;
+        case op::shift_left:
+            return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) << count);
+        case op::shift_right: return a >> count;
+        default: return static_cast<std::uint32_t>(a) >> count;  // `>>>`
+    }
+}
+
 // A value on the evaluator's stack: JavaScript's, where a string may still be a name to look
 // up (behavior3-ts keeps names and quoted literals as strings until an operator reads them).
 struct cell {
@@ -407,17 +437,13 @@ private:
             case op::divide: return number_cell(number(a) / number(b));
             case op::remainder: return number_cell(std::fmod(number(a), number(b)));
             case op::shift_left:
-                return number_cell(static_cast<std::int32_t>(
-                    static_cast<std::uint32_t>(int32(number(a)))
-                    << (static_cast<std::uint32_t>(int32(number(b))) & 31U)));
             case op::shift_right:
-                return number_cell(int32(number(a)) >>
-                                   (static_cast<std::uint32_t>(int32(number(b))) & 31U));
             case op::shift_right_unsigned:
-                return number_cell(static_cast<std::uint32_t>(int32(number(a))) >>
-                                   (static_cast<std::uint32_t>(int32(number(b))) & 31U));
-            case op::bit_and: return number_cell(int32(number(a)) & int32(number(b)));
-            case op::bit_or: return number_cell(int32(number(a)) | int32(number(b)));
+            case op::bit_and:
+            case op::bit_or: {
+                const double x = number(a);  // the left operand first, as JavaScript reads
+                return number_cell(bitwise(i.kind, x, number(b)));
+            }
             // JavaScript's && and || on the operands' values: the right one is read only
             // when the left does not decide (so `false && 'x'` does not fail).
             case op::logical_and: {
@@ -565,18 +591,11 @@ private:
             case cell::kind::undefined:
             case cell::kind::null: return false;
             case cell::kind::boolean: return c.b;
-            case cell::kind::number: return c.d != 0 && !std::isnan(c.d);
+            case cell::kind::number: return truthy_number(c.d);
             case cell::kind::string: return !c.s.empty();
             case cell::kind::object: return true;
         }
         return false;
-    }
-    static std::int32_t int32(double d) {
-        if (!std::isfinite(d)) return 0;
-        const double wrapped = std::fmod(std::trunc(d), 4294967296.0);
-        const auto bits = static_cast<std::uint32_t>(
-            static_cast<std::int64_t>(wrapped < 0 ? wrapped + 4294967296.0 : wrapped));
-        return static_cast<std::int32_t>(bits);
     }
     static bool strictly_equal(const cell& a, const cell& b) {
         if (a.is != b.is) return false;
@@ -709,14 +728,6 @@ bool evaluate_numbers(const expression& e, const blackboard& board, quick_cell& 
         boolean[top] = b;
         ++top;
     };
-    auto int32 = [](double d) {
-        if (!std::isfinite(d)) return std::int32_t{0};
-        const double wrapped = std::fmod(std::trunc(d), 4294967296.0);
-        return static_cast<std::int32_t>(static_cast<std::uint32_t>(
-            static_cast<std::int64_t>(wrapped < 0 ? wrapped + 4294967296.0 : wrapped)));
-    };
-    auto shift = [&](double d) { return static_cast<std::uint32_t>(int32(d)) & 31U; };
-    auto truthy = [](double d) { return d != 0 && !std::isnan(d); };
     for (const item& i : e.postfix) {
         switch (i.kind) {
             case op::number: push(i.value, false); continue;
@@ -745,7 +756,7 @@ bool evaluate_numbers(const expression& e, const blackboard& board, quick_cell& 
                 continue;
             case op::logical_not:
                 if (top == 0) return false;
-                value[top - 1] = truthy(value[top - 1]) ? 0.0 : 1.0;
+                value[top - 1] = truthy_number(value[top - 1]) ? 0.0 : 1.0;
                 boolean[top - 1] = true;
                 continue;
             default: break;
@@ -788,19 +799,14 @@ bool evaluate_numbers(const expression& e, const blackboard& board, quick_cell& 
             case op::multiply: result = x * y; break;
             case op::divide: result = x / y; break;
             case op::remainder: result = std::fmod(x, y); break;
-            case op::bit_and: result = static_cast<double>(int32(x) & int32(y)); break;
-            case op::bit_or: result = static_cast<double>(int32(x) | int32(y)); break;
+            case op::bit_and:
+            case op::bit_or:
             case op::shift_left:
-                result = static_cast<double>(
-                    static_cast<std::int32_t>(static_cast<std::uint32_t>(int32(x)) << shift(y)));
-                break;
-            case op::shift_right: result = static_cast<double>(int32(x) >> shift(y)); break;
-            case op::shift_right_unsigned:
-                result = static_cast<double>(static_cast<std::uint32_t>(int32(x)) >> shift(y));
-                break;
+            case op::shift_right:
+            case op::shift_right_unsigned: result = bitwise(i.kind, x, y); break;
             case op::logical_and:  // the first operand if falsy, else the second
             case op::logical_or:   // the first operand if truthy, else the second
-                if (truthy(x) == (i.kind == op::logical_and)) {
+                if (truthy_number(x) == (i.kind == op::logical_and)) {
                     result = y;
                     gives_boolean = boolean[top];
                 } else {
@@ -918,11 +924,10 @@ std::optional<typed_text> typed_form(const expression& e) {
     };
     std::vector<operand> stack;
     typed_text made;
+    // A name the script language reads as one (a word of behavior3's may hold more).
     auto identifier = [](std::string_view name) {
-        if (name.empty() || is_digit(name.front())) return false;
-        return std::all_of(name.begin(), name.end(), [](char c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
-        });
+        return !name.empty() && !is_digit(name.front()) &&
+               std::all_of(name.begin(), name.end(), is_word);
     };
     for (const item& i : e.postfix) {
         switch (i.kind) {
@@ -1018,46 +1023,37 @@ bool typed_answers(const expression& e, const blackboard& board) {
                        [&](std::uint32_t slot) { return board.is_set(slot); });
 }
 
+// The answer of the typed form or the quick pass, when either gives one: what the expression
+// gives, over numbers (a boolean as 1 or 0, and `boolean` set).
+bool number_answer(const expression& e, const blackboard& board, quick_cell& out) {
+    if (typed_answers(e, board)) {
+        out.boolean = e.typed_boolean;
+        out.d = e.typed_boolean ? (e.typed->test(board) ? 1.0 : 0.0) : e.typed->number(board);
+        return true;
+    }
+    return e.numbers_only && evaluate_numbers(e, board, out);
+}
+
 }  // namespace
 
 result evaluate(const expression& e, const blackboard& board) {
-    if (typed_answers(e, board)) {
-        if (e.typed_boolean) return {true, dynamic_value(e.typed->test(board))};
-        return {true, dynamic_value(e.typed->number(board))};
-    }
-    if (e.numbers_only) {
-        quick_cell quick{};
-        if (evaluate_numbers(e, board, quick)) {
-            return {true, quick.boolean ? dynamic_value(quick.d != 0) : dynamic_value(quick.d)};
-        }
-    }
+    quick_cell quick{};
+    if (number_answer(e, board, quick))
+        return {true, quick.boolean ? dynamic_value(quick.d != 0) : dynamic_value(quick.d)};
     evaluator run(e, board);
     return run.run();
 }
 
 bool test(const expression& e, const blackboard& board) {
-    if (typed_answers(e, board)) {
-        if (e.typed_boolean) return e.typed->test(board);
-        const double d = e.typed->number(board);
-        return d != 0 && !std::isnan(d);
-    }
-    if (e.numbers_only) {
-        quick_cell quick{};
-        if (evaluate_numbers(e, board, quick)) return quick.d != 0 && !std::isnan(quick.d);
-    }
+    quick_cell quick{};
+    if (number_answer(e, board, quick)) return truthy_number(quick.d);
     evaluator run(e, board);
     return truthy(run.run());
 }
 
 double number(const expression& e, const blackboard& board) {
-    if (typed_answers(e, board)) {
-        if (e.typed_boolean) return e.typed->test(board) ? 1.0 : 0.0;
-        return e.typed->number(board);
-    }
-    if (e.numbers_only) {
-        quick_cell quick{};
-        if (evaluate_numbers(e, board, quick)) return quick.d;
-    }
+    quick_cell quick{};
+    if (number_answer(e, board, quick)) return quick.d;
     evaluator run(e, board);
     const result r = run.run();
     return r.defined ? r.value.to_number() : std::numeric_limits<double>::quiet_NaN();
