@@ -382,20 +382,9 @@ private:
             for (const record_set::raw_param* raw = records_.params_begin(i);
                  raw != records_.params_end(i); ++raw) {
                 if (detail::is_script_attribute(raw->name)) continue;
-                const param_spec* spec = nullptr;
-                if (type != nullptr) {
-                    for (const param_spec& s : type->params) {
-                        if (s.name == raw->name) spec = &s;
-                    }
-                }
-                std::optional<std::string_view> name = key_of(raw->value);
-                const bool names_key =
-                    spec != nullptr && (spec->type == param_type::key || spec->output);
-                if (!name && names_key && std::holds_alternative<std::string>(raw->value) &&
-                    !std::get<std::string>(raw->value).empty()) {
-                    name = std::get<std::string>(raw->value);  // a bare key name
-                }
-                if (!name || name->empty()) continue;
+                const param_spec* spec = spec_of(type, raw->name);
+                const std::optional<std::string_view> name = key_named(*raw, spec);
+                if (!name) continue;
                 if (!options_.implicit_keys && name->front() != '@') continue;
                 std::optional<param_type> held_type;
                 if (spec != nullptr && spec->type != param_type::key &&
@@ -442,10 +431,8 @@ private:
             const node_type* type = find_type(i);
             if (type == nullptr) continue;
             for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
-                const auto spec =
-                    std::find_if(type->params.begin(), type->params.end(),
-                                 [&](const param_spec& p) { return p.name == raw->name; });
-                if (spec == type->params.end() || spec->type != param_type::key ||
+                const param_spec* spec = spec_of(type, raw->name);
+                if (spec == nullptr || spec->type != param_type::key ||
                     !std::holds_alternative<std::string>(raw->value))
                     continue;
                 const std::string_view name =
@@ -494,28 +481,27 @@ private:
     // take no field of it, Let's and Math's inputs, IsNull). Any other use makes it `json`.
     // A program that writes such a variable writes a double.
     std::vector<bool> number_variables(std::size_t first) const {
-        // Whether each variable can hold only numbers or nothing (one never written holds
-        // nothing), and whether the tree writes it.
+        // Per key: whether it is one of those variables, whether it can hold only numbers or
+        // nothing (a variable never written holds nothing; another key, by its type), and
+        // whether the tree writes it.
+        std::vector<bool> variable(keys_.size(), false);
         std::vector<bool> numbers(keys_.size(), false);
         std::vector<bool> written(keys_.size(), false);
-        std::unordered_map<std::string_view, std::size_t> variable;
-        for (std::size_t k = std::max(first, registry_.keys().size()); k < keys_.size(); ++k) {
-            if (keys_[k].from_file) continue;
-            variable.emplace(keys_[k].name, k);
-            numbers[k] = true;
+        std::unordered_map<std::string_view, std::size_t> slot_of;
+        for (std::size_t k = 0; k < keys_.size(); ++k) {
+            slot_of.emplace(keys_[k].name, k);
+            variable[k] = k >= first && k >= registry_.keys().size() && !keys_[k].from_file;
+            numbers[k] = variable[k] || keys_[k].type == param_type::number ||
+                         keys_[k].type == param_type::integer;
         }
-        if (variable.empty()) return numbers;
-        for (const std::string& name : scripts_.object_names()) {
-            if (const auto v = variable.find(name); v != variable.end()) numbers[v->second] = false;
-        }
-        // Whether a name in an expression holds a number or nothing.
-        const std::function<bool(std::string_view)> numeric = [&](std::string_view name) -> bool {
-            if (const auto v = variable.find(name); v != variable.end()) return numbers[v->second];
-            const auto key = std::find_if(keys_.begin(), keys_.end(),
-                                          [&](const blackboard_key& k) { return k.name == name; });
-            return key == keys_.end() || key->type == param_type::number ||
-                   key->type == param_type::integer;
+        auto variable_named = [&](std::string_view name) -> std::optional<std::size_t> {
+            const auto found = slot_of.find(name);
+            if (found == slot_of.end() || !variable[found->second]) return std::nullopt;
+            return found->second;
         };
+        for (const std::string& name : scripts_.object_names()) {
+            if (const auto k = variable_named(name)) numbers[*k] = false;
+        }
         struct conditional_write {
             std::size_t record;
             std::size_t key;
@@ -527,20 +513,10 @@ private:
             const node_type* type = find_type(i);
             for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
                 if (detail::is_script_attribute(raw->name)) continue;
-                const param_spec* spec = nullptr;
-                if (type != nullptr) {
-                    for (const param_spec& each : type->params) {
-                        if (each.name == raw->name) spec = &each;
-                    }
-                }
-                std::optional<std::string_view> name = key_of(raw->value);
-                if (!name && spec != nullptr && (spec->type == param_type::key || spec->output) &&
-                    std::holds_alternative<std::string>(raw->value))
-                    name = std::get<std::string>(raw->value);
-                if (!name) continue;
-                const auto v = variable.find(*name);
-                if (v == variable.end()) continue;
-                const std::size_t k = v->second;
+                const param_spec* spec = spec_of(type, raw->name);
+                const std::optional<std::string_view> name = key_named(*raw, spec);
+                const std::optional<std::size_t> k = name ? variable_named(*name) : std::nullopt;
+                if (!k) continue;
                 const std::string_view node = type != nullptr ? type->name : std::string_view();
                 const std::string_view slot = raw->name;
                 const bool number_port =
@@ -553,30 +529,49 @@ private:
                     (node == "behavior3.Math" && slot != "output1") ||
                     ((node == "behavior3.IsNull" || node == "behavior3.NotNull") &&
                      slot == "input1");
-                if (assigned) writes.push_back({i, k, node == "behavior3.Calculate"});
-                if (number_port || assigned) written[k] = true;
-                if (!number_port && !assigned && !cleared && !read_as_there) numbers[k] = false;
+                if (assigned) writes.push_back({i, *k, node == "behavior3.Calculate"});
+                if (number_port || assigned) written[*k] = true;
+                if (!number_port && !assigned && !cleared && !read_as_there) numbers[*k] = false;
             }
         }
+        // Whether a name in an expression, or a Let's source, holds a number or nothing (a
+        // name no key has reads as undefined).
+        const std::function<bool(std::string_view)> numeric = [&](std::string_view name) {
+            const auto found = slot_of.find(name);
+            return found == slot_of.end() || numbers[found->second];
+        };
         // A write that depends on other variables holds while they stay numbers: dropped
-        // until nothing changes.
+        // until nothing changes. Each Calculate's expression is parsed once, before.
+        std::unordered_set<std::size_t> calculates;
+        for (const conditional_write& w : writes) {
+            if (w.calculate) calculates.insert(w.record);
+        }
+        const auto calculated = scripts_.behavior3_expressions("value", calculates);
+        auto gives_number = [&](const conditional_write& w) {
+            if (w.calculate) {
+                const auto expression = calculated.find(w.record);
+                return expression != calculated.end() &&
+                       detail::behavior3_expression::gives_number(expression->second, numeric);
+            }
+            return let_gives_number(w.record, numeric);
+        };
         for (bool changed = true; changed;) {
             changed = false;
             for (const conditional_write& w : writes) {
-                if (!numbers[w.key] || gives_number(w.record, w.calculate, numeric)) continue;
+                if (!numbers[w.key] || gives_number(w)) continue;
                 numbers[w.key] = false;
                 changed = true;
             }
         }
-        for (std::size_t k = 0; k < keys_.size(); ++k) numbers[k] = numbers[k] && written[k];
+        for (std::size_t k = 0; k < keys_.size(); ++k)
+            numbers[k] = variable[k] && numbers[k] && written[k];
         return numbers;
     }
 
-    // Whether record `record`'s Let or Calculate writes only numbers (or nothing) when the
-    // names `numeric` accepts hold numbers or nothing.
-    bool gives_number(std::size_t record, bool calculate,
-                      const std::function<bool(std::string_view)>& numeric) const {
-        if (calculate) return scripts_.gives_number(record, "value", numeric);
+    // Whether record `record`'s Let writes only numbers (or nothing) when the names `numeric`
+    // accepts hold numbers or nothing.
+    bool let_gives_number(std::size_t record,
+                          const std::function<bool(std::string_view)>& numeric) const {
         for (const auto* raw = records_.params_begin(record); raw != records_.params_end(record);
              ++raw) {
             if (raw->name != "value") continue;
@@ -586,6 +581,26 @@ private:
                    std::holds_alternative<std::int64_t>(raw->value);
         }
         return true;  // no value: Let clears its variable
+    }
+
+    // The spec of parameter `name` in `type`, or null for no type or a name it does not take.
+    static const param_spec* spec_of(const node_type* type, std::string_view name) {
+        if (type == nullptr) return nullptr;
+        const auto found = std::find_if(type->params.begin(), type->params.end(),
+                                        [&](const param_spec& s) { return s.name == name; });
+        return found != type->params.end() ? &*found : nullptr;
+    }
+
+    // The key a record's parameter names: `{key}`, or a bare name where its parameter (`spec`)
+    // takes a key or is an output; none for an empty name.
+    std::optional<std::string_view> key_named(const record_set::raw_param& raw,
+                                              const param_spec* spec) const {
+        std::optional<std::string_view> name = key_of(raw.value);
+        const bool names_key = spec != nullptr && (spec->type == param_type::key || spec->output);
+        if (!name && names_key && std::holds_alternative<std::string>(raw.value))
+            name = std::get<std::string>(raw.value);  // a bare key name
+        if (!name || name->empty()) return std::nullopt;
+        return name;
     }
 
     // The dynamic entries of a BehaviorTree.CPP file (declare_used_keys made them, or the
@@ -599,11 +614,8 @@ private:
             if (type == nullptr) continue;
             for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
                 const std::optional<std::string_view> name = key_of(raw->value);
-                if (!name) continue;
-                for (const param_spec& spec : type->params) {
-                    if (spec.name == raw->name)
-                        ports.emplace(*name, detail::declared_by(spec.type));
-                }
+                const param_spec* spec = spec_of(type, raw->name);
+                if (name && spec != nullptr) ports.emplace(*name, detail::declared_by(spec->type));
             }
         }
         for (blackboard_key& key : keys_) {
@@ -947,9 +959,8 @@ private:
         std::vector<std::string_view> declared;
         for (const param_spec& spec : type.params) declared.emplace_back(spec.name);
         for (const record_set::raw_param* raw = first; raw != last; ++raw) {
-            auto spec = std::find_if(type.params.begin(), type.params.end(),
-                                     [&](const param_spec& s) { return s.name == raw->name; });
-            if (spec != type.params.end() || detail::is_script_attribute(raw->name)) continue;
+            if (spec_of(&type, raw->name) != nullptr || detail::is_script_attribute(raw->name))
+                continue;
             std::string accepted;
             for (std::string_view name : declared) {
                 accepted += (accepted.empty() ? "" : ", ") + std::string(name);

@@ -215,37 +215,41 @@ bool script_pass::names_entry(const entry& e, const script_scope& names) {
     });
 }
 
-std::unordered_set<std::string> script_pass::names_used() const {
+std::unordered_set<std::string> script_pass::whole_names(
+    std::vector<std::string_view> (parsed_script::*which)() const) const {
     std::unordered_set<std::string> names;
     for (const entry& e : entries_) {
-        for (const std::string_view written : e.parsed.names())
+        for (const std::string_view written : (e.parsed.*which)())
             names.insert(whole_name(e, written));
     }
     return names;
+}
+
+std::unordered_set<std::string> script_pass::names_used() const {
+    return whole_names(&parsed_script::names);
 }
 
 std::unordered_set<std::string> script_pass::object_names() const {
-    std::unordered_set<std::string> names;
-    for (const entry& e : entries_) {
-        for (const std::string_view written : e.parsed.object_names())
-            names.insert(whole_name(e, written));
-    }
-    return names;
+    return whole_names(&parsed_script::object_names);
 }
 
-bool script_pass::gives_number(std::size_t record, std::string_view param,
-                               const std::function<bool(std::string_view)>& numeric) const {
+std::unordered_map<std::size_t, behavior3_expression::expression>
+script_pass::behavior3_expressions(std::string_view param,
+                                   const std::unordered_set<std::size_t>& records) const {
+    std::unordered_map<std::size_t, behavior3_expression::expression> found;
     for (const entry& e : entries_) {
-        if (e.record != record || e.name != param || e.dialect != script_dialect::behavior3)
+        if (e.name != param || e.dialect != script_dialect::behavior3 ||
+            records.count(e.record) == 0)
             continue;
         auto parsed = behavior3_expression::parse(e.parsed.text());
-        const auto* expression = std::get_if<behavior3_expression::expression>(&parsed);
-        return expression != nullptr &&
-               behavior3_expression::gives_number(*expression, [&](std::string_view written) {
-                   return numeric(whole_name(e, written));
-               });
+        auto* expression = std::get_if<behavior3_expression::expression>(&parsed);
+        if (expression == nullptr) continue;  // reported when it was added
+        for (behavior3_expression::item& i : expression->postfix) {
+            if (i.kind == behavior3_expression::op::word) i.text = whole_name(e, i.text);
+        }
+        found.emplace(e.record, std::move(*expression));
     }
-    return false;
+    return found;
 }
 
 void script_pass::declare_keys(std::vector<blackboard_key>& keys) {

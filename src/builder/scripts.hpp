@@ -23,6 +23,7 @@
 #include "canopy/run/registry.hpp"
 #include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
+#include "run/script/behavior3_expression.hpp"
 
 namespace canopy::detail {
 
@@ -70,11 +71,11 @@ public:
     /// whole tree calls them.
     std::unordered_set<std::string> object_names() const;
 
-    /// Whether the behavior3 expression that is parameter `param` of record `record` gives
-    /// only numbers or undefined when every name `numeric` accepts (as the whole tree calls
-    /// it) holds a number or nothing; false for any other script, or none.
-    bool gives_number(std::size_t record, std::string_view param,
-                      const std::function<bool(std::string_view)>& numeric) const;
+    /// The behavior3 expressions that are parameter `param` of the records `records`, by
+    /// record, parsed, each name (and quoted literal, unchanged) as the whole tree calls it:
+    /// what the builder reads to type the variables they are stored into.
+    std::unordered_map<std::size_t, behavior3_expression::expression> behavior3_expressions(
+        std::string_view param, const std::unordered_set<std::size_t>& records) const;
 
     /// Compiles every script against the tree's final keys: a `script` parameter's compiled
     /// pointer is set in `params` (record by record, from `params_begin`), conditions are
@@ -100,6 +101,9 @@ private:
     class scope;
 
     std::size_t aliases_of(std::size_t record);
+    // The names `which` gives of every script, as the whole tree calls them.
+    std::unordered_set<std::string> whole_names(
+        std::vector<std::string_view> (parsed_script::*which)() const) const;
     std::string whole_name(const entry& e, std::string_view written) const;
     bool compilable_alone(const entry& e) const;
     // A problem at byte `offset` of a script, `after` its place.
