@@ -230,32 +230,19 @@ std::int64_t wrap(std::uint64_t value) {
 __attribute__((noinline))
 #endif
 bool execute_dynamic(const program& p, blackboard board, bool truth, double* number) {
-    if (p.behavior3 != nullptr && number == nullptr) {
+    // A behavior3 expression: its callers ask for its number (script::number) or its truth
+    // (script::test, and script::run, which evaluates it for its errors), never both.
+    if (p.behavior3 != nullptr) {
         try {
+            if (number != nullptr) {
+                *number = detail::behavior3_expression::number(*p.behavior3, board);
+                return false;
+            }
             const bool holds = detail::behavior3_expression::test(*p.behavior3, board);
             return truth && holds;  // evaluated either way: it may throw
         } catch (const error& e) {
             fail(p, e.what());
         }
-    }
-    if (p.behavior3 != nullptr && !truth) {
-        try {
-            *number = detail::behavior3_expression::number(*p.behavior3, board);
-            return false;
-        } catch (const error& e) {
-            fail(p, e.what());
-        }
-    }
-    if (p.behavior3 != nullptr) {
-        detail::behavior3_expression::result r;
-        try {
-            r = detail::behavior3_expression::evaluate(*p.behavior3, board);
-        } catch (const error& e) {
-            fail(p, e.what());
-        }
-        if (number != nullptr)
-            *number = r.defined ? r.value.to_number() : std::numeric_limits<double>::quiet_NaN();
-        return truth && detail::behavior3_expression::truthy(r);
     }
     const detail::btcpp_any last = run_dynamic(*p.dynamic, p.text, board);
     try {
