@@ -191,9 +191,10 @@ TEST_SUITE("behavior3 expressions") {
             "a > 3 && b != 2",    "a + b * 2 > k", "-a < b",
             "!(a > b) || a == b", "a * b - 1",     "(a > 1) == (b > 1)",
             "k >= 3 && k < 10",   "a - b",         "a + 0.5 > 1.25",
-            "a == 3 || b == 2",   "a + k",         "true && a < 1000"};
+            "a == 3 || b == 2",   "a + k",         "true && a < 1000",
+            "a / b",              "a / 0 > b",     "-a / (b - b) < 1"};
         const double numbers[] = {
-            3, -0.0, 2.5, std::nan(""), 1e300, -7, std::numeric_limits<double>::infinity()};
+            3, 0, -0.0, 2.5, std::nan(""), 1e300, -7, std::numeric_limits<double>::infinity()};
         script_board typed;
         typed.add_key("a", param_type::number).add_key("b", param_type::number);
         typed.add_key("k", param_type::integer);

@@ -27,6 +27,8 @@ public:
     /// Whether it names a variable, and which.
     bool from_key() const noexcept { return key_ != param::no_key; }
     std::uint32_t key() const noexcept { return key_; }
+    /// The value written in the file, when it names no variable (null when not given).
+    const dynamic_value& literal() const noexcept { return literal_; }
     /// The value for this tick: a reference to a `json` key's value (no copy) or to the literal,
     /// else `scratch` filled from the key.
     const dynamic_value& get(const blackboard& board, dynamic_value& scratch) const;

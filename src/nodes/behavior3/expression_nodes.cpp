@@ -5,6 +5,7 @@
 // looks nothing up by name and, for numbers and booleans, allocates nothing.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,10 +91,18 @@ public:
     }
     explicit let(const param_list& params)
         : key_(static_cast<std::uint32_t>(params.get<std::int64_t>("output1"))),
-          value_(params, "value") {}
+          value_(params, "value") {
+        if (!value_.from_key() && value_.literal().is_number())
+            number_ = value_.literal().number();
+    }
 
     status tick(context& ctx) const override {
         blackboard board = ctx.blackboard();
+        // The common case, a number into a number variable, without a dynamic value.
+        if (number_ && board.type(key_) == param_type::number) {
+            board.set(key_, *number_);
+            return status::success;
+        }
         if (value_.from_key() && !board.is_set(value_.key())) {
             board.unset(key_);
             return status::success;
@@ -108,6 +117,7 @@ public:
 private:
     std::uint32_t key_;
     any_input value_;
+    std::optional<double> number_;  // the literal, when it is a number
 };
 
 // Assert: the child's success or running passed on; its failure is an error that leaves the

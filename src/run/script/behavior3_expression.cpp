@@ -984,6 +984,7 @@ std::optional<typed_text> typed_form(const expression& e) {
             case op::add:
             case op::subtract:
             case op::multiply:
+            case op::divide:  // IEEE's, as JavaScript's: by zero an infinity or NaN
                 if (a.is != kind::number || b.is != kind::number) return {};
                 gives = kind::number;
                 break;

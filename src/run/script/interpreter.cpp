@@ -230,20 +230,6 @@ std::int64_t wrap(std::uint64_t value) {
 __attribute__((noinline))
 #endif
 bool execute_dynamic(const program& p, blackboard board, bool truth, double* number) {
-    // A behavior3 expression: its callers ask for its number (script::number) or its truth
-    // (script::test, and script::run, which evaluates it for its errors), never both.
-    if (p.behavior3 != nullptr) {
-        try {
-            if (number != nullptr) {
-                *number = detail::behavior3_expression::number(*p.behavior3, board);
-                return false;
-            }
-            const bool holds = detail::behavior3_expression::test(*p.behavior3, board);
-            return truth && holds;  // evaluated either way: it may throw
-        } catch (const error& e) {
-            fail(p, e.what());
-        }
-    }
     const detail::btcpp_any last = run_dynamic(*p.dynamic, p.text, board);
     try {
         if (number != nullptr) *number = detail::cast_real(last);
@@ -559,6 +545,19 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
     }
 }
 
+// A behavior3 expression's truth (evaluated by script::run too, for its errors) or, with
+// `number`, its number instead; first in each entry point, so that the typed form it holds
+// runs with no call between.
+bool execute_behavior3(const program& p, const blackboard& board, double* number = nullptr) {
+    try {
+        if (number == nullptr) return detail::behavior3_expression::test(*p.behavior3, board);
+        *number = detail::behavior3_expression::number(*p.behavior3, board);
+        return false;
+    } catch (const error& e) {
+        fail(p, e.what());
+    }
+}
+
 bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
     if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth, number);
     if (p.max_stack == program::walked_stack) return execute_dynamic(p, board, truth, number);
@@ -568,11 +567,19 @@ bool execute(const program& p, blackboard board, bool truth, double* number = nu
 }  // namespace
 
 void script::run(blackboard board) const {
+    if (program_->behavior3 != nullptr) {
+        (void)execute_behavior3(*program_, board);
+        return;
+    }
     (void)execute(*program_, board, false);
 }
 
 double script::number(blackboard board) const {
     double value = 0;
+    if (program_->behavior3 != nullptr) {
+        (void)execute_behavior3(*program_, board, &value);
+        return value;
+    }
     (void)execute(*program_, board, false, &value);
     return value;
 }
@@ -672,6 +679,7 @@ bool script::test(blackboard board) const {
     // (`a > 3 && b != 2`), are answered without the interpreter's loop, and so are they over
     // keys whose reads are checked, when the keys hold values.
     const program& p = *program_;
+    if (p.behavior3 != nullptr) return execute_behavior3(p, board);
     bool value = false;
     if (p.checked_truth && p.result != param_type::boolean) return execute(p, board, true);
     if (p.code.size() == 1) {
