@@ -3,13 +3,9 @@
 // BehaviorTree.CPP 4's (its scripting/operators.hpp), with what it could only find at run
 // time reported here, located, when the types alone tell (docs/scripting.md).
 
-#include <cmath>
-#include <cstdlib>
-#include <limits>
 #include <utility>
 #include <vector>
 
-#include "canopy/core/dynamic_value.hpp"
 #include "run/script/dynamic.hpp"
 #include "run/script/program.hpp"
 #include "run/script/syntax.hpp"
@@ -73,7 +69,6 @@ public:
     /// never run, into nothing.
     void compile_all(std::vector<script_problem>* deferred) {
         program_ = out_;  // never null here: only value_type() compiles without a program
-        program_->js_truth = b3();
         program_->checked_truth = bt();
         const std::size_t count = tree_.statements.size();
         for (std::size_t s = 0; s < count; ++s) {
@@ -144,24 +139,15 @@ private:
             case node_kind::compare: return compare(n);
             case node_kind::ternary: return ternary(n);
             case node_kind::assign: return assign(n);
-            case node_kind::member: return member(id);
         }
         return param_type::integer;
     }
 
-    // A behavior3 expression (docs/behavior3.md): JavaScript's numbers and operators.
-    bool b3() const { return tree_.dialect == script_dialect::behavior3; }
     // BehaviorTree.CPP's values (script_scope::btcpp_values).
-    bool bt() const { return !b3() && scope_.btcpp_values(); }
+    bool bt() const { return scope_.btcpp_values(); }
     // An integer literal written with its '-', which BehaviorTree.CPP reads as `-` of it.
     bool negated_literal(const node& n) const {
         return n.offset < tree_.text.size() && tree_.text[n.offset] == '-';
-    }
-
-    // An enum the program registered, where names may be enums: behavior3's are variables.
-    std::optional<std::int64_t> find_enum(const std::string& name) const {
-        if (b3()) return std::nullopt;
-        return scope_.find_enum(name);
     }
 
     // The value on top, of type `t` (not a string), as a number.
@@ -205,7 +191,7 @@ private:
 
     // A name: an enum first, as BehaviorTree.CPP looks it up first, then a key.
     param_type name(const node& n) {
-        if (const auto value = find_enum(n.text)) {
+        if (const auto value = scope_.find_enum(n.text)) {
             if (bt()) {
                 instruction i{opcode::push_num};
                 i.imm.d = static_cast<double>(*value);
@@ -216,11 +202,6 @@ private:
             return param_type::integer;
         }
         const auto key = find_key(n);
-        if (dynamic(key)) {  // behavior3: a json variable read as JavaScript's Number(value)
-            emit(opcode::load_dynamic, 1, key.slot);
-            emit(opcode::dynamic_to_num, 0);
-            return param_type::number;
-        }
         require_value(key, n.text);
         switch (key.type) {
             case param_type::integer: emit(opcode::load_int, 1, key.slot); break;
@@ -248,7 +229,6 @@ private:
             if (out_ == nullptr) throw unknown_name{};
             fail(n.offset, "unknown name '" + n.text + "': no blackboard key or enum has it");
         }
-        if (dynamic(*key)) return *key;
         if (key->type == param_type::custom) {
             fail(n.offset, "key '" + n.text + "' holds a " +
                                (key->custom != nullptr ? key->custom->name : "program's type") +
@@ -260,60 +240,6 @@ private:
             fail(n.offset, "key '" + n.text + "' has no value type a script can use");
         }
         return *key;
-    }
-
-    // Whether a key holds behavior3's values of any kind (a `json` key), which its
-    // expressions read.
-    bool dynamic(const script_scope::key& key) const {
-        return b3() && key.type == param_type::custom && key.custom != nullptr &&
-               key.custom->is<dynamic_value>();
-    }
-
-    // behavior3's `obj.field` and `list[i]` (JavaScript's `value[key]`) over a json variable,
-    // read as a number. The chain is walked in a loop, from its variable outwards, so that a
-    // long one does not recurse.
-    param_type member(std::uint32_t id) {
-        const node& last = tree_.nodes[id];
-        const bool length = last.op == token_kind::dot && last.text == "length";
-        std::vector<std::uint32_t> steps;  // outermost first
-        std::uint32_t at = length ? last.kids[0] : id;
-        while (tree_.nodes[at].kind == node_kind::member) {
-            steps.push_back(at);
-            at = tree_.nodes[at].kids[0];
-        }
-        const node& variable = tree_.nodes[at];
-        const script_scope::key key = find_key(variable);
-        if (!dynamic(key)) {
-            fail(variable.offset, "'" + variable.text + "' is " + type_name(key.type) +
-                                      " variable: '.' and '[]' read the fields and elements of "
-                                      "arrays and objects");
-        }
-        emit(opcode::load_dynamic, 1, key.slot);
-        for (auto step = steps.rbegin(); step != steps.rend(); ++step) {
-            const node& n = tree_.nodes[*step];
-            if (n.op == token_kind::dot) {
-                if (!n.text.empty() && n.text.front() >= '0' && n.text.front() <= '9') {
-                    instruction index{opcode::push_num};  // `list.0` is `list[0]`
-                    index.imm.d = std::strtod(n.text.c_str(), nullptr);
-                    emit(index, 1);
-                    emit(opcode::dynamic_index, -1);
-                } else if (out_ != nullptr) {
-                    out_->strings.push_back(n.text);
-                    emit(opcode::dynamic_field, 0,
-                         static_cast<std::uint32_t>(out_->strings.size() - 1));
-                }
-                continue;
-            }
-            const param_type index = expr(n.kids[1]);
-            if (index == param_type::string) {
-                fail(tree_.nodes[n.kids[1]].offset,
-                     "an index is a number; behavior3's expressions have no strings");
-            }
-            to_number(index);
-            emit(opcode::dynamic_index, -1);
-        }
-        emit(length ? opcode::dynamic_length : opcode::dynamic_to_num, 0);
-        return param_type::number;
     }
 
     // The constant a literal node (or an enum name) stands for, if it is one.
@@ -331,7 +257,7 @@ private:
             case node_kind::real: return constant{param_type::number, 0, n.real};
             case node_kind::string: return constant{param_type::string, 0, 0, &n.text};
             case node_kind::name:
-                if (const auto value = find_enum(n.text)) {
+                if (const auto value = scope_.find_enum(n.text)) {
                     return constant{param_type::integer, *value};
                 }
                 return std::nullopt;
@@ -423,9 +349,7 @@ private:
     void truth(param_type t) {
         switch (t) {
             case param_type::integer: emit(opcode::truth_int, 0); break;
-            case param_type::number:
-                emit(b3() ? opcode::js_truth_num : opcode::truth_num, 0);
-                break;
+            case param_type::number: emit(opcode::truth_num, 0); break;
             case param_type::string: emit(opcode::truth_str, 0); break;
             default: break;
         }
@@ -448,12 +372,6 @@ private:
         const std::string op(spelling(n.op));
         if (t == param_type::string) {
             fail(n.offset, "'" + op + "' does not apply to a string");
-        }
-        if (b3() && n.op != token_kind::logical_not) {
-            // JavaScript's `-x` and `+x` are numbers, whatever x is.
-            to_number(t);
-            if (n.op == token_kind::minus) emit(opcode::neg_num, 0);
-            return param_type::number;
         }
         switch (n.op) {
             case token_kind::minus:
@@ -518,10 +436,6 @@ private:
             const std::size_t at = n.op_offsets[k];
             const std::uint32_t right_id = n.kids[k + 1];
             const std::string name(spelling(op));
-            if (b3()) {
-                left = behavior3_operation(op, at, left, right_id);
-                continue;
-            }
             if (op == token_kind::concat) {
                 to_text(left);
                 const param_type right = expr(right_id);
@@ -590,50 +504,11 @@ private:
         return left;
     }
 
-    // One binary operator of a behavior3 expression, its left operand on the stack. Its
-    // evaluator takes numbers (a variable that holds anything else fails there when it runs:
-    // a string key is refused here), and booleans where JavaScript does.
-    param_type behavior3_operation(token_kind op, std::size_t at, param_type left,
-                                   std::uint32_t right_id) {
-        const std::string name(spelling(op));
-        const param_type right_type = infer(right_id);
-        if (left == param_type::string || right_type == param_type::string) {
-            fail(at, "'" + name + "' needs numbers, and has " + type_name(left) + " and " +
-                         type_name(right_type));
-        }
-        if (op == token_kind::logical_and || op == token_kind::logical_or) {
-            if (left == param_type::boolean && right_type == param_type::boolean) {
-                expr(right_id);
-                emit(op == token_kind::logical_and ? opcode::logical_and : opcode::logical_or, -1);
-                return param_type::boolean;
-            }
-            // JavaScript's `&&` and `||` give one of their operands: a number here, a
-            // boolean among them counting as 1 or 0.
-            to_number(left);
-            to_number(expr(right_id));
-            emit(op == token_kind::logical_and ? opcode::js_and : opcode::js_or, -1);
-            return param_type::number;
-        }
-        if (op == token_kind::bit_and || op == token_kind::bit_or || op == token_kind::shift_left ||
-            op == token_kind::shift_right || op == token_kind::shift_right_unsigned) {
-            to_number(left);
-            to_number(expr(right_id));
-            emit(op == token_kind::bit_and       ? opcode::js_bit_and
-                 : op == token_kind::bit_or      ? opcode::js_bit_or
-                 : op == token_kind::shift_left  ? opcode::js_shift_left
-                 : op == token_kind::shift_right ? opcode::js_shift_right
-                                                 : opcode::js_shift_right_unsigned,
-                 -1);
-            return param_type::number;
-        }
-        return arithmetic(op, left, right_id);  // + - * / %
-    }
-
     // `left op right` for numbers, left on the stack. Integers stay integers but for '/'.
     param_type arithmetic(token_kind op, param_type left, std::uint32_t right_id) {
         const param_type right_type = infer(right_id);
         const bool integers =
-            !b3() && !bt() && integral(left) && integral(right_type) && op != token_kind::divide;
+            !bt() && integral(left) && integral(right_type) && op != token_kind::divide;
         if (!integers && integral(left)) emit(opcode::int_to_num, 0);
         const param_type right = expr(right_id);
         if (!integers && integral(right)) emit(opcode::int_to_num, 0);
@@ -641,7 +516,6 @@ private:
             case token_kind::plus: emit(integers ? opcode::add_int : opcode::add_num, -1); break;
             case token_kind::minus: emit(integers ? opcode::sub_int : opcode::sub_num, -1); break;
             case token_kind::times: emit(integers ? opcode::mul_int : opcode::mul_num, -1); break;
-            case token_kind::remainder: emit(opcode::mod_num, -1); break;
             default: emit(opcode::div_num, -1);
         }
         return integers ? param_type::integer : param_type::number;
@@ -689,11 +563,6 @@ private:
         if (key_node.kind != node_kind::name || constant_of(key_id)) return false;
         const auto value = constant_of(constant_id);
         if (!value || value->type == param_type::string) return false;
-        // behavior3's `==` is JavaScript's `===`: exact, and false between a number and a
-        // boolean, which compare() handles.
-        if (b3() && value->type == param_type::boolean) return false;
-        if (b3() && c == comparison::equal) c = comparison::exact_equal;
-        if (b3() && c == comparison::not_equal) c = comparison::exact_not_equal;
         const auto key = scope_.find_key(key_node.text);
         // Integer and number keys only: a boolean key is read as a boolean.
         if (!key || (key->type != param_type::integer && key->type != param_type::number)) {
@@ -703,24 +572,10 @@ private:
         instruction i;
         i.sub = c;
         i.a = key->slot;
-        // behavior3's numbers are all reals: a whole one against an integer key compares as
-        // an integer, which the engine's quick paths take (equal to the real comparison but
-        // past 2^53, where JavaScript cannot hold the key's value anyway).
-        std::optional<std::int64_t> whole;
-        if (integral(value->type)) {
-            whole = value->i;
-        } else if (b3() && key->type == param_type::integer) {
-            whole = exact_integer(value->d);
-        }
-        if (key->type == param_type::integer && whole) {
-            // Between integers, exact is what equal already is.
-            const comparison integer_c = c == comparison::exact_equal       ? comparison::equal
-                                         : c == comparison::exact_not_equal ? comparison::not_equal
-                                                                            : c;
-            i.sub = integer_c;
+        if (key->type == param_type::integer && integral(value->type)) {
             i.op = static_cast<opcode>(static_cast<int>(opcode::compare_key_int_equal) +
-                                       static_cast<int>(integer_c));
-            i.imm.i = *whole;
+                                       static_cast<int>(c));
+            i.imm.i = value->i;
         } else {
             i.op = key->type == param_type::integer ? opcode::compare_key_int_num
                                                     : opcode::compare_key_num;
@@ -745,7 +600,6 @@ private:
     // BehaviorTree.CPP's chained comparison: a < b < c is a < b and b < c, b evaluated once,
     // and it stops at the first that does not hold.
     param_type compare(const node& n) {
-        if (b3()) return behavior3_compare(n);
         if (compare_key_constant(n)) return param_type::boolean;
         std::vector<std::size_t> exits;
         param_type left = comparison_operand(n.kids[0], infer(n.kids[1]));
@@ -763,39 +617,6 @@ private:
         if (out_ != nullptr) {
             for (std::size_t at : exits) out_->code[at].b = static_cast<std::uint32_t>(here());
         }
-        return param_type::boolean;
-    }
-
-    // One comparison of a behavior3 expression (the parser makes no chains). `<` and the
-    // others take numbers (booleans count as 1 and 0, as in JavaScript); `==` and `!=` are
-    // JavaScript's `===` and `!==`: exact, and a number never equals a boolean or a string.
-    param_type behavior3_compare(const node& n) {
-        if (compare_key_constant(n)) return param_type::boolean;
-        const token_kind op = n.ops[0];
-        const std::string name(spelling(op));
-        const bool equality = op == token_kind::equal || op == token_kind::not_equal;
-        const param_type left = expr(n.kids[0]);
-        const param_type right = expr(n.kids[1]);
-        if (!equality && (left == param_type::string || right == param_type::string)) {
-            fail(n.op_offsets[0], "'" + name + "' needs numbers, and has " + type_name(left) +
-                                      " and " + type_name(right));
-        }
-        auto kind = [](param_type t) {
-            return t == param_type::integer ? param_type::number : t;  // both JavaScript numbers
-        };
-        if (equality && kind(left) != kind(right)) {
-            emit(opcode::pop, -1);
-            emit(opcode::pop, -1);
-            push_int(op == token_kind::not_equal ? 1 : 0);
-            return param_type::boolean;
-        }
-        instruction i;
-        i.op = opcode::compare;
-        i.sub = op == token_kind::equal       ? comparison::exact_equal
-                : op == token_kind::not_equal ? comparison::exact_not_equal
-                                              : comparison_of(op);
-        i.a = types_of(left, right);
-        emit(i, -1);
         return param_type::boolean;
     }
 
@@ -980,6 +801,7 @@ private:
 
 std::optional<param_type> parsed_script::value_type(std::size_t index,
                                                     const script_scope& scope) const {
+    // A behavior3 expression has no assignment nodes: only BehaviorTree.CPP's scripts get past.
     if (index >= syntax_->assignment_nodes.size()) return std::nullopt;
     const auto& n = syntax_->nodes[syntax_->assignment_nodes[index]];
     compiler c(*syntax_, scope, nullptr);
@@ -988,8 +810,7 @@ std::optional<param_type> parsed_script::value_type(std::size_t index,
             n.op == detail::script_syntax::token_kind::assign_create) {
             const param_type t = c.expr(n.kids[1]);
             // BehaviorTree.CPP keeps a boolean as the real 1 or 0.
-            const bool real = t == param_type::boolean && scope.btcpp_values() &&
-                              syntax_->dialect == script_dialect::btcpp;
+            const bool real = t == param_type::boolean && scope.btcpp_values();
             return real ? param_type::number : t;
         }
         return c.expr(syntax_->assignment_nodes[index]);
@@ -1075,8 +896,7 @@ std::variant<std::shared_ptr<const script>, script_problem> script::compile(
     // A BehaviorTree.CPP script with a problem that shows when it runs is walked, as
     // BehaviorTree.CPP runs it: the problem fails the run only if the part that has it runs
     // (`c ? a : !s` with c true does not fail), and text converts as there.
-    if (deferred != nullptr && deferred->size() > problems_before && scope.btcpp_values() &&
-        parsed.syntax_->dialect == script_dialect::btcpp)
+    if (deferred != nullptr && deferred->size() > problems_before && scope.btcpp_values())
         return walked();
     return std::shared_ptr<const script>(new script(std::move(code)));
 }

@@ -68,7 +68,6 @@ public:
             case node_kind::ternary:
                 return value(ternary_truth(value(n.kids[0])) ? n.kids[1] : n.kids[2]);
             case node_kind::assign: return assign_to(n);
-            case node_kind::member: break;
         }
         throw error(error_code::script, "this expression is not BehaviorTree.CPP's");
     }

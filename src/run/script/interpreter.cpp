@@ -68,7 +68,6 @@ struct cell {
     union {
         std::int64_t i;
         double d;
-        const dynamic_value* v;  // behavior3: a value in the blackboard, or a constant null
     };
     const char* text;
     std::size_t length;
@@ -90,25 +89,8 @@ bool holds(T left, T right, comparison c) {
         case comparison::less: return left < right;
         case comparison::greater: return left > right;
         case comparison::less_equal: return left <= right;
-        case comparison::exact_equal: return left == right;
-        case comparison::exact_not_equal: return left != right;
         default: return left >= right;
     }
-}
-
-// JavaScript's ToInt32: the number truncated, modulo 2^32, as a signed 32-bit integer; NaN
-// and the infinities are 0.
-std::int32_t to_int32(double value) {
-    if (!std::isfinite(value)) return 0;
-    const double whole = std::trunc(value);
-    const double wrapped = std::fmod(whole, 4294967296.0);
-    const auto bits = static_cast<std::uint32_t>(
-        static_cast<std::int64_t>(wrapped < 0 ? wrapped + 4294967296.0 : wrapped));
-    return static_cast<std::int32_t>(bits);
-}
-
-bool js_truthy(double value) {
-    return value != 0 && !std::isnan(value);
 }
 
 bool holds_number(double left, double right, comparison c) {
@@ -117,18 +99,6 @@ bool holds_number(double left, double right, comparison c) {
         case comparison::not_equal: return !(std::abs(left - right) <= tolerance);
         default: return holds(left, right, c);
     }
-}
-
-// JavaScript's `value.length`: an array's elements, a string's characters (bytes here, the
-// same for ASCII), an object's `length` field as a number; NaN for the others (undefined).
-double length_of(const dynamic_value& value) {
-    if (const auto* elements = value.array()) return static_cast<double>(elements->size());
-    if (value.is_string()) return static_cast<double>(value.string().size());
-    if (value.is_object()) {
-        const dynamic_value& length = value.field("length");
-        return &length == &dynamic_value::missing() ? std::nan("") : length.to_number();
-    }
-    return std::numeric_limits<double>::quiet_NaN();
 }
 
 [[noreturn]] void fail(const program& p, const std::string& what) {
@@ -459,57 +429,6 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
                 set_custom(board, i.a, custom_from_text(p, board, i.a, top->s()).get());
                 top->i = 0;
                 break;
-            case opcode::mod_num:
-                --top;
-                top->d = std::fmod(top->d, top[1].d);
-                break;
-            case opcode::js_bit_and:
-                --top;
-                top->d = static_cast<double>(to_int32(top->d) & to_int32(top[1].d));
-                break;
-            case opcode::js_bit_or:
-                --top;
-                top->d = static_cast<double>(to_int32(top->d) | to_int32(top[1].d));
-                break;
-            case opcode::js_shift_left:
-                --top;
-                top->d = static_cast<double>(static_cast<std::int32_t>(
-                    static_cast<std::uint32_t>(to_int32(top->d))
-                    << (static_cast<std::uint32_t>(to_int32(top[1].d)) & 31U)));
-                break;
-            case opcode::js_shift_right:
-                --top;
-                // Arithmetic shift of a negative value: implementation-defined before C++20,
-                // arithmetic on every compiler Canopy builds with.
-                top->d = static_cast<double>(
-                    to_int32(top->d) >> (static_cast<std::uint32_t>(to_int32(top[1].d)) & 31U));
-                break;
-            case opcode::js_shift_right_unsigned:
-                --top;
-                top->d =
-                    static_cast<double>(static_cast<std::uint32_t>(to_int32(top->d)) >>
-                                        (static_cast<std::uint32_t>(to_int32(top[1].d)) & 31U));
-                break;
-            case opcode::js_and:
-                --top;
-                if (js_truthy(top->d)) top->d = top[1].d;
-                break;
-            case opcode::js_or:
-                --top;
-                if (!js_truthy(top->d)) top->d = top[1].d;
-                break;
-            case opcode::js_truth_num: top->i = js_truthy(top->d) ? 1 : 0; break;
-            case opcode::load_dynamic: (++top)->v = &board.get_ref<dynamic_value>(i.a); break;
-            case opcode::dynamic_field: top->v = &top->v->field(p.strings[i.a]); break;
-            case opcode::dynamic_index: {
-                const double index = (top--)->d;
-                top->v = &top->v->at(dynamic_value(index));
-                break;
-            }
-            case opcode::dynamic_to_num:
-                top->d = top->v == &dynamic_value::missing() ? std::nan("") : top->v->to_number();
-                break;
-            case opcode::dynamic_length: top->d = length_of(*top->v); break;
             case opcode::jump: pc = i.a - 1; break;
             case opcode::fail: fail(p, p.strings[i.a]);
             case opcode::require_value:
@@ -533,7 +452,7 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
     // The value as test() takes it, while the temporaries it may view live.
     if (p.checked_truth) require_boolean(p, *top, p.result);
     switch (p.result) {
-        case param_type::number: return p.js_truth ? js_truthy(top->d) : top->d != 0;
+        case param_type::number: return top->d != 0;
         case param_type::string: {
             const auto value = text_to_boolean(top->s());
             if (!value) fail(p, "its value '" + std::string(top->s()) + "' is not a boolean");

@@ -49,13 +49,6 @@ std::string_view spelling(token_kind kind) noexcept {
         case token_kind::assign_minus: return "-=";
         case token_kind::assign_times: return "*=";
         case token_kind::assign_divide: return "/=";
-        case token_kind::remainder: return "%";
-        case token_kind::shift_left: return "<<";
-        case token_kind::shift_right: return ">>";
-        case token_kind::shift_right_unsigned: return ">>>";
-        case token_kind::dot: return ".";
-        case token_kind::open_bracket: return "[";
-        case token_kind::close_bracket: return "]";
     }
     return "?";
 }

@@ -339,17 +339,9 @@ const std::vector<script_assignment>& parsed_script::assignments() const noexcep
 }
 
 std::vector<std::string_view> parsed_script::object_names() const {
-    if (syntax_->dialect == script_dialect::behavior3) return syntax_->behavior3.object_names();
-    std::vector<std::string_view> names;
-    for (const node& n : syntax_->nodes) {
-        if (n.kind != node_kind::member) continue;
-        const node& object = syntax_->nodes[n.kids[0]];
-        if (object.kind != node_kind::name) continue;
-        const std::string_view in_text =
-            std::string_view(syntax_->text).substr(object.offset, object.text.size());
-        if (std::find(names.begin(), names.end(), in_text) == names.end()) names.push_back(in_text);
-    }
-    return names;
+    // BehaviorTree.CPP's scripts read no fields or elements.
+    if (syntax_->dialect != script_dialect::behavior3) return {};
+    return syntax_->behavior3.object_names();
 }
 
 std::vector<std::string_view> parsed_script::names() const {

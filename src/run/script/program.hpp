@@ -88,37 +88,10 @@ enum class opcode : std::uint8_t {
     jump_if_false,        // pops a boolean; to a if false
     fail,                 // throws strings[a]: a statement whose problem shows when it runs
     require_value,        // fails unless key a holds a value (strings[b]: its name as written)
-    // behavior3's expressions: JavaScript's operators on numbers (doubles)
-    mod_num,     // `%`: the remainder with the dividend's sign (std::fmod)
-    js_bit_and,  // `&`, `|`, `<<`, `>>`: on the operands as 32-bit integers
-    js_bit_or,
-    js_shift_left,
-    js_shift_right,
-    js_shift_right_unsigned,  // `>>>`: the left operand as an unsigned 32-bit integer
-    js_and,                   // `a && b` of numbers: b when a is truthy, else a
-    js_or,                    // `a || b` of numbers: a when a is truthy, else b
-    js_truth_num,             // a number as a boolean: neither 0 nor NaN
-    // behavior3's `obj.field` and `list[i]` over `json` keys (canopy::dynamic_value): a cell
-    // holds a pointer into the agent's blackboard while the expression runs.
-    load_dynamic,    // slot a, a json key: pushes its value
-    dynamic_field,   // the field strings[a] of the value on top (null when there is none)
-    dynamic_index,   // pops a number; the element or field it names of the value below
-    dynamic_to_num,  // the value on top as JavaScript's Number(value)
-    dynamic_length,  // an array's or string's length, else the value's `length` field
 };
 
-// exact_equal and exact_not_equal are JavaScript's `===` and `!==` on numbers (behavior3's
-// `==`), where equal and not_equal allow BehaviorTree.CPP's tolerance.
-enum class comparison : std::uint8_t {
-    equal,
-    not_equal,
-    less,
-    greater,
-    less_equal,
-    greater_equal,
-    exact_equal,
-    exact_not_equal
-};
+// In the order of the compare_key_int_* opcodes: the compiler adds one to compare_key_int_equal.
+enum class comparison : std::uint8_t { equal, not_equal, less, greater, less_equal, greater_equal };
 
 struct instruction {
     opcode op = opcode::pop;
@@ -137,7 +110,6 @@ struct program {
     std::vector<std::string> strings;
     std::vector<std::shared_ptr<const void>> objects;  // values of a program's types
     param_type result = param_type::boolean;
-    bool js_truth = false;  // behavior3: a NaN result tests false, as in JavaScript
     // A BehaviorTree.CPP file's rules: test() casts the result to bool as it does (an integer
     // must be 0 or 1, a number not negative, a string is no condition), or the run fails.
     bool checked_truth = false;

@@ -51,14 +51,6 @@ enum class token_kind : std::uint8_t {
     assign_minus,
     assign_times,
     assign_divide,
-    // behavior3's expressions only
-    remainder,
-    shift_left,
-    shift_right,
-    shift_right_unsigned,
-    dot,
-    open_bracket,
-    close_bracket,
 };
 
 /// How an operator is spelled, for messages.
@@ -89,8 +81,6 @@ enum class node_kind : std::uint8_t {
     compare,  // kids[0] ops[0] kids[1]...: BehaviorTree.CPP's chained comparison
     ternary,  // kids: condition, then, else
     assign,   // op, kids[0] the name node, kids[1] the value; assignment: index
-    member,   // behavior3: kids[0] (a name or member) then op dot and text, or op
-              // open_bracket and kids[1]
 };
 
 struct node {
