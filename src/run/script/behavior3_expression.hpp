@@ -95,8 +95,8 @@ bool gives_number(const expression& e, const std::function<bool(std::string_view
 /// An expression over number keys and literals that behavior3-ts and Canopy's typed scripts
 /// compute alike, written in the latter: comparisons of numbers, `&&`, `||` and `!` over
 /// booleans, `+`, `-`, `*`, `/` and unary `-` over number keys (not integer ones) and
-/// literals, and `==`/`!=` between two of a kind. Anything else (text, `%`, bitwise operators, a number
-/// tested for truth inside `&&`, `json` keys) has none.
+/// literals, and `==`/`!=` between two of a kind. Anything else (text, `%`, bitwise operators, a
+/// number tested for truth inside `&&`, `json` keys) has none.
 struct typed_text {
     std::string text;
     std::vector<std::uint32_t> slots;  // every key it reads
