@@ -541,22 +541,58 @@ TEST_SUITE("behavior3 nodes") {
                              doctest::Contains("one of the agent's own events"), error);
     }
 
+    TEST_CASE("a negative count or time loads and runs as behavior3-ts runs it") {
+        // Repeat of -1 runs no iteration; a retry of -2 tries once, then gives up; Wait and
+        // Timeout of a time past finish at their next tick.
+        CHECK(run_b3(b3("Repeat", R"({"count": -1})", {failure}), 1) == "s");
+        CHECK(run_b3(b3("Sequence", "",
+                        {b3("Wait", R"({"time": -0.5})"),
+                         b3("RetryUntilSuccess", R"({"count": -2})", {failure})}),
+                     3) == "rrf");
+        agent timed(b3_tree(b3("Timeout", R"({"time": -1})", {b3("Wait", R"({"time": 1})")})));
+        CHECK(timed.tick(0.1) == status::running);
+        CHECK(timed.tick(0.1) == status::failure);
+    }
+
+    // node.ts's Node.create: fewer children than the descriptor's count throws; more, or any
+    // under an action, only warns, and the node ticks the ones it uses.
+    TEST_CASE("children a node does not use load with a warning and are never ticked") {
+        const std::string extra = scripted("f");  // logs each run it starts
+        load_result r = load_b3(
+            b3("Sequence", "",
+               {b3("Invert", "", {failure, extra}),
+                b3("Watchdog", "", {success, success, failure, extra}),
+                b3("Switch", "", {b3("Case", "", {success, success, extra})}),
+                b3("JustSuccess", "", {extra})}));
+        REQUIRE(r);
+        CHECK(only(r, diagnostic_code::decorator_child_count).severity ==
+              diagnostic_severity::warning);
+        CHECK(only(r, diagnostic_code::leaf_with_children).message.find("never ticked") !=
+              std::string::npos);
+        std::size_t unused = 0;
+        for (const diagnostic& d : r.diagnostics) {
+            CHECK(d.severity == diagnostic_severity::warning);
+            if (d.code == diagnostic_code::invalid_param) {
+                CHECK(d.message.find("the others are never ticked") != std::string::npos);
+                ++unused;
+            }
+        }
+        CHECK(unused == 2);  // Watchdog and Case
+        script_log log;
+        agent a(r.tree, &log);
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(log.enters == 0);
+    }
+
     TEST_CASE("rejects bad arguments with located diagnostics") {
         auto refused = [](const std::string& root, diagnostic_code code) {
             load_result r = load_b3(root);
             CHECK_FALSE(r);
             return only(r, code);
         };
-        diagnostic d =
-            refused(b3("Repeat", R"({"count": -1})", {success}), diagnostic_code::invalid_param);
-        CHECK(d.message.find("'count' must be 0 or more, not -1") != std::string::npos);
+        diagnostic d = refused(b3("RetryUntilSuccess", R"({"count": "x"})", {success}),
+                               diagnostic_code::wrong_param_type);
         CHECK(d.where.line == 1);
-        d = refused(b3("RetryUntilSuccess", R"({"count": "x"})", {success}),
-                    diagnostic_code::wrong_param_type);
-        CHECK(d.where.line == 1);
-        d = refused(b3("Wait", R"({"time": -0.5})"), diagnostic_code::invalid_param);
-        CHECK(d.message.find("'time' must be 0 or more") != std::string::npos);
-        d = refused(b3("Timeout", R"({"time": -1})", {success}), diagnostic_code::invalid_param);
         d = refused(b3("Watchdog", "", {success, success}), diagnostic_code::invalid_param);
         CHECK(d.message.find("exactly 3 children") != std::string::npos);
         d = refused(b3("Switch", "", {b3("Case", "", {success})}), diagnostic_code::invalid_param);

@@ -291,6 +291,12 @@ public:
                 if (type->arity != arity::leaf && objects[k] != nullptr) {
                     objects[k]->check_children(parts.child_count[k]);
                 }
+            } catch (const unused_children& e) {
+                const std::uint32_t record = parts.record_of[k];
+                const std::int64_t id = parts.records.id(record);
+                sink_.warn(parts.records.where(record), diagnostic_code::invalid_param,
+                           "node " + std::to_string(id) + " ('" + type->name + "'): " + e.what(),
+                           id);
             } catch (const std::exception& e) {
                 report_node(parts, k, type, e.what());
             } catch (...) {

@@ -888,8 +888,19 @@ private:
     }
 
     // Too many children is always a problem; too few may only follow from a broken parent
-    // link reported already, so it is checked only when every link is sound.
+    // link reported already, so it is checked only when every link is sound. In a behavior3
+    // file, children a node does not use are a warning, as behavior3-ts warns about them
+    // ("no children is required", "exactly 1 children") and never ticks them.
     void check_arity() {
+        const bool unused_warn = options_.rules == runtime_rules::behavior3;
+        auto too_many = [&](std::size_t i, diagnostic_code code, std::string message,
+                            const char* unused) {
+            if (!unused_warn) return report(i, code, std::move(message));
+            std::optional<std::int64_t> id;
+            if ((records_.problems(i) & record_set::bad_id) == 0) id = records_.id(i);
+            message += unused;
+            sink_.warn(records_.where(i), code, std::move(message), id);
+        };
         child_count_.assign(count_, 0);
         for (std::size_t i = 0; i < count_; ++i) {
             if (parent_[i] != none) ++child_count_[parent_[i]];
@@ -904,16 +915,22 @@ private:
             switch (type->arity) {
                 case arity::leaf:
                     if (children != 0) {
-                        report(i, diagnostic_code::leaf_with_children,
-                               kind() + " and takes no children, but " + name_of(i) + " has " +
-                                   std::to_string(children));
+                        too_many(i, diagnostic_code::leaf_with_children,
+                                 kind() + " and takes no children, but " + name_of(i) + " has " +
+                                     std::to_string(children),
+                                 ": they are never ticked");
                     }
                     break;
                 case arity::decorator:
-                    if (children > 1 || (children == 0 && !damaged_)) {
-                        report(i, diagnostic_code::decorator_child_count,
-                               kind() + " and takes exactly one child, but " + name_of(i) +
-                                   " has " + std::to_string(children));
+                    if (children > 1) {
+                        too_many(i, diagnostic_code::decorator_child_count,
+                                 kind() + " and takes exactly one child, but " + name_of(i) +
+                                     " has " + std::to_string(children),
+                                 ": only the first is ticked");
+                    } else if (children == 0 && !damaged_) {
+                        report(
+                            i, diagnostic_code::decorator_child_count,
+                            kind() + " and takes exactly one child, but " + name_of(i) + " has 0");
                     }
                     break;
                 case arity::composite:

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <stdexcept>
 #include <string_view>
 #include <type_traits>
 
@@ -67,8 +68,17 @@ public:
 
     /// Refuses, by throwing an exception derived from std::exception, a child count this node
     /// cannot work with (beyond what its type's arity says: IfThenElse takes two or three).
-    /// The loader calls it once per node and reports the message at the node's record.
+    /// The loader calls it once per node and reports the message at the node's record: a
+    /// warning for unused_children, an error for anything else.
     virtual void check_children(std::size_t count) const;
+};
+
+/// What check_children() throws for more children than the node uses, when it works on with
+/// the first ones and never ticks the rest (as behavior3-ts runs a Watchdog of four
+/// children): the load goes on, with the message as a warning.
+class unused_children : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
 };
 
 /// What an agent tells the nodes that listen while idle (node_type::listens_while_idle), as

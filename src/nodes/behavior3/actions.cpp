@@ -29,11 +29,7 @@ public:
     static std::vector<param_spec> parameters() {
         return {param_spec::optional("time", 0.0), param_spec::optional("random", 0.0)};
     }
-    explicit wait(const param_list& params) : time_(params, "time"), random_(params, "random") {
-        if (!time_.from_blackboard() && !(time_.literal() >= 0)) {
-            throw param_error("'time' must be 0 or more, not " + std::to_string(time_.literal()));
-        }
-    }
+    explicit wait(const param_list& params) : time_(params, "time"), random_(params, "random") {}
     void enter(context& ctx) const override { state(ctx).started = false; }
 
     status tick(context& ctx) const override {

@@ -25,7 +25,7 @@ namespace {
 
 // Repeat: runs the child `count` times (absent: for ever), as many as finish at once within
 // one tick; running while the child runs; failure at the child's first failure; success after
-// the last iteration. A count below 1 (from the blackboard) runs none: success.
+// the last iteration. A count below 1 runs none: success.
 // A child's error ends it with error. Its iterations in one tick are bounded by loop_budget.
 class repeat final : public stateful_node<std::int64_t> {
 public:
@@ -33,9 +33,7 @@ public:
     static std::vector<param_spec> parameters() {
         return {param_spec::optional("count", behavior3_for_ever)};
     }
-    explicit repeat(const param_list& params) : count_(params, "count") {
-        check_behavior3_count("count", count_.from_blackboard(), count_.literal());
-    }
+    explicit repeat(const param_list& params) : count_(params, "count") {}
     // Iterations done in this run.
     void enter(context& ctx) const override { state(ctx) = 0; }
 
@@ -67,7 +65,7 @@ private:
 // `until` ends the node with success for RetryUntilFailure and RepeatUntilFailure and with
 // `until` (success) for the others; any other end returns running, and the next tick either
 // gives up with failure, when `count` tries are done, or tries again. The first try always
-// runs, so a count of 0 is 1. A try the child was running since an earlier tick that ends
+// runs, so a count of 0 or less is 1. A try the child was running since an earlier tick that ends
 // otherwise than `until` is followed, in the same tick, by the next try (behavior3-ts resumes
 // the node when the child finishes). A try that ends with an error ends the node with it.
 enum class count_name : std::uint8_t { count, max_loop };
@@ -81,9 +79,7 @@ public:
     static std::vector<param_spec> parameters() {
         return {param_spec::optional(name, behavior3_for_ever)};
     }
-    explicit retry(const param_list& params) : count_(params, name) {
-        check_behavior3_count(name, count_.from_blackboard(), count_.literal());
-    }
+    explicit retry(const param_list& params) : count_(params, name) {}
     // Tries started in this run.
     void enter(context& ctx) const override { state(ctx) = 0; }
 
@@ -132,11 +128,7 @@ class timeout final : public stateful_node<timeout_state> {
 public:
     static constexpr bool sees_errors = true;
     static std::vector<param_spec> parameters() { return {param_spec::optional("time", 0.0)}; }
-    explicit timeout(const param_list& params) : time_(params, "time") {
-        if (!time_.from_blackboard() && !(time_.literal() >= 0)) {
-            throw param_error("'time' must be 0 or more, not " + std::to_string(time_.literal()));
-        }
-    }
+    explicit timeout(const param_list& params) : time_(params, "time") {}
     void enter(context& ctx) const override { state(ctx).armed = false; }
 
     status tick(context& ctx) const override {

@@ -3,9 +3,7 @@
 // semantics, and where they differ from behavior3-ts, are in docs/behavior3.md.
 
 #include <cstdint>
-#include <string>
 
-#include "canopy/core/error.hpp"
 #include "canopy/core/status.hpp"
 #include "canopy/run/registry.hpp"
 
@@ -19,15 +17,6 @@ inline constexpr std::int64_t behavior3_for_ever = 9007199254740991;
 /// node can) counts as failed there.
 constexpr status behavior3_result(status result) noexcept {
     return result == status::skipped ? status::failure : result;
-}
-
-/// Refuses a literal count below 0: behavior3-ts would run no iteration, which is never what
-/// a tree means.
-inline void check_behavior3_count(const char* name, bool from_blackboard, std::int64_t literal) {
-    if (!from_blackboard && literal < 0) {
-        throw param_error(std::string("'") + name + "' must be 0 or more, not " +
-                          std::to_string(literal));
-    }
 }
 
 /// The iterations left in this tick to the loops that run their child again within the tick
