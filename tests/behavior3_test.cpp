@@ -358,6 +358,10 @@ TEST_SUITE("behavior3") {
             CHECK(one("MemSequence", "{}", list) == "1<0 Sequence\n2<1 X\n");
             CHECK(one("MemPriority", "{}", list) == "1<0 Selector\n2<1 X\n");
         }
+        SUBCASE("a numeric string is read as JavaScript reads it: \"1e999\" loops for ever") {
+            CHECK(one("Repeater", R"({"maxLoop": "1e999"})") == "1<0 Repeat count=-1\n2<1 X\n");
+            CHECK(one("Repeater", R"({"maxLoop": "2.5"})") == "1<0 Repeat count=3\n2<1 X\n");
+        }
         SUBCASE("leaves") {
             CHECK(classic(R"("a": {"name": "Succeeder"})") == "1<0 AlwaysSuccess\n");
             CHECK(classic(R"("a": {"name": "Failer"})") == "1<0 AlwaysFailure\n");
@@ -899,6 +903,39 @@ TEST_SUITE("behavior3") {
         const write_result written = info(file_format::behavior3).write(document.document);
         CHECK(written.problems.empty());
         CHECK(written.text.find(R"("args": {"info": "hello"})") != std::string::npos);
+        fs::remove(file);
+    }
+
+    TEST_CASE("a classic node whose properties are not its runtime's is the file's own") {
+        // behavior3js's Wait takes `milliseconds`; this program's takes `time`.
+        const fs::path file = fs::temp_directory_path() / "canopy_b3_classic_dialect.json";
+        {
+            std::ofstream out(file);
+            out << R"({"title": "t", "root": "a", "nodes": {
+                "a": {"id": "a", "name": "MemSequence", "children": ["b", "c"]},
+                "b": {"id": "b", "name": "Wait", "properties": {"time": 2}},
+                "c": {"id": "c", "name": "Wait", "properties": {"milliseconds": 1500}}}})";
+        }
+        const registry reg = testing::test_registry();
+        // Neither Wait is behavior3js's: the program has one Wait.
+        const load_result strict = try_load_file(file, reg);
+        CHECK_FALSE(strict);
+        std::size_t hinted = 0;
+        for (const diagnostic& d : strict.diagnostics) {
+            CHECK((d.code == diagnostic_code::unknown_param ||
+                   d.code == diagnostic_code::missing_param));
+            if (d.message.find("`--lenient` reads it as the file's own") != std::string::npos)
+                ++hinted;
+        }
+        CHECK(hinted == 2);  // `time` and `milliseconds`
+        load_options lenient;
+        lenient.lenient = true;
+        const document_load_result document = try_load_document(file, reg, lenient);
+        REQUIRE(document);
+        const write_result written = info(file_format::behavior3).write(document.document);
+        CHECK(written.problems.empty());
+        CHECK(written.text.find(R"("time": 2)") != std::string::npos);
+        CHECK(written.text.find(R"("milliseconds": 1500)") != std::string::npos);
         fs::remove(file);
     }
 

@@ -86,6 +86,19 @@ TEST_SUITE("dynamic value") {
         CHECK(dynamic_value(" 12.5 ").to_number() == 12.5);
         CHECK(dynamic_value("").to_number() == 0);
         CHECK(std::isnan(dynamic_value("12px").to_number()));
+        // JavaScript's Number(text) beyond the decimal forms.
+        const double inf = std::numeric_limits<double>::infinity();
+        CHECK(dynamic_value("1e999").to_number() == inf);
+        CHECK(dynamic_value("-1e999").to_number() == -inf);
+        CHECK(dynamic_value("1e-999").to_number() == 0);
+        CHECK(dynamic_value(" -Infinity").to_number() == -inf);
+        CHECK(dynamic_value("0x1F").to_number() == 31);
+        CHECK(dynamic_value("0b101").to_number() == 5);
+        CHECK(dynamic_value("0o17").to_number() == 15);
+        CHECK(dynamic_value("5.").to_number() == 5);
+        CHECK(dynamic_value("-.5").to_number() == -0.5);
+        for (const char* nan : {"inf", "nan", "infinity", "-0x10", "0x", "0x1g", ".", "+-1"})
+            CHECK(std::isnan(dynamic_value(nan).to_number()));
         CHECK(dynamic_value::from_json("[]").to_number() == 0);
         CHECK(dynamic_value::from_json("[\"7\"]").to_number() == 7);
         CHECK(std::isnan(dynamic_value::from_json("[1,2]").to_number()));

@@ -990,8 +990,8 @@ private:
             // In a BehaviorTree.CPP file, likely a node of another program that shares the
             // name (Nav2's Wait); in a behavior3 file, a dialect's (behavior3java's Log with
             // `info`): lenient loading learns it as the file's own.
-            if ((options_.rules == runtime_rules::btcpp && !detail::btcpp::is_builtin(type.name)) ||
-                options_.rules == runtime_rules::behavior3)
+            if (!options_.canopy_names &&
+                !(options_.rules == runtime_rules::btcpp && detail::btcpp::is_builtin(type.name)))
                 hint +=
                     " (if this is another program's node of that name, `--lenient` "
                     "reads it as the file's own)";

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "canopy/core/error.hpp"
 #include "core/json_text.hpp"
@@ -12,20 +13,50 @@
 namespace canopy {
 namespace {
 
-// A string as JavaScript's Number(text) reads the decimal forms: spaces around, empty is 0,
-// anything else unreadable is NaN. (Hexadecimal and "Infinity" are left out: behavior3's
-// trees have no use for them.)
+// A string as JavaScript's Number(text) reads it: spaces around, empty is 0; decimal with an
+// optional sign (past the largest double an infinity, as "1e999"), `Infinity` with one, and
+// 0x, 0o, 0b integers without; anything else (`inf`, `nan`, `1_000`) is NaN.
 double text_number(std::string_view text) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
     const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
     while (!text.empty() && space(text.front())) text.remove_prefix(1);
     while (!text.empty() && space(text.back())) text.remove_suffix(1);
     if (text.empty()) return 0;
-    if (text.front() == '+') text.remove_prefix(1);
+    if (text.size() > 2 && text[0] == '0') {
+        const char form = static_cast<char>(text[1] | 0x20);
+        const int base = form == 'x' ? 16 : form == 'o' ? 8 : form == 'b' ? 2 : 0;
+        if (base != 0) {
+            double value = 0;
+            for (const char c : text.substr(2)) {
+                const int digit = c >= '0' && c <= '9'   ? c - '0'
+                                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                         : base;
+                if (digit >= base) return nan;
+                value = value * base + digit;
+            }
+            return value;
+        }
+    }
+    const bool negative = text.front() == '-';
+    if (text.front() == '+' || negative) text.remove_prefix(1);
+    if (text == "Infinity")
+        return negative ? -std::numeric_limits<double>::infinity()
+                        : std::numeric_limits<double>::infinity();
+    // from_chars also reads "inf" and "nan", which JavaScript does not.
+    if (text.empty() || !(text.front() == '.' || (text.front() >= '0' && text.front() <= '9')))
+        return nan;
     double value = 0;
     const auto [end, problem] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (problem != std::errc() || end != text.data() + text.size())
-        return std::numeric_limits<double>::quiet_NaN();
-    return value;
+    if (end != text.data() + text.size()) return nan;
+    if (problem == std::errc::result_out_of_range) {
+        // Too large or too small for a double: strtod gives the infinity or the zero that
+        // JavaScript gives (the text is known to be decimal digits by now).
+        value = std::strtod(std::string(text).c_str(), nullptr);
+    } else if (problem != std::errc()) {
+        return nan;
+    }
+    return negative ? -value : value;
 }
 
 // An array index as JavaScript reads a property key: a whole number from 0, given as a number

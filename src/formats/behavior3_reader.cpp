@@ -15,9 +15,11 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "canopy/core/dynamic_value.hpp"
 #include "core/diagnostic_sink.hpp"
 #include "core/json_text.hpp"
 #include "core/suggest.hpp"
@@ -605,6 +607,7 @@ private:
     // comes later as its subtree.
     void read_classic_trees(const std::vector<std::uint32_t>& trees) {
         result_.document.implicit_keys = true;
+        result_.document.canopy_names = false;
         std::unordered_set<std::string> taken;
         std::vector<std::string> names;
         for (std::size_t t = 0; t < trees.size(); ++t) {
@@ -628,6 +631,7 @@ private:
             if (!id.empty()) classic_tree_names_.emplace(std::string(id), name);
             names.push_back(name);
         }
+        for (const std::uint32_t tree : trees) find_programs_own(tree);
         for (std::size_t t = 0; t < trees.size(); ++t) read_classic_tree(trees[t], names[t]);
         choose_classic_main_tree();
         for (std::size_t t = 0; t < trees.size(); ++t) {
@@ -655,6 +659,39 @@ private:
             }
         }
         if (candidates == 1) doc.main_tree = only;
+    }
+
+    // A name of behavior3js's whose nodes in this file take properties its node does not (a
+    // Wait with `time`, where behavior3js's takes `milliseconds`) names the program's own
+    // node: each of its nodes is kept as written, for lenient loading to learn and the writer
+    // to give back, none mapped to Canopy's.
+    void find_programs_own(std::uint32_t tree) {
+        if (at(tree).type != kind::object) return;
+        for (std::uint32_t m = at(tree).first; m != none; m = at(m).next) {
+            if (at(m).key != "nodes" || at(m).type != kind::object) continue;
+            for (std::uint32_t node = at(m).first; node != none; node = at(node).next) {
+                if (at(node).type != kind::object) continue;
+                std::string_view name;
+                std::vector<std::uint32_t> arguments;  // the properties and parameters objects
+                for (std::uint32_t f = at(node).first; f != none; f = at(f).next) {
+                    if (at(f).key == "name" && at(f).type == kind::string) name = at(f).text;
+                    if ((at(f).key == "properties" || at(f).key == "parameters") &&
+                        at(f).type == kind::object)
+                        arguments.push_back(f);
+                }
+                const b3::node_rule* rule = b3::find_rule(b3::flavour::classic, name);
+                if (rule == nullptr || rule->arg.arg.empty()) continue;
+                bool fits = true;
+                for (const std::uint32_t f : arguments) {
+                    for (std::uint32_t p = at(f).first; p != none; p = at(p).next) {
+                        const std::string_view arg = at(p).key;
+                        fits = fits && (arg == rule->arg.arg || arg == rule->dropped_arg ||
+                                        arg == rule->variables_arg);
+                    }
+                }
+                if (!fits) programs_own_.emplace(name);
+            }
+        }
     }
 
     void read_classic_tree(std::uint32_t object, const std::string& name) {
@@ -904,6 +941,7 @@ private:
             "a behavior3 tree");
         result_.document.implicit_keys = true;
         result_.document.rules = runtime_rules::behavior3;  // JavaScript's values
+        result_.document.canopy_names = false;
         result_.document.subtree_paths = tree_document::path_base::workspace;
         std::string name(text_field(m["name"], "name"));
         if (name.empty()) {
@@ -1271,6 +1309,7 @@ private:
                     const std::vector<slot_entry>& outputs, bool childless, record_set& records) {
         const bool escaped = name.substr(0, b3::escape_prefix.size()) == b3::escape_prefix;
         const b3::node_rule* rule = escaped ? nullptr : b3::find_rule(in, name);
+        if (in == b3::flavour::classic && programs_own_.count(name) != 0) rule = nullptr;
         std::string type(escaped ? name.substr(b3::escape_prefix.size()) : name);
         if (rule != nullptr) type = std::string(rule->canopy_name);
         std::vector<record_set::raw_param> params;
@@ -1429,11 +1468,18 @@ private:
         if (std::holds_alternative<std::string>(value)) {
             const std::string& text = std::get<std::string>(value);
             const bool key = text.size() > 2 && text.front() == '{' && text.back() == '}';
-            if (key && (arg.convert == b3::conversion::milliseconds ||
-                        arg.convert == b3::conversion::js_loop)) {
-                unconvertible(arg, name, where, id);
+            const bool converted = arg.convert == b3::conversion::milliseconds ||
+                                   arg.convert == b3::conversion::js_loop;
+            if (key && converted) unconvertible(arg, name, where, id);
+            // JavaScript compares and divides a numeric string as its number ("1e999" loops
+            // for ever).
+            const double number = dynamic_value(std::string_view(text)).to_number();
+            if (key || !converted || std::isnan(number)) {
+                return value;  // another string: the builder says what the parameter takes
             }
-            return value;  // another string: the builder says what the parameter takes
+            if (arg.convert == b3::conversion::milliseconds) return number / 1000.0;
+            if (!(number > 0 && number < 9e15)) return std::int64_t{-1};  // for ever
+            return static_cast<std::int64_t>(std::ceil(number));
         }
         switch (arg.convert) {
             case b3::conversion::milliseconds:
@@ -1479,6 +1525,7 @@ private:
     // uuid -> its patches' values in values_, [first, second), in the order they apply.
     std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, std::uint32_t>>> patches_;
     std::unordered_map<std::string, std::string> classic_tree_names_;  // tree id -> name
+    std::set<std::string, std::less<>> programs_own_;                  // find_programs_own()
     std::unordered_set<std::string> used_as_subtree_;
     std::unordered_set<std::string> empty_trees_;                 // ids of a project's empty trees
     std::unordered_map<std::string, node_model> builtin_models_;  // by Canopy type name

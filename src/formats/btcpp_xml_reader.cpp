@@ -729,6 +729,7 @@ read_result read_btcpp_xml(std::string_view text, const std::string& path) {
     read_result result;
     result.document.implicit_keys = true;          // BehaviorTree.CPP creates entries on first use
     result.document.rules = runtime_rules::btcpp;  // its scripts checked as they run
+    result.document.canopy_names = false;
     btcpp_reader(path, result).read(text);
     return result;
 }

@@ -121,6 +121,7 @@ const subtree_expander::checked_tree* subtree_expander::checked(tree_ref ref) {
     build_options options;
     options.implicit_keys = file.document.implicit_keys || lenient_;
     options.rules = file.document.rules;
+    options.canopy_names = file.document.canopy_names;
     options.overlay = &placeholders_;
     options.main_keys_outside = true;
     // Depth is the whole tree's: checked once the subtrees are in place.

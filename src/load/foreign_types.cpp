@@ -140,8 +140,7 @@ bool canopy_only(const tree_document& document, std::string_view name, const reg
 bool another_programs_node(const tree_document& document, const record_set& records, std::size_t i,
                            const registry& reg,
                            const std::set<std::string, std::less<>>& modelled) {
-    if (document.rules != runtime_rules::btcpp && document.rules != runtime_rules::behavior3)
-        return false;
+    if (document.canopy_names) return false;
     const std::string_view name = records.type_name(i);
     if (canopy_only(document, name, reg, modelled)) return true;
     const node_type* known = reg.find(name);

@@ -39,6 +39,10 @@ struct build_options {
     /// Whose rules the scripts and the blackboard follow (tree_document::rules). Under
     /// BehaviorTree.CPP's, syntax errors stay errors: it refuses those at load too.
     runtime_rules rules = runtime_rules::canopy;
+    /// Whether the records' node names are Canopy's (tree_document::canopy_names); otherwise
+    /// a parameter a namesake of Canopy's does not take says lenient loading would read the
+    /// node as the file's own.
+    bool canopy_names = true;
     /// The most levels a tree may have, its root being level 1. Ticking recurses once per
     /// level, so a deeper tree is refused (`limit-exceeded`, at its first node past the limit)
     /// rather than left to overflow the stack of the thread that ticks it. See docs/formats.md.

@@ -109,6 +109,10 @@ struct tree_document {
     bool implicit_keys = false;
     /// Whose rules its scripts and blackboard follow (build_options::rules).
     runtime_rules rules = runtime_rules::canopy;
+    /// Whether its node names are Canopy's (Canopy's own formats). In another runtime's file
+    /// a name Canopy shares may be the file's own program's node, with other parameters,
+    /// which lenient loading learns (foreign_namesakes).
+    bool canopy_names = true;
     /// What the main tree changes in its subtree files' nodes; empty in most formats. Writers
     /// of formats that cannot say it report it as a problem rather than drop it.
     std::vector<subtree_override> overrides;
