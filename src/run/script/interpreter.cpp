@@ -525,27 +525,31 @@ namespace {
 // Whether `i` is a condition of one instruction (`a > 3`, `ready`, `true`), and if so its
 // value in `value`. Inline, so that the switch is the caller's.
 inline bool quick_truth(const instruction& i, const blackboard& board, bool& value) {
+    // The six integer comparisons by conditional branches, not the switch's indirect jump,
+    // which mispredicts the alternation of a condition's two (`a > 3 && b != 2`).
+    const auto comparison =
+        static_cast<unsigned>(i.op) - static_cast<unsigned>(opcode::compare_key_int_equal);
+    if (comparison <= 5) {
+        const std::int64_t x = board.get<std::int64_t>(i.a);
+        const std::int64_t c = i.imm.i;
+        if (comparison == 0) {
+            value = x == c;
+        } else if (comparison == 1) {
+            value = x != c;
+        } else if (comparison == 2) {
+            value = x < c;
+        } else if (comparison == 3) {
+            value = x > c;
+        } else if (comparison == 4) {
+            value = x <= c;
+        } else {
+            value = x >= c;
+        }
+        return true;
+    }
     switch (i.op) {
         case opcode::push_int: value = i.imm.i != 0; return true;
         case opcode::load_bool: value = board.get<bool>(i.a); return true;
-        case opcode::compare_key_int_equal:
-            value = board.get<std::int64_t>(i.a) == i.imm.i;
-            return true;
-        case opcode::compare_key_int_not_equal:
-            value = board.get<std::int64_t>(i.a) != i.imm.i;
-            return true;
-        case opcode::compare_key_int_less:
-            value = board.get<std::int64_t>(i.a) < i.imm.i;
-            return true;
-        case opcode::compare_key_int_greater:
-            value = board.get<std::int64_t>(i.a) > i.imm.i;
-            return true;
-        case opcode::compare_key_int_less_equal:
-            value = board.get<std::int64_t>(i.a) <= i.imm.i;
-            return true;
-        case opcode::compare_key_int_greater_equal:
-            value = board.get<std::int64_t>(i.a) >= i.imm.i;
-            return true;
         case opcode::compare_key_num:
             value = holds_number(board.get<double>(i.a), i.imm.d, i.sub);
             return true;
@@ -598,9 +602,12 @@ bool script::test(blackboard board) const {
     // (`a > 3 && b != 2`), are answered without the interpreter's loop, and so are they over
     // keys whose reads are checked, when the keys hold values.
     const program& p = *program_;
-    if (p.behavior3 != nullptr) return execute_behavior3(p, board);
     bool value = false;
-    if (p.checked_truth && p.result != param_type::boolean) return execute(p, board, true);
+    if (p.checked_truth && p.result != param_type::boolean) {
+        // behavior3's expressions among them (their result is a program's type).
+        if (p.behavior3 != nullptr) return execute_behavior3(p, board);
+        return execute(p, board, true);
+    }
     if (p.code.size() == 1) {
         if (quick_truth(p.code[0], board, value)) return value;
     } else if (p.code.size() == 3) {
