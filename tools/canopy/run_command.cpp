@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <new>
@@ -25,6 +26,7 @@
 #include "canopy/run/node.hpp"
 #include "canopy/run/parallel_ticker.hpp"
 #include "canopy/run/tree.hpp"
+#include "canopy/views/coverage.hpp"
 #include "canopy/views/trace_printer.hpp"
 #if CANOPY_HAS_GROOT2
 #include "canopy/monitor/groot2_server.hpp"
@@ -53,6 +55,8 @@ struct run_options {
     std::optional<unsigned> serve_port;   // the live view in the browser, on this port
     double rate = 10;                     // ticks a second while a live view is attached
     std::vector<std::string> events;      // "TICK:NAME[:VALUES]": posted before that tick
+    std::string coverage;                 // the file coverage JSON goes to; empty: none
+    std::optional<double> min_coverage;   // percent of node outcomes a run must see
     load_options load;
 };
 
@@ -104,23 +108,52 @@ std::variant<scheduled_event, std::string> parse_event(const std::string& text) 
 // virtual call and skew the time the summary reports.
 class visit_counter final : public observer {
 public:
-    explicit visit_counter(observer* next) : next_(next) {}
+    // Passes each event on to `next` and to `also` (either may be null): agent 0's trace
+    // printer and the coverage all agents share.
+    visit_counter(observer* next, observer* also) : next_(next), also_(also) {}
     void on_visit(const agent& a, tree::index node) override {
         if (next_ != nullptr) next_->on_visit(a, node);
+        if (also_ != nullptr) also_->on_visit(a, node);
     }
     void on_tick(const agent& a, tree::index node, status before, status result) override {
         ++visits_;
         if (next_ != nullptr) next_->on_tick(a, node, before, result);
+        if (also_ != nullptr) also_->on_tick(a, node, before, result);
     }
     void on_halt(const agent& a, tree::index node) override {
         if (next_ != nullptr) next_->on_halt(a, node);
+        if (also_ != nullptr) also_->on_halt(a, node);
     }
     std::uint64_t visits() const noexcept { return visits_; }
 
 private:
     observer* next_;
+    observer* also_;
     std::uint64_t visits_ = 0;
 };
+
+// --coverage and --min-coverage, after the run: the JSON to its file, the summary to stdout;
+// false when the file cannot be written or the run saw too little.
+bool report_coverage(const run_options& o, const coverage_recorder& coverage) {
+    print_coverage_summary(std::cout, coverage);
+    if (!o.coverage.empty()) {
+        std::ofstream out(o.coverage, std::ios::binary);
+        out << coverage_json(coverage);
+        out.close();
+        if (!out) {
+            std::cerr << "canopy: error: cannot write the coverage to '" << o.coverage << "'\n";
+            return false;
+        }
+    }
+    const double percent = summarize(coverage).percent();
+    if (o.min_coverage && percent < *o.min_coverage) {
+        std::cerr << input_name(o.file) << ": error: coverage " << std::fixed
+                  << std::setprecision(1) << percent << "% is below --min-coverage "
+                  << *o.min_coverage << "%\n";
+        return false;
+    }
+    return true;
+}
 
 // A value as `--blackboard` prints it: integers as integers, reals in their shortest
 // round-trip form, strings in single quotes, booleans as true or false, a program's types
@@ -344,8 +377,12 @@ int run(const run_options& o) {
     }
 
     trace_printer printer(std::cout);
-    visit_counter counter(o.trace ? &printer : nullptr);
+    const bool covered = !o.coverage.empty() || o.min_coverage.has_value();
+    std::optional<coverage_recorder> coverage;
+    if (covered) coverage.emplace(t);
+    visit_counter counter(o.trace ? &printer : nullptr, coverage ? &*coverage : nullptr);
     agents.front().set_observer(&counter);
+    for (std::size_t i = 1; coverage && i < agents.size(); ++i) agents[i].set_observer(&*coverage);
 #if CANOPY_HAS_GROOT2
     std::unique_ptr<groot2_server> groot2;
     if (o.groot2_port) {
@@ -464,8 +501,9 @@ int run(const run_options& o) {
     groot2.reset();  // on this thread, which ticked agent 0: lets a held tick go first
 #endif
     print_summary(o, k, agents.front().tree(), pack, world.get(), counter.visits(), ticking);
+    const bool enough = !coverage || report_coverage(o, *coverage);
     std::cout.flush();
-    return std::cout ? 0 : 1;
+    return std::cout && enough ? 0 : 1;
 }
 
 }  // namespace
@@ -544,6 +582,20 @@ void add_run_command(CLI::App& app, int& exit_code) {
                      "With --groot2 or --serve: ticks a second (each still advances time by --dt)")
         ->capture_default_str()
         ->check(CLI::Range(0.001, 1000.0));
+    auto* coverage =
+        command->add_option("--coverage", o->coverage,
+                            "Write, for every node, how often its ticks over all agents returned "
+                            "success, failure, running (once a run) and skipped, as JSON to FILE, "
+                            "and print which nodes never ticked and which outcomes were never seen "
+                            "(docs/testing.md)");
+    auto* min_coverage =
+        command
+            ->add_option("--min-coverage", o->min_coverage,
+                         "Exit 1 when fewer than PERCENT of the node outcomes (success and "
+                         "failure of each node) were seen; prints the coverage summary")
+            ->check(CLI::Range(0.0, 100.0));
+    coverage->excludes(watch);
+    min_coverage->excludes(watch);
     command->footer(
         "Prints 'tick K: success|failure|running' for agent 0 after each tick, then a summary: "
         "agents, ticks, agent 0's node visits, the time spent ticking, and the bytes each "

@@ -1,0 +1,77 @@
+#pragma once
+// Which parts of a tree its runs exercised: for every node, how often it returned each status
+// (docs/testing.md, "Coverage").
+
+#include <atomic>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "canopy/core/status.hpp"
+#include "canopy/run/observer.hpp"
+#include "canopy/run/tree.hpp"
+
+namespace canopy {
+
+/// What one node returned over the runs a coverage_recorder saw.
+struct node_coverage {
+    std::uint64_t success = 0;  ///< ticks that returned success
+    std::uint64_t failure = 0;  ///< ticks that returned failure
+    /// Runs that went on past a tick: counted once, at the tick that left the node running
+    /// after it was not, as BehaviorTree.CPP's TreeObserver counts a change of status.
+    std::uint64_t running = 0;
+    std::uint64_t skipped = 0;  ///< ticks that returned skipped
+    bool ticked() const noexcept { return success + failure + running + skipped != 0; }
+};
+
+/// Counts, for every node of one tree, what its ticks returned, over every agent of that tree
+/// it is attached to (agent::set_observer); each agent may tick on its own thread.
+class coverage_recorder final : public observer {
+public:
+    explicit coverage_recorder(std::shared_ptr<const tree> observed);
+
+    void on_tick(const agent& a, tree::index node, status before, status result) override;
+    void on_halt(const agent& a, tree::index node) override;
+
+    const tree& observed() const noexcept { return *tree_; }
+    /// The counts of node `i` so far.
+    node_coverage of(tree::index i) const;
+
+private:
+    struct counters {
+        std::atomic<std::uint64_t> success{0};
+        std::atomic<std::uint64_t> failure{0};
+        std::atomic<std::uint64_t> running{0};
+        std::atomic<std::uint64_t> skipped{0};
+    };
+    std::shared_ptr<const tree> tree_;
+    std::unique_ptr<counters[]> counts_;
+};
+
+/// The share of outcomes seen: a node's success and its failure are two outcomes each (its
+/// running and skipped are counted but not asked for: many nodes can give neither).
+struct coverage_summary {
+    std::size_t outcomes = 0;  ///< two per node
+    std::size_t seen = 0;      ///< of those, the ones some tick returned
+    double percent() const noexcept {
+        return outcomes == 0 ? 100.0
+                             : 100.0 * static_cast<double>(seen) / static_cast<double>(outcomes);
+    }
+    std::vector<tree::index> never_ticked;
+    std::vector<tree::index> never_succeeded;  ///< ticked, but never returned success
+    std::vector<tree::index> never_failed;     ///< ticked, but never returned failure
+};
+coverage_summary summarize(const coverage_recorder& coverage);
+
+/// The counts as JSON: `{"tree": NAME, "outcomes": N, "seen": S, "percent": P, "nodes": [{"id",
+/// "name", "type", "success", "failure", "running", "skipped"}, ...]}`, nodes in preorder; `id`
+/// is the file's record id, `name` the node's describe text (BehaviorTree.CPP's `name`), or "".
+std::string coverage_json(const coverage_recorder& coverage);
+
+/// A few lines for a person: the share seen, then the nodes never ticked and the outcomes
+/// never seen, each as `#ID Type "name"`.
+void print_coverage_summary(std::ostream& out, const coverage_recorder& coverage);
+
+}  // namespace canopy

@@ -1,0 +1,110 @@
+#include "canopy/views/coverage.hpp"
+
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <utility>
+
+namespace canopy {
+
+coverage_recorder::coverage_recorder(std::shared_ptr<const tree> observed)
+    : tree_(std::move(observed)), counts_(std::make_unique<counters[]>(tree_->size())) {}
+
+void coverage_recorder::on_tick(const agent& /*a*/, tree::index node, status before,
+                                status result) {
+    counters& c = counts_[node];
+    constexpr auto relaxed = std::memory_order_relaxed;  // counts only: nothing is published
+    switch (result) {
+        case status::success: c.success.fetch_add(1, relaxed); break;
+        case status::failure: c.failure.fetch_add(1, relaxed); break;
+        case status::skipped: c.skipped.fetch_add(1, relaxed); break;
+        case status::running:
+            if (before != status::running) c.running.fetch_add(1, relaxed);
+            break;
+        default: break;
+    }
+}
+
+void coverage_recorder::on_halt(const agent& /*a*/, tree::index /*node*/) {}
+
+node_coverage coverage_recorder::of(tree::index i) const {
+    const counters& c = counts_[i];
+    return {c.success.load(std::memory_order_relaxed), c.failure.load(std::memory_order_relaxed),
+            c.running.load(std::memory_order_relaxed), c.skipped.load(std::memory_order_relaxed)};
+}
+
+coverage_summary summarize(const coverage_recorder& coverage) {
+    coverage_summary summary;
+    const tree& t = coverage.observed();
+    for (tree::index i = 0; i < t.size(); ++i) {
+        const node_coverage n = coverage.of(i);
+        summary.outcomes += 2;
+        summary.seen += (n.success != 0 ? 1 : 0) + (n.failure != 0 ? 1 : 0);
+        if (!n.ticked()) {
+            summary.never_ticked.push_back(i);
+            continue;
+        }
+        if (n.success == 0) summary.never_succeeded.push_back(i);
+        if (n.failure == 0) summary.never_failed.push_back(i);
+    }
+    return summary;
+}
+
+std::string coverage_json(const coverage_recorder& coverage) {
+    const tree& t = coverage.observed();
+    const coverage_summary summary = summarize(coverage);
+    nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+    for (tree::index i = 0; i < t.size(); ++i) {
+        const node_coverage n = coverage.of(i);
+        nodes.push_back({{"id", t.record_id(i)},
+                         {"name", std::string(t.describe(i))},
+                         {"type", std::string(t.type_name(i))},
+                         {"success", n.success},
+                         {"failure", n.failure},
+                         {"running", n.running},
+                         {"skipped", n.skipped}});
+    }
+    const nlohmann::ordered_json document = {{"tree", t.name()},
+                                             {"outcomes", summary.outcomes},
+                                             {"seen", summary.seen},
+                                             {"percent", summary.percent()},
+                                             {"nodes", std::move(nodes)}};
+    return document.dump(2) + "\n";
+}
+
+namespace {
+
+// `#ID Type "name"`, as the summary lists a node.
+std::string node_label(const tree& t, tree::index i) {
+    std::string label = "#" + std::to_string(t.record_id(i)) + " ";
+    label += t.type_name(i);
+    if (!t.describe(i).empty()) {
+        label += " \"";
+        label += t.describe(i);
+        label += '"';
+    }
+    return label;
+}
+
+void print_list(std::ostream& out, const tree& t, const char* what,
+                const std::vector<tree::index>& nodes) {
+    if (nodes.empty()) return;
+    out << "  " << what << " (" << nodes.size() << "):\n";
+    for (const tree::index i : nodes) out << "    " << node_label(t, i) << '\n';
+}
+
+}  // namespace
+
+void print_coverage_summary(std::ostream& out, const coverage_recorder& coverage) {
+    const tree& t = coverage.observed();
+    const coverage_summary summary = summarize(coverage);
+    out << "coverage: " << summary.seen << " of " << summary.outcomes
+        << " node outcomes seen (success and failure of each node), " << std::fixed
+        << std::setprecision(1) << summary.percent() << "%\n"
+        << std::defaultfloat;
+    print_list(out, t, "never ticked", summary.never_ticked);
+    print_list(out, t, "never succeeded", summary.never_succeeded);
+    print_list(out, t, "never failed", summary.never_failed);
+}
+
+}  // namespace canopy

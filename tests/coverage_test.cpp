@@ -1,0 +1,106 @@
+// Coverage: what every node's ticks returned, over several agents, as counts, JSON and a
+// summary that names what was never seen.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "canopy/canopy.hpp"
+#include "runtime_support.hpp"
+
+namespace canopy {
+namespace {
+
+// A Selector whose first child runs for two ticks then fails (Not over WaitTicks), and whose
+// second succeeds; a third child it never reaches.
+std::shared_ptr<const tree> covered_tree() {
+    return testing::runtime_tree(R"({"name": "covered", "nodes": [
+        {"id": 1, "type": "Selector", "describe": "try in turn"},
+        {"id": 2, "parentId": 1, "type": "Not"},
+        {"id": 3, "parentId": 2, "type": "WaitTicks", "params": {"ticks": 2}},
+        {"id": 4, "parentId": 1, "type": "AlwaysSuccess", "describe": "fallback"},
+        {"id": 5, "parentId": 1, "type": "AlwaysFailure"}
+    ]})");
+}
+
+}  // namespace
+
+TEST_SUITE("coverage") {
+    TEST_CASE("counts each node's outcomes over every agent, a run once however long") {
+        const auto t = covered_tree();
+        coverage_recorder coverage(t);
+        agent first(t);
+        agent second(t);
+        first.set_observer(&coverage);
+        second.set_observer(&coverage);
+        for (int i = 0; i < 3; ++i) {
+            first.tick(0.1);
+            second.tick(0.1);
+        }
+        // Not: running for two ticks (one run), then failure; the Selector likewise, then
+        // success through AlwaysSuccess.
+        const node_coverage inverted = coverage.of(1);
+        CHECK(inverted.running == 2);  // one run per agent
+        CHECK(inverted.failure == 2);
+        CHECK(inverted.success == 0);
+        CHECK(coverage.of(2).success == 2);
+        CHECK(coverage.of(0).running == 2);
+        CHECK(coverage.of(0).success == 2);
+        CHECK(coverage.of(3).success == 2);
+        CHECK_FALSE(coverage.of(4).ticked());
+
+        const coverage_summary summary = summarize(coverage);
+        CHECK(summary.outcomes == 10);
+        CHECK(summary.seen == 4);  // Selector, WaitTicks and AlwaysSuccess success; Not failure
+        CHECK(summary.never_ticked == std::vector<tree::index>{4});
+        CHECK(summary.never_succeeded == std::vector<tree::index>{1});
+        CHECK(summary.never_failed == std::vector<tree::index>{0, 2, 3});
+    }
+
+    TEST_CASE("writes the counts as JSON and names what was never seen") {
+        const auto t = covered_tree();
+        coverage_recorder coverage(t);
+        agent a(t);
+        a.set_observer(&coverage);
+        for (int i = 0; i < 3; ++i) a.tick(0.1);
+        const nlohmann::json written = nlohmann::json::parse(coverage_json(coverage));
+        CHECK(written["tree"] == "covered");
+        CHECK(written["outcomes"] == 10);
+        CHECK(written["seen"] == 4);
+        REQUIRE(written["nodes"].size() == 5);
+        const nlohmann::json& fallback = written["nodes"][3];
+        CHECK(fallback["id"] == 4);
+        CHECK(fallback["name"] == "fallback");
+        CHECK(fallback["type"] == "AlwaysSuccess");
+        CHECK(fallback["success"] == 1);
+        CHECK(fallback["failure"] == 0);
+        CHECK(written["nodes"][1]["running"] == 1);
+
+        std::ostringstream text;
+        print_coverage_summary(text, coverage);
+        CHECK(text.str() ==
+              "coverage: 4 of 10 node outcomes seen (success and failure of each node), 40.0%\n"
+              "  never ticked (1):\n"
+              "    #5 AlwaysFailure\n"
+              "  never succeeded (1):\n"
+              "    #2 Not\n"
+              "  never failed (3):\n"
+              "    #1 Selector \"try in turn\"\n"
+              "    #3 WaitTicks\n"
+              "    #4 AlwaysSuccess \"fallback\"\n");
+    }
+
+    TEST_CASE("agents on several threads count every tick") {
+        const auto t = covered_tree();
+        coverage_recorder coverage(t);
+        std::vector<agent> agents;
+        for (int i = 0; i < 64; ++i) agents.emplace_back(t);
+        for (agent& a : agents) a.set_observer(&coverage);
+        parallel_ticker ticker(4);
+        for (int i = 0; i < 3; ++i) ticker.tick(agents, 0.1);
+        CHECK(coverage.of(1).failure == 64);
+        CHECK(coverage.of(3).success == 64);
+    }
+}
+
+}  // namespace canopy
