@@ -412,6 +412,33 @@ TEST_SUITE("subtrees") {
               "unknown node type 'sequence' (did you mean 'Sequence'?)");
     }
 
+    TEST_CASE("a stub gives learned types a behaviour: the tree runs, their children never") {
+        // GoalGuard, learned as a decorator, stands in with the stub's status and never ticks
+        // the program's Wait below it; ComputePath likewise.
+        const std::string json = R"({"nodes": [
+            {"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "ComputePath", "params": {"goal": "{goal}"}},
+            {"id": 3, "parentId": 1, "type": "GoalGuard", "params": {"radius": 2.5}},
+            {"id": 4, "parentId": 3, "type": "WaitTicks", "params": {"ticks": 5}}]})";
+        for (const status stub : {status::success, status::failure, status::running}) {
+            CAPTURE(to_string(stub));
+            load_options options;
+            options.lenient = true;
+            options.stub = stub;
+            std::shared_ptr<const tree> t = loaded(json, options);
+            CHECK(to_text(*t) ==
+                  "Sequence #1\n  ComputePath #2\n  GoalGuard #3\n    WaitTicks #4\n");
+            agent a(t);
+            CHECK(a.tick(0.1) == stub);
+            CHECK(a.last_status(3) == status::idle);  // WaitTicks, never ticked
+            CHECK(a.tick(0.1) == stub);               // running: still, until halted
+        }
+        // Without lenient there is nothing learned to stub: the strict load's refusal stands.
+        load_options strict;
+        strict.stub = status::success;
+        CHECK_FALSE(load(json, strict));
+    }
+
     TEST_CASE("lenient loading learns only what is unknown: known types are checked strictly") {
         load_options lenient;
         lenient.lenient = true;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 
 #include "load/expand.hpp"
 #include "load/foreign_types.hpp"
+#include "load/stub_node.hpp"
 #include "load/subtree_node.hpp"
 
 namespace canopy::detail {
@@ -92,9 +94,10 @@ void loader::prepare() {
     files_.open_subtree_files();
     if (!options_.lenient) return report_canopy_only_names(files_, registry_);
     const registry learned = learn_types(files_, registry_);
-    for (const node_type& type : learned.types()) {
+    for (node_type type : learned.types()) {
+        if (options_.stub) give_stub_behaviour(type, *options_.stub);
         placeholder_types_.add(type);
-        subtree_types_.add(type);
+        subtree_types_.add(std::move(type));
     }
 }
 

@@ -62,9 +62,33 @@ void add_reading_options(CLI::App& command, load_options& options) {
             format_names() + "; needed to read standard input ('-')");
     group->add_flag("--lenient", options.lenient,
                     "Take node types the program does not know from the file's node models "
-                    "or from their shape (see docs/formats.md); such a tree does not run");
+                    "or from their shape (see docs/formats.md); such a tree runs only with "
+                    "--stub");
     group->add_flag("--warnings-as-errors", options.warnings_as_errors,
                     "Fail on warnings (a likely typo the format lets through) as on errors");
+}
+
+void add_stub_option(CLI::App& command, load_options& options) {
+    command
+        .add_option_function<std::string>(
+            "--stub",
+            [&options](const std::string& name) {
+                const status result = name == "success"   ? status::success
+                                      : name == "failure" ? status::failure
+                                                          : status::running;
+                options.stub = result;
+                options.lenient = true;
+            },
+            "Run a tree whose node types this tool lacks: read it as --lenient does, and give "
+            "each such node a stand-in that returns STATUS at every tick (running: until "
+            "halted) without ticking its children, as BehaviorTree.CPP's TestNode does")
+        ->check(CLI::IsMember({"success", "failure", "running"}));
+}
+
+std::string not_runnable_hint(const error& e) {
+    return e.code() == error_code::not_runnable
+               ? " (--stub success|failure|running gives the program's nodes a stand-in)"
+               : "";
 }
 
 std::string input_path(const std::string& file, const load_options& options) {

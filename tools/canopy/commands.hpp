@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "canopy/core/diagnostic.hpp"
+#include "canopy/core/error.hpp"
 #include "canopy/load/load.hpp"
 #include "canopy/run/registry.hpp"
 
@@ -36,6 +37,11 @@ std::optional<file_format> find_format(const std::string& name);
 /// The reading options every command that reads a tree file takes, as one group:
 /// --tree, --from, --lenient and --warnings-as-errors.
 void add_reading_options(CLI::App& command, load_options& options);
+
+/// --stub STATUS (load_options::stub, which implies --lenient), for the commands that tick.
+void add_stub_option(CLI::App& command, load_options& options);
+/// What to tell a shell user whose tree cannot run (error_code::not_runnable): --stub; else "".
+std::string not_runnable_hint(const error& e);
 
 /// FILE as the loader reads it: "-" is standard input, which only --from can tell the format
 /// of (a usage error without it). Read so, the files it names by relative paths are looked

@@ -56,7 +56,8 @@ bool record_run(const html_command_options& o, const std::shared_ptr<const tree>
         trace = recorder.recording();
         return true;
     } catch (const error& e) {
-        std::cerr << input_name(o.file) << ": error: cannot run this tree: " << e.what() << '\n';
+        std::cerr << input_name(o.file) << ": error: cannot run this tree: " << e.what()
+                  << not_runnable_hint(e) << '\n';
         return false;
     }
 }
@@ -109,6 +110,7 @@ void add_html_command(CLI::App& app, int& exit_code) {
         ->required();
     command->add_option("-o,--output", o->output, "The page to write")->required();
     add_reading_options(*command, o->load);
+    add_stub_option(*command, o->load);
     auto* ticks = command
                       ->add_option("--ticks", o->ticks,
                                    "Tick agents of the tree this many times in their demo's world "

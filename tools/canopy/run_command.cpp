@@ -366,7 +366,8 @@ int run(const run_options& o) {
             }
         }
     } catch (const error& e) {
-        std::cerr << input_name(o.file) << ": error: cannot run this tree: " << e.what() << '\n';
+        std::cerr << input_name(o.file) << ": error: cannot run this tree: " << e.what()
+                  << not_runnable_hint(e) << '\n';
         return 1;
     } catch (const std::bad_alloc&) {
         std::cerr << "canopy: error: not enough memory for " << o.agents << " agents\n";
@@ -515,6 +516,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     command->add_option("FILE", o->file, "Tree file (see docs/formats.md); - reads standard input")
         ->required();
     add_reading_options(*command, o->load);
+    add_stub_option(*command, o->load);
     command
         ->add_option("--ticks", o->ticks,
                      "How many times to tick each agent; with --watch, 0 (the default there) "

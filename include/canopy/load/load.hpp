@@ -12,6 +12,7 @@
 #include "canopy/builder/build.hpp"
 #include "canopy/core/diagnostic.hpp"
 #include "canopy/core/fwd.hpp"
+#include "canopy/core/status.hpp"
 #include "canopy/formats/format.hpp"
 
 namespace canopy {
@@ -24,9 +25,14 @@ struct load_options {
     std::string tree;
     /// Node types the registry lacks are learned from the file's node models (`<TreeNodesModel>`,
     /// `.b3-setting`) or, failing those, from how the file uses them, so that a tree written for
-    /// another program prints, validates and converts. Agents refuse to run such a tree. See
-    /// docs/formats.md.
+    /// another program prints, validates and converts. Agents refuse to run such a tree, unless
+    /// `stub` gives those types a behaviour. See docs/formats.md.
     bool lenient = false;
+    /// With `lenient`: each node of a type it learned returns this status at every tick, as
+    /// BehaviorTree.CPP's TestNode with only a `return_status` does (running: until halted),
+    /// and never ticks the children its uses give it; so the tree runs. Empty: such nodes have
+    /// no behaviour.
+    std::optional<status> stub;
     /// The format of the file asked for, whatever its extension and content say; the files it
     /// includes or names are still told by theirs.
     std::optional<file_format> format;
