@@ -187,12 +187,21 @@ TEST_SUITE("behavior3 expressions") {
         // instructions (behavior3_expression::typed_form); over json variables, as
         // behavior3-ts's evaluator, traced above. Both must agree on every value, NaN and the
         // infinities included.
-        const char* const expressions[] = {
-            "a > 3 && b != 2",    "a + b * 2 > k", "-a < b",
-            "!(a > b) || a == b", "a * b - 1",     "(a > 1) == (b > 1)",
-            "k >= 3 && k < 10",   "a - b",         "a + 0.5 > 1.25",
-            "a == 3 || b == 2",   "a + k",         "true && a < 1000",
-            "a / b",              "a / 0 > b",     "-a / (b - b) < 1"};
+        const char* const expressions[] = {"a > 3 && b != 2",
+                                           "a + b * 2 > k",
+                                           "-a < b",
+                                           "!(a > b) || a == b",
+                                           "a * b - 1",
+                                           "(a > 1) == (b > 1)",
+                                           "k >= 3 && k < 10",
+                                           "a - b",
+                                           "a + 0.5 > 1.25",
+                                           "a == 3 || b == 2",
+                                           "a + k",
+                                           "true && a < 1000",
+                                           "a / b",
+                                           "a / 0 > b",
+                                           "-a / (b - b) < 1"};
         const double numbers[] = {
             3, 0, -0.0, 2.5, std::nan(""), 1e300, -7, std::numeric_limits<double>::infinity()};
         script_board typed;

@@ -558,12 +558,11 @@ TEST_SUITE("behavior3 nodes") {
     // under an action, only warns, and the node ticks the ones it uses.
     TEST_CASE("children a node does not use load with a warning and are never ticked") {
         const std::string extra = scripted("f");  // logs each run it starts
-        load_result r = load_b3(
-            b3("Sequence", "",
-               {b3("Invert", "", {failure, extra}),
-                b3("Watchdog", "", {success, success, failure, extra}),
-                b3("Switch", "", {b3("Case", "", {success, success, extra})}),
-                b3("JustSuccess", "", {extra})}));
+        load_result r = load_b3(b3("Sequence", "",
+                                   {b3("Invert", "", {failure, extra}),
+                                    b3("Watchdog", "", {success, success, failure, extra}),
+                                    b3("Switch", "", {b3("Case", "", {success, success, extra})}),
+                                    b3("JustSuccess", "", {extra})}));
         REQUIRE(r);
         CHECK(only(r, diagnostic_code::decorator_child_count).severity ==
               diagnostic_severity::warning);

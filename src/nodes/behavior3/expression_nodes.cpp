@@ -92,8 +92,7 @@ public:
     explicit let(const param_list& params)
         : key_(static_cast<std::uint32_t>(params.get<std::int64_t>("output1"))),
           value_(params, "value") {
-        if (!value_.from_key() && value_.literal().is_number())
-            number_ = value_.literal().number();
+        if (!value_.from_key() && value_.literal().is_number()) number_ = value_.literal().number();
     }
 
     status tick(context& ctx) const override {
