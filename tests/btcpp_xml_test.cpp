@@ -985,6 +985,29 @@ line"
         CHECK(load(R"(<SubTree ID="Sub" name="a"/><SubTree ID="Sub" name="b"/>)"));
     }
 
+    TEST_CASE("a lenient load checks a node against the ports its model declares") {
+        registry reg;
+        register_builtin_nodes(reg);
+        auto lenient_load = [&](const std::string& use) {
+            load_options lenient;
+            lenient.lenient = true;
+            return try_load_text(R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+<BehaviorTree ID="Main"><Sequence>)" + use + R"(</Sequence></BehaviorTree>
+<TreeNodesModel><Action ID="Shoot"><input_port name="target"/></Action></TreeNodesModel>
+</root>)",
+                                 file_format::btcpp_xml, reg, "shoot.xml", lenient);
+        };
+        CHECK(lenient_load(R"(<Shoot target="{enemy}"/>)"));
+        const load_result misspelt = lenient_load(R"(<Shoot tagret="{enemy}"/>)");
+        REQUIRE(misspelt.diagnostics.size() == 1);
+        const diagnostic& d = misspelt.diagnostics[0];
+        CHECK(d.code == diagnostic_code::unknown_param);
+        CHECK(d.message == "'Shoot' has no parameter 'tagret' (did you mean 'target'?)");
+        CHECK(d.where.line == 2);
+        // Undeclared, a type is still learned from its uses, whatever ports they give.
+        CHECK(lenient_load(R"(<Aim tagret="{enemy}"/>)"));
+    }
+
     TEST_CASE("another program's node under one of Canopy's names is the file's own, leniently") {
         registry reg;
         register_builtin_nodes(reg);

@@ -990,7 +990,11 @@ private:
             // In a BehaviorTree.CPP file, likely a node of another program that shares the
             // name (Nav2's Wait); in a behavior3 file, a dialect's (behavior3java's Log with
             // `info`): lenient loading learns it as the file's own.
-            if (!options_.canopy_names &&
+            // Not for a type the loader supplies (one lenient loading learned from a model):
+            // it is the file's own already.
+            const bool supplied =
+                options_.overlay != nullptr && options_.overlay->find(type.name) == &type;
+            if (!options_.canopy_names && !supplied &&
                 !(options_.rules == runtime_rules::btcpp && detail::btcpp::is_builtin(type.name)))
                 hint +=
                     " (if this is another program's node of that name, `--lenient` "

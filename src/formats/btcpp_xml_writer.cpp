@@ -488,6 +488,19 @@ private:
             if (!port.description.empty()) printer_.PushText(port.description.c_str());
             printer_.CloseElement();
         }
+        // The ports its uses give that the model leaves out (a behavior3 editor's custom node
+        // without its properties): the model written declares every port, as
+        // <TreeNodesModel> must for a lenient load to accept the uses.
+        if (auto use = uses_.find(model.name); use != uses_.end()) {
+            for (const std::string& name : use->second.ports) {
+                const bool listed = std::any_of(model.ports.begin(), model.ports.end(),
+                                                [&](const port_model& p) { return p.name == name; });
+                if (listed) continue;
+                printer_.OpenElement("input_port");
+                printer_.PushAttribute("name", name.c_str());
+                printer_.CloseElement();
+            }
+        }
         if (!model.description.empty()) {
             printer_.OpenElement("description");
             printer_.PushText(model.description.c_str());

@@ -183,6 +183,16 @@ registry learn_types(const file_set& files, const registry& reg) {
     auto known = [&](std::string_view name) {
         return reg.find(name) != nullptr && shadowed.count(name) == 0;
     };
+    // A type a BehaviorTree.CPP file's <TreeNodesModel> declares takes the ports its model
+    // lists and no other: a use that gives another (`tagret` for `target`) is the typo the
+    // builder reports, with the nearest. (behavior3 editors' custom node lists often leave
+    // the properties out: there, uses still add to what a model says.)
+    std::set<std::string, std::less<>> declared;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const tree_document& document = files.file(f).document;
+        if (document.rules != runtime_rules::btcpp) continue;
+        for (const node_model& model : document.models) declared.insert(model.name);
+    }
     for (std::size_t f = 0; f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
         for (const record_set& records : document.trees) {
@@ -202,6 +212,7 @@ registry learn_types(const file_set& files, const registry& reg) {
                 type.any_use = true;
                 type.most_children = std::max(type.most_children, n);
                 type.all_one_child = type.all_one_child && n == 1;
+                if (declared.count(name) != 0) continue;
                 for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
                     mention(type, p->name);
             }

@@ -530,7 +530,7 @@ inline bool quick_truth(const instruction& i, const blackboard& board, bool& val
     const auto comparison =
         static_cast<unsigned>(i.op) - static_cast<unsigned>(opcode::compare_key_int_equal);
     if (comparison <= 5) {
-        const std::int64_t x = board.get<std::int64_t>(i.a);
+        const auto x = board.get<std::int64_t>(i.a);
         const std::int64_t c = i.imm.i;
         if (comparison == 0) {
             value = x == c;
