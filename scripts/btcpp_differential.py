@@ -508,6 +508,38 @@ def run_canopy(args, path, ignored=()):
     return {"load": first, "ticks": [], "raw": p.stdout + p.stderr}
 
 
+def compare_coverage(args, path):
+    """Runs the tree at path again in both with coverage; None when every node's success and
+    failure counts agree (node i of canopy's preorder is BehaviorTree.CPP's UID i + 1), else
+    the first difference."""
+    canopy_out = path + ".coverage.json"
+    btcpp_out = path + ".coverage.txt"
+    for f in (canopy_out, btcpp_out):
+        if os.path.exists(f):
+            os.remove(f)
+    subprocess.run([args.canopy, "run", path, "--ticks", str(args.ticks), "--coverage",
+                    canopy_out], capture_output=True, text=True, timeout=60)
+    subprocess.run([args.btcpp_runner, path, "--ticks", str(args.ticks), "--coverage",
+                    btcpp_out], capture_output=True, text=True, timeout=60)
+    if not os.path.exists(canopy_out) or not os.path.exists(btcpp_out):
+        return "a run wrote no coverage"
+    with open(canopy_out) as f:
+        nodes = json.load(f)["nodes"]
+    theirs = {}
+    with open(btcpp_out) as f:
+        for line in f:
+            uid, success, failure, _skip, _transitions = (int(x) for x in line.split())
+            theirs[uid] = (success, failure)
+    if len(theirs) != len(nodes):
+        return f"{len(nodes)} nodes in canopy, {len(theirs)} in BehaviorTree.CPP"
+    for i, node_counts in enumerate(nodes):
+        ours = (node_counts["success"], node_counts["failure"])
+        if theirs.get(i + 1) != ours:
+            return (f"node {i} ({node_counts['type']}): canopy success/failure {ours}, "
+                    f"BehaviorTree.CPP {theirs.get(i + 1)}")
+    return None
+
+
 def run_both(args, xml, path):
     with open(path, "w") as f:
         f.write(xml)
@@ -819,6 +851,10 @@ def main():
                         "one Canopy for the whole run while its build directory is rebuilt)")
     parser.add_argument("--quiet", action="store_true",
                         help="one line per disagreeing tree, no shrunk trees printed")
+    parser.add_argument("--coverage", action="store_true",
+                        help="also compare, on each tree both run alike, every node's success "
+                             "and failure counts: canopy run --coverage against "
+                             "BehaviorTree.CPP's TreeObserver (the runner's --coverage)")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
@@ -844,6 +880,8 @@ def main():
     flavour = (", mixed" if args.mixed else "") + (", untyped ports" if args.untyped_ports else "")
     indices = [args.only] if args.only is not None else range(args.trees)
     agree = 0
+    covered = 0
+    coverage_differs = []
     categories = Counter()
     examples = {}
     for n in indices:
@@ -854,6 +892,14 @@ def main():
         tick = first_difference(canopy, btcpp)
         if tick is None:
             agree += 1
+            # A run that ends in an error writes no coverage: only runs of every tick compare.
+            ran_through = all(t[0] != "error" for t in canopy["ticks"])
+            if args.coverage and canopy["load"] is None and ran_through:
+                covered += 1
+                mismatch = compare_coverage(args, work)
+                if mismatch:
+                    coverage_differs.append((n, mismatch))
+                    print(f"tree {n}: coverage differs: {mismatch}")
             continue
         category, detail = classify(canopy, btcpp, tick)
         categories[category] += 1
@@ -893,6 +939,9 @@ def main():
         os.remove(work)
     total = len(indices)
     print(f"agree: {agree} / {total} (seed {args.seed}, {args.ticks} ticks{flavour})")
+    if args.coverage:
+        print(f"coverage: {covered - len(coverage_differs)} / {covered} trees that run alike "
+              "to the last tick agree on every node's success and failure counts")
     if categories:
         width = max(len(c) for c in categories)
         print(f"\n{'category':<{width}}  count  first tree")

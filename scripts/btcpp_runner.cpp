@@ -12,7 +12,10 @@
 //
 // (one command; scripts/btcpp_differential.py --btcpp-prefix BUILD runs it for you).
 //
-// Usage: btcpp_runner FILE.xml [--ticks N] [--tree ID]
+// Usage: btcpp_runner FILE.xml [--ticks N] [--tree ID] [--coverage OUT]
+// With --coverage, after the ticks, OUT gets one line per node in UID order, as
+// BehaviorTree.CPP's TreeObserver counted it: "UID success_count failure_count skip_count
+// transitions_count".
 //
 // Registers BehaviorTree.CPP's built-ins and one test leaf, `Scripted` (input port `script`,
 // e.g. "sfr": its k-th tick returns the k-th letter's status, round and round; s = SUCCESS,
@@ -34,12 +37,16 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <string>
 #include <typeinfo>
 #include <vector>
 
 #include "behaviortree_cpp/bt_factory.h"
+#include "behaviortree_cpp/loggers/bt_observer.h"
 
 namespace {
 
@@ -141,7 +148,7 @@ void print_blackboard(BT::Tree& tree) {
 }
 
 int usage() {
-    std::cerr << "usage: btcpp_runner FILE.xml [--ticks N] [--tree ID]\n";
+    std::cerr << "usage: btcpp_runner FILE.xml [--ticks N] [--tree ID] [--coverage OUT]\n";
     return 2;
 }
 
@@ -150,6 +157,7 @@ int usage() {
 int main(int argc, char** argv) {
     std::string file;
     std::string tree_id;
+    std::string coverage;
     long ticks = 10;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -159,6 +167,8 @@ int main(int argc, char** argv) {
             if (end == nullptr || *end != '\0' || ticks < 1) return usage();
         } else if (arg == "--tree" && i + 1 < argc) {
             tree_id = argv[++i];
+        } else if (arg == "--coverage" && i + 1 < argc) {
+            coverage = argv[++i];
         } else if (!arg.empty() && arg[0] == '-') {
             return usage();
         } else if (file.empty()) {
@@ -187,6 +197,8 @@ int main(int argc, char** argv) {
         return 1;
     }
 
+    std::unique_ptr<BT::TreeObserver> observer;
+    if (!coverage.empty()) observer = std::make_unique<BT::TreeObserver>(tree);
     for (long k = 1; k <= ticks; ++k) {
         BT::NodeStatus status = BT::NodeStatus::IDLE;
         try {
@@ -197,6 +209,15 @@ int main(int argc, char** argv) {
         }
         std::cout << "tick " << k << ": " << status_text(status) << '\n';
         print_blackboard(tree);
+    }
+    if (observer) {
+        std::ofstream out(coverage);
+        const std::map<std::uint16_t, BT::TreeObserver::NodeStatistics> by_uid(
+            observer->statistics().begin(), observer->statistics().end());
+        for (const auto& [uid, stats] : by_uid) {
+            out << uid << ' ' << stats.success_count << ' ' << stats.failure_count << ' '
+                << stats.skip_count << ' ' << stats.transitions_count << '\n';
+        }
     }
     // The tree is not destroyed: its destructor halts every node and runs each `_onHalted`,
     // whose script may throw from a destructor. Nothing is left to clean up.

@@ -57,6 +57,25 @@ TEST_SUITE("coverage") {
         CHECK(summary.never_failed == std::vector<tree::index>{0, 2, 3});
     }
 
+    // BehaviorTree.CPP's TreeObserver counts changes of status: a condition a running
+    // ReactiveSequence ticks again returns success again without a change, until the sequence
+    // finishes and resets it.
+    TEST_CASE("a status returned again without a reset between counts once") {
+        const auto t = testing::runtime_tree(R"({"nodes": [
+            {"id": 1, "type": "ReactiveSequence"},
+            {"id": 2, "parentId": 1, "type": "AlwaysSuccess"},
+            {"id": 3, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 2}}]})");
+        coverage_recorder coverage(t);
+        agent a(t);
+        a.set_observer(&coverage);
+        for (int i = 0; i < 3; ++i) a.tick(0.1);  // running, running, success
+        CHECK(coverage.of(1).success == 1);
+        CHECK(coverage.of(0).success == 1);
+        a.tick(0.1);  // the sequence's next run: reset, so a change again
+        CHECK(coverage.of(1).success == 2);
+        CHECK(coverage.of(0).running == 2);  // one per run
+    }
+
     TEST_CASE("writes the counts as JSON and names what was never seen") {
         const auto t = covered_tree();
         coverage_recorder coverage(t);

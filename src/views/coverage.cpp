@@ -1,5 +1,6 @@
 #include "canopy/views/coverage.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -7,25 +8,74 @@
 
 namespace canopy {
 
-coverage_recorder::coverage_recorder(std::shared_ptr<const tree> observed)
-    : tree_(std::move(observed)), counts_(std::make_unique<counters[]>(tree_->size())) {}
+namespace {
 
-void coverage_recorder::on_tick(const agent& /*a*/, tree::index node, status before,
-                                status result) {
+// The agent whose statuses this thread last looked up, and for which recorder (by its serial
+// number, which no later recorder at the same address shares): an agent ticks on one thread
+// at a time, so most events need no lookup.
+struct cached_agent {
+    std::uint64_t recorder = 0;
+    const agent* who = nullptr;
+    std::vector<status>* statuses = nullptr;
+};
+thread_local cached_agent cache;
+std::atomic<std::uint64_t> recorders_made{0};
+
+}  // namespace
+
+coverage_recorder::coverage_recorder(std::shared_ptr<const tree> observed)
+    : serial_(++recorders_made),
+      tree_(std::move(observed)),
+      counts_(std::make_unique<counters[]>(tree_->size())) {}
+
+coverage_recorder::~coverage_recorder() = default;
+
+std::vector<status>& coverage_recorder::statuses_of(const agent& a) {
+    if (cache.recorder == serial_ && cache.who == &a) return *cache.statuses;
+    const std::lock_guard<std::mutex> lock(agents_mutex_);
+    std::vector<status>& statuses = agents_[&a];  // a map's values stay where they are
+    if (statuses.empty()) statuses.assign(tree_->size(), status::idle);
+    cache = {serial_, &a, &statuses};
+    return statuses;
+}
+
+void coverage_recorder::on_visit(const agent& a, tree::index node) {
+    // BehaviorTree.CPP's controls and decorators set themselves running as their tick starts:
+    // whatever they return then is a change.
+    if (tree_->child_count(node) != 0) statuses_of(a)[node] = status::running;
+}
+
+void coverage_recorder::on_tick(const agent& a, tree::index node, status before, status result) {
+    std::vector<status>& statuses = statuses_of(a);
+    // A run counts once: at the tick that left the node running when it was not.
+    const status previous = result == status::running ? before : statuses[node];
+    statuses[node] = result;
+    // A node that finishes (or is skipped) resets its children (not theirs), as
+    // BehaviorTree.CPP's controls do; a decorator resets its child as soon as the child
+    // finishes: their next statuses are changes again.
+    const bool finished = result != status::running;
+    if (finished) {
+        for (const tree::index child : tree_->children(node)) statuses[child] = status::idle;
+        const tree::index parent = tree_->parent(node);
+        if (parent != tree::no_parent && tree_->child_count(parent) == 1)
+            statuses[node] = status::idle;
+    }
+    if (previous == result) return;
     counters& c = counts_[node];
     constexpr auto relaxed = std::memory_order_relaxed;  // counts only: nothing is published
     switch (result) {
         case status::success: c.success.fetch_add(1, relaxed); break;
         case status::failure: c.failure.fetch_add(1, relaxed); break;
         case status::skipped: c.skipped.fetch_add(1, relaxed); break;
-        case status::running:
-            if (before != status::running) c.running.fetch_add(1, relaxed);
-            break;
+        case status::running: c.running.fetch_add(1, relaxed); break;
         default: break;
     }
 }
 
-void coverage_recorder::on_halt(const agent& /*a*/, tree::index /*node*/) {}
+void coverage_recorder::on_halt(const agent& a, tree::index node) {
+    std::vector<status>& statuses = statuses_of(a);
+    std::fill(statuses.begin() + node, statuses.begin() + tree_->subtree_end(node), status::idle);
+}
 
 node_coverage coverage_recorder::of(tree::index i) const {
     const counters& c = counts_[i];

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "canopy/core/status.hpp"
@@ -15,23 +17,27 @@
 
 namespace canopy {
 
-/// What one node returned over the runs a coverage_recorder saw.
+/// What one node returned over the runs a coverage_recorder saw, counted as BehaviorTree.CPP's
+/// TreeObserver counts: a change of the node's status to that one. A node that returns the
+/// same status again without having been reset (BehaviorTree.CPP resets a node's subtree to
+/// idle when the node finishes or is halted) counts once.
 struct node_coverage {
-    std::uint64_t success = 0;  ///< ticks that returned success
-    std::uint64_t failure = 0;  ///< ticks that returned failure
-    /// Runs that went on past a tick: counted once, at the tick that left the node running
-    /// after it was not, as BehaviorTree.CPP's TreeObserver counts a change of status.
-    std::uint64_t running = 0;
-    std::uint64_t skipped = 0;  ///< ticks that returned skipped
+    std::uint64_t success = 0;
+    std::uint64_t failure = 0;
+    std::uint64_t running = 0;  ///< a run that went on past a tick counts once
+    std::uint64_t skipped = 0;
     bool ticked() const noexcept { return success + failure + running + skipped != 0; }
 };
 
 /// Counts, for every node of one tree, what its ticks returned, over every agent of that tree
-/// it is attached to (agent::set_observer); each agent may tick on its own thread.
+/// it is attached to (agent::set_observer); each agent may tick on its own thread. It keeps,
+/// for each agent it has seen, one status per node: the status BehaviorTree.CPP would hold.
 class coverage_recorder final : public observer {
 public:
     explicit coverage_recorder(std::shared_ptr<const tree> observed);
+    ~coverage_recorder() override;
 
+    void on_visit(const agent& a, tree::index node) override;
     void on_tick(const agent& a, tree::index node, status before, status result) override;
     void on_halt(const agent& a, tree::index node) override;
 
@@ -46,8 +52,13 @@ private:
         std::atomic<std::uint64_t> running{0};
         std::atomic<std::uint64_t> skipped{0};
     };
+    // Each agent's nodes' statuses as BehaviorTree.CPP would hold them, to count changes.
+    std::vector<status>& statuses_of(const agent& a);
+    std::uint64_t serial_;
     std::shared_ptr<const tree> tree_;
     std::unique_ptr<counters[]> counts_;
+    std::mutex agents_mutex_;
+    std::unordered_map<const agent*, std::vector<status>> agents_;
 };
 
 /// The share of outcomes seen: a node's success and its failure are two outcomes each (its
