@@ -586,10 +586,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(0.001, 1000.0));
     auto* coverage =
         command->add_option("--coverage", o->coverage,
-                            "Write, for every node, how often its ticks over all agents returned "
-                            "success, failure, running (once a run) and skipped, as JSON to FILE, "
-                            "and print which nodes never ticked and which outcomes were never seen "
-                            "(docs/testing.md)");
+                            "Write, for every node, how often its status over all agents became "
+                            "success, failure, running and skipped (as BehaviorTree.CPP's "
+                            "TreeObserver counts), as JSON to FILE, and print which nodes never "
+                            "ticked and which outcomes were never seen (docs/testing.md)");
     auto* min_coverage =
         command
             ->add_option("--min-coverage", o->min_coverage,

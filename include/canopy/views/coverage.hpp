@@ -19,8 +19,8 @@ namespace canopy {
 
 /// What one node returned over the runs a coverage_recorder saw, counted as BehaviorTree.CPP's
 /// TreeObserver counts: a change of the node's status to that one. A node that returns the
-/// same status again without having been reset (BehaviorTree.CPP resets a node's subtree to
-/// idle when the node finishes or is halted) counts once.
+/// same status again without having been reset to idle in between (by its parent finishing,
+/// or by a halt; docs/testing.md, "Coverage") counts once.
 struct node_coverage {
     std::uint64_t success = 0;
     std::uint64_t failure = 0;
