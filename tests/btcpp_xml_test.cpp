@@ -992,7 +992,8 @@ line"
             load_options lenient;
             lenient.lenient = true;
             return try_load_text(R"(<root BTCPP_format="4" main_tree_to_execute="Main">
-<BehaviorTree ID="Main"><Sequence>)" + use + R"(</Sequence></BehaviorTree>
+<BehaviorTree ID="Main"><Sequence>)" +
+                                     use + R"(</Sequence></BehaviorTree>
 <TreeNodesModel><Action ID="Shoot"><input_port name="target"/></Action></TreeNodesModel>
 </root>)",
                                  file_format::btcpp_xml, reg, "shoot.xml", lenient);

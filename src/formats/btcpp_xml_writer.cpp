@@ -493,8 +493,9 @@ private:
         // <TreeNodesModel> must for a lenient load to accept the uses.
         if (auto use = uses_.find(model.name); use != uses_.end()) {
             for (const std::string& name : use->second.ports) {
-                const bool listed = std::any_of(model.ports.begin(), model.ports.end(),
-                                                [&](const port_model& p) { return p.name == name; });
+                const bool listed =
+                    std::any_of(model.ports.begin(), model.ports.end(),
+                                [&](const port_model& p) { return p.name == name; });
                 if (listed) continue;
                 printer_.OpenElement("input_port");
                 printer_.PushAttribute("name", name.c_str());
