@@ -292,11 +292,7 @@ public:
                     objects[k]->check_children(parts.child_count[k]);
                 }
             } catch (const unused_children& e) {
-                const std::uint32_t record = parts.record_of[k];
-                const std::int64_t id = parts.records.id(record);
-                sink_.warn(parts.records.where(record), diagnostic_code::invalid_param,
-                           "node " + std::to_string(id) + " ('" + type->name + "'): " + e.what(),
-                           id);
+                report_node(parts, k, type, e.what(), diagnostic_severity::warning);
             } catch (const std::exception& e) {
                 report_node(parts, k, type, e.what());
             } catch (...) {
@@ -306,11 +302,18 @@ public:
     }
 
     void report_node(const tree_parts& parts, tree::index k, const node_type* type,
-                     const std::string& what) {
+                     const std::string& what,
+                     diagnostic_severity severity = diagnostic_severity::error) {
         const std::uint32_t record = parts.record_of[k];
         const std::int64_t id = parts.records.id(record);
+        std::string message = "node " + std::to_string(id) + " ('" + type->name + "'): " + what;
+        if (severity == diagnostic_severity::warning) {
+            sink_.warn(parts.records.where(record), diagnostic_code::invalid_param,
+                       std::move(message), id);
+            return;
+        }
         sink_.report(parts.records.where(record), diagnostic_code::invalid_param,
-                     "node " + std::to_string(id) + " ('" + type->name + "'): " + what, id);
+                     std::move(message), id);
         failed_ = true;
     }
 

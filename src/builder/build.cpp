@@ -188,9 +188,14 @@ public:
 private:
     // ---- reporting -------------------------------------------------------------------------
 
-    void report(std::size_t record, diagnostic_code code, std::string message) {
+    void report(std::size_t record, diagnostic_code code, std::string message,
+                diagnostic_severity severity = diagnostic_severity::error) {
         std::optional<std::int64_t> id;
         if ((records_.problems(record) & record_set::bad_id) == 0) id = records_.id(record);
+        if (severity == diagnostic_severity::warning) {
+            sink_.warn(records_.where(record), code, std::move(message), id);
+            return;
+        }
         sink_.report(records_.where(record), code, std::move(message), id);
     }
     void report_at(source_location where, std::size_t record, diagnostic_code code,
@@ -895,11 +900,9 @@ private:
         const bool unused_warn = options_.rules == runtime_rules::behavior3;
         auto too_many = [&](std::size_t i, diagnostic_code code, std::string message,
                             const char* unused) {
-            if (!unused_warn) return report(i, code, std::move(message));
-            std::optional<std::int64_t> id;
-            if ((records_.problems(i) & record_set::bad_id) == 0) id = records_.id(i);
-            message += unused;
-            sink_.warn(records_.where(i), code, std::move(message), id);
+            if (unused_warn) message += unused;
+            report(i, code, std::move(message),
+                   unused_warn ? diagnostic_severity::warning : diagnostic_severity::error);
         };
         child_count_.assign(count_, 0);
         for (std::size_t i = 0; i < count_; ++i) {
