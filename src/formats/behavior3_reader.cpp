@@ -1471,12 +1471,11 @@ private:
             const bool converted = arg.convert == b3::conversion::milliseconds ||
                                    arg.convert == b3::conversion::js_loop;
             if (key && converted) unconvertible(arg, name, where, id);
+            if (key || !converted) return value;
             // JavaScript compares and divides a numeric string as its number ("1e999" loops
             // for ever).
             const double number = dynamic_value(std::string_view(text)).to_number();
-            if (key || !converted || std::isnan(number)) {
-                return value;  // another string: the builder says what the parameter takes
-            }
+            if (std::isnan(number)) return value;  // the builder says what the parameter takes
             if (arg.convert == b3::conversion::milliseconds) return number / 1000.0;
             if (!(number > 0 && number < 9e15)) return std::int64_t{-1};  // for ever
             return static_cast<std::int64_t>(std::ceil(number));
