@@ -526,7 +526,19 @@ namespace {
 // value in `value`. Inline, so that the switch is the caller's.
 inline bool quick_truth(const instruction& i, const blackboard& board, bool& value) {
     // The six integer comparisons by conditional branches, not the switch's indirect jump,
-    // which mispredicts the alternation of a condition's two (`a > 3 && b != 2`).
+    // which mispredicts the alternation of a condition's two (`a > 3 && b != 2`). They are
+    // told apart by their place in the opcode list, which must keep their order:
+    static_assert(static_cast<int>(opcode::compare_key_int_not_equal) ==
+                          static_cast<int>(opcode::compare_key_int_equal) + 1 &&
+                      static_cast<int>(opcode::compare_key_int_less) ==
+                          static_cast<int>(opcode::compare_key_int_equal) + 2 &&
+                      static_cast<int>(opcode::compare_key_int_greater) ==
+                          static_cast<int>(opcode::compare_key_int_equal) + 3 &&
+                      static_cast<int>(opcode::compare_key_int_less_equal) ==
+                          static_cast<int>(opcode::compare_key_int_equal) + 4 &&
+                      static_cast<int>(opcode::compare_key_int_greater_equal) ==
+                          static_cast<int>(opcode::compare_key_int_equal) + 5,
+                  "the integer key comparisons in the order quick_truth reads them");
     const auto comparison =
         static_cast<unsigned>(i.op) - static_cast<unsigned>(opcode::compare_key_int_equal);
     if (comparison <= 5) {
