@@ -643,7 +643,7 @@ TEST_SUITE("behavior3 nodes") {
             load_result back = try_load_text(other, format, runtime_registry(), "t");
             for (const diagnostic& d : back.diagnostics) FAIL_CHECK(to_string(d));
             REQUIRE(back);
-            CHECK(to_text(*back.tree) == to_text(*loaded));
+            CHECK(to_canopy_text(*back.tree) == to_canopy_text(*loaded));
         }
     }
 }

@@ -950,7 +950,8 @@ TEST_SUITE("behavior3") {
                                            file_format::behavior3, reg, "t.json");
         diagnostic d = testing::only(loaded, diagnostic_code::unknown_type);
         CHECK(d.message ==
-              "unknown node type 'behavior3.Delay': this registry has none of the 'behavior3.' "
+              "unknown node type 'Delay' (Canopy's 'behavior3.Delay'): this registry has none of "
+              "the 'behavior3.' "
               "types (register_builtin_nodes adds Canopy's)");
     }
 
@@ -966,7 +967,7 @@ TEST_SUITE("behavior3") {
             std::map<std::string, std::string> all;
             const file_load_result loaded = try_load_every_tree(path, reg, lenient);
             for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
-            for (const auto& [name, t] : loaded.trees) all[name] = to_text(*t);
+            for (const auto& [name, t] : loaded.trees) all[name] = to_canopy_text(*t);
             return all;
         };
         // Writes a document beside a copy of the original's folder; the prints of every tree
@@ -1292,7 +1293,7 @@ TEST_SUITE("behavior3") {
             load_result again = try_load_text(text, file_format::behavior3, reg, "written.json");
             for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
             REQUIRE(again);
-            CHECK(to_text(*again.tree) == to_text(*original));
+            CHECK(to_canopy_text(*again.tree) == to_canopy_text(*original));
             CHECK(write_text(*again.tree, file_format::behavior3) == text);
             // The program's keys the tree never names are not a behavior3 tree's variables.
             for (const blackboard_key& key : original->keys()) {
@@ -1335,7 +1336,7 @@ TEST_SUITE("behavior3") {
         load_result again = try_load_text(written, file_format::behavior3, reg, "w.json");
         for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
         REQUIRE(again);
-        CHECK(to_text(*again.tree) == to_text(*loaded.tree));
+        CHECK(to_canopy_text(*again.tree) == to_canopy_text(*loaded.tree));
         CHECK(again.tree->name() == loaded.tree->name());
         CHECK(write_text(*again.tree, file_format::behavior3) == written);
         // The file's keys come back as they were; the program's keys the tree never names are
@@ -1555,7 +1556,7 @@ TEST_SUITE("behavior3") {
         load_result loaded = try_load_file(sample / "subtree1.json", reg);
         for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
         REQUIRE(loaded);
-        CHECK(to_text(*loaded.tree) ==
+        CHECK(to_canopy_text(*loaded.tree) ==
               "Sequence \"新建行为树\" #1\n  Log #2\n  behavior3.Wait #3\n");
         // hero.json's game nodes are not registered: the loader says which.
         load_result hero = try_load_file(sample / "hero.json", reg);

@@ -221,7 +221,8 @@ TEST_SUITE("behavior3 values") {
         CHECK_FALSE(bad);
         REQUIRE_FALSE(bad.diagnostics.empty());
         CHECK(bad.diagnostics[0].message ==
-              "unknown node type 'behavior3.Check': this registry has none of the 'behavior3.' "
+              "unknown node type 'Check' (Canopy's 'behavior3.Check'): this registry has none of "
+              "the 'behavior3.' "
               "types (register_builtin_nodes adds Canopy's)");
     }
 

@@ -171,8 +171,8 @@ TEST_SUITE("builder") {
                                           R"({"id": 2, "parentId": 1, "type": "Wander"})",
                                           R"({"id": 3, "parentId": 1, "type": "Wander"})"})),
                      diagnostic_code::decorator_child_count);
-            CHECK(d.message ==
-                  "'Not' is a decorator and takes exactly one child, but node 1 has 2");
+            CHECK(d.message ==  // in the file's words: the alias it wrote
+                  "'Inverter' is a decorator and takes exactly one child, but node 1 has 2");
         }
         SUBCASE("a decorator without a child") {
             diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Not"})"})),
@@ -184,7 +184,7 @@ TEST_SUITE("builder") {
             diagnostic d = only(load_json(json_tree({R"({"id": 1, "type": "Fallback"})"})),
                                 diagnostic_code::composite_without_children);
             CHECK(d.message ==
-                  "'Selector' is a composite and needs at least one child, but node 1 has none");
+                  "'Fallback' is a composite and needs at least one child, but node 1 has none");
         }
     }
 

@@ -276,14 +276,16 @@ TEST_SUITE("conditions") {
         REQUIRE(t->condition(1, 2) != nullptr);
         CHECK(t->condition(1, 2)->text() == "n > 2");
         CHECK(t->condition(2, 2) == nullptr);
-        CHECK(to_text(*t) == "Sequence #1\n  Act #2 _skipIf=\"n > 2\"\n  Act #3\n");
+        CHECK(to_text(*t) ==
+              "Sequence #1\n  Act #2 results=\"s\" _skipIf=\"n > 2\"\n  Act #3 results=\"s\"\n");
+        CHECK(to_canopy_text(*t) == "Sequence #1\n  Act #2 _skipIf=\"n > 2\"\n  Act #3\n");
     }
 
     TEST_CASE("conditions survive writing in every format that has them; behavior3 refuses") {
         const auto t = load_btcpp(R"(<Sequence _while="go">
   <Act results="s" _skipIf="n &gt; 2" _onSuccess="n += 1"/>
 </Sequence>)");
-        const std::string printed = to_text(*t);
+        const std::string printed = to_canopy_text(*t);
         for (file_format f :
              {file_format::flat_json, file_format::flat_xml, file_format::btcpp_xml}) {
             CAPTURE(f);
@@ -291,7 +293,7 @@ TEST_SUITE("conditions") {
             const load_result back = try_load_text(text, f, conditions_registry(), "back");
             for (const diagnostic& d : back.diagnostics) FAIL_CHECK(to_string(d));
             REQUIRE(back);
-            CHECK(to_text(*back.tree) == printed);
+            CHECK(to_canopy_text(*back.tree) == printed);
         }
         const write_result b3 = info(file_format::behavior3).write([&] {
             tree_document doc;

@@ -114,7 +114,7 @@ const std::map<std::string, expectation>& expectations() {
          // behavior3-ts defines Listen as a decorator of one child, which node 12 lacks (the
          // subtree file it names is missing too). Its Check reads `target[0].x`: fine.
          refused(diagnostic_code::decorator_child_count, 99,
-                 "'behavior3.Listen' is a decorator and takes exactly one child")},
+                 "'Listen' is a decorator and takes exactly one child")},
         {"behavior3-json/zhandouxiaojiji__behavior3lua__test-parallel-with-wait.json", lenient()},
         // behavior3-ts's own test trees: the behavior3 family runs them.
         {"behavior3-json/zhongfq__behavior3-ts__test-switch-case.json", loads()},
@@ -144,7 +144,7 @@ std::vector<std::string> corpus_files() {
 // Each tree's print, by name.
 std::map<std::string, std::string> prints(const file_load_result& loaded) {
     std::map<std::string, std::string> all;
-    for (const auto& [name, t] : loaded.trees) all[name] = to_text(*t);
+    for (const auto& [name, t] : loaded.trees) all[name] = to_canopy_text(*t);
     return all;
 }
 

@@ -14,7 +14,7 @@ TEST_SUITE("flat JSON reader") {
         REQUIRE(array);
         CHECK(object.tree->name() == "tiny");
         CHECK(array.tree->name().empty());
-        CHECK(to_text(*object.tree) == to_text(*array.tree));
+        CHECK(to_canopy_text(*object.tree) == to_canopy_text(*array.tree));
     }
 
     TEST_CASE("accepts a type given by numeric id and parameters of every JSON scalar type") {

@@ -68,7 +68,7 @@ TEST_SUITE("loader") {
             REQUIRE(fs::exists(golden));
             std::shared_ptr<const tree> t = load_file(file, testing::test_registry());
             std::string expected = read_text(golden);
-            std::string actual = to_text(*t);
+            std::string actual = to_canopy_text(*t);
             INFO("diff (- golden, + printed):\n" << line_diff(expected, actual));
             CHECK(actual == expected);
         }
@@ -83,7 +83,7 @@ TEST_SUITE("loader") {
             registry reg = testing::test_registry();
             std::shared_ptr<const tree> json = load_file(file, reg);
             std::shared_ptr<const tree> xml = load_file(twin, reg);
-            CHECK(to_text(*json) == to_text(*xml));
+            CHECK(to_canopy_text(*json) == to_canopy_text(*xml));
             CHECK(json->name() == xml->name());
             for (tree::index i = 0; i < json->size(); ++i) {
                 param_list a = json->params(i);

@@ -152,7 +152,7 @@ TEST_SUITE("palette") {
         for (const diagnostic& d : loaded.diagnostics) MESSAGE(d);
         REQUIRE(loaded.tree != nullptr);
         CHECK(loaded.tree->size() == 15);
-        const std::string printed = to_text(*loaded.tree);
+        const std::string printed = to_canopy_text(*loaded.tree);
         CHECK(printed.find("    Cooldown #4\n      PickUpCoin #5\n") != std::string::npos);
         CHECK(printed.find("    Wait #13\n") != std::string::npos);
     }
@@ -226,7 +226,7 @@ TEST_SUITE("palette") {
         const load_result loaded = try_load_file(editing / "b3/trees/hornet.json", reg);
         for (const diagnostic& d : loaded.diagnostics) MESSAGE(d);
         REQUIRE(loaded.tree != nullptr);
-        const std::string printed = to_text(*loaded.tree);
+        const std::string printed = to_canopy_text(*loaded.tree);
         CHECK(printed.find("  Parallel #6\n") != std::string::npos);
         CHECK(printed.find("    Not #3\n      AlwaysFailure #4\n") != std::string::npos);
         CHECK(printed.find("  SubTree #16\n    Sequence #") != std::string::npos);

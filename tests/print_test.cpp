@@ -1,3 +1,6 @@
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "test_support.hpp"
@@ -18,12 +21,48 @@ TEST_SUITE("printer") {
               "  Wander #3\n");
     }
 
-    TEST_CASE("prints the registered name whatever alias or id the file used") {
+    TEST_CASE("prints the name the file used; verbose and Canopy's words name the type") {
         load_result r = testing::load_json(
             R"([{"id": 1, "type": "Fallback"}, {"id": 2, "parentId": 1, "type": 3},
             {"id": 3, "parentId": 2, "type": "Wander"}])");
         REQUIRE(r);
-        CHECK(to_text(*r.tree) == "Selector #1\n  Not #2\n    Wander #3\n");
+        // A type given by id has no written name: the registered one.
+        CHECK(to_text(*r.tree) == "Fallback #1\n  Not #2\n    Wander #3\n");
+        CHECK(to_text(*r.tree, true) == "Fallback (Selector) #1\n  Not #2\n    Wander #3\n");
+        CHECK(to_canopy_text(*r.tree) == "Selector #1\n  Not #2\n    Wander #3\n");
+    }
+
+    TEST_CASE("a BehaviorTree.CPP file prints in its own words, ports and subtree remaps too") {
+        registry reg;
+        register_builtin_nodes(reg);
+        const load_result r = try_load_text(R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+  <BehaviorTree ID="Main">
+    <Fallback name="top">
+      <Sleep msec="100"/>
+      <Repeat num_cycles="3"><AlwaysSuccess/></Repeat>
+      <SubTree ID="Reload" magazine="{ammo}" _skipIf="ammo &gt; 3"/>
+      <Reload/>
+    </Fallback>
+  </BehaviorTree>
+  <BehaviorTree ID="Reload"><Script code="magazine := 5"/></BehaviorTree>
+</root>)",
+                                            file_format::btcpp_xml, reg, "main.xml");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(r);
+        CHECK(to_text(*r.tree) ==
+              "Fallback \"top\" #1\n"
+              "  Sleep #2 msec=\"100\"\n"
+              "  Repeat #3 num_cycles=\"3\"\n"
+              "    AlwaysSuccess #4\n"
+              "  SubTree #5 ID=\"Reload\" magazine=\"{ammo}\" _skipIf=\"ammo > 3\"\n"
+              "    Script #7 code=\"magazine := 5\"\n"
+              "  Reload #6\n"
+              "    Script #8 code=\"magazine := 5\"\n");
+        const std::string verbose = to_text(*r.tree, true);
+        CHECK(verbose.find("Fallback (Selector) \"top\" #1\n") == 0);
+        CHECK(verbose.find("  Sleep (Wait) #2 msec=\"100\"\n") != std::string::npos);
+        CHECK(verbose.find("  Reload (SubTree) #6\n") != std::string::npos);
+        CHECK(to_canopy_text(*r.tree).find("  Wait #2\n") != std::string::npos);
     }
 
     TEST_CASE("JSON-escapes the describe and keeps UTF-8 as it is") {
@@ -72,5 +111,43 @@ TEST_SUITE("printer") {
         std::string text = to_text(*r.tree);
         std::string last_line = text.substr(text.rfind('\n', text.size() - 2) + 1);
         CHECK(last_line == std::string(2 * (depth - 1), ' ') + "AlwaysSuccess #10000\n");
+    }
+}
+
+TEST_SUITE("printer") {
+    // tests/data/words: files of other runtimes' formats, each printed (verbose) as the golden
+    // file beside it says, in its own words, and the same after a round trip through its
+    // format's writer.
+    TEST_CASE("other formats' files print in their own words, before and after a round trip") {
+        namespace fs = std::filesystem;
+        registry reg;
+        register_builtin_nodes(reg);
+        std::size_t checked = 0;
+        for (const auto& entry :
+             fs::directory_iterator(fs::path(CANOPY_SOURCE_DIR) / "tests/data/words")) {
+            const fs::path file = entry.path();
+            if (file.extension() == ".txt") continue;
+            CAPTURE(file);
+            const load_result loaded = try_load_file(file, reg);
+            for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(loaded);
+            std::ifstream golden(fs::path(file).replace_extension(".txt"));
+            REQUIRE(golden);
+            const std::string expected{std::istreambuf_iterator<char>(golden), {}};
+            CHECK(to_text(*loaded.tree, true) == expected);
+            const file_format format =
+                file.extension() == ".xml" ? file_format::btcpp_xml : file_format::behavior3;
+            const document_load_result document = try_load_document(file, reg);
+            REQUIRE(document);
+            const write_result written = info(format).write(document.document);
+            REQUIRE(written.problems.empty());
+            const load_result again =
+                try_load_text(written.text, format, reg, file.filename().string());
+            for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(again);
+            CHECK(to_text(*again.tree, true) == expected);
+            ++checked;
+        }
+        CHECK(checked == 2);
     }
 }

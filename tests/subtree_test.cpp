@@ -68,7 +68,7 @@ TEST_SUITE("subtrees") {
     TEST_CASE("a subtree is put in place under a SubTree node, its keys remapped or private") {
         std::shared_ptr<const tree> t = loaded(two_uses);
         CHECK(t->name() == "Main");
-        CHECK(to_text(*t) ==
+        CHECK(to_canopy_text(*t) ==
               "Sequence \"both\" #1\n"
               "  SubTree #2\n"
               "    SetBlackboard #4\n"
@@ -102,7 +102,7 @@ TEST_SUITE("subtrees") {
         CHECK(loaded(unnamed)->name() == "Main");  // Count is used by Main
         load_options count;
         count.tree = "Count";
-        CHECK(to_text(*loaded(unnamed, count)) == "SetBlackboard #1\n");
+        CHECK(to_canopy_text(*loaded(unnamed, count)) == "SetBlackboard #1\n");
 
         const std::string two_unused = R"({"trees": [
             {"name": "A", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]},
@@ -113,7 +113,7 @@ TEST_SUITE("subtrees") {
               "of 'A', 'B' (`--tree NAME`)");
         load_options b;
         b.tree = "B";
-        CHECK(to_text(*loaded(two_unused, b)) == "AlwaysFailure #1\n");
+        CHECK(to_canopy_text(*loaded(two_unused, b)) == "AlwaysFailure #1\n");
         b.tree = "C";
         CHECK(testing::only(load(two_unused, b), diagnostic_code::unknown_tree).message ==
               "no tree named 'C'; the file holds 'A', 'B'");
@@ -280,7 +280,7 @@ TEST_SUITE("subtrees") {
             {"name": "Blink", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]},
             {"name": "Main", "nodes": [{"id": 1, "type": "Sequence"},
                                        {"id": 2, "parentId": 1, "type": "Blink"}]}]})");
-        CHECK(to_text(*t) == "Sequence #1\n  SubTree #2\n    AlwaysSuccess #3\n");
+        CHECK(to_canopy_text(*t) == "Sequence #1\n  SubTree #2\n    AlwaysSuccess #3\n");
         CHECK(t->params(1).get<std::string>("tree") == "Blink");
     }
 
@@ -307,7 +307,8 @@ TEST_SUITE("subtrees") {
         load_result r = try_load_file(project, testing::runtime_registry());
         for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
         REQUIRE(r);
-        CHECK(to_text(*r.tree) == "Sequence #1\n  Wait #2\n  SubTree #3\n    AlwaysSuccess #4\n");
+        CHECK(to_canopy_text(*r.tree) ==
+              "Sequence #1\n  Wait #2\n  SubTree #3\n    AlwaysSuccess #4\n");
         file_load_result all = try_load_every_tree(project, testing::runtime_registry());
         REQUIRE(all);
         CHECK(all.trees.size() == 2);
@@ -356,7 +357,7 @@ TEST_SUITE("subtrees") {
             try_load_text(xml, file_format::flat_xml, testing::runtime_registry(), "t.xml");
         for (const diagnostic& d : from_xml.diagnostics) FAIL_CHECK(to_string(d));
         REQUIRE(from_xml);
-        CHECK(to_text(*from_xml.tree) == to_text(*loaded(two_uses)));
+        CHECK(to_canopy_text(*from_xml.tree) == to_canopy_text(*loaded(two_uses)));
         for (file_format format : {file_format::flat_json, file_format::flat_xml}) {
             read_result read = read_records(two_uses, file_format::flat_json, "t.json");
             REQUIRE(read.diagnostics.empty());
@@ -366,7 +367,7 @@ TEST_SUITE("subtrees") {
                 try_load_text(written, format, testing::runtime_registry(), "again");
             for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
             REQUIRE(again);
-            CHECK(to_text(*again.tree) == to_text(*from_xml.tree));
+            CHECK(to_canopy_text(*again.tree) == to_canopy_text(*from_xml.tree));
         }
     }
 
@@ -379,7 +380,7 @@ TEST_SUITE("subtrees") {
                 try_load_text(written, format, testing::runtime_registry(), "again");
             for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
             REQUIRE(again);
-            CHECK(to_text(*again.tree) == to_text(*t));
+            CHECK(to_canopy_text(*again.tree) == to_canopy_text(*t));
             agent a(again.tree);
             a.tick(0.1);
             CHECK(a.blackboard().get<std::int64_t>("total") == 7);
@@ -399,7 +400,7 @@ TEST_SUITE("subtrees") {
         load_options lenient;
         lenient.lenient = true;
         std::shared_ptr<const tree> t = loaded(json, lenient);
-        CHECK(to_text(*t) == "Sequence #1\n  ComputePath #2\n  GoalGuard #3\n    Wait #4\n");
+        CHECK(to_canopy_text(*t) == "Sequence #1\n  ComputePath #2\n  GoalGuard #3\n    Wait #4\n");
         CHECK(t->type(2).arity == arity::decorator);
         CHECK(t->type(1).arity == arity::leaf);
         CHECK(t->object(3) != nullptr);  // the program's Wait, not a learned one
@@ -426,7 +427,7 @@ TEST_SUITE("subtrees") {
             options.lenient = true;
             options.stub = stub;
             std::shared_ptr<const tree> t = loaded(json, options);
-            CHECK(to_text(*t) ==
+            CHECK(to_canopy_text(*t) ==
                   "Sequence #1\n  ComputePath #2\n  GoalGuard #3\n    WaitTicks #4\n");
             agent a(t);
             CHECK(a.tick(0.1) == stub);

@@ -34,7 +34,7 @@ const blackboard_key* find_key(const tree& t, const std::string& name) {
 // compare by name: a BehaviorTree.CPP file's tree leaves out the program's keys it never
 // names (runtime_rules::btcpp), so slots may differ.
 void check_same_tree(const tree& a, const tree& b) {
-    CHECK(to_text(a) == to_text(b));
+    CHECK(to_canopy_text(a) == to_canopy_text(b));
     CHECK(a.name() == b.name());
     REQUIRE(a.size() == b.size());
     for (tree::index i = 0; i < a.size(); ++i) {

@@ -38,7 +38,7 @@ TEST_SUITE("flat XML reader") {
             {"id": 2, "parentId": 1, "type": "Wander", "describe": "é"}])");
         REQUIRE(xml);
         REQUIRE(json);
-        CHECK(to_text(*xml.tree) == to_text(*json.tree));
+        CHECK(to_canopy_text(*xml.tree) == to_canopy_text(*json.tree));
     }
 
     TEST_CASE("reports a syntax error at its line") {

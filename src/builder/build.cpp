@@ -215,6 +215,27 @@ private:
         return result;
     }
 
+    // Record i's type as its file wrote it (BehaviorTree.CPP's Sleep, not Canopy's Wait).
+    std::string word_of(std::size_t i, const node_type& type) const {
+        const std::string_view written = records_.written_type(i);
+        return std::string(written.empty() ? std::string_view(type.name) : written);
+    }
+    // Parameter `name` of record i as its file calls it.
+    std::string param_word(std::size_t i, std::string_view name) const {
+        for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
+            if (raw->name == name) return std::string(raw->name_as_written());
+        }
+        if (options_.words != nullptr && !records_.written_type(i).empty()) {
+            const std::string_view own = options_.words->param_name(records_.written_type(i), name);
+            if (!own.empty()) return std::string(own);
+        }
+        return std::string(name);
+    }
+    // "parameter 'msec' of 'Sleep'"
+    std::string param_of(std::size_t i, const node_type& type, std::string_view name) const {
+        return "parameter '" + param_word(i, name) + "' of '" + word_of(i, type) + "'";
+    }
+
     std::string name_of(std::size_t record) const {
         return (records_.problems(record) & record_set::bad_id) != 0 ? "the node"
                                                                      : id_text(records_.id(record));
@@ -775,19 +796,34 @@ private:
                     return std::string_view(t.name).substr(0, family.size()) == family;
                 });
             if (!any) {
-                const std::string message = "unknown node type '" + std::string(name) +
-                                            "': this registry has none of the '" +
-                                            std::string(family) + "' types";
+                const std::string_view written = records_.written_type(i);
+                const std::string message =
+                    "unknown node type '" + std::string(written) + "'" +
+                    (written != name ? " (Canopy's '" + std::string(name) + "')" : std::string()) +
+                    ": this registry has none of the '" + std::string(family) + "' types";
                 report(i, diagnostic_code::unknown_type,
                        message + " (register_builtin_nodes adds Canopy's)");
                 return;
             }
         }
-        std::string_view nearest = registry_.nearest_name(name);
+        const std::string_view written = records_.written_type(i);
+        const std::string nearest = nearest_type(written);
         report(i, diagnostic_code::unknown_type,
-               "unknown node type '" + std::string(name) + "'" +
-                   (nearest.empty() ? std::string()
-                                    : " (did you mean '" + std::string(nearest) + "'?)"));
+               "unknown node type '" + std::string(written) + "'" +
+                   (nearest.empty() ? std::string() : " (did you mean '" + nearest + "'?)"));
+    }
+
+    // The registered type nearest to a file's unknown one, in the file's words (behavior3's
+    // `Calculate`, not Canopy's `behavior3.Calculate`).
+    std::string nearest_type(std::string_view name) const {
+        if (options_.words == nullptr) return std::string(registry_.nearest_name(name));
+        std::vector<std::string> words;
+        for (const node_type& type : registry_.types())
+            words.push_back(options_.words->type_name(type.name));
+        for (const auto& alias : registry_.aliases())
+            words.push_back(options_.words->type_name(alias.first));
+        const std::vector<std::string_view> candidates(words.begin(), words.end());
+        return std::string(detail::nearest(name, candidates));
     }
 
     void index_ids() {
@@ -912,8 +948,8 @@ private:
             const node_type* type = type_of_record(i);
             if (type == nullptr || !reliable_[i]) continue;
             std::uint32_t children = child_count_[i];
-            auto kind = [type] {
-                return "'" + type->name + "' is a " + std::string(to_string(type->arity));
+            auto kind = [&] {
+                return "'" + word_of(i, *type) + "' is a " + std::string(to_string(type->arity));
             };
             switch (type->arity) {
                 case arity::leaf:
@@ -976,8 +1012,9 @@ private:
     void check_params_of(std::size_t i, const node_type& type) {
         const record_set::raw_param* first = records_.params_begin(i);
         const record_set::raw_param* last = records_.params_end(i);
-        std::vector<std::string_view> declared;
-        for (const param_spec& spec : type.params) declared.emplace_back(spec.name);
+        std::vector<std::string> words;  // the parameters as the file's format names them
+        for (const param_spec& spec : type.params) words.push_back(param_word(i, spec.name));
+        const std::vector<std::string_view> declared(words.begin(), words.end());
         for (const record_set::raw_param* raw = first; raw != last; ++raw) {
             if (spec_of(&type, raw->name) != nullptr || detail::is_script_attribute(raw->name))
                 continue;
@@ -985,7 +1022,7 @@ private:
             for (std::string_view name : declared) {
                 accepted += (accepted.empty() ? "" : ", ") + std::string(name);
             }
-            std::string hint = detail::did_you_mean(raw->name, declared);
+            std::string hint = detail::did_you_mean(raw->name_as_written(), declared);
             if (hint.empty()) {
                 hint = (accepted.empty() ? "; it takes none" : "; it takes: " + accepted) +
                        type_taking(raw->name, type);
@@ -998,12 +1035,14 @@ private:
             const bool supplied =
                 options_.overlay != nullptr && options_.overlay->find(type.name) == &type;
             if (!options_.canopy_names && !supplied &&
-                !(options_.rules == runtime_rules::btcpp && detail::btcpp::is_builtin(type.name)))
+                !(options_.rules == runtime_rules::btcpp &&
+                  detail::btcpp::is_builtin(word_of(i, type))))
                 hint +=
                     " (if this is another program's node of that name, `--lenient` "
                     "reads it as the file's own)";
             report_at(raw->where, i, diagnostic_code::unknown_param,
-                      "'" + type.name + "' has no parameter '" + raw->name + "'" + hint);
+                      "'" + word_of(i, type) + "' has no parameter '" +
+                          std::string(raw->name_as_written()) + "'" + hint);
         }
         // A key parameter is resolved first: a key-value parameter takes its key's type.
         std::optional<param_type> key_type;
@@ -1054,8 +1093,8 @@ private:
         if (raw == last && spec.type == param_type::any && !spec.default_value) return std::nullopt;
         if (raw == last && !spec.default_value) {
             report(i, diagnostic_code::missing_param,
-                   name_of(i) + " ('" + type.name + "') needs parameter '" + spec.name + "' (" +
-                       detail::with_article(spec.type) + ")");
+                   name_of(i) + " ('" + word_of(i, type) + "') needs parameter '" +
+                       param_word(i, spec.name) + "' (" + detail::with_article(spec.type) + ")");
             return std::nullopt;
         }
         const record_set::raw_param given =
@@ -1085,8 +1124,8 @@ private:
                                                 : detail::with_article(type_of(given.value)) +
                                                       " (" + detail::value_text(given.value) + ")";
             report_at(where, i, diagnostic_code::wrong_param_type,
-                      "parameter '" + spec.name + "' of '" + type.name + "' must be " +
-                          detail::with_article(wanted) + ", not " + shown);
+                      param_of(i, type, spec.name) + " must be " + detail::with_article(wanted) +
+                          ", not " + shown);
             return std::nullopt;
         }
         return param{spec.name, std::move(*value)};
@@ -1103,8 +1142,8 @@ private:
             name = std::get<std::string>(given.value);
         if (!name || name->empty()) {
             report_at(where, i, diagnostic_code::wrong_param_type,
-                      "parameter '" + spec.name + "' of '" + type.name +
-                          "' is an output: give the blackboard key it writes, as \"{key}\"");
+                      param_of(i, type, spec.name) +
+                          " is an output: give the blackboard key it writes, as \"{key}\"");
             return std::nullopt;
         }
         const std::uint32_t slot = find_key(i, *name, where);
@@ -1134,9 +1173,9 @@ private:
         if (!custom_fits(wanted, custom, keys_[slot]) ||
             (spec.output ? !fits(wanted, held) : !fits(held, wanted))) {
             report_at(where, i, diagnostic_code::key_type_mismatch,
-                      "parameter '" + spec.name + "' of '" + type.name + "' " +
-                          (spec.output ? "writes " : "reads ") + type_text(wanted, custom) +
-                          ", but blackboard key '" + std::string(*name) + "' holds " +
+                      param_of(i, type, spec.name) + " " + (spec.output ? "writes " : "reads ") +
+                          type_text(wanted, custom) + ", but blackboard key '" +
+                          std::string(*name) + "' holds " +
                           type_text(held, keys_[slot].custom.get()));
             return std::nullopt;
         }
@@ -1169,8 +1208,8 @@ private:
             result.object_type = custom.cpp_type;
         } catch (const std::exception& problem) {
             report_at(where, i, diagnostic_code::invalid_param,
-                      "parameter '" + spec.name + "' of '" + type.name + "' is a " + custom.name +
-                          ", which '" + text + "' is not: " + problem.what());
+                      param_of(i, type, spec.name) + " is a " + custom.name + ", which '" + text +
+                          "' is not: " + problem.what());
             return std::nullopt;
         }
         return result;
@@ -1200,8 +1239,8 @@ private:
         if (text == nullptr || key_of(given.value)) {
             if (text != nullptr) {
                 report_at(given.where, i, diagnostic_code::wrong_param_type,
-                          "parameter '" + spec.name + "' of '" + type.name +
-                              "' is a script, which the file gives as text, not a blackboard key");
+                          param_of(i, type, spec.name) +
+                              " is a script, which the file gives as text, not a blackboard key");
             }
             return std::nullopt;  // not text: reported with the scripts
         }
@@ -1214,7 +1253,8 @@ private:
                                   source_location where, std::optional<param_type>& key_type) {
         if (!std::holds_alternative<std::string>(given.value)) {
             report_at(where, i, diagnostic_code::wrong_param_type,
-                      "parameter '" + given.name + "' must name a blackboard key, not " +
+                      "parameter '" + param_word(i, given.name) +
+                          "' must name a blackboard key, not " +
                           detail::with_article(type_of(given.value)));
             return std::nullopt;
         }
@@ -1222,7 +1262,8 @@ private:
             key_of(given.value).value_or(std::get<std::string>(given.value));
         if (name.empty()) {
             report_at(where, i, diagnostic_code::wrong_param_type,
-                      "parameter '" + given.name + "' must name a blackboard key, but it is empty");
+                      "parameter '" + param_word(i, given.name) +
+                          "' must name a blackboard key, but it is empty");
             return std::nullopt;
         }
         const std::uint32_t slot = find_key(i, name, where);

@@ -317,4 +317,23 @@ std::string written_name(std::string_view canopy_name, const node_rule* rule) {
     return taken ? std::string(escape_prefix) + std::string(canopy_name) : std::string(canopy_name);
 }
 
+namespace {
+
+std::string type_word(std::string_view registered) {
+    return written_name(registered, find_rule_for_canopy(registered));
+}
+
+template <flavour in>
+std::string_view param_word(std::string_view written_type, std::string_view param) {
+    const node_rule* rule = find_rule(in, written_type);
+    return rule != nullptr && !rule->arg.arg.empty() && rule->arg.param == param
+               ? rule->arg.arg
+               : std::string_view();
+}
+
+}  // namespace
+
+const vocabulary classic_words{type_word, param_word<flavour::classic>};
+const vocabulary nested_words{type_word, param_word<flavour::nested>};
+
 }  // namespace canopy::detail::behavior3

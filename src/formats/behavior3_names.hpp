@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "canopy/records/document.hpp"
+
 namespace canopy::detail::behavior3 {
 
 /// Which runtime a file was written for: the two disagree on what some names mean.
@@ -89,6 +91,10 @@ const node_rule* find_rule_for_canopy(std::string_view canopy_name);
 /// ("behavior3.Parallel" → "Parallel"); escape_prefix before a name behavior3 gives another
 /// node ("canopy.Parallel"); else the type's own name.
 std::string written_name(std::string_view canopy_name, const node_rule* rule);
+
+/// Each flavour's names for Canopy's types and parameters (tree_document::words).
+extern const vocabulary classic_words;
+extern const vocabulary nested_words;
 
 /// The prefix of behavior3 nodes that Canopy keeps apart because a Canopy node of the same
 /// name behaves otherwise ("behavior3.Parallel"), and of Canopy types written to behavior3

@@ -608,6 +608,7 @@ private:
     void read_classic_trees(const std::vector<std::uint32_t>& trees) {
         result_.document.implicit_keys = true;
         result_.document.canopy_names = false;
+        result_.document.words = &b3::classic_words;
         std::unordered_set<std::string> taken;
         std::vector<std::string> names;
         for (std::size_t t = 0; t < trees.size(); ++t) {
@@ -837,8 +838,9 @@ private:
         auto subtree = classic_tree_names_.find(std::string(name));
         if (subtree != classic_tree_names_.end()) {
             records.add(id, parent, "SubTree", describe, at(node).where);
-            records.add_param("tree", subtree->second, at(name_value).where);
-            records.add_param("_autoremap", true, at(name_value).where);
+            records.set_written_type(name);
+            add_unwritten(records, "tree", subtree->second, at(name_value).where);
+            add_unwritten(records, "_autoremap", true, at(name_value).where);
             used_as_subtree_.insert(subtree->second);
             if (!args.empty()) {
                 report(args.front().where, diagnostic_code::unsupported_feature,
@@ -942,6 +944,7 @@ private:
         result_.document.implicit_keys = true;
         result_.document.rules = runtime_rules::behavior3;  // JavaScript's values
         result_.document.canopy_names = false;
+        result_.document.words = &b3::nested_words;
         result_.document.subtree_paths = tree_document::path_base::workspace;
         std::string name(text_field(m["name"], "name"));
         if (name.empty()) {
@@ -1061,8 +1064,10 @@ private:
             const std::string_view describe = text_field(n.desc, "desc");
             if (n.path != none) {
                 records.add(ids[i], parent, "SubTree", describe, at(n.node).where);
-                records.add_param("file", at(n.path).text, at(n.path).where);
-                records.add_param("_autoremap", true, at(n.path).where);
+                if (n.name != none && at(n.name).type == kind::string)
+                    records.set_written_type(at(n.name).text);
+                records.add_param({"file", at(n.path).text, at(n.path).where, false, "path"});
+                add_unwritten(records, "_autoremap", true, at(n.path).where);
                 keep_uuid(n, records);
                 continue;
             }
@@ -1101,6 +1106,14 @@ private:
     }
 
     // As editor metadata: the writer writes it back, so overrides keep naming the node.
+    // A parameter the reader adds that the file does not write.
+    static void add_unwritten(record_set& records, std::string name, param_value value,
+                              source_location where) {
+        record_set::raw_param p{std::move(name), std::move(value), where, false};
+        p.unwritten = true;
+        records.add_param(std::move(p));
+    }
+
     void keep_uuid(const nested_node& n, record_set& records) const {
         if (n.uuid != none && at(n.uuid).type == kind::string && !at(n.uuid).text.empty())
             records.add_metadata(std::string(uuid_metadata), at(n.uuid).text);
@@ -1325,8 +1338,10 @@ private:
         }
         if (rule != nullptr) {
             for (const b3::fixed_param& fixed : rule->fixed) {
-                if (!fixed.name.empty())
+                if (!fixed.name.empty()) {
                     params.push_back({std::string(fixed.name), fixed.value, where, false});
+                    params.back().unwritten = true;  // the name says it
+                }
             }
         }
         std::vector<bool> inputs_used(inputs.size(), false);
@@ -1359,10 +1374,11 @@ private:
                               "{" + std::string(outputs[i].name) + "}", outputs[i].where, false});
         }
         records.add(id, parent, type, describe, where);
+        records.set_written_type(name);
         auto model = builtin_models_.find(type);
         for (record_set::raw_param& p : params) {
             if (model != builtin_models_.end()) mention_port(model->second, p.name);
-            records.add_param(std::move(p.name), std::move(p.value), p.where, false);
+            records.add_param(std::move(p));
         }
     }
 
@@ -1417,6 +1433,7 @@ private:
             inputs_used[static_cast<std::size_t>(arg.input_slot)] = true;
         }
         std::optional<param_value> value;
+        std::optional<param_value> written;  // the argument's value as the file gives it
         source_location where;
         if (given != args.end() && at(given->value).type == kind::null &&
             !rule.unlimited_name.empty()) {
@@ -1439,6 +1456,7 @@ private:
                        id);
             }
             value = scalar(given->value, given->name, id);
+            written = value;
             if (value) value = convert(arg, std::move(*value), name, at(given->value).where, id);
             args.erase(given);
         } else if (wired != nullptr) {
@@ -1459,7 +1477,17 @@ private:
             type = std::string(rule.unlimited_name);
             return;
         }
-        if (value) params.push_back({std::string(arg.param), std::move(*value), where, false});
+        if (!value) return;
+        record_set::raw_param p{std::string(arg.param), std::move(*value), where, false};
+        if (written) {
+            if (arg.arg != arg.param) p.written_name = std::string(arg.arg);
+            if (*written != p.value) p.written_value = std::move(written);
+        } else if (wired == nullptr) {
+            p.unwritten = true;  // the runtime's default
+        } else {
+            p.written_name = "input" + std::to_string(arg.input_slot + 1);
+        }
+        params.push_back(std::move(p));
     }
 
     param_value convert(const b3::arg_rule& arg, param_value value, std::string_view name,

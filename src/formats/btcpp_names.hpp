@@ -111,6 +111,15 @@ inline std::string_view written_type(std::string_view canopy) {
     return canopy;
 }
 
+/// BehaviorTree.CPP's name of a Canopy parameter on a node type named as BehaviorTree.CPP
+/// names it, or empty where it is the same.
+inline std::string_view written_param(std::string_view btcpp_type, std::string_view canopy) {
+    for (const param_row& row : param_rows) {
+        if (row.write && row.type == btcpp_type && row.canopy == canopy) return row.btcpp;
+    }
+    return {};
+}
+
 /// Canopy's name of a BehaviorTree.CPP type for the reader.
 inline std::string_view read_type(std::string_view btcpp) {
     for (const type_row& row : type_rows) {

@@ -420,9 +420,13 @@ private:
         if (subtree) {
             records.add(id, parent_id, "SubTree", describe == nullptr ? "" : describe, where);
             if (named_tree) {
-                records.add_param("tree", std::string(element), where, true);
+                records.set_written_type(element);
+                record_set::raw_param tree{"tree", std::string(element), where, true};
+                tree.unwritten = true;  // the element's name says it
+                records.add_param(std::move(tree));
             } else if (const char* tree = e.Attribute("ID"); tree != nullptr && *tree != '\0') {
-                records.add_param("tree", std::string(tree), where, true);
+                records.set_written_type(element);
+                records.add_param({"tree", std::string(tree), where, true, "ID"});
             } else {
                 report(where, diagnostic_code::missing_field,
                        "<" + std::string(element) + "> has no 'ID' attribute naming its tree" +
@@ -438,6 +442,7 @@ private:
         const btcpp::param_rows_of rows = btcpp::params_of(type);
         records.add(id, parent_id, btcpp::read_type(type), describe == nullptr ? "" : describe,
                     where);
+        records.set_written_type(type);
         if (problems != 0) records.mark_problem(problems);
         read_attributes(
             e, id, records, rows,
@@ -457,10 +462,19 @@ private:
             // BehaviorTree.CPP 4's "same name" shorthand, on any port: the key of the port's
             // own name, read from here on as if written so (mapped and converted alike).
             std::string same_name;
+            const std::string_view written = value;
             if (value == "{=}") {
                 same_name = "{" + std::string(name) + "}";
                 value = same_name;
             }
+            // The file's words when the value or the name changes.
+            auto add = [&](std::string_view canopy_name, param_value v, bool from_text) {
+                record_set::raw_param p{std::string(canopy_name), std::move(v), where, from_text};
+                if (canopy_name != name) p.written_name = name;
+                const auto* text = std::get_if<std::string>(&p.value);
+                if (text == nullptr || *text != written) p.written_value = std::string(written);
+                records.add_param(std::move(p));
+            };
             if (name[0] == '_') {
                 reserved_attribute(e, *a, id, records, subtree);
                 continue;
@@ -480,7 +494,7 @@ private:
                 continue;
             }
             if (mode == remapping::bare_keys && !value.empty() && !is_key_reference(value)) {
-                records.add_param(name, "{" + std::string(value) + "}", where, true);
+                add(name, "{" + std::string(value) + "}", true);
                 continue;
             }
             const btcpp::param_row* row = nullptr;
@@ -503,29 +517,28 @@ private:
                 }
             }
             if (row == nullptr) {
-                records.add_param(name, std::string(value), where, true);
+                add(name, std::string(value), true);
             } else if (row->conversion == btcpp::unit::same) {
-                records.add_param(std::string(row->canopy), std::string(value), where, true);
+                add(row->canopy, std::string(value), true);
             } else if (row->conversion == btcpp::unit::seconds) {
                 double seconds = 0;
                 auto [end, error] =
                     std::from_chars(value.data(), value.data() + value.size(), seconds);
                 if (!value.empty() && error == std::errc() && end == value.data() + value.size() &&
                     std::isfinite(seconds)) {
-                    records.add_param(std::string(row->canopy), seconds, where, false);
+                    add(row->canopy, seconds, false);
                 } else {
-                    // A key, or text the builder reports.
-                    records.add_param(std::string(row->canopy), std::string(value), where, true);
+                    add(row->canopy, std::string(value), true);  // a key, or text reported later
                 }
-            } else {
-                add_seconds(*row, value, where, id, records);
+            } else if (std::optional<double> seconds = read_milliseconds(*row, value, where, id)) {
+                add(row->canopy, *seconds, false);
             }
         }
     }
 
-    // A port in milliseconds, as Canopy's parameter in seconds.
-    void add_seconds(const btcpp::param_row& row, std::string_view value, source_location where,
-                     std::int64_t id, record_set& records) {
+    // A port in milliseconds, as Canopy's parameter in seconds; nothing after a report.
+    std::optional<double> read_milliseconds(const btcpp::param_row& row, std::string_view value,
+                                            source_location where, std::int64_t id) {
         if (is_key_reference(value)) {
             report(where, diagnostic_code::unsupported_feature,
                    "'" + std::string(row.btcpp) + "' of '" + std::string(row.type) +
@@ -535,7 +548,7 @@ private:
                        "write Canopy's '" +
                        std::string(row.canopy) + "' with a key that holds seconds",
                    id);
-            return;
+            return std::nullopt;
         }
         std::uint64_t milliseconds = 0;
         auto [end, error] =
@@ -546,10 +559,9 @@ private:
                        "' must be a whole number of milliseconds, not \"" + std::string(value) +
                        "\"",
                    id);
-            return;
+            return std::nullopt;
         }
-        records.add_param(std::string(row.canopy), static_cast<double>(milliseconds) / 1000.0,
-                          where, false);
+        return static_cast<double>(milliseconds) / 1000.0;
     }
 
     // An attribute whose name starts with '_'.
@@ -561,7 +573,10 @@ private:
         if (subtree && (name == "_autoremap" || name == "__autoremap" ||
                         (version3_ && name == "__shared_blackboard"))) {
             if (std::optional<bool> on = parse_bool(a.Value())) {
-                records.add_param("_autoremap", *on, where, false);
+                record_set::raw_param p{"_autoremap",          *on, where, false, std::string(name),
+                                        std::string(a.Value())};
+                if (name == "_autoremap") p.written_name.clear();
+                records.add_param(std::move(p));
             } else {
                 report(where, diagnostic_code::wrong_param_type,
                        "'" + std::string(name) + "' must be true or false, not \"" +
@@ -723,6 +738,12 @@ private:
     std::unordered_map<std::string_view, const XMLElement*> tree_ids_;
 };
 
+std::string btcpp_type_word(std::string_view registered) {
+    return std::string(btcpp::written_type(registered));
+}
+
+const vocabulary btcpp_words{btcpp_type_word, btcpp::written_param};
+
 }  // namespace
 
 read_result read_btcpp_xml(std::string_view text, const std::string& path) {
@@ -730,6 +751,7 @@ read_result read_btcpp_xml(std::string_view text, const std::string& path) {
     result.document.implicit_keys = true;          // BehaviorTree.CPP creates entries on first use
     result.document.rules = runtime_rules::btcpp;  // its scripts checked as they run
     result.document.canopy_names = false;
+    result.document.words = &btcpp_words;
     btcpp_reader(path, result).read(text);
     return result;
 }

@@ -55,12 +55,13 @@ record_set without_subtree_params(const record_set& records) {
         } else {
             copy.add(records.id(i), records.parent_id(i), records.type_name(i), records.describe(i),
                      records.where(i));
+            copy.copy_written_type(records, i);
         }
         copy.copy_metadata(records, i);
         if (records.problems(i) != 0) copy.mark_problem(records.problems(i));
         if (!records.has_type_id(i) && records.type_name(i) == subtree_type_name) continue;
         for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
-            copy.add_param(p->name, p->value, p->where, p->from_text);
+            copy.add_param(*p);
     }
     return copy;
 }
@@ -122,6 +123,7 @@ const subtree_expander::checked_tree* subtree_expander::checked(tree_ref ref) {
     options.implicit_keys = file.document.implicit_keys || lenient_;
     options.rules = file.document.rules;
     options.canopy_names = file.document.canopy_names;
+    options.words = file.document.words;
     options.overlay = &placeholders_;
     options.main_keys_outside = true;
     // Depth is the whole tree's: checked once the subtrees are in place.
@@ -294,6 +296,7 @@ private:
             } else {
                 out_.add(id, parent_id, records.type_name(r), records.describe(r),
                          records.where(r));
+                out_.copy_written_type(records, r);
                 out_.copy_metadata(records, r);
                 if (records.type_name(r) == subtree_type_name) {
                     use_subtree(in, r, id, jobs);
@@ -323,9 +326,12 @@ private:
                 if (p->name != script_names_param) scripts.push_back(p);
                 continue;
             }
-            std::optional<std::string> key = renamed(in, p->value, spec);
-            out_.add_param(p->name, key ? param_value(std::move(*key)) : p->value, p->where,
-                           p->from_text);
+            record_set::raw_param copy = *p;
+            if (std::optional<std::string> key = renamed(in, p->value, spec)) {
+                if (!copy.written_value) copy.written_value = std::move(copy.value);
+                copy.value = std::move(*key);  // the whole tree's name; the file's is written
+            }
+            out_.add_param(std::move(copy));
         }
         copy_scripts(in, scripts);
         if (type == nullptr) return;
@@ -334,8 +340,11 @@ private:
             if (spec.output || !spec.default_value) continue;
             if (std::any_of(first, last, [&](const auto& p) { return p.name == spec.name; }))
                 continue;
-            if (std::optional<std::string> key = renamed(in, *spec.default_value, &spec))
-                out_.add_param(spec.name, std::move(*key));
+            if (std::optional<std::string> key = renamed(in, *spec.default_value, &spec)) {
+                record_set::raw_param made{spec.name, std::move(*key)};
+                made.unwritten = true;
+                out_.add_param(std::move(made));
+            }
         }
     }
 
@@ -345,7 +354,7 @@ private:
         std::string names;
         std::unordered_set<std::string> seen;
         for (const record_set::raw_param* p : scripts) {
-            out_.add_param(p->name, p->value, p->where, p->from_text);
+            out_.add_param(*p);
             const auto* text = std::get_if<std::string>(&p->value);
             if (text == nullptr) continue;
             // A script that does not parse names nothing; the builder reports it.
@@ -359,7 +368,9 @@ private:
         }
         if (!names.empty()) {
             names.pop_back();
-            out_.add_param(std::string(script_names_param), std::move(names));
+            record_set::raw_param made{std::string(script_names_param), std::move(names)};
+            made.unwritten = true;
+            out_.add_param(std::move(made));
         }
     }
 
@@ -397,10 +408,19 @@ private:
         }
         const std::optional<std::string> tree_name = text_param(owner_.records(from), r, "tree");
         const std::optional<std::string> file_name = text_param(owner_.records(from), r, "file");
-        if (tree_name) out_.add_param("tree", *tree_name);
-        if (file_name) out_.add_param("file", *file_name);
         {
             const record_set& records = owner_.records(from);
+            std::string written;
+            record_set::append_written(written, records.params_begin(r), records.params_end(r));
+            out_.set_written_params(std::move(written));
+            for (const std::string_view name : {"tree", "file"}) {
+                const auto* p = std::find_if(
+                    records.params_begin(r), records.params_end(r), [&](const auto& given) {
+                        return given.name == name &&
+                               std::holds_alternative<std::string>(given.value);
+                    });
+                if (p != records.params_end(r)) out_.add_param(*p);
+            }
             std::vector<const record_set::raw_param*> conditions;
             for (const auto* p = records.params_begin(r); p != records.params_end(r); ++p) {
                 if (condition_position(p->name)) conditions.push_back(p);

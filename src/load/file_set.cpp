@@ -233,13 +233,18 @@ void file_set::mark_tree_uses(std::size_t file) {
             } else if (names_tree(i)) {
                 marked.add(records.id(i), records.parent_id(i), subtree_type_name,
                            records.describe(i), records.where(i));
-                marked.add_param("tree", std::string(records.type_name(i)), records.where(i));
+                marked.copy_written_type(records, i);
+                record_set::raw_param tree{"tree", std::string(records.type_name(i)),
+                                           records.where(i)};
+                tree.unwritten = true;  // the type's name says it
+                marked.add_param(std::move(tree));
             } else {
                 marked.add(records.id(i), records.parent_id(i), records.type_name(i),
                            records.describe(i), records.where(i));
+                marked.copy_written_type(records, i);
             }
             for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p)
-                marked.add_param(p->name, p->value, p->where, p->from_text);
+                marked.add_param(*p);
             marked.copy_metadata(records, i);
             marked.mark_problem(records.problems(i));
         }

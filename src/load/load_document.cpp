@@ -60,6 +60,7 @@ record_set with_registered_names(const record_set& records, const registry& reg,
         named.add(records.id(i), records.parent_id(i),
                   type != nullptr ? std::string_view(type->name) : records.type_name(i),
                   records.describe(i), records.where(i));
+        named.copy_written_type(records, i);
         named.copy_metadata(records, i);
         auto node = node_of.find(records.id(i));
         for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
@@ -69,9 +70,12 @@ record_set with_registered_names(const record_set& records, const registry& reg,
             }
             if (checked != nullptr && checked->key == param::no_key && !checked->names_key &&
                 !checked->output) {
-                named.add_param(p->name, checked->value, p->where, false);
+                record_set::raw_param typed = *p;
+                typed.value = checked->value;
+                typed.from_text = false;
+                named.add_param(std::move(typed));
             } else {
-                named.add_param(p->name, p->value, p->where, p->from_text);
+                named.add_param(*p);
             }
         }
     }
@@ -136,6 +140,7 @@ void name_subtree_files(file_set& files, std::size_t f, const std::filesystem::p
         for (std::size_t i = 0; i < records.size(); ++i) {
             named.add(records.id(i), records.parent_id(i), records.type_name(i),
                       records.describe(i), records.where(i));
+            named.copy_written_type(records, i);
             named.copy_metadata(records, i);
             std::optional<std::string> file;
             bool has_tree = false;
@@ -146,7 +151,7 @@ void name_subtree_files(file_set& files, std::size_t f, const std::filesystem::p
                     continue;
                 }
                 has_tree = has_tree || p->name == "tree";
-                named.add_param(p->name, p->value, p->where, p->from_text);
+                named.add_param(*p);
             }
             if (!file) continue;
             auto found = by_path.find(*file);

@@ -191,6 +191,7 @@ std::shared_ptr<const tree> loader::build(tree_ref ref, bool may_move) {
     options.max_depth = options_.max_depth;
     options.rules = file.document.rules;
     options.canopy_names = file.document.canopy_names;
+    options.words = file.document.words;
     load_result built;
     if (!uses_subtrees(records)) {
         options.implicit_keys = file.document.implicit_keys || options_.lenient;

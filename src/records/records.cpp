@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "canopy/core/error.hpp"
+#include "core/json_text.hpp"
 
 namespace canopy {
 
@@ -32,6 +33,7 @@ std::size_t record_set::push(std::int64_t id, std::int64_t parent_id, std::uint3
     r.parent_id = parent_id;
     r.type_id = type_id;
     r.type_name = type_name;
+    r.written_type = type_name;
     r.describe_offset = text_.size();
     r.describe_size = static_cast<std::uint32_t>(describe.size());
     r.first_param = static_cast<std::uint32_t>(params_.size());
@@ -60,6 +62,69 @@ void record_set::add_param(std::string name, param_value value, source_location 
         throw error(error_code::invalid_argument, "add_param before any record was added");
     params_.push_back({std::move(name), std::move(value), where, from_text});
     ++records_.back().param_count;
+}
+
+void record_set::add_param(raw_param param) {
+    if (records_.empty())
+        throw error(error_code::invalid_argument, "add_param before any record was added");
+    params_.push_back(std::move(param));
+    ++records_.back().param_count;
+}
+
+void record_set::set_written_type(std::string_view name) {
+    if (records_.empty())
+        throw error(error_code::invalid_argument, "set_written_type before any record was added");
+    record& r = records_.back();
+    if (r.type_name != by_type_id && type_names_[r.type_name] == name) {
+        r.written_type = r.type_name;
+        return;
+    }
+    const std::uint32_t last = last_type_name_;  // keep the cache on the names records use
+    r.written_type = intern_type_name(name);
+    last_type_name_ = last;
+}
+
+void record_set::set_written_params(std::string text) {
+    if (records_.empty())
+        throw error(error_code::invalid_argument, "set_written_params before any record was added");
+    if (!written_params_.empty() && written_params_.back().first == records_.size() - 1) {
+        written_params_.back().second = std::move(text);
+    } else {
+        written_params_.emplace_back(records_.size() - 1, std::move(text));
+    }
+}
+
+void record_set::append_written(std::string& out, const raw_param* first, const raw_param* last) {
+    for (const raw_param* p = first; p != last; ++p) {
+        if (p->unwritten) continue;
+        out += ' ';
+        out += p->name_as_written();
+        out += '=';
+        detail::append_json_value(out, p->written_value ? *p->written_value : p->value);
+    }
+}
+
+void record_set::drop_params() {
+    auto given = written_params_.begin();
+    for (std::size_t i = 0; i < records_.size(); ++i) {
+        record& r = records_[i];
+        r.written_params_offset = text_.size();
+        if (given != written_params_.end() && given->first == i) {
+            text_ += given->second;
+            ++given;
+        } else {
+            append_written(text_, params_begin(i), params_end(i));
+        }
+        const std::size_t size = text_.size() - r.written_params_offset;
+        if (size > std::numeric_limits<std::uint32_t>::max())
+            throw error(error_code::limit_exceeded, "a node's parameters longer than 4 GiB");
+        r.written_params_size = static_cast<std::uint32_t>(size);
+    }
+    params_.clear();
+    params_.shrink_to_fit();
+    written_params_.clear();
+    written_params_.shrink_to_fit();
+    for (record& r : records_) r.first_param = r.param_count = 0;
 }
 
 void record_set::add_metadata(std::string name, std::string value) {
@@ -92,6 +157,17 @@ std::string_view record_set::type_name(std::size_t i) const {
     const record& r = records_[i];
     if (r.type_name == by_type_id) return {};
     return type_names_[r.type_name];
+}
+
+std::string_view record_set::written_type(std::size_t i) const {
+    const record& r = records_[i];
+    if (r.written_type == by_type_id) return {};
+    return type_names_[r.written_type];
+}
+
+std::string_view record_set::written_params(std::size_t i) const {
+    const record& r = records_[i];
+    return std::string_view(text_).substr(r.written_params_offset, r.written_params_size);
 }
 
 std::string_view record_set::describe(std::size_t i) const {

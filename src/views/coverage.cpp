@@ -108,7 +108,7 @@ std::string coverage_json(const coverage_recorder& coverage) {
         const node_coverage n = coverage.of(i);
         nodes.push_back({{"id", t.record_id(i)},
                          {"name", std::string(t.describe(i))},
-                         {"type", std::string(t.type_name(i))},
+                         {"type", std::string(t.written_type(i))},
                          {"success", n.success},
                          {"failure", n.failure},
                          {"running", n.running},
@@ -127,7 +127,7 @@ namespace {
 // `#ID Type "name"`, as the summary lists a node.
 std::string node_label(const tree& t, tree::index i) {
     std::string label = "#" + std::to_string(t.record_id(i)) + " ";
-    label += t.type_name(i);
+    label += t.written_type(i);
     if (!t.describe(i).empty()) {
         label += " \"";
         label += t.describe(i);

@@ -51,7 +51,7 @@ std::string to_dot(const tree& t) {
         }
         const std::string indent(2 * clusters.size() + 2, ' ');
         out += indent + "n" + std::to_string(i) + " [" + look_of(t, i) + ", label=\"";
-        append_quoted(out, t.type_name(i));
+        append_quoted(out, t.written_type(i));
         if (!t.describe(i).empty()) {
             out += R"(\n\")";  // a new line, then the describe in quotes
             append_quoted(out, t.describe(i));

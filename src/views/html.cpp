@@ -3,6 +3,7 @@
 #include "canopy/views/html.hpp"
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <unordered_map>
@@ -170,21 +171,26 @@ std::string fill_page(std::string_view page, const std::string& title, const std
 }  // namespace
 
 std::string to_html(const tree& t, const html_options& options) {
+    // The types as the file wrote them: one entry for each written name and the type that
+    // runs it (`Fallback`, run by Selector), numbered as the page numbers them.
     json types = json::array();
-    for (const tree::type_info& type : t.types()) {
-        types.push_back({{"name", type.name}, {"arity", arity_name(type.arity)}});
+    std::map<std::pair<std::string_view, std::string_view>, std::size_t> type_index_of;
+    for (tree::index i = 0; i < t.size(); ++i) {
+        const auto key = std::make_pair(t.written_type(i), t.type_name(i));
+        if (!type_index_of.emplace(key, types.size()).second) continue;
+        json type = {{"name", key.first}, {"arity", arity_name(t.type(i).arity)}};
+        if (key.first != key.second) type["runs"] = key.second;
+        types.push_back(std::move(type));
     }
-    // Type indexes as the page numbers them: by position in types().
     json files;
     const std::vector<std::uint32_t> file_of = files_of(t, options.path, files);
-    std::unordered_map<std::string_view, std::size_t> type_index_of;
-    for (std::size_t k = 0; k < t.types().size(); ++k) type_index_of[t.types()[k].name] = k;
     json nodes = json::array();
     json metadata = json::object();
     for (tree::index i = 0; i < t.size(); ++i) {
         for (auto [note, end] = t.metadata(i); note != end; ++note)
             metadata[std::to_string(i)].push_back({note->name, note->value});
-        const std::size_t type_index = type_index_of.at(t.type_name(i));
+        const std::size_t type_index =
+            type_index_of.at(std::make_pair(t.written_type(i), t.type_name(i)));
         const source_location where = t.where(i);
         json node = {
             type_index,       i == tree::root ? -1 : static_cast<std::int64_t>(t.parent(i)),

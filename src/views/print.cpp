@@ -1,5 +1,6 @@
 #include "canopy/views/print.hpp"
 
+#include <cstdint>
 #include <ostream>
 #include <vector>
 
@@ -20,8 +21,11 @@ void append_note(std::string& chunk, const record_set::metadata_entry& note) {
     chunk += '"';
 }
 
+enum class words : std::uint8_t { file, file_verbose, canopy };
+
 template <typename Sink>
-void render(const tree& t, bool verbose, Sink sink) {
+void render(const tree& t, words in, Sink sink) {
+    const bool verbose = in == words::file_verbose;
     std::string chunk;
     if (verbose && !t.tree_metadata().empty()) {
         chunk += "(tree \"";
@@ -34,7 +38,12 @@ void render(const tree& t, bool verbose, Sink sink) {
     for (tree::index i = 0; i < t.size(); ++i) {
         while (!open.empty() && i >= open.back()) open.pop_back();
         chunk.append(2 * open.size(), ' ');
-        chunk += t.type_name(i);
+        chunk += in == words::canopy ? t.type_name(i) : t.written_type(i);
+        if (verbose && t.written_type(i) != t.type_name(i)) {
+            chunk += " (";
+            chunk += t.type_name(i);
+            chunk += ')';
+        }
         if (std::string_view describe = t.describe(i); !describe.empty()) {
             chunk += " \"";
             detail::append_json_escaped(chunk, describe);
@@ -42,13 +51,17 @@ void render(const tree& t, bool verbose, Sink sink) {
         }
         chunk += " #";
         chunk += std::to_string(t.record_id(i));
-        for (std::size_t c = 0; c < std::size(condition_params); ++c) {
-            if (const script* condition = t.condition(i, c)) {
-                chunk += ' ';
-                chunk += condition_params[c];
-                chunk += "=\"";
-                detail::append_json_escaped(chunk, condition->text());
-                chunk += '"';
+        if (in != words::canopy) {
+            chunk += t.written_params(i);
+        } else {
+            for (std::size_t c = 0; c < std::size(condition_params); ++c) {
+                if (const script* condition = t.condition(i, c)) {
+                    chunk += ' ';
+                    chunk += condition_params[c];
+                    chunk += "=\"";
+                    detail::append_json_escaped(chunk, condition->text());
+                    chunk += '"';
+                }
             }
         }
         if (verbose) {
@@ -67,14 +80,21 @@ void render(const tree& t, bool verbose, Sink sink) {
 }  // namespace
 
 void print(const tree& t, std::ostream& out, bool verbose) {
-    render(t, verbose, [&](const std::string& piece) {
+    render(t, verbose ? words::file_verbose : words::file, [&](const std::string& piece) {
         out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
     });
 }
 
 std::string to_text(const tree& t, bool verbose) {
     std::string text;
-    render(t, verbose, [&](const std::string& piece) { text += piece; });
+    render(t, verbose ? words::file_verbose : words::file,
+           [&](const std::string& piece) { text += piece; });
+    return text;
+}
+
+std::string to_canopy_text(const tree& t) {
+    std::string text;
+    render(t, words::canopy, [&](const std::string& piece) { text += piece; });
     return text;
 }
 

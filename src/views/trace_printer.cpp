@@ -8,7 +8,7 @@ namespace canopy {
 namespace {
 
 void write_node(std::ostream& out, const tree& t, tree::index node, bool describe) {
-    out << std::string(2 * t.depth(node), ' ') << t.type_name(node);
+    out << std::string(2 * t.depth(node), ' ') << t.written_type(node);
     if (describe && !t.describe(node).empty()) out << " \"" << t.describe(node) << '"';
     out << " #" << t.record_id(node);
 }

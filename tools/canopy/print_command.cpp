@@ -18,15 +18,27 @@ void add_print_command(CLI::App& app, int& exit_code) {
     command->add_flag("--verbose", *verbose,
                       "Show each node's editor metadata (a file's _collapsed, _description, ...) "
                       "after it, and the tree's on a first line");
-    command->footer("Each line: Type \"describe\" #id, indented two spaces per level.");
-    command->callback([file, options, verbose, &exit_code] {
+    auto structure = std::make_shared<bool>(false);
+    command
+        ->add_flag("--structure", *structure,
+                   "Print in Canopy's words: the registered types, the conditions and no "
+                   "other parameter, as every format that says the tree prints it")
+        ->excludes("--verbose");
+    command->footer(
+        "Each line: Type \"describe\" #id name=value..., in the file's words, indented two "
+        "spaces per level.");
+    command->callback([file, options, verbose, structure, &exit_code] {
         load_result loaded = load_tree(*file, *options);
         print_diagnostics(loaded.diagnostics);
         if (!loaded) {
             exit_code = 1;
             return;
         }
-        print(*loaded.tree, std::cout, *verbose);
+        if (*structure) {
+            std::cout << to_canopy_text(*loaded.tree);
+        } else {
+            print(*loaded.tree, std::cout, *verbose);
+        }
         std::cout.flush();
         exit_code = std::cout ? 0 : 1;
     });

@@ -43,6 +43,10 @@ struct build_options {
     /// a parameter a namesake of Canopy's does not take says lenient loading would read the
     /// node as the file's own.
     bool canopy_names = true;
+    /// The records' format's names for types and parameters (tree_document::words), which
+    /// diagnostics and "did you mean" speak where the records do not say how the file wrote
+    /// a name; null: Canopy's.
+    const vocabulary* words = nullptr;
     /// The most levels a tree may have, its root being level 1. Ticking recurses once per
     /// level, so a deeper tree is refused (`limit-exceeded`, at its first node past the limit)
     /// rather than left to overflow the stack of the thread that ticks it. See docs/formats.md.

@@ -78,6 +78,18 @@ enum class runtime_rules : std::uint8_t {
     behavior3,
 };
 
+/// A format's own names for Canopy's node types and parameters, so that what is said about a
+/// file is said in its words (docs/formats.md, "The file's words"). A reader of a format that
+/// names things otherwise gives one; Canopy's own formats need none.
+struct vocabulary {
+    /// The format's name for a registered type (BehaviorTree.CPP's `Fallback` for Canopy's
+    /// `Selector`), or the type's own.
+    std::string (*type_name)(std::string_view registered);
+    /// The format's name for parameter `param` of a node the file calls `written_type`
+    /// (`msec` for `seconds` on a `Sleep`), or empty where it has none of its own.
+    std::string_view (*param_name)(std::string_view written_type, std::string_view param);
+};
+
 /// Everything a reader gives for one file: its trees, as records with Canopy's type and
 /// parameter names (each format's reader maps its own), which tree runs by default, and the
 /// node models and included files it names.
@@ -113,6 +125,8 @@ struct tree_document {
     /// a name Canopy shares may be the file's own program's node, with other parameters,
     /// which lenient loading learns (foreign_namesakes).
     bool canopy_names = true;
+    /// The format's own names, where they differ from Canopy's; null for Canopy's formats.
+    const vocabulary* words = nullptr;
     /// What the main tree changes in its subtree files' nodes; empty in most formats. Writers
     /// of formats that cannot say it report it as a problem rather than drop it.
     std::vector<subtree_override> overrides;

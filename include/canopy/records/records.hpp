@@ -38,11 +38,34 @@ class record_set {
 public:
     /// A record's parameter as the file wrote it. Values read from XML attributes are text
     /// that the builder converts to the declared type (`from_text`); JSON values are typed.
+    /// A reader that translates a parameter to Canopy's (BehaviorTree.CPP's `msec="100"` to
+    /// `seconds` 0.1) keeps the file's words in `written_name` and `written_value`, which
+    /// printing and diagnostics speak; empty (none), they are `name` and `value`.
     struct raw_param {
+        // A constructor rather than an aggregate, so that the file's words may be left out.
+        raw_param(std::string name_ = {}, param_value value_ = {}, source_location where_ = {},
+                  bool from_text_ = false, std::string written_name_ = {},
+                  std::optional<param_value> written_value_ = std::nullopt)
+            : name(std::move(name_)),
+              value(std::move(value_)),
+              where(where_),
+              from_text(from_text_),
+              written_name(std::move(written_name_)),
+              written_value(std::move(written_value_)) {}
+
         std::string name;
         param_value value;
         source_location where;
         bool from_text = false;
+        std::string written_name;
+        std::optional<param_value> written_value;
+        /// Added by a reader or the loader, not written in the file (behavior3's subtrees'
+        /// `_autoremap`): never shown as the file's.
+        bool unwritten = false;
+
+        std::string_view name_as_written() const noexcept {
+            return written_name.empty() ? std::string_view(name) : std::string_view(written_name);
+        }
     };
 
     /// A blackboard key the file declares, as written; the builder checks the type's name
@@ -81,6 +104,21 @@ public:
     /// Appends a parameter to the last record added.
     void add_param(std::string name, param_value value, source_location where = {},
                    bool from_text = false);
+    /// Appends a parameter to the last record added, with its written words (a copy).
+    void add_param(raw_param param);
+    /// Names the last record's type as the file wrote it, where a reader translated it
+    /// (BehaviorTree.CPP's `Sleep` read as Canopy's `Wait`).
+    void set_written_type(std::string_view name);
+    /// Gives the last record added the text written_params() returns for it, in place of its
+    /// own parameters' (the loader's SubTree records, which hold what the file's remappings
+    /// became rather than the remappings).
+    void set_written_params(std::string text);
+    /// Appends parameters as written_params() shows them.
+    static void append_written(std::string& out, const raw_param* first, const raw_param* last);
+    /// Gives the last record added the written type of record i of `from`.
+    void copy_written_type(const record_set& from, std::size_t i) {
+        set_written_type(from.written_type(i));
+    }
     /// Makes room for `records` records and `text_bytes` of describe text.
     void reserve(std::size_t records, std::size_t text_bytes) {
         records_.reserve(records);
@@ -110,6 +148,13 @@ public:
     /// Whether the record names its type by numeric id rather than by name.
     bool has_type_id(std::size_t i) const { return records_[i].type_name == by_type_id; }
     std::string_view type_name(std::size_t i) const;
+    /// The type's name as the file wrote it: type_name(i) unless set_written_type said
+    /// otherwise; empty for a record that names its type by id.
+    std::string_view written_type(std::size_t i) const;
+    /// Once drop_params() ran: the record's parameters as the file wrote them, each as
+    /// ` name=value` with the value as JSON (XML attributes are strings), in file order, those
+    /// not written (raw_param::unwritten) left out. Empty before.
+    std::string_view written_params(std::size_t i) const;
     std::int64_t type_id(std::size_t i) const { return records_[i].type_id; }
     std::string_view describe(std::size_t i) const;
     source_location where(std::size_t i) const { return records_[i].where; }
@@ -137,12 +182,9 @@ public:
     /// Whether a reader marked a problem in any record (mark_problem).
     bool any_problems() const noexcept { return any_problems_; }
     /// Frees the parameters as written, once the builder holds them checked: a built tree
-    /// keeps the records for their ids, describe texts and locations only.
-    void drop_params() noexcept {
-        params_.clear();
-        params_.shrink_to_fit();
-        for (record& r : records_) r.first_param = r.param_count = 0;
-    }
+    /// keeps the records for their ids, describe texts, locations and the text of their
+    /// parameters as written (written_params) only.
+    void drop_params();
 
 private:
     static constexpr std::uint32_t by_type_id = 0xFFFFFFFF;
@@ -157,6 +199,9 @@ private:
         std::uint32_t first_param;
         std::uint32_t param_count;
         source_location where;
+        std::uint32_t written_type;  // index into type_names_, or by_type_id
+        std::uint32_t written_params_size;
+        std::uint64_t written_params_offset;  // into text_, once drop_params ran
         std::uint8_t problems;
     };
 
@@ -180,6 +225,7 @@ private:
     std::vector<metadata_entry> metadata_;
     std::vector<std::size_t> metadata_records_;
     std::vector<metadata_entry> tree_metadata_;
+    std::vector<std::pair<std::size_t, std::string>> written_params_;  // set_written_params
 };
 
 }  // namespace canopy

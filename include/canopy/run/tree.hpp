@@ -184,7 +184,18 @@ public:
     const std::string& name() const noexcept { return records_.name(); }
 
     const type_info& type(index i) const { return types_[type_[i]]; }
+    /// The registered type that runs the node (Canopy's `Selector` for a file's `Fallback`).
     std::string_view type_name(index i) const { return type(i).name; }
+    /// The node's type as its file wrote it (`Fallback`, `Sleep`), which views show: the
+    /// registered name when the record names its type by id.
+    std::string_view written_type(index i) const {
+        const std::string_view written = records_.written_type(record_of_[i]);
+        return written.empty() ? type_name(i) : written;
+    }
+    /// The node's parameters as its file wrote them (record_set::written_params).
+    std::string_view written_params(index i) const {
+        return records_.written_params(record_of_[i]);
+    }
     /// The record's describe text; empty when it had none.
     std::string_view describe(index i) const { return records_.describe(record_of_[i]); }
     /// The id the node's record had in the file.
