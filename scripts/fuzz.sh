@@ -3,7 +3,8 @@
 #   scripts/fuzz.sh --minutes N [--jobs J] [harness...]   (or --seconds N)
 # Each harness runs in one process for the time given; --jobs says how many harnesses run at
 # once (default 1). No harness named: all of them (read_*, load_*, tick_*, one per format, and
-# script_fuzzer, the script language's, and groot2_fuzzer, the Groot2 request decoder's).
+# script_fuzzer, the script language's, substitution_fuzzer, the substitution rules', and
+# groot2_fuzzer, the Groot2 request decoder's).
 # Corpora are kept in build/fuzz-corpus/<harness>/ between runs; seeds (data/, tests/data/,
 # tests/cli/, ../shared/corpus/ if present, and generated trees) are made afresh in
 # build/fuzz-seeds/.
@@ -35,6 +36,7 @@ if [[ ${#harnesses[@]} -eq 0 ]]; then
     for f in "$bin/${kind}"_*; do harnesses+=("$(basename "$f")"); done
   done
   harnesses+=(script_fuzzer)
+  harnesses+=(substitution_fuzzer)
   [[ -x $bin/groot2_fuzzer ]] && harnesses+=(groot2_fuzzer)
 fi
 
@@ -51,9 +53,9 @@ summary=build/fuzz-logs/summary.txt
 run_one() {
   local harness=$1 format=${1#*_}
   [[ $harness == script_fuzzer ]] && format=script  # scripts, in no file format
-  if [[ $harness == groot2_fuzzer ]]; then  # Groot2 requests, seeded from fuzz/groot2_seeds/
-    format=groot2
-    mkdir -p "$seeds/groot2" && cp fuzz/groot2_seeds/* "$seeds/groot2/"
+  if [[ $harness == groot2_fuzzer || $harness == substitution_fuzzer ]]; then
+    format=${harness%_fuzzer}  # seeded from fuzz/FORMAT_seeds/
+    mkdir -p "$seeds/$format" && cp "fuzz/${format}_seeds/"* "$seeds/$format/"
   fi
   local corpus=build/fuzz-corpus/$harness artifacts=build/fuzz-artifacts/$harness/
   local log=build/fuzz-logs/$harness.log dict=$seeds/$format.dict

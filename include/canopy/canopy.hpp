@@ -45,6 +45,7 @@
 
 // load/: tree files read, subtrees put in place
 #include "canopy/load/load.hpp"
+#include "canopy/load/substitution.hpp"
 
 // reload/: files watched, trees reloaded
 #include "canopy/reload/file_watcher.hpp"

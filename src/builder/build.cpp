@@ -696,12 +696,35 @@ private:
     // The scripts of the tree (builder/scripts.hpp): condition attributes on any node, and
     // the parameters its type declares as scripts.
     void collect_scripts() {
+        // A script parameter's default is a script of every node that does not give its own:
+        // compiled, and the keys it creates declared, as a given one's.
+        auto has_default_script = [](const node_type& type) {
+            return std::any_of(type.params.begin(), type.params.end(), [](const param_spec& s) {
+                return s.type == param_type::script && s.default_value;
+            });
+        };
+        const bool defaults =
+            std::any_of(registry_.types().begin(), registry_.types().end(), has_default_script) ||
+            (options_.overlay != nullptr &&
+             std::any_of(options_.overlay->types().begin(), options_.overlay->types().end(),
+                         has_default_script));
         for (std::size_t i = 0; i < count_; ++i) {
             const record_set::raw_param* first = records_.params_begin(i);
             const record_set::raw_param* last = records_.params_end(i);
-            if (first == last) continue;
+            if (first == last && !defaults) continue;
             const node_type* type =
                 (records_.problems(i) & record_set::bad_type) != 0 ? nullptr : find_type(i);
+            if (type != nullptr && defaults) {
+                for (const param_spec& spec : type->params) {
+                    if (spec.type != param_type::script || !spec.default_value ||
+                        std::any_of(first, last, [&](const record_set::raw_param& given) {
+                            return given.name == spec.name;
+                        }))
+                        continue;
+                    scripts_.add(i, record_set::raw_param{spec.name, *spec.default_value},
+                                 spec.dialect);
+                }
+            }
             for (const record_set::raw_param* raw = first; raw != last; ++raw) {
                 bool script = detail::condition_position(raw->name).has_value();
                 script_dialect dialect = script_dialect::btcpp;
@@ -1101,7 +1124,7 @@ private:
             raw != last ? *raw : record_set::raw_param{spec.name, *spec.default_value, {}, false};
         const source_location where = raw != last ? raw->where : source_location{};
         if (spec.type == param_type::key) return key_slot(i, given, where, key_type);
-        if (spec.type == param_type::script) return script_text(i, type, spec, given, raw == last);
+        if (spec.type == param_type::script) return script_text(i, type, spec, given);
         if (spec.type == param_type::key_value && !key_type) return std::nullopt;  // reported
         const param_type wanted = spec.type == param_type::key_value ? *key_type : spec.type;
         const value_type* custom =
@@ -1234,7 +1257,7 @@ private:
 
     // A `script` parameter: its text, which scripts_ compiles (a given one was parsed already).
     std::optional<param> script_text(std::size_t i, const node_type& type, const param_spec& spec,
-                                     const record_set::raw_param& given, bool by_default) {
+                                     const record_set::raw_param& given) {
         const auto* text = std::get_if<std::string>(&given.value);
         if (text == nullptr || key_of(given.value)) {
             if (text != nullptr) {
@@ -1244,8 +1267,7 @@ private:
             }
             return std::nullopt;  // not text: reported with the scripts
         }
-        if (by_default) scripts_.add(i, given);
-        return param{spec.name, *text};
+        return param{spec.name, *text};  // its script is compiled with the given ones
     }
 
     // A `key` parameter: the key's name, bare or as "{key}"; the node gets its slot.

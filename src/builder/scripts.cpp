@@ -50,7 +50,7 @@ public:
                    k.starts_unset && k.made_by_script};
     }
     std::optional<std::int64_t> find_enum(std::string_view name) const override {
-        return pass_.registry_.find_enum(name);
+        return pass_.find_enum(entry_, name);
     }
     bool btcpp_values() const override { return pass_.defers(); }
 
@@ -152,6 +152,18 @@ void script_pass::add(std::size_t record, const record_set::raw_param& raw,
                         aliases_of(record), dialect});
 }
 
+std::optional<std::int64_t> script_pass::find_enum(const entry& e, std::string_view name) const {
+    if (e.name == test_status_script_param) {
+        // BehaviorTree.CPP's TestNode gives its status script the statuses, first.
+        static constexpr std::pair<std::string_view, std::int64_t> statuses[] = {
+            {"IDLE", 0}, {"RUNNING", 1}, {"SUCCESS", 2}, {"FAILURE", 3}, {"SKIPPED", 4}};
+        for (const auto& [status_name, value] : statuses) {
+            if (name == status_name) return value;
+        }
+    }
+    return registry_.find_enum(name);
+}
+
 // BehaviorTree.CPP looks a name up when the script runs: a key or enum that neither the file
 // nor the program declares may be one the program writes before then (`temp` in
 // `temp > LIMIT`). Each becomes a number key that holds no value until written (the builder
@@ -167,7 +179,7 @@ void script_pass::declare_provided_keys(std::vector<blackboard_key>& keys,
             if (!a.creates) assigned.insert(a.name);
         }
         for (const std::string_view written : e.parsed.names()) {
-            if (assigned.count(written) != 0 || registry_.find_enum(written)) continue;
+            if (assigned.count(written) != 0 || find_enum(e, written)) continue;
             std::string key = whole_name(e, written);
             if (slots.count(key) != 0) continue;
             slots.emplace(key, static_cast<std::uint32_t>(keys.size()));

@@ -36,6 +36,11 @@ std::optional<std::size_t> condition_position(std::string_view name) noexcept;
 /// is put in place, and a script's text names them as the subtree wrote them).
 inline constexpr std::string_view script_names_param = "_script_names";
 
+/// The script parameter of a test node (load_options::substitutions) whose script also knows
+/// the statuses by BehaviorTree.CPP's names and values: IDLE 0, RUNNING 1, SUCCESS 2,
+/// FAILURE 3, SKIPPED 4, as its TestNode's return_status_script does.
+inline constexpr std::string_view test_status_script_param = "_test.return_status_script";
+
 /// Whether a record's raw parameter of this name is the builder's rather than its type's: a
 /// condition attribute or the expander's name map.
 inline bool is_script_attribute(std::string_view name) noexcept {
@@ -101,6 +106,8 @@ private:
     class scope;
 
     std::size_t aliases_of(std::size_t record);
+    // The value of an enum a script of `e` names: the registry's, and a test node's statuses.
+    std::optional<std::int64_t> find_enum(const entry& e, std::string_view name) const;
     // The names `which` gives of every script, as the whole tree calls them.
     std::unordered_set<std::string> whole_names(
         std::vector<std::string_view> (parsed_script::*which)() const) const;

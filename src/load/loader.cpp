@@ -7,6 +7,7 @@
 #include "load/expand.hpp"
 #include "load/foreign_types.hpp"
 #include "load/stub_node.hpp"
+#include "load/substitute.hpp"
 #include "load/subtree_node.hpp"
 
 namespace canopy::detail {
@@ -195,13 +196,24 @@ std::shared_ptr<const tree> loader::build(tree_ref ref, bool may_move) {
     load_result built;
     if (!uses_subtrees(records)) {
         options.implicit_keys = file.document.implicit_keys || options_.lenient;
-        built = may_move ? build_tree(std::move(records), registry_, file.name, options)
-                         : build_tree(records, registry_, file.name, options);
+        if (options_.substitutions) {
+            record_set substituted = may_move ? std::move(records) : records;
+            apply_substitutions(substituted, *options_.substitutions, registry_, subtree_types_,
+                                diagnostics_);
+            built = build_tree(std::move(substituted), registry_, file.name, options);
+        } else {
+            built = may_move ? build_tree(std::move(records), registry_, file.name, options)
+                             : build_tree(records, registry_, file.name, options);
+        }
     } else {
         subtree_expander expander(files_, registry_, placeholder_types_, options_.lenient,
                                   diagnostics_);
         std::optional<record_set> expanded = expander.expand(ref);
         if (!expanded) return nullptr;
+        if (options_.substitutions) {
+            apply_substitutions(*expanded, *options_.substitutions, registry_, subtree_types_,
+                                diagnostics_);
+        }
         built = build_tree(std::move(*expanded), registry_, files_.file(ref.file).name, options);
         for (diagnostic& d : built.diagnostics) expander.relocate(d);
     }

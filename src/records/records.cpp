@@ -71,6 +71,14 @@ void record_set::add_param(raw_param param) {
     ++records_.back().param_count;
 }
 
+void record_set::retype(std::size_t i, std::string_view type_name) {
+    record& r = records_.at(i);
+    const std::uint32_t written = r.written_type;
+    r.type_name = intern_type_name(type_name);
+    r.type_id = 0;
+    r.written_type = written == by_type_id ? r.type_name : written;
+}
+
 void record_set::set_written_type(std::string_view name) {
     if (records_.empty())
         throw error(error_code::invalid_argument, "set_written_type before any record was added");

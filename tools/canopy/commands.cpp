@@ -8,6 +8,8 @@
 #include <cctype>
 #include <chrono>
 
+#include "canopy/load/substitution.hpp"
+
 namespace canopy::cli {
 namespace {
 
@@ -85,9 +87,30 @@ void add_stub_option(CLI::App& command, load_options& options) {
         ->check(CLI::IsMember({"success", "failure", "running"}));
 }
 
+void add_substitute_option(CLI::App& command, load_options& options) {
+    command.add_option_function<std::string>(
+        "--substitute",
+        [&options](const std::string& path) {
+            substitution_read_result read = load_substitution_rules(path);
+            print_diagnostics(read.diagnostics);
+            if (!read) {
+                throw error(error_code::load, "--substitute: " + path +
+                                                  " holds no substitution rules Canopy can use");
+            }
+            options.substitutions =
+                std::make_shared<const substitution_rules>(std::move(read.rules));
+            options.lenient = true;
+        },
+        "Run a tree whose node types this tool lacks, read as --lenient does: the nodes "
+        "BehaviorTree.CPP substitution rules match (a JSON file of TestNodeConfigs and "
+        "SubstitutionRules, as its loadSubstitutionRuleFromJSON reads) run test nodes or nodes "
+        "of other types in their place; see docs/testing.md");
+}
+
 std::string not_runnable_hint(const error& e) {
     return e.code() == error_code::not_runnable
-               ? " (--stub success|failure|running gives the program's nodes a stand-in)"
+               ? " (--stub success|failure|running or --substitute FILE gives the program's "
+                 "nodes a stand-in)"
                : "";
 }
 

@@ -40,6 +40,9 @@ void add_reading_options(CLI::App& command, load_options& options);
 
 /// --stub STATUS (load_options::stub, which implies --lenient), for the commands that tick.
 void add_stub_option(CLI::App& command, load_options& options);
+/// --substitute FILE (load_options::substitutions): BehaviorTree.CPP's substitution rules,
+/// read as the option is parsed; rules with errors print them and fail the command (exit 1).
+void add_substitute_option(CLI::App& command, load_options& options);
 /// What to tell a shell user whose tree cannot run (error_code::not_runnable): --stub; else "".
 std::string not_runnable_hint(const error& e);
 

@@ -111,6 +111,7 @@ void add_html_command(CLI::App& app, int& exit_code) {
     command->add_option("-o,--output", o->output, "The page to write")->required();
     add_reading_options(*command, o->load);
     add_stub_option(*command, o->load);
+    add_substitute_option(*command, o->load);
     auto* ticks = command
                       ->add_option("--ticks", o->ticks,
                                    "Tick agents of the tree this many times in their demo's world "

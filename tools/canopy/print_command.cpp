@@ -15,6 +15,7 @@ void add_print_command(CLI::App& app, int& exit_code) {
         ->required();
     auto verbose = std::make_shared<bool>(false);
     add_reading_options(*command, *options);
+    add_substitute_option(*command, *options);  // --verbose shows what replaces what
     command->add_flag("--verbose", *verbose,
                       "Show each node's editor metadata (a file's _collapsed, _description, ...) "
                       "after it, and the tree's on a first line");

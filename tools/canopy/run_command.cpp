@@ -517,6 +517,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->required();
     add_reading_options(*command, o->load);
     add_stub_option(*command, o->load);
+    add_substitute_option(*command, o->load);
     command
         ->add_option("--ticks", o->ticks,
                      "How many times to tick each agent; with --watch, 0 (the default there) "

@@ -17,6 +17,8 @@
 
 namespace canopy {
 
+struct substitution_rules;  // canopy/load/substitution.hpp
+
 /// Which tree of a file to build, and how strictly.
 struct load_options {
     /// The tree to build, by name, from the file or the files it includes. Empty: the file's
@@ -33,6 +35,10 @@ struct load_options {
     /// and never ticks the children its uses give it; so the tree runs. Empty: such nodes have
     /// no behaviour.
     std::optional<status> stub;
+    /// BehaviorTree.CPP's substitution rules (canopy/load/substitution.hpp): each node they
+    /// match runs a test node, or a node of another type, in its place, and never ticks its
+    /// children; the file is still checked as written. Null: none.
+    std::shared_ptr<const substitution_rules> substitutions;
     /// The format of the file asked for, whatever its extension and content say; the files it
     /// includes or names are still told by theirs.
     std::optional<file_format> format;

@@ -109,6 +109,9 @@ public:
     /// Names the last record's type as the file wrote it, where a reader translated it
     /// (BehaviorTree.CPP's `Sleep` read as Canopy's `Wait`).
     void set_written_type(std::string_view name);
+    /// Makes record i name its type `type_name`, keeping how the file wrote its type (a node a
+    /// substitution rule replaces keeps its words).
+    void retype(std::size_t i, std::string_view type_name);
     /// Gives the last record added the text written_params() returns for it, in place of its
     /// own parameters' (the loader's SubTree records, which hold what the file's remappings
     /// became rather than the remappings).
