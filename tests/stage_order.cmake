@@ -1,10 +1,10 @@
 # Fails when a file of one stage includes a header of a later stage, so that the include graph
 # keeps running one way: core -> records -> formats -> run -> nodes -> builder -> load -> reload
-# -> views -> monitor. Run as `cmake -DSOURCE_DIR=<checkout> -P tests/stage_order.cmake`.
+# -> views -> testing -> monitor. Run as `cmake -DSOURCE_DIR=<checkout> -P tests/stage_order.cmake`.
 #
 # A stage is a folder of include/canopy/ and the same folder of src/. A public header is
 # included as "canopy/<stage>/<name>.hpp", a private one (from src/) as "<stage>/<name>.hpp".
-set(stages core records formats run nodes builder load reload views monitor)
+set(stages core records formats run nodes builder load reload views testing monitor)
 
 set(violations "")
 set(checked 0)

@@ -62,6 +62,9 @@
 #include "canopy/views/trace_recorder.hpp"
 #include "canopy/views/write.hpp"
 
+// testing/: scenarios (canopy::testing, linked on its own)
+#include "canopy/testing/scenario.hpp"
+
 // monitor/: watching a running program (canopy::groot2 and canopy::live, each linked on its own)
 #include "canopy/monitor/groot2_server.hpp"
 #include "canopy/monitor/live_view.hpp"

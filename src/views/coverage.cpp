@@ -6,6 +6,8 @@
 #include <ostream>
 #include <utility>
 
+#include "canopy/core/error.hpp"
+
 namespace canopy {
 
 namespace {
@@ -81,6 +83,24 @@ node_coverage coverage_recorder::of(tree::index i) const {
     const counters& c = counts_[i];
     return {c.success.load(std::memory_order_relaxed), c.failure.load(std::memory_order_relaxed),
             c.running.load(std::memory_order_relaxed), c.skipped.load(std::memory_order_relaxed)};
+}
+
+void coverage_recorder::add(const coverage_recorder& other) {
+    const tree& theirs = other.observed();
+    bool same = theirs.size() == tree_->size();
+    for (tree::index i = 0; same && i < tree_->size(); ++i)
+        same = theirs.record_id(i) == tree_->record_id(i);
+    if (!same) {
+        throw error(error_code::invalid_argument,
+                    "coverage of a tree of another shape cannot be added to this one's");
+    }
+    for (tree::index i = 0; i < tree_->size(); ++i) {
+        const node_coverage n = other.of(i);
+        counts_[i].success.fetch_add(n.success, std::memory_order_relaxed);
+        counts_[i].failure.fetch_add(n.failure, std::memory_order_relaxed);
+        counts_[i].running.fetch_add(n.running, std::memory_order_relaxed);
+        counts_[i].skipped.fetch_add(n.skipped, std::memory_order_relaxed);
+    }
 }
 
 coverage_summary summarize(const coverage_recorder& coverage) {

@@ -133,7 +133,7 @@ function(_canopy_doc_example markdown name line kind needs needs_line code)
   configure_file(${generated}.in ${generated} COPYONLY)
 
   add_executable(${target} ${generated})
-  target_link_libraries(${target} PRIVATE canopy::canopy)
+  target_link_libraries(${target} PRIVATE canopy::canopy canopy_testing)  # docs/testing.md's
   if(TARGET canopy_groot2)  # docs/monitoring.md's examples
     target_link_libraries(${target} PRIVATE canopy_groot2)
   endif()

@@ -132,5 +132,6 @@ void add_dot_command(CLI::App& app, int& exit_code);
 void add_schema_command(CLI::App& app, int& exit_code);
 void add_models_command(CLI::App& app, int& exit_code);
 void add_html_command(CLI::App& app, int& exit_code);
+void add_test_command(CLI::App& app, int& exit_code);
 
 }  // namespace canopy::cli

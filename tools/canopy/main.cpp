@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
         canopy::cli::add_schema_command(app, exit_code);
         canopy::cli::add_models_command(app, exit_code);
         canopy::cli::add_html_command(app, exit_code);
+        canopy::cli::add_test_command(app, exit_code);
         if (std::optional<int> refused = check_command_name(app, argc, argv)) return *refused;
         try {
             app.parse(argc, argv);

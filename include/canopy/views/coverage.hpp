@@ -44,6 +44,10 @@ public:
     const tree& observed() const noexcept { return *tree_; }
     /// The counts of node `i` so far.
     node_coverage of(tree::index i) const;
+    /// Adds another recorder's counts to these, node by node: the same file loaded again (by
+    /// another test), whose tree has as many nodes with the same ids.
+    /// @warning throws canopy::error (invalid_argument) for a tree of another shape.
+    void add(const coverage_recorder& other);
 
 private:
     struct counters {
