@@ -78,7 +78,7 @@ TEST_SUITE("html") {
         for (tree::index i = 0; i < t.size(); ++i) {
             CAPTURE(i);
             const json& node = nodes[i];
-            CHECK(data["types"][node[0].get<std::size_t>()]["name"] == t.type_name(i));
+            CHECK(data["types"][node[0].get<std::size_t>()]["name"] == t.written_type(i));
             CHECK(node[1] == (i == 0 ? -1 : static_cast<std::int64_t>(t.parent(i))));
             CHECK(node[2] == t.subtree_end(i));
             CHECK(node[3] == t.record_id(i));
@@ -88,6 +88,38 @@ TEST_SUITE("html") {
             CHECK(node[6] > 0);
             CHECK(node[8].size() <= t.params(i).size());
         }
+    }
+
+    TEST_CASE("types are the file's words; coverage colours the tree when given") {
+        registry reg;
+        register_builtin_nodes(reg);
+        load_result loaded = try_load_text(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+  <Fallback><AlwaysFailure/><Inverter><AlwaysFailure/></Inverter></Fallback>
+</BehaviorTree></root>)",
+                                           file_format::btcpp_xml, reg, "m.xml");
+        REQUIRE(loaded);
+        coverage_recorder coverage(loaded.tree);
+        agent a(loaded.tree);
+        a.set_observer(&coverage);
+        a.tick(0.1);
+        a.tick(0.1);
+        html_options options;
+        options.coverage = &coverage;
+        options.coverage_ticks = 2;
+        const json data = page_data(to_html(*loaded.tree, options));
+        const json& fallback = data["types"][data["nodes"][0][0].get<std::size_t>()];
+        CHECK(fallback["name"] == "Fallback");
+        CHECK(fallback["runs"] == "Selector");
+        CHECK(data["coverage_ticks"] == 2);
+        REQUIRE(data["coverage"].size() == 4);
+        CHECK(data["coverage"][0] == json::array({2, 0, 0, 0}));  // the root's success, twice
+        CHECK(data["coverage"][1] == json::array({0, 2, 0, 0}));
+        CHECK(page_data(to_html(*loaded.tree)).count("coverage") == 0);
+        // Coverage of another load of the same file is not this tree's.
+        load_result again = try_load_text(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+  <AlwaysFailure/></BehaviorTree></root>)",
+                                          file_format::btcpp_xml, reg, "m.xml");
+        CHECK_THROWS_AS(to_html(*again.tree, options), error);
     }
 
     TEST_CASE("editor metadata goes with its node, the tree's apart, and the viewer shows it") {

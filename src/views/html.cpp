@@ -12,6 +12,7 @@
 #include "canopy/core/error.hpp"
 #include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
+#include "canopy/views/coverage.hpp"
 #include "canopy/views/trace_recorder.hpp"
 #include "core/param_text.hpp"
 
@@ -218,6 +219,17 @@ std::string to_html(const tree& t, const html_options& options) {
         data["tree_metadata"] = std::move(notes);
     }
     if (options.live) data["live"] = true;
+    if (options.coverage != nullptr) {
+        if (&options.coverage->observed() != &t)
+            throw error(error_code::invalid_argument, "the coverage is of another tree");
+        json counts = json::array();
+        for (tree::index i = 0; i < t.size(); ++i) {
+            const node_coverage c = options.coverage->of(i);
+            counts.push_back({c.success, c.failure, c.running, c.skipped});
+        }
+        data["coverage"] = std::move(counts);
+        data["coverage_ticks"] = options.coverage_ticks;
+    }
     data["ticks"] = options.replay != nullptr ? trace_json(*options.replay, t) : json(nullptr);
 
     return fill_page(detail::viewer_page(), html_escaped(title),

@@ -393,6 +393,43 @@ finish();
               "at 700 px the legend's '%s' spans %d to %d px of %d" % (name, left, right, width))
 
 
+def test_heat_map(chromium, canopy, workdir):
+    tree = os.path.join(workdir, "heat.json")
+    with open(tree, "w", encoding="utf-8") as f:
+        json.dump([{"id": 1, "type": "Fallback"},
+                   {"id": 2, "parentId": 1, "type": "AlwaysFailure", "describe": "never"},
+                   {"id": 3, "parentId": 1, "type": "AlwaysSuccess", "describe": "always"},
+                   {"id": 4, "parentId": 1, "type": "AlwaysSuccess", "describe": "unreached"}], f)
+    page = os.path.join(workdir, "heat.html")
+    run([canopy, "html", tree, "--ticks", "3", "--heat-map", "-o", page])
+    driver = r"""
+try {
+  R.before = document.querySelectorAll("#canvas .cov").length;
+  R.hidden = q("#coverage").hidden;
+  q("#coverage").click();
+  R.classes = Array.prototype.map.call(document.querySelectorAll("#canvas .row"), function (row) {
+    var c = row.querySelector(".cov");
+    return c ? c.className : "";
+  });
+  R.title = rowOf(1).querySelector(".cov").title;
+  rowOf(2).click();
+  R.detail = q("#detail").textContent;
+  finish();
+} catch (e) { R.errors.push(String(e && e.stack || e)); finish(); }
+"""
+    R, _seconds = drive(chromium, workdir, page, driver)
+    check(R["errors"] == [], "script errors: %s" % R["errors"])
+    check(not R["hidden"] and R["before"] == 0, "the Coverage button is hidden (%s) or the map "
+          "shows before it is pressed (%d)" % (R["hidden"], R["before"]))
+    # The root and `always` succeed (one outcome), `never` fails (one), `unreached` never ticks.
+    check(R["classes"] == ["cov c1", "cov c1", "cov c1", "cov c0"],
+          "the heat map colours the rows %s" % R["classes"])
+    check(R["title"] == "success 0, failure 3, running 0, skipped 0",
+          "the counts of `never` read %r" % R["title"])
+    check("success 3, failure 0" in R["detail"] and "over 3 ticks" in R["detail"],
+          "the detail panel of `always` lacks its counts: %r" % R["detail"])
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: viewer_test.py CANOPY_BINARY SOURCE_DIR")
@@ -407,6 +444,7 @@ def main():
         test_ten_thousand(chromium, canopy, workdir)
         test_narrow_window(chromium, canopy, source, workdir)
         test_skipped(chromium, canopy, workdir)
+        test_heat_map(chromium, canopy, workdir)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1

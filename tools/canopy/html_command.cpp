@@ -2,6 +2,7 @@
 // runs them (--ticks) or reads them from a recorded trace (--trace).
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "canopy/load/load.hpp"
 #include "canopy/run/agent.hpp"
 #include "canopy/run/tree.hpp"
+#include "canopy/views/coverage.hpp"
 #include "canopy/views/html.hpp"
 #include "canopy/views/trace_recorder.hpp"
 #include "commands.hpp"
@@ -27,13 +29,36 @@ struct html_command_options {
     std::size_t agents = 1;
     double dt = 0.1;
     std::uint64_t seed = 1;
+    bool heat_map = false;  // colour the tree by the outcomes its ticks gave
     load_options load;
+};
+
+// Agent 0's events go to its trace recorder and to the coverage every agent shares.
+class both final : public observer {
+public:
+    both(observer& first, observer* second) : first_(first), second_(second) {}
+    void on_visit(const agent& a, tree::index node) override {
+        first_.on_visit(a, node);
+        if (second_ != nullptr) second_->on_visit(a, node);
+    }
+    void on_tick(const agent& a, tree::index node, status before, status result) override {
+        first_.on_tick(a, node, before, result);
+        if (second_ != nullptr) second_->on_tick(a, node, before, result);
+    }
+    void on_halt(const agent& a, tree::index node) override {
+        first_.on_halt(a, node);
+        if (second_ != nullptr) second_->on_halt(a, node);
+    }
+
+private:
+    observer& first_;
+    observer* second_;
 };
 
 // Ticks the agents in their demo's world, as canopy run does, recording agent 0's last ticks.
 // Returns false, having said why, if the tree cannot run.
 bool record_run(const html_command_options& o, const std::shared_ptr<const tree>& t,
-                recorded_trace& trace) {
+                recorded_trace& trace, coverage_recorder* coverage) {
     try {
         const demo::pack* pack = demo::pack_for(*t);
         std::unique_ptr<demo::world> world;
@@ -44,7 +69,10 @@ bool record_run(const html_command_options& o, const std::shared_ptr<const tree>
             agents.emplace_back(t, world ? world->host(i) : nullptr, o.seed + i);
         }
         trace_recorder recorder(t, o.keep);
-        agents.front().set_observer(&recorder);
+        both observers(recorder, coverage);
+        agents.front().set_observer(&observers);
+        for (std::size_t i = 1; coverage != nullptr && i < agents.size(); ++i)
+            agents[i].set_observer(coverage);
         progress ticking("ticking", o.ticks);
         for (std::uint64_t k = 0; k < o.ticks; ++k) {
             ticking.update(k);
@@ -69,6 +97,8 @@ int make_page(const html_command_options& o) {
     const std::shared_ptr<const tree> t = loaded.tree;
 
     recorded_trace trace;
+    std::optional<coverage_recorder> coverage;
+    if (o.heat_map) coverage.emplace(t);
     bool replay = false;
     if (!o.trace.empty()) {
         std::ifstream in(o.trace, std::ios::binary);
@@ -85,7 +115,7 @@ int make_page(const html_command_options& o) {
         }
         replay = true;
     } else if (o.ticks > 0) {
-        if (!record_run(o, t, trace)) return 1;
+        if (!record_run(o, t, trace, coverage ? &*coverage : nullptr)) return 1;
         replay = true;
         if (!o.write_trace.empty()) {
             std::ostringstream text;
@@ -97,6 +127,8 @@ int make_page(const html_command_options& o) {
     html_options options;
     options.path = input_name(o.file);
     options.replay = replay ? &trace : nullptr;
+    options.coverage = coverage ? &*coverage : nullptr;
+    options.coverage_ticks = o.ticks;
     return write_file(o.output, to_html(*t, options), "page") ? 0 : 1;
 }
 
@@ -139,6 +171,11 @@ void add_html_command(CLI::App& app, int& exit_code) {
     command
         ->add_option("--write-trace", o->write_trace,
                      "With --ticks: also save the recorded trace to this file")
+        ->needs(ticks);
+    command
+        ->add_flag("--heat-map", o->heat_map,
+                   "With --ticks: colour the tree by the outcomes its nodes gave over every "
+                   "agent's ticks (the page's Coverage button; canopy run --coverage's counts)")
         ->needs(ticks);
     command
         ->add_option("--trace", o->trace,

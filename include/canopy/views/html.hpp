@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "canopy/core/fwd.hpp"
@@ -7,6 +8,7 @@
 namespace canopy {
 
 struct recorded_trace;
+class coverage_recorder;
 
 /// What to_html shows besides the tree.
 struct html_options {
@@ -21,6 +23,12 @@ struct html_options {
     /// The page asks the server that served it for what to show (canopy::live_view):
     /// statuses, blackboard and trace of a running agent, and the population view.
     bool live = false;
+    /// What the tree's runs returned, node by node (a coverage_recorder of this tree; not
+    /// owned; may be null): the page can colour the tree by it, a heat map of the outcomes
+    /// seen, with the counts on each node.
+    const coverage_recorder* coverage = nullptr;
+    /// The ticks those counts are over, which the page says.
+    std::uint64_t coverage_ticks = 0;
 };
 
 /// The tree as one self-contained HTML page (docs/viewer.md): a collapsible outline of its
