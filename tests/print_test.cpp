@@ -151,3 +151,44 @@ TEST_SUITE("printer") {
         CHECK(checked == 2);
     }
 }
+
+TEST_SUITE("the file's words") {
+    // The first problem loading `text` in `format` with the built-ins, rendered without path.
+    std::string first_message(const std::string& text, file_format format) {
+        registry reg;
+        register_builtin_nodes(reg);
+        const load_result r = try_load_text(text, format, reg, "t");
+        CHECK_FALSE(r);
+        return r.diagnostics.empty() ? "" : r.diagnostics.front().message;
+    }
+    std::string btcpp(const std::string& node) {
+        return "<root BTCPP_format=\"4\"><BehaviorTree ID=\"M\"><Sequence>" + node +
+               "</Sequence></BehaviorTree></root>";
+    }
+
+    TEST_CASE("diagnostics name types and parameters as a BehaviorTree.CPP file writes them") {
+        CHECK(first_message(btcpp("<Sleep/>"), file_format::btcpp_xml) ==
+              "node 2 ('Sleep') needs parameter 'msec' (a number)");
+        CHECK(first_message(btcpp("<Repeat num_cycle=\"3\"><AlwaysSuccess/></Repeat>"),
+                            file_format::btcpp_xml) ==
+              "'Repeat' has no parameter 'num_cycle' (did you mean 'num_cycles'?)");
+        CHECK(first_message(btcpp("<Fallbak><AlwaysSuccess/></Fallbak>"), file_format::btcpp_xml) ==
+              "unknown node type 'Fallbak' (did you mean 'Fallback'?)");
+        CHECK(first_message(btcpp("<Inverter/>"), file_format::btcpp_xml) ==
+              "'Inverter' is a decorator and takes exactly one child, but node 2 has 0");
+        CHECK(first_message(btcpp("<Timeout msec=\"{t}\"><AlwaysSuccess/></Timeout>"),
+                            file_format::btcpp_xml)
+                  .find("'msec' of 'Timeout' reads milliseconds") == 0);
+    }
+
+    TEST_CASE("and as a behavior3 file writes them, suggesting from its own names") {
+        CHECK(first_message(R"({"name": "t", "root": {"id": 1, "name": "Calculat",
+            "args": {"value": "1"}}})",
+                            file_format::behavior3) ==
+              "unknown node type 'Calculat' (did you mean 'Calculate'?)");
+        CHECK(first_message(R"({"name": "t", "root": {"id": 1, "name": "Wait",
+            "args": {"time": "x"}}})",
+                            file_format::behavior3)
+                  .find("parameter 'time' of 'Wait'") == 0);
+    }
+}

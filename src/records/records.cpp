@@ -58,10 +58,7 @@ std::size_t record_set::add_with_type_id(std::int64_t id, std::int64_t parent_id
 
 void record_set::add_param(std::string name, param_value value, source_location where,
                            bool from_text) {
-    if (records_.empty())
-        throw error(error_code::invalid_argument, "add_param before any record was added");
-    params_.push_back({std::move(name), std::move(value), where, from_text});
-    ++records_.back().param_count;
+    add_param(raw_param(std::move(name), std::move(value), where, from_text));
 }
 
 void record_set::add_param(raw_param param) {
