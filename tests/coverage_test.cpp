@@ -60,7 +60,10 @@ TEST_SUITE("coverage") {
     // BehaviorTree.CPP's TreeObserver counts changes of status: a condition a running
     // ReactiveSequence ticks again returns success again without a change, until the sequence
     // finishes and resets it.
-    TEST_CASE("a status returned again without a reset between counts once") {
+    TEST_CASE("a reactive composite whose child runs resets the others; the root, each tick") {
+        // As BehaviorTree.CPP's TreeObserver sees them: ReactiveSequence halts ("resets") its
+        // other children when one runs, so the condition's success is a change at each tick;
+        // tickRoot resets a finished root, so a leaf root counts every tick.
         const auto t = testing::runtime_tree(R"({"nodes": [
             {"id": 1, "type": "ReactiveSequence"},
             {"id": 2, "parentId": 1, "type": "AlwaysSuccess"},
@@ -69,11 +72,36 @@ TEST_SUITE("coverage") {
         agent a(t);
         a.set_observer(&coverage);
         for (int i = 0; i < 3; ++i) a.tick(0.1);  // running, running, success
-        CHECK(coverage.of(1).success == 1);
+        CHECK(coverage.of(1).success == 3);
         CHECK(coverage.of(0).success == 1);
-        a.tick(0.1);  // the sequence's next run: reset, so a change again
-        CHECK(coverage.of(1).success == 2);
+        CHECK(coverage.of(0).running == 1);
+        a.tick(0.1);  // the sequence's next run
+        CHECK(coverage.of(1).success == 4);
         CHECK(coverage.of(0).running == 2);  // one per run
+
+        const auto leaf =
+            testing::runtime_tree(R"({"nodes": [{"id": 1, "type": "AlwaysSuccess"}]})");
+        coverage_recorder root(leaf);
+        agent b(leaf);
+        b.set_observer(&root);
+        for (int i = 0; i < 3; ++i) b.tick(0.1);
+        CHECK(root.of(0).success == 3);
+    }
+
+    TEST_CASE("a status returned again without a reset between counts once") {
+        // A Sequence (not reactive) resumes at its running child: the first child, not ticked
+        // again, is not counted again; a Parallel's finished child likewise.
+        const auto t = testing::runtime_tree(R"({"nodes": [
+            {"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "AlwaysSuccess"},
+            {"id": 3, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 2}}]})");
+        coverage_recorder coverage(t);
+        agent a(t);
+        a.set_observer(&coverage);
+        for (int i = 0; i < 3; ++i) a.tick(0.1);
+        CHECK(coverage.of(1).success == 1);
+        CHECK(coverage.of(2).running == 1);
+        CHECK(coverage.of(2).success == 1);
     }
 
     TEST_CASE("writes the counts as JSON and names what was never seen") {

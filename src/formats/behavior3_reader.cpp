@@ -225,8 +225,8 @@ private:
                        record_id);
                 continue;
             }
-            params.push_back(
-                {field + std::to_string(place), "{" + at(i).text + "}", at(i).where, false});
+            params.emplace_back(field + std::to_string(place), "{" + at(i).text + "}", at(i).where,
+                                false);
         }
     }
 
@@ -1164,7 +1164,7 @@ private:
         if (rule != nullptr) {
             for (const b3::fixed_param& fixed : rule->fixed) {
                 if (!fixed.name.empty()) {
-                    params.push_back({std::string(fixed.name), fixed.value, where, false});
+                    params.emplace_back(std::string(fixed.name), fixed.value, where, false);
                     params.back().unwritten = true;  // the name says it
                 }
             }
@@ -1185,18 +1185,18 @@ private:
                 continue;
             }
             if (std::optional<param_value> value = scalar(a.value, a.name, id)) {
-                params.push_back({std::string(a.name), std::move(*value), a.where, false});
+                params.emplace_back(std::string(a.name), std::move(*value), a.where, false);
             }
         }
         for (std::size_t i = 0; i < inputs.size(); ++i) {
             if (inputs_used[i] || inputs[i].name.empty()) continue;  // "" is a slot not wired
-            params.push_back({"input" + std::to_string(i + 1),
-                              "{" + std::string(inputs[i].name) + "}", inputs[i].where, false});
+            params.emplace_back("input" + std::to_string(i + 1),
+                                "{" + std::string(inputs[i].name) + "}", inputs[i].where, false);
         }
         for (std::size_t i = 0; i < outputs.size(); ++i) {
             if (outputs[i].name.empty()) continue;
-            params.push_back({"output" + std::to_string(i + 1),
-                              "{" + std::string(outputs[i].name) + "}", outputs[i].where, false});
+            params.emplace_back("output" + std::to_string(i + 1),
+                                "{" + std::string(outputs[i].name) + "}", outputs[i].where, false);
         }
         records.add(id, parent, type, describe, where);
         records.set_written_type(name);
@@ -1269,8 +1269,8 @@ private:
             where = given->where;
             if (wired != nullptr && !rule.dropped_arg.empty()) {
                 // Log prints both: the message, then input 1's value.
-                params.push_back(
-                    {"input1", "{" + std::string(wired->name) + "}", wired->where, false});
+                params.emplace_back("input1", "{" + std::string(wired->name) + "}", wired->where,
+                                    false);
             } else if (wired != nullptr) {
                 // The others take one or the other (behavior3editor's "oneof" check refuses
                 // both).

@@ -65,7 +65,7 @@ public:
     }
 
 private:
-    void unknown_key(const jvalue& member, std::vector<std::string_view> known,
+    void unknown_key(const jvalue& member, const std::vector<std::string_view>& known,
                      const std::string& where) {
         std::string hint = detail::did_you_mean(member.key, known);
         sink_.warn(member.key_where, diagnostic_code::unknown_field,
@@ -120,7 +120,7 @@ private:
             }
             if (!config.return_status && config.return_status_script.empty() && ok) {
                 sink_.report(entry.key_where, diagnostic_code::missing_field,
-                             what + " must give \"return_status\" or \"return_status_script\"");
+                             what + R"( must give "return_status" or "return_status_script")");
             }
             result_.rules.configs.push_back(std::move(config));
         }

@@ -93,7 +93,7 @@ public:
         if (s.ticks == 0 && !s.steps.empty()) s.ticks = s.steps.back().tick;
         if (s.ticks == 0) {
             sink_.report(top.where, diagnostic_code::missing_field,
-                         "a scenario runs some ticks: give \"ticks\" or \"steps\"");
+                         R"(a scenario runs some ticks: give "ticks" or "steps")");
         }
     }
 
@@ -101,7 +101,8 @@ private:
     void wrong(const jvalue& v, const std::string& message) {
         sink_.report(v.where, diagnostic_code::wrong_field_type, message);
     }
-    void unknown(const jvalue& v, std::vector<std::string_view> known, const std::string& in) {
+    void unknown(const jvalue& v, const std::vector<std::string_view>& known,
+                 const std::string& in) {
         sink_.report(v.key_where, diagnostic_code::unknown_field,
                      "'" + v.key + "' means nothing in " + in + detail::did_you_mean(v.key, known));
     }

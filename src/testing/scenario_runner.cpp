@@ -94,8 +94,8 @@ bool same(const std::optional<dynamic_value>& got, const dynamic_value& want) {
 // Writes a scenario's value into a key of whatever type it has, or says why it cannot.
 std::string write_value(blackboard board, std::uint32_t slot, const dynamic_value& v) {
     const blackboard_key& key = board.keys()[slot];
-    const std::string wrong = "cannot write " + v.to_json() + " into key '" + key.name +
-                              "', which holds " + std::string(key.type_name());
+    std::string wrong = "cannot write " + v.to_json() + " into key '" + key.name +
+                        "', which holds " + std::string(key.type_name());
     switch (key.type) {
         case param_type::integer:
             if (!v.is_number() || v.number() != std::trunc(v.number())) return wrong;
@@ -339,7 +339,7 @@ std::string junit_xml(const std::vector<scenario_result>& results, const std::st
     std::ostringstream out;
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\""
         << escaped(suite) << "\" tests=\"" << results.size() << "\" failures=\"" << failed
-        << "\" errors=\"0\" time=\"" << seconds << "\">\n";
+        << R"(" errors="0" time=")" << seconds << "\">\n";
     for (const scenario_result& r : results) {
         out << "    <testcase classname=\"" << escaped(r.path) << "\" name=\"" << escaped(r.name)
             << "\" time=\"" << r.seconds << "\"";

@@ -28,7 +28,13 @@ std::atomic<std::uint64_t> recorders_made{0};
 coverage_recorder::coverage_recorder(std::shared_ptr<const tree> observed)
     : serial_(++recorders_made),
       tree_(std::move(observed)),
-      counts_(std::make_unique<counters[]>(tree_->size())) {}
+      counts_(std::make_unique<counters[]>(tree_->size())),
+      reactive_(tree_->size(), false) {
+    for (tree::index i = 0; i < tree_->size(); ++i) {
+        const std::string_view type = tree_->type_name(i);
+        reactive_[i] = type == "ReactiveSequence" || type == "ReactiveSelector";
+    }
+}
 
 coverage_recorder::~coverage_recorder() = default;
 
@@ -55,12 +61,19 @@ void coverage_recorder::on_tick(const agent& a, tree::index node, status before,
     // A node that finishes (or is skipped) resets its children (not theirs), as
     // BehaviorTree.CPP's controls do; a decorator resets its child as soon as the child
     // finishes: their next statuses are changes again.
+    // The root is reset after each tick it finishes, as BehaviorTree.CPP's tickRoot resets it.
+    // A reactive composite whose child runs resets its other children (their subtrees keep
+    // their statuses), as BehaviorTree.CPP's "reset the previous children".
     const bool finished = result != status::running;
+    const tree::index parent = tree_->parent(node);
     if (finished) {
         for (const tree::index child : tree_->children(node)) statuses[child] = status::idle;
-        const tree::index parent = tree_->parent(node);
-        if (parent != tree::no_parent && tree_->child_count(parent) == 1)
+        if (node == tree::root || (parent != tree::no_parent && tree_->child_count(parent) == 1))
             statuses[node] = status::idle;
+    } else if (parent != tree::no_parent && reactive_[parent]) {
+        for (const tree::index sibling : tree_->children(parent)) {
+            if (sibling != node) statuses[sibling] = status::idle;
+        }
     }
     if (previous == result) return;
     counters& c = counts_[node];

@@ -27,7 +27,7 @@ struct test_options {
 class coverage_by_tree {
 public:
     observer* observe(const std::string& scenario_tree, const std::shared_ptr<const tree>& t) {
-        recorders_.push_back({scenario_tree, std::make_unique<coverage_recorder>(t)});
+        recorders_.emplace_back(scenario_tree, std::make_unique<coverage_recorder>(t));
         return recorders_.back().second.get();
     }
     // Merges the recorders of one tree file; a file that loaded differently (other rules)

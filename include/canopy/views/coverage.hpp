@@ -61,6 +61,7 @@ private:
     std::uint64_t serial_;
     std::shared_ptr<const tree> tree_;
     std::unique_ptr<counters[]> counts_;
+    std::vector<bool> reactive_;  // per node: a ReactiveSequence or ReactiveSelector
     std::mutex agents_mutex_;
     std::unordered_map<const agent*, std::vector<status>> agents_;
 };
