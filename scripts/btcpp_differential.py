@@ -5,7 +5,8 @@ Usage:
     scripts/btcpp_differential.py \
         (--btcpp-runner PATH | --btcpp-prefix DIR [--btcpp-src DIR]) \
         [--canopy build/debug/tools/canopy/canopy] [--trees 300] [--ticks 12] [--seed 1] \
-        [--out build/btcpp-diff] [--no-shrink] [--mixed] [--untyped-ports] [--only N]
+        [--out build/btcpp-diff] [--no-shrink] [--mixed] [--untyped-ports] [--substitute] \
+        [--coverage] [--only N]
 
 Generates --trees random BehaviorTree.CPP 4 trees (`<root BTCPP_format="4"
 main_tree_to_execute="MainTree">`, reproducible from --seed; tree N from the seed and N alone,
@@ -29,6 +30,22 @@ and reads of keys before any script made them (a missing or later first Script, 
 that only a later node creates). --untyped-ports adds SetBlackboard nodes that carry text into
 keys (`value="3"`, `"2.5"`, `"abc"`, `"{b}"`), which scripts then use as numbers or strings.
 
+--substitute runs each tree under BehaviorTree.CPP 4.10's substitution rules. It gives some
+nodes a `name` (shared names, now and then another type's name), asks the runner for the
+tree's nodes (`--paths`: UID, full path, name, registration ID), and draws 1 to 4 rules that
+no node matches twice (matched as BehaviorTree.CPP does: the pattern equals the node's name or
+its registration ID, or matches its full path with the wildcards `*` and `?`; BehaviorTree.CPP
+picks any one of several matching rules, Canopy the first): an instance name, a type
+(`Script`, `AlwaysFailure`), an exact path (`Fallback::7`) or a wildcard one (`Sequence::*`,
+`*/Script::*`, `ForceF?ilure::5`), rarely one that matches the root or the first Script. Each rule
+names a TestNodeConfig or, now and then, AlwaysSuccess or AlwaysFailure. The configs are
+synchronous (no async_delay: BehaviorTree.CPP runs it on the wall clock): a return_status
+(SUCCESS, FAILURE, RUNNING, SKIPPED) or a return_status_script of statuses and numbers
+(`a > 2 ? SUCCESS : FAILURE`), sometimes success_script, failure_script and post_script that
+change the number keys (`a += 1`). The trees are those of the same seed without
+--substitute, with the names added. The rules go next to the tree (tree-NNNN.rules.json), to
+`canopy run --substitute` and the runner's --substitute.
+
 Each tree runs for --ticks ticks in BehaviorTree.CPP (scripts/btcpp_runner.cpp; built by this
 script with --btcpp-prefix, or given built with --btcpp-runner) and in Canopy (`CANOPY run FILE
 --ticks N --blackboard`); after each tick the root status and every line of the main blackboard
@@ -46,11 +63,21 @@ an error), "btcpp refuses at load: ...", "error only in btcpp: ...", "error only
 ...", "blackboard differs: keys only in canopy", "value differs: boolean vs integer" (x=true
 vs x=1), "status differs: ...". Messages are generalised (no file, line, quoted names or
 numbers) so that one cause is one category. Then the smallest tree that still disagrees in the
-same category (nodes replaced by a child or a constant leaf, children, condition attributes
-and script statements dropped, conditions made constants, an operator and an operand dropped
-from a script), with both outputs. Trees go to --out (tree-NNNN.xml, tree-NNNN.small.xml,
-tree-NNNN.json). At the end: "agree: N / total" and a table of the categories with their
-counts and one tree of each.
+same category (nodes replaced by a child or a constant leaf, children, names, condition
+attributes and script statements dropped, conditions made constants, an operator and an
+operand dropped from a script; with --substitute, under the same rules, then rules and
+optional config fields dropped; a smaller tree where a node matches two rules is passed over),
+with both outputs. Trees go to --out (tree-NNNN.xml, tree-NNNN.small.xml, tree-NNNN.json, and
+with --substitute tree-NNNN.rules.json, tree-NNNN.small.rules.json). At the end: "agree: N /
+total" and a table of the categories with their counts and one tree of each.
+
+--coverage also runs each tree both run alike to the last tick with `canopy run --coverage
+OUT.json` and the runner's --coverage (BehaviorTree.CPP's TreeObserver), under the rules with
+--substitute, and compares every node's success and failure counts (Canopy's node i in
+preorder is BehaviorTree.CPP's UID i + 1). The children a substituted node leaves dangling are
+not observed in BehaviorTree.CPP and never ticked in Canopy: they compare as never ticked. A
+tree with two observed nodes of one path (two of one name) is left out: the TreeObserver
+refuses it.
 
 Building the runner (what --btcpp-prefix does; BUILD a BehaviorTree.CPP 4.10 build directory
 or install prefix, SRC its sources, for the headers when BUILD is a build directory):
@@ -447,6 +474,188 @@ def body_of(xml):
 
 
 # ---------------------------------------------------------------------------------------------
+# Substitution rules: {"configs": {NAME: {TestNodeConfig fields}}, "rules": [(PATTERN, NAME or
+# a registered ID)]}, matched against the nodes the runner's --paths lists:
+# [(uid, full path, name, registration name)].
+
+NODE_NAMES = ["alpha", "beta", "gamma", "probe"]
+STATUSES = ["SUCCESS", "FAILURE", "RUNNING", "SKIPPED"]
+
+
+def name_nodes(root, rng):
+    """Gives some nodes a name attribute: a few shared names, now and then another type's
+    name (a rule with that pattern then matches this node by name and the others by type)."""
+    types = COMPOSITES + DECORATORS + ["AlwaysSuccess", "AlwaysFailure", "Script"]
+
+    def walk(n):
+        if rng.random() < 0.2:
+            name = rng.choice(NODE_NAMES) if rng.random() < 0.85 else rng.choice(types)
+            n["attrs"] = {"name": name, **n["attrs"]}
+        for c in n["children"]:
+            walk(c)
+
+    walk(root)
+
+
+def wildcard_match(text, pattern):
+    """BehaviorTree.CPP's wildcards_match: `*` any text, `?` one character, all else literal,
+    case-sensitive, the whole text."""
+    regex = "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in pattern)
+    return re.fullmatch(regex, text, re.DOTALL) is not None
+
+
+def matched_by(pattern, nodes):
+    """The UIDs of the nodes a rule's pattern matches: their name, their registration ID, or a
+    wildcard pattern on their full path."""
+    return frozenset(uid for uid, path, name, id_ in nodes
+                     if pattern == name or pattern == id_ or wildcard_match(path, pattern))
+
+
+def overlapping(rules, nodes):
+    """Whether some node is matched by two rules (BehaviorTree.CPP picks either then)."""
+    seen = set()
+    for pattern, _ in rules["rules"]:
+        uids = matched_by(pattern, nodes)
+        if seen & uids:
+            return True
+        seen |= uids
+    return False
+
+
+def random_pattern(rng, nodes):
+    """A pattern for a node of the tree: its name, its type, its path, or a wildcard on it."""
+    # Rather not the first Script, which makes the keys every later script reads.
+    uid, path, name, id_ = rng.choice([n for n in nodes if n[0] != 2] or nodes)
+    k = rng.random()
+    if k < 0.25:
+        named = [n for n in nodes if n[2] != n[3]]
+        return rng.choice(named)[2] if named else name
+    if k < 0.5:
+        return id_
+    forms = [path, f"{id_}::*", f"*/{id_}::*", re.sub(r"\d+$", "*", path), path[:3] + "*",
+             "*" + path[-2:], f"*::{uid}", f"{id_[:2]}*::?", f"*{id_[2:4]}*"]
+    if path:
+        i = rng.randrange(len(path))
+        forms.append(path[:i] + "?" + path[i + 1:])
+    return rng.choice(forms)
+
+
+def status_script(rng):
+    """A return_status_script: a status by name or number, often chosen by a test of a key."""
+    key = rng.choice(NUM_KEYS)
+    one, other = rng.sample(STATUSES[:2] * 2 + STATUSES[2:], 2) if rng.random() < 0.3 \
+        else rng.sample(STATUSES[:2], 2)
+    k = rng.random()
+    if k < 0.15:
+        return rng.choice(["SUCCESS", "FAILURE", "2", "3"])
+    if k < 0.3:
+        return f"{key} > {rng.randint(0, 4)} ? {rng.choice(['2', '3'])} : {rng.choice(['2', '3'])}"
+    test = f"{key} {rng.choice(['<', '>', '<=', '>=', '==', '!='])} {rng.randint(0, 4)}"
+    if rng.random() < 0.2:
+        test += f" && {rng.choice(NUM_KEYS)} < {rng.randint(1, 5)}"
+    return f"{test} ? {one} : {other}"
+
+
+def key_script(rng):
+    """A success, failure or post script: changes to the number keys the tree's scripts use."""
+    parts = []
+    for _ in range(rng.randint(1, 2)):
+        key = rng.choice(NUM_KEYS)
+        parts.append(rng.choice([f"{key} += 1", f"{key} -= 1", f"{key} = {key} * 2",
+                                 f"{key} := {rng.randint(0, 5)}",
+                                 f"{key} = {rng.choice(NUM_KEYS)} + {rng.randint(1, 3)}"]))
+    return "; ".join(parts)
+
+
+def test_config(rng):
+    """A synchronous TestNodeConfig (async_delay would run on BehaviorTree.CPP's wall clock)."""
+    config = {}
+    if rng.random() < 0.3:
+        config["return_status_script"] = status_script(rng)
+        if rng.random() < 0.3:  # ignored beside the script
+            config["return_status"] = rng.choice(STATUSES[:2])
+    else:
+        config["return_status"] = rng.choice(STATUSES[:2] * 3 + STATUSES[2:])
+    for field in ("success_script", "failure_script", "post_script"):
+        if rng.random() < 0.3:
+            config[field] = key_script(rng)
+    return config
+
+
+def make_rules(rng, nodes):
+    """1 to 4 rules that no node matches twice, each to a new TestNodeConfig or, now and then,
+    to AlwaysSuccess or AlwaysFailure. No nodes (the tree does not load): no rules."""
+    rules = {"configs": {}, "rules": []}
+    if not nodes:
+        return rules
+    wanted = rng.randint(1, 4)
+    taken = set()
+    for _ in range(40):
+        if len(rules["rules"]) == wanted:
+            break
+        pattern = random_pattern(rng, nodes)
+        uids = matched_by(pattern, nodes)
+        if taken & uids or any(pattern == p for p, _ in rules["rules"]):
+            continue
+        if uids & {1, 2} and rng.random() < 0.9:
+            continue  # the root or the first Script replaced leaves little to compare
+        taken |= uids
+        if rng.random() < 0.2:
+            replacement = rng.choice(["AlwaysSuccess", "AlwaysFailure"])
+        else:
+            replacement = f"T{len(rules['configs']) + 1}"
+            rules["configs"][replacement] = test_config(rng)
+        rules["rules"].append((pattern, replacement))
+    return rules
+
+
+def rules_json(rules):
+    """The rules as BehaviorTree.CPP's loadSubstitutionRuleFromJSON reads them (only the
+    configs some rule uses)."""
+    used = {replacement for _, replacement in rules["rules"]}
+    return json.dumps({
+        "TestNodeConfigs": {k: v for k, v in rules["configs"].items() if k in used},
+        "SubstitutionRules": dict(rules["rules"]),
+    }, indent=1) + "\n"
+
+
+def rule_keys(rules):
+    """The blackboard keys the rules' scripts use."""
+    used = {replacement for _, replacement in rules["rules"]}
+    found = set()
+    for name, config in rules["configs"].items():
+        if name in used:
+            for field, text in config.items():
+                if field.endswith("script"):
+                    found |= set(re.findall(r"[a-z_]\w*", text))
+    return found
+
+
+def smaller_rules(rules):
+    """The rules with one rule, or one optional field of a config, gone."""
+    for i in range(len(rules["rules"])):
+        yield dict(rules, rules=rules["rules"][:i] + rules["rules"][i + 1:])
+    used = {replacement for _, replacement in rules["rules"]}
+    for name, config in rules["configs"].items():
+        if name not in used:
+            continue
+        for field in config:
+            rest = {k: v for k, v in config.items() if k != field}
+            if "return_status" not in rest and "return_status_script" not in rest:
+                continue
+            yield dict(rules, configs={**rules["configs"], name: rest})
+
+
+def runner_paths(args, path):
+    """The nodes of the tree at path as the runner lists them with no rules, or None."""
+    empty = {"configs": {}, "rules": []}
+    rules_path = rules_path_of(path)
+    with open(rules_path, "w") as f:
+        f.write(rules_json(empty))
+    return run_btcpp(args, path, rules_path, ticks=1)["paths"]
+
+
+# ---------------------------------------------------------------------------------------------
 # Running both sides: {"load": None or message, "ticks": [(status, [bb lines], error or None)]}
 
 
@@ -468,26 +677,47 @@ def parse_ticks(lines, ignored):
     return ticks
 
 
-def run_btcpp(args, path):
+def read_paths(path):
+    """The runner's --paths file: [(uid, full path, name, registration name)], or None."""
     try:
-        p = subprocess.run([args.btcpp_runner, path, "--ticks", str(args.ticks)],
-                           capture_output=True, text=True, timeout=60)
+        with open(path) as f:
+            rows = [line.rstrip("\n").split("\t") for line in f]
+    except OSError:
+        return None
+    return [(int(uid), full, name, id_) for uid, full, name, id_ in rows]
+
+
+def run_btcpp(args, path, rules_path=None, ticks=None):
+    """BehaviorTree.CPP's run; with rules_path, under those rules, and "paths" holds its nodes
+    as the runner's --paths lists them (None when the tree does not load)."""
+    command = [args.btcpp_runner, path, "--ticks", str(ticks or args.ticks)]
+    paths_out = path + ".paths.txt"
+    if rules_path is not None:
+        if os.path.exists(paths_out):
+            os.remove(paths_out)
+        command += ["--substitute", rules_path, "--paths", paths_out]
+    try:
+        p = subprocess.run(command, capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
-        return {"load": None, "ticks": [("error", [], "timed out")], "raw": ""}
+        return {"load": None, "ticks": [("error", [], "timed out")], "raw": "", "paths": None}
+    paths = read_paths(paths_out) if rules_path is not None else None
     out = p.stdout.splitlines()
     if out and out[0].startswith("load error: "):
-        return {"load": out[0][len("load error: "):], "ticks": [], "raw": p.stdout}
+        return {"load": out[0][len("load error: "):], "ticks": [], "raw": p.stdout,
+                "paths": None}
     if p.returncode not in (0, 1):
         return {"load": None, "ticks": parse_ticks(out, ()) + [
             ("error", [], f"runner died ({p.returncode}): {p.stderr.strip()[:200]}")],
-            "raw": p.stdout + p.stderr}
-    return {"load": None, "ticks": parse_ticks(out, ()), "raw": p.stdout}
+            "raw": p.stdout + p.stderr, "paths": paths}
+    return {"load": None, "ticks": parse_ticks(out, ()), "raw": p.stdout, "paths": paths}
 
 
-def run_canopy(args, path, ignored=()):
+def run_canopy(args, path, ignored=(), rules_path=None):
+    command = [args.canopy, "run", path, "--ticks", str(args.ticks), "--blackboard"]
+    if rules_path is not None:
+        command += ["--substitute", rules_path]
     try:
-        p = subprocess.run([args.canopy, "run", path, "--ticks", str(args.ticks),
-                            "--blackboard"], capture_output=True, text=True, timeout=60)
+        p = subprocess.run(command, capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
         return {"load": None, "ticks": [("error", [], "timed out")], "raw": ""}
     if p.returncode == 2:
@@ -508,19 +738,30 @@ def run_canopy(args, path, ignored=()):
     return {"load": first, "ticks": [], "raw": p.stdout + p.stderr}
 
 
-def compare_coverage(args, path):
-    """Runs the tree at path again in both with coverage; None when every node's success and
-    failure counts agree (node i of canopy's preorder is BehaviorTree.CPP's UID i + 1), else
-    the first difference."""
+# BehaviorTree.CPP's TreeObserver keys nodes by path and refuses a tree where two nodes it
+# observes have one (two nodes of one name): such a tree's coverage is not compared.
+SAME_PATH = "two nodes with one path"
+
+
+def compare_coverage(args, path, rules_path=None):
+    """Runs the tree at path again in both with coverage (under the rules at rules_path, if
+    any); None when every node's success and failure counts agree (node i of canopy's preorder
+    is BehaviorTree.CPP's UID i + 1), else the first difference. Under rules, the children a
+    substituted node leaves dangling are absent from BehaviorTree.CPP's observer: they count
+    as never ticked."""
     canopy_out = path + ".coverage.json"
     btcpp_out = path + ".coverage.txt"
     for f in (canopy_out, btcpp_out):
         if os.path.exists(f):
             os.remove(f)
+    substitute = ["--substitute", rules_path] if rules_path is not None else []
     subprocess.run([args.canopy, "run", path, "--ticks", str(args.ticks), "--coverage",
-                    canopy_out], capture_output=True, text=True, timeout=60)
-    subprocess.run([args.btcpp_runner, path, "--ticks", str(args.ticks), "--coverage",
-                    btcpp_out], capture_output=True, text=True, timeout=60)
+                    canopy_out] + substitute, capture_output=True, text=True, timeout=60)
+    theirs_run = subprocess.run([args.btcpp_runner, path, "--ticks", str(args.ticks),
+                                 "--coverage", btcpp_out] + substitute,
+                                capture_output=True, text=True, timeout=60)
+    if "TreeObserver not built correctly" in theirs_run.stderr:
+        return SAME_PATH
     if not os.path.exists(canopy_out) or not os.path.exists(btcpp_out):
         return "a run wrote no coverage"
     with open(canopy_out) as f:
@@ -530,20 +771,37 @@ def compare_coverage(args, path):
         for line in f:
             uid, success, failure, _skip, _transitions = (int(x) for x in line.split())
             theirs[uid] = (success, failure)
-    if len(theirs) != len(nodes):
+    if rules_path is None:
+        counted_apart = len(theirs) != len(nodes)
+    else:
+        counted_apart = max(theirs, default=0) > len(nodes)
+    if counted_apart:
         return f"{len(nodes)} nodes in canopy, {len(theirs)} in BehaviorTree.CPP"
+    unobserved = (0, 0) if rules_path is not None else None  # a dangling child
     for i, node_counts in enumerate(nodes):
         ours = (node_counts["success"], node_counts["failure"])
-        if theirs.get(i + 1) != ours:
+        if theirs.get(i + 1, unobserved) != ours:
             return (f"node {i} ({node_counts['type']}): canopy success/failure {ours}, "
-                    f"BehaviorTree.CPP {theirs.get(i + 1)}")
+                    f"BehaviorTree.CPP {theirs.get(i + 1, unobserved)}")
     return None
 
 
-def run_both(args, xml, path):
+def rules_path_of(path):
+    """Where the rules of the tree at path go: next to it (tree.xml, tree.rules.json)."""
+    return os.path.splitext(path)[0] + ".rules.json"
+
+
+def run_both(args, xml, path, rules=None):
+    """Writes the tree (and its rules, if any) beside path and runs both sides on it."""
     with open(path, "w") as f:
         f.write(xml)
-    return run_canopy(args, path, args.ignored), run_btcpp(args, path)
+    rules_path = None
+    if rules is not None:
+        rules_path = rules_path_of(path)
+        with open(rules_path, "w") as f:
+            f.write(rules_json(rules))
+    return (run_canopy(args, path, args.ignored, rules_path),
+            run_btcpp(args, path, rules_path))
 
 
 def tick_lines(t, k):
@@ -656,7 +914,7 @@ def names_in(n, skip_init=True):
     found = set()
     if not (skip_init and n["attrs"].get("init")):
         for k, v in n["attrs"].items():
-            if k != "init" and isinstance(v, str):
+            if k not in ("init", "name") and isinstance(v, str):
                 found |= set(re.findall(r"[A-Za-z_]\w*", re.sub(r"'[^']*'", "", v)))
     for c in n["children"]:
         found |= names_in(c, skip_init)
@@ -715,7 +973,8 @@ def smaller(n, used):
         for i in range(len(children)):
             yield dict(n, children=children[:i] + children[i + 1:])
     for k in list(n["attrs"]):
-        if k in PRE + POST or k in ("else", "then_skip", "success_count", "failure_count"):
+        if k in PRE + POST or k in ("else", "then_skip", "success_count", "failure_count",
+                                    "name"):
             attrs = dict(n["attrs"])
             del attrs[k]
             yield dict(n, attrs=attrs)
@@ -758,25 +1017,38 @@ def smaller(n, used):
             yield dict(n, children=children[:i] + [s] + children[i + 1:])
 
 
-def shrink(root, args, path, category):
+def shrink(root, args, path, category, rules=None):
+    """The smallest tree (and, with rules, the fewest rules) found that still disagrees in the
+    same category. A smaller tree keeps the rules, which may then match other nodes or none;
+    one where a node matches two of them is passed over."""
     init = has_init(root)
     changed = True
     runs = 0
+
+    def candidates():
+        used = names_in(root) | (rule_keys(rules) if rules else set())
+        for tree in smaller(root, used):
+            if not init or has_init(tree):
+                yield tree, rules
+        if rules:
+            for fewer in smaller_rules(rules):
+                yield root, fewer
+
     while changed and runs < args.shrink_runs:
         changed = False
-        used = names_in(root)
-        for candidate in smaller(root, used):
-            if init and not has_init(candidate):
-                continue
+        for tree, tree_rules in candidates():
             runs += 1
-            canopy, btcpp = run_both(args, xml_of(candidate), path)
+            canopy, btcpp = run_both(args, xml_of(tree), path, tree_rules)
             tick = first_difference(canopy, btcpp)
-            if tick is not None and classify(canopy, btcpp, tick)[0] == category:
-                root, changed = candidate, True
+            ambiguous = tree_rules is not None and btcpp["paths"] is not None \
+                and overlapping(tree_rules, btcpp["paths"])
+            if not ambiguous and tick is not None \
+                    and classify(canopy, btcpp, tick)[0] == category:
+                root, rules, changed = tree, tree_rules, True
                 break
             if runs >= args.shrink_runs:
                 break
-    return root
+    return root, rules
 
 
 # ---------------------------------------------------------------------------------------------
@@ -793,6 +1065,16 @@ def show_outputs(canopy, btcpp, upto):
             lines += tick_lines(t, i + 1)
         out.append(f"    {name}:" + "".join("\n      " + line for line in lines))
     return "\n".join(out)
+
+
+def save_tree(out, n, suffix, xml, rules):
+    """tree-NNNN{suffix}.xml in out, and its rules beside it (tree-NNNN{suffix}.rules.json)."""
+    path = os.path.join(out, f"tree-{n:04d}{suffix}.xml")
+    with open(path, "w") as f:
+        f.write(xml)
+    if rules is not None:
+        with open(rules_path_of(path), "w") as f:
+            f.write(rules_json(rules))
 
 
 def registry_keys(args, out):
@@ -855,11 +1137,14 @@ def main():
                         help="also compare, on each tree both run alike, every node's success "
                              "and failure counts: canopy run --coverage against "
                              "BehaviorTree.CPP's TreeObserver (the runner's --coverage)")
+    parser.add_argument("--substitute", action="store_true",
+                        help="run each tree under 1 to 4 random substitution rules (canopy run "
+                        "--substitute, loadSubstitutionRuleFromJSON in BehaviorTree.CPP)")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
     for name in os.listdir(args.out):  # the trees of an earlier run
-        if re.fullmatch(r"tree-\d+(\.small)?\.(xml|json)", name):
+        if re.fullmatch(r"tree-\d+(\.small)?(\.rules)?\.(xml|json)", name):
             os.remove(os.path.join(args.out, name))
     if args.btcpp_runner is None:
         if args.btcpp_prefix is None:
@@ -877,18 +1162,32 @@ def main():
         print(f"keys of canopy's CLI registry, left out: {', '.join(sorted(args.ignored))}")
     work = os.path.join(args.out, "current.xml")
 
-    flavour = (", mixed" if args.mixed else "") + (", untyped ports" if args.untyped_ports else "")
+    flavour = (", mixed" if args.mixed else "") \
+        + (", untyped ports" if args.untyped_ports else "") \
+        + (", substitution rules" if args.substitute else "")
     indices = [args.only] if args.only is not None else range(args.trees)
     agree = 0
     covered = 0
+    same_path = 0
     coverage_differs = []
     categories = Counter()
     examples = {}
     for n in indices:
         gen = generator(random.Random(f"{args.seed}:{n}"), args.mixed, args.untyped_ports)
         root = gen.root()
+        rules = None
+        if args.substitute:
+            # Its own generator: the same trees as without --substitute, with names added.
+            substitution = random.Random(f"{args.seed}:{n}:substitute")
+            name_nodes(root, substitution)
+            with open(work, "w") as f:
+                f.write(xml_of(root))
+            plain_paths = runner_paths(args, work)
+            rules = make_rules(substitution, plain_paths)
         xml = xml_of(root)
-        canopy, btcpp = run_both(args, xml, work)
+        canopy, btcpp = run_both(args, xml, work, rules)
+        if rules is not None and btcpp["paths"] not in (None, plain_paths):
+            print(f"tree {n}: the rules change BehaviorTree.CPP's paths; the rules may overlap")
         tick = first_difference(canopy, btcpp)
         if tick is None:
             agree += 1
@@ -896,10 +1195,15 @@ def main():
             ran_through = all(t[0] != "error" for t in canopy["ticks"])
             if args.coverage and canopy["load"] is None and ran_through:
                 covered += 1
-                mismatch = compare_coverage(args, work)
-                if mismatch:
+                mismatch = compare_coverage(
+                    args, work, rules_path_of(work) if rules is not None else None)
+                if mismatch == SAME_PATH:
+                    covered -= 1
+                    same_path += 1
+                elif mismatch:
                     coverage_differs.append((n, mismatch))
                     print(f"tree {n}: coverage differs: {mismatch}")
+                    save_tree(args.out, n, "", xml, rules)
             continue
         category, detail = classify(canopy, btcpp, tick)
         categories[category] += 1
@@ -908,8 +1212,11 @@ def main():
         print(f"tree {n}: differs at {where}: {category}\n  ({detail})")
         report = {"tree": xml, "first_tick": tick, "category": category, "detail": detail,
                   "canopy": canopy["raw"], "btcpp": btcpp["raw"]}
-        with open(os.path.join(args.out, f"tree-{n:04d}.xml"), "w") as f:
-            f.write(xml)
+        if rules is not None:
+            report["rules"] = json.loads(rules_json(rules))
+        save_tree(args.out, n, "", xml, rules)
+        if not args.quiet and rules is not None:
+            print("  rules: " + json.dumps(json.loads(rules_json(rules))))
         if not args.quiet and tick > 0:
             c = canopy["ticks"][tick - 1] if tick - 1 < len(canopy["ticks"]) else None
             b = btcpp["ticks"][tick - 1] if tick - 1 < len(btcpp["ticks"]) else None
@@ -917,17 +1224,20 @@ def main():
                 lines = tick_lines(t, tick) if t else ["(no tick)"]
                 print(f"  {name}: " + "".join("\n    " + line for line in lines))
         if not args.no_shrink:
-            small = shrink(root, args, work, category)
+            small, small_rules = shrink(root, args, work, category, rules)
             small_xml = xml_of(small)
-            canopy, btcpp = run_both(args, small_xml, work)
+            canopy, btcpp = run_both(args, small_xml, work, small_rules)
             small_tick = first_difference(canopy, btcpp)
             report["smallest"] = {"tree": small_xml, "first_tick": small_tick,
                                   "canopy": canopy["raw"], "btcpp": btcpp["raw"]}
-            with open(os.path.join(args.out, f"tree-{n:04d}.small.xml"), "w") as f:
-                f.write(small_xml)
+            if small_rules is not None:
+                report["smallest"]["rules"] = json.loads(rules_json(small_rules))
+            save_tree(args.out, n, ".small", small_xml, small_rules)
             if not args.quiet:
                 print("  smallest:\n" + "\n".join("    " + line
                                                   for line in body_of(small_xml).splitlines()))
+                if small_rules is not None:
+                    print("  with rules: " + json.dumps(json.loads(rules_json(small_rules))))
                 if small_tick == 0:  # the load verdicts: BT.CPP's first ticks are enough
                     errors = [i + 1 for i, t in enumerate(btcpp["ticks"]) if t[0] == "error"]
                     small_tick = errors[0] if errors else 2
@@ -935,13 +1245,17 @@ def main():
         with open(os.path.join(args.out, f"tree-{n:04d}.json"), "w") as f:
             json.dump(report, f, indent=1)
         sys.stdout.flush()
-    if os.path.exists(work):
-        os.remove(work)
+    for leftover in (work, rules_path_of(work), work + ".paths.txt"):
+        if os.path.exists(leftover):
+            os.remove(leftover)
     total = len(indices)
     print(f"agree: {agree} / {total} (seed {args.seed}, {args.ticks} ticks{flavour})")
     if args.coverage:
         print(f"coverage: {covered - len(coverage_differs)} / {covered} trees that run alike "
               "to the last tick agree on every node's success and failure counts")
+        if same_path:
+            print(f"  ({same_path} more left out: two nodes of one name, which "
+                  "BehaviorTree.CPP's TreeObserver refuses)")
     if categories:
         width = max(len(c) for c in categories)
         print(f"\n{'category':<{width}}  count  first tree")

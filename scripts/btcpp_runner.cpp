@@ -12,10 +12,16 @@
 //
 // (one command; scripts/btcpp_differential.py --btcpp-prefix BUILD runs it for you).
 //
-// Usage: btcpp_runner FILE.xml [--ticks N] [--tree ID] [--coverage OUT]
-// With --coverage, after the ticks, OUT gets one line per node in UID order, as
-// BehaviorTree.CPP's TreeObserver counted it: "UID success_count failure_count skip_count
-// transitions_count".
+// Usage: btcpp_runner FILE.xml [--ticks N] [--tree ID] [--substitute RULES] [--paths OUT]
+//                     [--coverage OUT]
+// With --substitute, RULES is a JSON file of substitution rules, which the factory reads
+// (loadSubstitutionRuleFromJSON, with the file's text) before the tree is created; a file it
+// refuses is a load error. With --paths, once the tree is created, OUT gets one line per node
+// in UID order, substituted nodes and the children they leave dangling included:
+// "UID<TAB>fullPath<TAB>name<TAB>registrationName" (a substituted node keeps its original
+// registration name). With --coverage, after the ticks, OUT gets one line per node in UID
+// order, as BehaviorTree.CPP's TreeObserver counted it: "UID success_count failure_count
+// skip_count transitions_count" (the observer leaves out the dangling children).
 //
 // Registers BehaviorTree.CPP's built-ins and one test leaf, `Scripted` (input port `script`,
 // e.g. "sfr": its k-th tick returns the k-th letter's status, round and round; s = SUCCESS,
@@ -39,8 +45,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -147,8 +155,31 @@ void print_blackboard(BT::Tree& tree) {
     }
 }
 
+// One line per node of every subtree, in UID order: "UID\tfullPath\tname\tregistrationName".
+// The subtrees' node lists hold the children a substituted node leaves dangling, which the
+// tree's visitors do not reach.
+bool write_paths(const BT::Tree& tree, const std::string& path) {
+    std::map<std::uint16_t, const BT::TreeNode*> by_uid;
+    for (const auto& subtree : tree.subtrees) {
+        for (const auto& node : subtree->nodes) by_uid[node->UID()] = node.get();
+    }
+    std::ofstream out(path);
+    for (const auto& [uid, node] : by_uid) {
+        out << uid << '\t' << node->fullPath() << '\t' << node->name() << '\t'
+            << node->registrationName() << '\n';
+    }
+    return static_cast<bool>(out);
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 int usage() {
-    std::cerr << "usage: btcpp_runner FILE.xml [--ticks N] [--tree ID] [--coverage OUT]\n";
+    std::cerr << "usage: btcpp_runner FILE.xml [--ticks N] [--tree ID] [--substitute RULES]"
+                 " [--paths OUT] [--coverage OUT]\n";
     return 2;
 }
 
@@ -158,6 +189,8 @@ int main(int argc, char** argv) {
     std::string file;
     std::string tree_id;
     std::string coverage;
+    std::string substitute;
+    std::string paths;
     long ticks = 10;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -169,6 +202,10 @@ int main(int argc, char** argv) {
             tree_id = argv[++i];
         } else if (arg == "--coverage" && i + 1 < argc) {
             coverage = argv[++i];
+        } else if (arg == "--substitute" && i + 1 < argc) {
+            substitute = argv[++i];
+        } else if (arg == "--paths" && i + 1 < argc) {
+            paths = argv[++i];
         } else if (!arg.empty() && arg[0] == '-') {
             return usage();
         } else if (file.empty()) {
@@ -186,6 +223,7 @@ int main(int argc, char** argv) {
         // BehaviorTree.CPP resolves includes from the file's folder and fails on a bare name
         // ("cannot make absolute path"): give it the absolute path.
         file = std::filesystem::absolute(file).string();
+        if (!substitute.empty()) factory.loadSubstitutionRuleFromJSON(read_text(substitute));
         if (tree_id.empty()) {
             tree = factory.createTreeFromFile(file);
         } else {
@@ -194,6 +232,11 @@ int main(int argc, char** argv) {
         }
     } catch (const std::exception& e) {
         std::cout << "load error: " << one_line(e.what()) << std::endl;
+        return 1;
+    }
+
+    if (!paths.empty() && !write_paths(tree, paths)) {
+        std::cerr << "btcpp_runner: cannot write " << paths << '\n';
         return 1;
     }
 
