@@ -708,13 +708,29 @@ private:
             (options_.overlay != nullptr &&
              std::any_of(options_.overlay->types().begin(), options_.overlay->types().end(),
                          has_default_script));
+        // Whether record i's type has such a default, looked up once per type name.
+        std::vector<signed char> name_has_default(records_.type_names().size(), -1);
+        auto has_default = [&](std::size_t i) {
+            if ((records_.problems(i) & record_set::bad_type) != 0) return false;
+            if (records_.has_type_id(i)) {
+                const node_type* type = find_type(i);
+                return type != nullptr && has_default_script(*type);
+            }
+            signed char& known = name_has_default[records_.type_name_index(i)];
+            if (known < 0) {
+                const node_type* type = find_type(i);
+                known = type != nullptr && has_default_script(*type) ? 1 : 0;
+            }
+            return known == 1;
+        };
         for (std::size_t i = 0; i < count_; ++i) {
             const record_set::raw_param* first = records_.params_begin(i);
             const record_set::raw_param* last = records_.params_end(i);
-            if (first == last && !defaults) continue;
+            const bool with_defaults = defaults && has_default(i);
+            if (first == last && !with_defaults) continue;
             const node_type* type =
                 (records_.problems(i) & record_set::bad_type) != 0 ? nullptr : find_type(i);
-            if (type != nullptr && defaults) {
+            if (type != nullptr && with_defaults) {
                 for (const param_spec& spec : type->params) {
                     if (spec.type != param_type::script || !spec.default_value ||
                         std::any_of(first, last, [&](const record_set::raw_param& given) {

@@ -891,7 +891,9 @@ private:
                 records.add(ids[i], parent, "SubTree", describe, at(n.node).where);
                 if (n.name != none && at(n.name).type == kind::string)
                     records.set_written_type(at(n.name).text);
-                records.add_param({"file", at(n.path).text, at(n.path).where, false, "path"});
+                record_set::raw_param file{"file", at(n.path).text, at(n.path).where};
+                file.write_as("path");
+                records.add_param(std::move(file));
                 add_unwritten(records, "_autoremap", true, at(n.path).where);
                 keep_uuid(n, records);
                 continue;
@@ -1305,12 +1307,15 @@ private:
         if (!value) return;
         record_set::raw_param p{std::string(arg.param), std::move(*value), where, false};
         if (written) {
-            if (arg.arg != arg.param) p.written_name = std::string(arg.arg);
-            if (*written != p.value) p.written_value = std::move(written);
+            std::optional<param_value> value_written;
+            if (*written != p.value) value_written = std::move(written);
+            if (arg.arg != arg.param || value_written)
+                p.write_as(arg.arg != arg.param ? std::string(arg.arg) : std::string(),
+                           std::move(value_written));
         } else if (wired == nullptr) {
             p.unwritten = true;  // the runtime's default
         } else {
-            p.written_name = "input" + std::to_string(arg.input_slot + 1);
+            p.write_as("input" + std::to_string(arg.input_slot + 1));
         }
         params.push_back(std::move(p));
     }

@@ -426,7 +426,9 @@ private:
                 records.add_param(std::move(tree));
             } else if (const char* tree = e.Attribute("ID"); tree != nullptr && *tree != '\0') {
                 records.set_written_type(element);
-                records.add_param({"tree", std::string(tree), where, true, "ID"});
+                record_set::raw_param named{"tree", std::string(tree), where, true};
+                named.write_as("ID");
+                records.add_param(std::move(named));
             } else {
                 report(where, diagnostic_code::missing_field,
                        "<" + std::string(element) + "> has no 'ID' attribute naming its tree" +
@@ -470,9 +472,13 @@ private:
             // The file's words when the value or the name changes.
             auto add = [&](std::string_view canopy_name, param_value v, bool from_text) {
                 record_set::raw_param p{std::string(canopy_name), std::move(v), where, from_text};
-                if (canopy_name != name) p.written_name = name;
                 const auto* text = std::get_if<std::string>(&p.value);
-                if (text == nullptr || *text != written) p.written_value = std::string(written);
+                const bool value_differs = text == nullptr || *text != written;
+                if (canopy_name != name || value_differs) {
+                    p.write_as(canopy_name != name ? std::string(name) : std::string(),
+                               value_differs ? std::optional<param_value>(std::string(written))
+                                             : std::nullopt);
+                }
                 records.add_param(std::move(p));
             };
             if (name[0] == '_') {
@@ -573,9 +579,9 @@ private:
         if (subtree && (name == "_autoremap" || name == "__autoremap" ||
                         (version3_ && name == "__shared_blackboard"))) {
             if (std::optional<bool> on = parse_bool(a.Value())) {
-                record_set::raw_param p{"_autoremap",          *on, where, false, std::string(name),
-                                        std::string(a.Value())};
-                if (name == "_autoremap") p.written_name.clear();
+                record_set::raw_param p{"_autoremap", *on, where};
+                p.write_as(name == "_autoremap" ? std::string() : std::string(name),
+                           std::string(a.Value()));
                 records.add_param(std::move(p));
             } else {
                 report(where, diagnostic_code::wrong_param_type,

@@ -328,7 +328,8 @@ private:
             }
             record_set::raw_param copy = *p;
             if (std::optional<std::string> key = renamed(in, p->value, spec)) {
-                if (!copy.written_value) copy.written_value = std::move(copy.value);
+                if (!copy.written || !copy.written->value)  // the file's value, kept
+                    copy.write_as(copy.written ? copy.written->name : std::string(), copy.value);
                 copy.value = std::move(*key);  // the whole tree's name; the file's is written
             }
             out_.add_param(std::move(copy));

@@ -105,7 +105,7 @@ void record_set::append_written(std::string& out, const raw_param* first, const 
         out += ' ';
         out += p->name_as_written();
         out += '=';
-        detail::append_json_value(out, p->written_value ? *p->written_value : p->value);
+        detail::append_json_value(out, p->value_as_written());
     }
 }
 
@@ -113,23 +113,25 @@ void record_set::drop_params() {
     auto given = written_params_.begin();
     for (std::size_t i = 0; i < records_.size(); ++i) {
         record& r = records_[i];
-        r.written_params_offset = text_.size();
+        const std::size_t offset = written_text_.size();
         if (given != written_params_.end() && given->first == i) {
-            text_ += given->second;
+            written_text_ += given->second;
             ++given;
         } else {
-            append_written(text_, params_begin(i), params_end(i));
+            append_written(written_text_, params_begin(i), params_end(i));
         }
-        const std::size_t size = text_.size() - r.written_params_offset;
-        if (size > std::numeric_limits<std::uint32_t>::max())
-            throw error(error_code::limit_exceeded, "a node's parameters longer than 4 GiB");
-        r.written_params_size = static_cast<std::uint32_t>(size);
+        if (written_text_.size() > std::numeric_limits<std::uint32_t>::max()) {
+            throw error(error_code::limit_exceeded,
+                        "the parameters of a tree's nodes take more than 4 GiB as text");
+        }
+        r.first_param = static_cast<std::uint32_t>(offset);
+        r.param_count = static_cast<std::uint32_t>(written_text_.size() - offset);
     }
     params_.clear();
     params_.shrink_to_fit();
     written_params_.clear();
     written_params_.shrink_to_fit();
-    for (record& r : records_) r.first_param = r.param_count = 0;
+    dropped_ = true;
 }
 
 void record_set::add_metadata(std::string name, std::string value) {
@@ -171,8 +173,9 @@ std::string_view record_set::written_type(std::size_t i) const {
 }
 
 std::string_view record_set::written_params(std::size_t i) const {
+    if (!dropped_) return {};
     const record& r = records_[i];
-    return std::string_view(text_).substr(r.written_params_offset, r.written_params_size);
+    return std::string_view(written_text_).substr(r.first_param, r.param_count);
 }
 
 std::string_view record_set::describe(std::size_t i) const {
@@ -181,11 +184,11 @@ std::string_view record_set::describe(std::size_t i) const {
 }
 
 const record_set::raw_param* record_set::params_begin(std::size_t i) const {
-    return params_.data() + records_[i].first_param;
+    return dropped_ ? params_.data() : params_.data() + records_[i].first_param;
 }
 
 const record_set::raw_param* record_set::params_end(std::size_t i) const {
-    return params_begin(i) + records_[i].param_count;
+    return dropped_ ? params_.data() : params_begin(i) + records_[i].param_count;
 }
 
 }  // namespace canopy

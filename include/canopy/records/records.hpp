@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,32 +40,46 @@ public:
     /// A record's parameter as the file wrote it. Values read from XML attributes are text
     /// that the builder converts to the declared type (`from_text`); JSON values are typed.
     /// A reader that translates a parameter to Canopy's (BehaviorTree.CPP's `msec="100"` to
-    /// `seconds` 0.1) keeps the file's words in `written_name` and `written_value`, which
-    /// printing and diagnostics speak; empty (none), they are `name` and `value`.
+    /// `seconds` 0.1) keeps the file's words with write_as(), which printing and diagnostics
+    /// speak.
     struct raw_param {
-        // A constructor rather than an aggregate, so that the file's words may be left out.
+        // A constructor rather than an aggregate, so that the rest may be left out.
         raw_param(std::string name_ = {}, param_value value_ = {}, source_location where_ = {},
-                  bool from_text_ = false, std::string written_name_ = {},
-                  std::optional<param_value> written_value_ = std::nullopt)
+                  bool from_text_ = false)
             : name(std::move(name_)),
               value(std::move(value_)),
               where(where_),
-              from_text(from_text_),
-              written_name(std::move(written_name_)),
-              written_value(std::move(written_value_)) {}
+              from_text(from_text_) {}
+
+        /// What the file wrote where a reader translated it: a name (empty: `name`) and a
+        /// value (none: `value`). Shared, and absent for most parameters, so that copying a
+        /// parameter costs no more for it.
+        struct words {
+            std::string name;
+            std::optional<param_value> value;
+        };
 
         std::string name;
         param_value value;
         source_location where;
         bool from_text = false;
-        std::string written_name;
-        std::optional<param_value> written_value;
         /// Added by a reader or the loader, not written in the file (behavior3's subtrees'
         /// `_autoremap`): never shown as the file's.
         bool unwritten = false;
+        std::shared_ptr<const words> written;
 
+        /// Says the file wrote the parameter as `written_name` (empty: as `name`) with
+        /// `written_value` (none: `value`).
+        void write_as(std::string written_name, std::optional<param_value> written_value = {}) {
+            written = std::make_shared<const words>(
+                words{std::move(written_name), std::move(written_value)});
+        }
         std::string_view name_as_written() const noexcept {
-            return written_name.empty() ? std::string_view(name) : std::string_view(written_name);
+            return written && !written->name.empty() ? std::string_view(written->name)
+                                                     : std::string_view(name);
+        }
+        const param_value& value_as_written() const noexcept {
+            return written && written->value ? *written->value : value;
         }
     };
 
@@ -199,21 +214,22 @@ private:
         std::uint64_t describe_offset;
         std::uint32_t describe_size;
         std::uint32_t type_name;  // index into type_names_, or by_type_id
+        // Into params_; once drop_params ran, the written parameters' text in written_text_.
         std::uint32_t first_param;
         std::uint32_t param_count;
         source_location where;
         std::uint32_t written_type;  // index into type_names_, or by_type_id
-        std::uint32_t written_params_size;
-        std::uint64_t written_params_offset;  // into text_, once drop_params ran
         std::uint8_t problems;
     };
+    static_assert(sizeof(record) <= 64, "a record stays within a cache line");
 
     std::size_t push(std::int64_t id, std::int64_t parent_id, std::uint32_t type_name,
                      std::int64_t type_id, std::string_view describe, source_location where);
     std::uint32_t intern_type_name(std::string_view name);
 
     std::vector<record> records_;
-    std::string text_;  // every describe, back to back
+    std::string text_;          // every describe, back to back
+    std::string written_text_;  // every record's written parameters, once drop_params ran
     std::vector<raw_param> params_;
     std::vector<std::string> type_names_;
     std::unordered_map<std::string, std::uint32_t> type_name_indexes_;
@@ -222,6 +238,7 @@ private:
     std::int64_t min_id_ = 0;
     std::int64_t max_id_ = 0;
     bool any_problems_ = false;
+    bool dropped_ = false;  // drop_params ran: first_param and param_count say written_text_
     std::string name_;
     std::vector<key_declaration> keys_;
     // Rare, so kept apart from the records: the notes in record order, and each one's record.
