@@ -3,8 +3,9 @@
 #   scripts/fuzz.sh --minutes N [--jobs J] [harness...]   (or --seconds N)
 # Each harness runs in one process for the time given; --jobs says how many harnesses run at
 # once (default 1). No harness named: all of them (read_*, load_*, tick_*, one per format, and
-# script_fuzzer, the script language's, substitution_fuzzer, the substitution rules', and
-# groot2_fuzzer, the Groot2 request decoder's).
+# script_fuzzer, the script language's, substitution_fuzzer and scenario_fuzzer, the
+# substitution rules' and the scenarios' readers, and groot2_fuzzer, the Groot2 request
+# decoder's).
 # Corpora are kept in build/fuzz-corpus/<harness>/ between runs; seeds (data/, tests/data/,
 # tests/cli/, ../shared/corpus/ if present, and generated trees) are made afresh in
 # build/fuzz-seeds/.
@@ -36,7 +37,7 @@ if [[ ${#harnesses[@]} -eq 0 ]]; then
     for f in "$bin/${kind}"_*; do harnesses+=("$(basename "$f")"); done
   done
   harnesses+=(script_fuzzer)
-  harnesses+=(substitution_fuzzer)
+  harnesses+=(substitution_fuzzer scenario_fuzzer)
   [[ -x $bin/groot2_fuzzer ]] && harnesses+=(groot2_fuzzer)
 fi
 
@@ -53,7 +54,8 @@ summary=build/fuzz-logs/summary.txt
 run_one() {
   local harness=$1 format=${1#*_}
   [[ $harness == script_fuzzer ]] && format=script  # scripts, in no file format
-  if [[ $harness == groot2_fuzzer || $harness == substitution_fuzzer ]]; then
+  if [[ $harness == groot2_fuzzer || $harness == substitution_fuzzer ||
+        $harness == scenario_fuzzer ]]; then
     format=${harness%_fuzzer}  # seeded from fuzz/FORMAT_seeds/
     mkdir -p "$seeds/$format" && cp "fuzz/${format}_seeds/"* "$seeds/$format/"
   fi

@@ -114,6 +114,8 @@ TEST_SUITE("scenarios") {
         CHECK(refuses(R"({"tree": "../guard.json", "ticks": 1,
             "substitute": "no/rules.json"})",
                       "cannot read the substitution rules file"));
+        CHECK(refuses(R"({"tree": "../guard.json", "ticks": 2, "steps": [{"tick": 3}]})",
+                      "this step is at tick 3, past the 2 ticks the scenario runs (\"ticks\")"));
         const scenario_read_result r = read("{\"tree\": \"../guard.json\", \"ticks\": -1}");
         REQUIRE_FALSE(r.diagnostics.empty());
         CHECK(r.diagnostics.back().message == "'ticks' must be a whole number, 0 or more");

@@ -91,6 +91,13 @@ public:
                          "a scenario names the tree it runs: \"tree\", a path from its folder");
         }
         if (s.ticks == 0 && !s.steps.empty()) s.ticks = s.steps.back().tick;
+        for (const scenario_step& step : s.steps) {
+            if (step.tick > s.ticks) {
+                sink_.report(step.where, diagnostic_code::invalid_param,
+                             "this step is at tick " + std::to_string(step.tick) + ", past the " +
+                                 std::to_string(s.ticks) + " ticks the scenario runs (\"ticks\")");
+            }
+        }
         if (s.ticks == 0) {
             sink_.report(top.where, diagnostic_code::missing_field,
                          R"(a scenario runs some ticks: give "ticks" or "steps")");
