@@ -91,6 +91,12 @@ TEST_SUITE("scenarios") {
         REQUIRE(result.failures.size() == 2);
         CHECK(result.failures[0].message == "the tree has no blackboard key 'alarms'");
         CHECK(result.failures[1].message == "cannot write 3 into key 'mode', which holds string");
+        const scenario_read_result own = read(R"({"tree": "../guard.json",
+            "steps": [{"tick": 1, "events": ["canopy:tick"], "status": "running"}]})");
+        REQUIRE(own);
+        const scenario_result posted = run_scenario(own.scenario, builtins());
+        REQUIRE(posted.failures.size() == 1);
+        CHECK(posted.failures[0].message.find("cannot post 'canopy:tick': ") == 0);
     }
 
     TEST_CASE("a bad scenario file is refused where it is wrong") {

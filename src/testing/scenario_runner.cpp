@@ -162,12 +162,19 @@ public:
             const bool checked = step != s_.steps.end() && step->tick == k;
             if (checked) {
                 for (const scenario_value& v : step->set) set(*a, k, v);
-                for (const std::string& e : step->events) a->post_event(e);
+                for (const std::string& e : step->events) {
+                    try {
+                        a->post_event(e);
+                    } catch (const std::exception& refused) {  // the agent's own names
+                        fail(k, step->where,
+                             std::string("cannot post '") + e + "': " + refused.what());
+                    }
+                }
             }
-            if (hooks.before_tick) hooks.before_tick(*a, s_.dt);
             watch.start_tick();
             status root = status::idle;
             try {
+                if (hooks.before_tick) hooks.before_tick(*a, s_.dt);
                 root = a->tick(s_.dt);
             } catch (const std::exception& e) {
                 fail(k, checked ? step->where : s_.where,
