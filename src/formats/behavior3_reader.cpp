@@ -24,7 +24,6 @@
 #include "core/json_text.hpp"
 #include "core/suggest.hpp"
 #include "formats/behavior3_names.hpp"
-#include "formats/json_tracking.hpp"
 #include "formats/located_json.hpp"
 #include "formats/readers.hpp"
 #include "formats/text_position.hpp"
@@ -38,7 +37,6 @@ namespace b3 = behavior3;
 using json_copy::jvalue;
 using json_copy::kind;
 using json_copy::kind_name;
-using json_copy::located_copy;
 using json_copy::none;
 
 // ---- reading the copy ---------------------------------------------------------------------
@@ -67,10 +65,7 @@ public:
           overrides_(overrides) {}
 
     void run() {
-        located_copy copy(text_, values_, sink_, result_.complete);
-        tracking_iterator first(text_.data(), copy.reached());
-        tracking_iterator last(text_.data() + text_.size(), copy.reached());
-        json::sax_parse(first, last, &copy);
+        result_.complete = json_copy::copy_json(text_, values_, sink_);
         if (!result_.complete || values_.empty()) return;
         copy_patches();
         read_top(0);
@@ -89,13 +84,9 @@ private:
     void copy_patches() {
         for (const subtree_override& change : overrides_) {
             const auto start = static_cast<std::uint32_t>(values_.size());
-            bool complete = true;
             std::vector<diagnostic> ignored;
             diagnostic_sink sink(path_, ignored);
-            located_copy copy(change.patch, values_, sink, complete);
-            tracking_iterator first(change.patch.data(), copy.reached());
-            tracking_iterator last(change.patch.data() + change.patch.size(), copy.reached());
-            json::sax_parse(first, last, &copy);
+            const bool complete = json_copy::copy_json(change.patch, values_, sink);
             if (!complete || values_.size() == start || at(start).type != kind::object) {
                 values_.resize(start);
                 continue;

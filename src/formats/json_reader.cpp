@@ -232,17 +232,7 @@ public:
 
     bool parse_error(std::size_t position, const std::string& /*last_token*/,
                      const nlohmann::detail::exception& ex) override {
-        std::string_view what = ex.what();
-        // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 6:
-        // syntax error while parsing value - ..."; the location is ours to give.
-        std::size_t detail = what.find(": ", what.find("column"));
-        std::string message = detail == std::string_view::npos
-                                  ? std::string(what)
-                                  : std::string(what.substr(detail + 2));
-        // "; last read: '...'" echoes raw bytes, which may not even be UTF-8.
-        if (std::size_t echo = message.find("; last read:"); echo != std::string::npos) {
-            message.erase(echo);
-        }
+        const std::string message = parse_error_text(ex.what());
         diagnostic_code code = message.find("UTF-8") != std::string::npos
                                    ? diagnostic_code::invalid_utf8
                                    : diagnostic_code::syntax_error;
@@ -626,8 +616,8 @@ private:
 
     bool add_param(param_value value) {
         if (!pending_param_.empty()) {
-            record_.params.push_back(
-                {std::move(pending_param_), std::move(value), pending_param_where_, false});
+            record_.params.emplace_back(std::move(pending_param_), std::move(value),
+                                        pending_param_where_, false);
         }
         pending_param_.clear();
         return true;

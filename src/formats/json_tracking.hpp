@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <iterator>
+#include <string>
+#include <string_view>
 
 namespace canopy::detail {
 
@@ -36,5 +38,18 @@ private:
     const char* at_;
     const char** reached_;
 };
+
+/// nlohmann's parse error as the readers report it, without the location nlohmann gives ("at
+/// line 1, column 6": the reader gives its own) and without the echo of the last token read,
+/// which may not even be UTF-8: "syntax error while parsing value - ...".
+inline std::string parse_error_text(std::string_view what) {
+    const std::size_t detail = what.find(": ", what.find("column"));
+    std::string message =
+        detail == std::string_view::npos ? std::string(what) : std::string(what.substr(detail + 2));
+    if (const std::size_t echo = message.find("; last read:"); echo != std::string::npos) {
+        message.erase(echo);
+    }
+    return message;
+}
 
 }  // namespace canopy::detail

@@ -13,6 +13,7 @@
 
 #include "canopy/core/source_location.hpp"
 #include "core/diagnostic_sink.hpp"
+#include "formats/json_tracking.hpp"
 #include "formats/text_position.hpp"
 
 namespace canopy::detail::json_copy {
@@ -118,16 +119,7 @@ public:
 
     bool parse_error(std::size_t position, const std::string& /*last_token*/,
                      const nlohmann::detail::exception& ex) override {
-        // As the flat JSON reader: the location is ours to give, and the echo of the last
-        // token may not even be UTF-8.
-        std::string_view what = ex.what();
-        std::size_t detail = what.find(": ", what.find("column"));
-        std::string message = detail == std::string_view::npos
-                                  ? std::string(what)
-                                  : std::string(what.substr(detail + 2));
-        if (std::size_t echo = message.find("; last read:"); echo != std::string::npos) {
-            message.erase(echo);
-        }
+        const std::string message = parse_error_text(ex.what());
         const diagnostic_code code = message.find("UTF-8") != std::string::npos
                                          ? diagnostic_code::invalid_utf8
                                          : diagnostic_code::syntax_error;
@@ -198,5 +190,16 @@ private:
     std::string key_;
     source_location key_where_;
 };
+
+/// Reads `text` into `values` (appended), reporting a syntax error to `sink`; false when the
+/// text is not JSON.
+inline bool copy_json(std::string_view text, std::vector<jvalue>& values, diagnostic_sink& sink) {
+    bool complete = true;
+    located_copy copy(text, values, sink, complete);
+    tracking_iterator first(text.data(), copy.reached());
+    tracking_iterator last(text.data() + text.size(), copy.reached());
+    json::sax_parse(first, last, &copy);
+    return complete;
+}
 
 }  // namespace canopy::detail::json_copy

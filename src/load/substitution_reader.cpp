@@ -10,7 +10,6 @@
 #include "canopy/load/substitution.hpp"
 #include "core/diagnostic_sink.hpp"
 #include "core/suggest.hpp"
-#include "formats/json_tracking.hpp"
 #include "formats/located_json.hpp"
 
 namespace canopy {
@@ -31,12 +30,7 @@ public:
         : text_(text), result_(result), sink_(result.rules.path, result.diagnostics) {}
 
     void run() {
-        bool complete = true;
-        detail::json_copy::located_copy copy(text_, values_, sink_, complete);
-        detail::tracking_iterator first(text_.data(), copy.reached());
-        detail::tracking_iterator last(text_.data() + text_.size(), copy.reached());
-        detail::json_copy::json::sax_parse(first, last, &copy);
-        if (!complete || values_.empty()) return;
+        if (!detail::json_copy::copy_json(text_, values_, sink_) || values_.empty()) return;
         const jvalue& top = values_[0];
         if (top.type != kind::object) {
             return sink_.report(

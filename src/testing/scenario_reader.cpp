@@ -6,7 +6,6 @@
 #include "canopy/testing/scenario.hpp"
 #include "core/diagnostic_sink.hpp"
 #include "core/suggest.hpp"
-#include "formats/json_tracking.hpp"
 #include "formats/located_json.hpp"
 
 namespace canopy {
@@ -37,12 +36,7 @@ public:
         : text_(text), result_(result), sink_(result.scenario.path, result.diagnostics) {}
 
     void run() {
-        bool complete = true;
-        detail::json_copy::located_copy copy(text_, values_, sink_, complete);
-        detail::tracking_iterator first(text_.data(), copy.reached());
-        detail::tracking_iterator last(text_.data() + text_.size(), copy.reached());
-        detail::json_copy::json::sax_parse(first, last, &copy);
-        if (!complete || values_.empty()) return;
+        if (!detail::json_copy::copy_json(text_, values_, sink_) || values_.empty()) return;
         const jvalue& top = values_[0];
         scenario& s = result_.scenario;
         s.where = top.where;
