@@ -1129,7 +1129,8 @@ private:
         if (raw == last && spec.output) {
             return param{spec.name, zero_of(spec.type), param::no_key, true};  // unwired
         }
-        if (raw == last && spec.type == param_type::any && !spec.default_value) return std::nullopt;
+        if (raw == last && (spec.type == param_type::any || spec.omissible) && !spec.default_value)
+            return std::nullopt;
         if (raw == last && !spec.default_value) {
             report(i, diagnostic_code::missing_param,
                    name_of(i) + " ('" + word_of(i, type) + "') needs parameter '" +

@@ -66,6 +66,10 @@ struct param_spec {
     std::shared_ptr<const value_type> custom = nullptr;
     /// A `script` parameter's language.
     script_dialect dialect = script_dialect::btcpp;
+    /// The file may leave the parameter out though it has no default: the node then has no
+    /// such parameter (param_list::find_param gives null), as a BehaviorTree.CPP port the
+    /// XML does not give, which its getInput then reports.
+    bool omissible = false;
     /// Where keys are implicit (behavior3 files): the registered type a key this parameter
     /// names gets when no other use gives the key a type, instead of string. behavior3's
     /// `any` slots take it (dynamic_value_type(), in canopy/core/dynamic_value.hpp), so that
