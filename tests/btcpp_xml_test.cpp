@@ -5,6 +5,8 @@
 #include <canopy/formats/format.hpp>
 #include <canopy/load/load.hpp>
 #include <canopy/nodes/builtin_nodes.hpp>
+#include <canopy/run/agent.hpp>
+#include <canopy/run/port.hpp>
 #include <canopy/run/registry.hpp>
 #include <canopy/run/tree.hpp>
 #include <filesystem>
@@ -271,7 +273,107 @@ tree Patrol
     <SubTree ID="T"><input_port name="goal" type="int" default="{target}"/></SubTree>
   </TreeNodesModel>
 </root>)");
-        CHECK(only(keyed, diagnostic_code::unsupported_feature).where.line == 4);
+        // A default naming a key is what a use that leaves the port out remaps it to.
+        for (const diagnostic& d : keyed.diagnostics) FAIL_CHECK(to_string(d));
+        const auto& defaults = keyed.document.trees[0].port_defaults();
+        REQUIRE(defaults.size() == 1);
+        CHECK(defaults[0].name == "goal");
+        CHECK(std::get<std::string>(defaults[0].value) == "{target}");
+        CHECK_FALSE(keyed.document.trees[0].declared_keys()[0].initial);
+    }
+
+    TEST_CASE("a script's text for a registered type's key is read as it runs, as there") {
+        // BehaviorTree.CPP converts the text with the entry's convertFromString when the
+        // script runs: a branch never run may hold text it cannot read.
+        struct point {
+            double x = 0;
+        };
+        registry reg;
+        register_builtin_nodes(reg);
+        int reads = 0;
+        reg.add_type<point>(
+            "Point",
+            [&](std::string_view text) {
+                ++reads;
+                if (text == "bad") throw std::runtime_error("not a point");
+                return point{1};
+            },
+            [](const point&) { return std::string("point"); });
+        reg.add_action("UsePoint", [](context&) { return status::success; }, std::nullopt,
+                       {param_spec::required("p", reg.find_type<point>())});
+        const std::string text = R"(<root BTCPP_format="4"><BehaviorTree ID="T">
+  <Sequence>
+    <UsePoint p="{where}"/>
+    <Script code="where = '1'"/>
+    <Fallback><AlwaysSuccess/><Script code="where = 'bad'"/></Fallback>
+    <Script code="where = 'bad'"/>
+  </Sequence>
+</BehaviorTree></root>)";
+        const load_result loaded = try_load_text(text, file_format::btcpp_xml, reg, "p.xml");
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        CHECK(reads == 0);
+        agent a(loaded.tree);
+        CHECK_THROWS_WITH_AS(a.tick(0), doctest::Contains("not a point"), error);
+        CHECK(reads == 2);
+    }
+
+    TEST_CASE("a text port's key a script gives a number holds it, and the port reads its text") {
+        // BehaviorTree.CPP's empty entry takes the first value written, whatever the port
+        // declared; getInput<std::string> gives the number's text.
+        registry reg;
+        register_builtin_nodes(reg);
+        std::string said;
+        reg.add_action(
+            "Say",
+            [&](context& ctx) {
+                said = std::string(input<std::string_view>(ctx.params(), "text").get(ctx));
+                return status::success;
+            },
+            std::nullopt, {param_spec::required("text", param_type::string)});
+        const std::string text = R"(<root BTCPP_format="4"><BehaviorTree ID="T">
+  <Sequence><Script code="msg := 2.5"/><Say text="{msg}"/></Sequence>
+</BehaviorTree></root>)";
+        const load_result loaded = try_load_text(text, file_format::btcpp_xml, reg, "s.xml");
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        CHECK(a.tick(0) == status::success);
+        CHECK(said == "2.500000");
+    }
+
+    TEST_CASE("a SubTree that leaves a port out gets its model's default, a value or a key") {
+        // As BehaviorTree.CPP fills ports in: `in` reads 42, `out` writes the user's `result`;
+        // `state` is remapped by the SubTree itself, which the default does not override.
+        const std::string text = R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+  <TreeNodesModel>
+    <SubTree ID="Sub">
+      <input_port name="in" default="42"/>
+      <output_port name="out" default="{result}"/>
+      <output_port name="state" default="{unused}"/>
+    </SubTree>
+  </TreeNodesModel>
+  <BehaviorTree ID="Sub">
+    <Sequence>
+      <ScriptCondition code="in == 42"/>
+      <Script code="out := in + 1; state := 'done'"/>
+    </Sequence>
+  </BehaviorTree>
+  <BehaviorTree ID="Main">
+    <Sequence>
+      <SubTree ID="Sub" state="{mine}"/>
+      <ScriptCondition code="result == 43 &amp;&amp; mine == 'done'"/>
+    </Sequence>
+  </BehaviorTree>
+</root>)";
+        registry reg;
+        register_builtin_nodes(reg);
+        const load_result loaded = try_load_text(text, file_format::btcpp_xml, reg, "sub.xml");
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        CHECK(a.tick(0) == status::success);
+        CHECK(a.blackboard().find("unused") == blackboard::npos);
     }
 
     TEST_CASE("reads BehaviorTree.CPP 4 subtrees: ID, remaps, {=} and _autoremap") {

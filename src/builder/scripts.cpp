@@ -200,6 +200,24 @@ void script_pass::declare_provided_keys(std::vector<blackboard_key>& keys,
 // program's) is a dynamic entry too, and so on, for the scripts that name those.
 void script_pass::spread_entries(std::vector<blackboard_key>& keys,
                                  const std::unordered_map<std::string, std::uint32_t>& slots) {
+    // A text port's entry that a script gives a number holds the number, as BehaviorTree.CPP's
+    // empty entry takes the first value written whatever its port declared, and the port
+    // reads it as text: such a key is a dynamic entry.
+    for (const entry& e : entries_) {
+        if (e.dialect != script_dialect::btcpp) continue;
+        const scope names(*this, e, slots, keys);
+        for (const script_assignment& a : e.parsed.assignments()) {
+            const auto found = slots.find(whole_name(e, a.name));
+            if (found == slots.end() || found->second < registry_.keys().size()) continue;
+            blackboard_key& key = keys[found->second];
+            if (key.type != param_type::string || key.from_file) continue;
+            const std::optional<param_type> value = e.parsed.value_type(a.index, names);
+            if (!value || *value == param_type::string) continue;
+            key.type = param_type::custom;
+            key.custom = btcpp_entry_type();
+            key.initial_object = std::make_shared<const btcpp_entry>();
+        }
+    }
     for (bool changed = true; changed;) {
         changed = false;
         for (const entry& e : entries_) {

@@ -703,9 +703,10 @@ private:
         }
     }
 
-    // A <SubTree ID="X"> model's ports are the keys of tree X (BehaviorTree.CPP fills a port
-    // the <SubTree> does not remap from its default). Ports of a type Canopy has no key type
-    // for, or of none (Groot 1 never wrote one), are not declared: those keys stay implicit.
+    // A <SubTree ID="X"> model's ports are the keys of tree X, and its defaults what a use
+    // of X that does not remap a port gets, as BehaviorTree.CPP fills it in: a value, or the
+    // user's key of a "{key}" default. Ports of a type Canopy has no key type for, or of none
+    // (Groot 1 never wrote one), are not declared: those keys stay implicit.
     void declare_keys(const node_model& model) {
         record_set* tree = nullptr;
         for (record_set& records : result_.document.trees) {
@@ -715,20 +716,18 @@ private:
         for (const port_model& port : model.ports) {
             // BehaviorTree.CPP 3's flag, which Groot 1 listed as a port.
             if (port.name == "__shared_blackboard" || port.name == "__autoremap") continue;
+            if (port.default_value) {
+                tree->add_port_default(
+                    record_set::raw_param{port.name, *port.default_value, model.where, true});
+            }
             const std::string_view type = key_type_of(port.type);
             if (type.empty()) continue;
             record_set::key_declaration key;
             key.name = port.name;
             key.type = std::string(type);
             key.where = model.where;
-            if (port.default_value) {
-                if (is_key_reference(*port.default_value)) {
-                    report(model.where, diagnostic_code::unsupported_feature,
-                           "port '" + port.name + "' of subtree '" + model.name +
-                               "' defaults to blackboard key " + *port.default_value +
-                               "; Canopy declares a key with a value, not with another key");
-                    continue;
-                }
+            // The tree run as the main tree starts the key from its default value.
+            if (port.default_value && !is_key_reference(*port.default_value)) {
                 key.initial =
                     record_set::raw_param{port.name, *port.default_value, model.where, true};
             }

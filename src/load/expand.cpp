@@ -46,7 +46,7 @@ record_set without_subtree_params(const record_set& records) {
     record_set copy;
     copy.set_name(records.name());
     copy.set_tree_metadata(records.tree_metadata());
-    for (const record_set::key_declaration& key : records.declared_keys()) copy.declare_key(key);
+    copy.copy_declarations(records);
     copy.reserve(records.size(), 0);
     for (std::size_t i = 0; i < records.size(); ++i) {
         if (records.has_type_id(i)) {
@@ -174,6 +174,12 @@ public:
         for (std::size_t k = 0; k < keys.size(); ++k) {
             if (k < program_keys() && !keys[k].from_file) continue;
             scopes_[0].names[keys[k].name] = keys[k].name;
+            // A name the main tree's scripts read and nothing there declares (a provided
+            // key) may be a key a subtree writes: its remap declares it with its type.
+            if (keys[k].provided) {
+                guessed_.insert(keys[k].name);
+                continue;
+            }
             declare(keys[k].name, keys[k].type_name(), keys[k].initial);
         }
         // The main tree keeps its ids; subtree nodes are numbered after its largest.
@@ -521,6 +527,13 @@ private:
                 remaps.push_back(p);
             }
         }
+        // The subtree's model's defaults, for the ports this use leaves out.
+        for (const record_set::raw_param& fallback :
+             owner_.records(scopes_[index].ref).port_defaults()) {
+            if (std::none_of(remaps.begin(), remaps.end(),
+                             [&](const auto* p) { return p->name == fallback.name; }))
+                remaps.push_back(&fallback);
+        }
         for (std::size_t k = program_keys(); k < keys.size(); ++k) {
             const blackboard_key& key = keys[k];
             if (key.name.front() == '@') {  // the main tree's key
@@ -586,7 +599,11 @@ private:
             in = 0;
         }
         auto found = scopes_[in].names.find(name);
-        if (found != scopes_[in].names.end()) return found->second;
+        if (found != scopes_[in].names.end()) {
+            if (guessed_.erase(found->second) != 0)
+                declare(found->second, like.type_name(), like.initial);
+            return found->second;
+        }
         if (program_key_names_.count(name) != 0) return name;
         std::string made = scopes_[in].prefix + name;
         scopes_[in].names[name] = made;
@@ -615,6 +632,7 @@ private:
     std::unordered_set<std::string> program_key_names_;
     record_set out_;
     std::vector<scope> scopes_;
+    std::unordered_set<std::string> guessed_;  // the main tree's provided keys, undeclared
     std::unordered_set<std::string> declared_;
     std::int64_t next_id_ = 0;
     std::size_t uses_ = 0;

@@ -224,8 +224,7 @@ void file_set::mark_tree_uses(std::size_t file) {
         record_set marked;
         marked.set_name(records.name());
         marked.set_tree_metadata(records.tree_metadata());
-        for (const record_set::key_declaration& key : records.declared_keys())
-            marked.declare_key(key);
+        marked.copy_declarations(records);
         for (i = 0; i < records.size(); ++i) {
             if (records.has_type_id(i)) {
                 marked.add_with_type_id(records.id(i), records.parent_id(i), records.type_id(i),

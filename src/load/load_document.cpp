@@ -27,7 +27,7 @@ record_set with_registered_names(const record_set& records, const registry& reg,
     record_set named;
     named.set_name(records.name());
     named.set_tree_metadata(records.tree_metadata());
-    for (const record_set::key_declaration& key : records.declared_keys()) named.declare_key(key);
+    named.copy_declarations(records);
     if (implicit_keys && built != nullptr) {
         // The keys the file's uses made, declared with the type they were given, so that a
         // format whose keys are declared (any but behavior3) reads the written tree. Not the
@@ -135,8 +135,7 @@ void name_subtree_files(file_set& files, std::size_t f, const std::filesystem::p
         record_set named;
         named.set_name(records.name());
         named.set_tree_metadata(records.tree_metadata());
-        for (const record_set::key_declaration& key : records.declared_keys())
-            named.declare_key(key);
+        named.copy_declarations(records);
         for (std::size_t i = 0; i < records.size(); ++i) {
             named.add(records.id(i), records.parent_id(i), records.type_name(i),
                       records.describe(i), records.where(i));

@@ -188,6 +188,15 @@ public:
     /// Adds a blackboard key the file declares.
     void declare_key(key_declaration key) { keys_.push_back(std::move(key)); }
     const std::vector<key_declaration>& declared_keys() const noexcept { return keys_; }
+    /// What a use of this tree as a subtree gets for a port it does not remap: a literal
+    /// value or a "{key}" of the user's (a BehaviorTree.CPP <SubTree> model's defaults).
+    void add_port_default(raw_param port) { port_defaults_.push_back(std::move(port)); }
+    const std::vector<raw_param>& port_defaults() const noexcept { return port_defaults_; }
+    /// Copies `other`'s key declarations and port defaults, for a copy of its records.
+    void copy_declarations(const record_set& other) {
+        keys_ = other.keys_;
+        port_defaults_ = other.port_defaults_;
+    }
 
     /// The tree's name, if the file gives one.
     const std::string& name() const noexcept { return name_; }
@@ -241,6 +250,7 @@ private:
     bool dropped_ = false;  // drop_params ran: first_param and param_count say written_text_
     std::string name_;
     std::vector<key_declaration> keys_;
+    std::vector<raw_param> port_defaults_;
     // Rare, so kept apart from the records: the notes in record order, and each one's record.
     std::vector<metadata_entry> metadata_;
     std::vector<std::size_t> metadata_records_;

@@ -722,8 +722,10 @@ private:
             fail(value.offset,
                  holds + ", and this is " + type_name(from) + ": give a key of its type or text");
         }
-        if (value.kind == node_kind::string && key.custom != nullptr) {
-            // Read at load, so that text the type cannot read is found here, located.
+        if (value.kind == node_kind::string && key.custom != nullptr && !bt()) {
+            // Read at load, so that text the type cannot read is found here, located. A
+            // BehaviorTree.CPP file's script reads it when it runs, as there: its
+            // convertFromString may fail then, or do more than read.
             std::shared_ptr<const void> made;
             try {
                 made = key.custom->from_text(value.text);
