@@ -162,6 +162,18 @@ void agent::set_host(host_ref host) {
     core_.host = host;
 }
 
+void agent::halt() {
+    halt_all();
+}
+
+void* agent::node_state(tree::index node) noexcept {
+    const detail::tree_layout& layout = tree_->layout();
+    if (node >= tree_->size() || layout.objects[node] == nullptr ||
+        layout.objects[node]->state().size == 0)
+        return nullptr;
+    return core_.block + layout.state_offset[node];
+}
+
 void agent::halt_all() {
     context ctx(*this, core_, *tree_, 0);
     ctx.clear(tree::root);

@@ -74,6 +74,11 @@ public:
     /// @warning throws canopy::error (code `script`), once every node is halted, when an
     /// `_onHalted` script failed.
     void reset();
+    /// Halts every running node, children before parents, and keeps the rest: node states,
+    /// blackboard and clock (BehaviorTree.CPP's haltTree, where reset() also starts afresh).
+    /// @warning throws canopy::error (code `script`), once every node is halted, when an
+    /// `_onHalted` script failed.
+    void halt();
     /// Halts every running node, then runs `tree` from scratch (a new state block).
     void replace_tree(std::shared_ptr<const canopy::tree> tree);
     /// Moves to another version of the tree, as a followed handle's agents do: halts every
@@ -116,6 +121,10 @@ public:
     const std::uint8_t* status_bytes() const noexcept { return codes(); }
     /// The size of this agent's state block in bytes.
     std::size_t state_bytes() const noexcept;
+    /// The storage of a node's per-agent state (node::state), null for a node without one:
+    /// for a program that fills it once the agent is made, as canopy::btcpp puts each node's
+    /// object there.
+    void* node_state(canopy::tree::index node) noexcept;
 
 private:
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(core_.block); }

@@ -147,6 +147,9 @@ public:
     void set_object(std::uint32_t slot, const std::type_info& type, const void* value) {
         set_custom(slot, type, value);
     }
+    /// Where a custom key's value lives, for code that knows its type only at run time
+    /// (through the key's value_type).
+    void* address(std::uint32_t slot) const noexcept { return at(slot); }
     /// Whether a custom key's value equals `value`, a value of the key's type; false for a
     /// type without operator==.
     bool equals_object(std::uint32_t slot, const void* value) const {
