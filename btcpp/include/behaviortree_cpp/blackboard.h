@@ -1,0 +1,128 @@
+#pragma once
+
+// BT::Blackboard: the keys and values a tree's nodes share, by name. A tree's blackboard is
+// its Canopy agent's, whose keys the tree file and the node types' ports declare; a
+// blackboard keeps beside them, by name, what the program sets that the tree has no key
+// for. One made with Blackboard::create() before the tree holds what the program sets until
+// a tree is made with it (BehaviorTreeFactory::createTree), which then starts from it.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "behaviortree_cpp/basic_types.h"
+
+namespace BT {
+
+namespace detail {
+class TreeState;
+}
+
+/// A value seen in place (getAnyLocked): the tree's blackboards stay locked while it lives.
+class AnyPtrLocked {
+public:
+    AnyPtrLocked() = default;
+    AnyPtrLocked(std::shared_ptr<Any> value, std::shared_ptr<void> hold)
+        : value_(std::move(value)), hold_(std::move(hold)) {}
+    Any* get() const { return value_.get(); }
+    Any* operator->() const { return value_.get(); }
+    Any& operator*() const { return *value_; }
+    explicit operator bool() const { return value_ != nullptr; }
+
+private:
+    std::shared_ptr<Any> value_;
+    std::shared_ptr<void> hold_;  // releases the lock last
+};
+
+class Blackboard {
+public:
+    using Ptr = std::shared_ptr<Blackboard>;
+
+    /// A blackboard whose keys not found here are looked up in `parent` (BehaviorTree.CPP's
+    /// hierarchy: `@key` names a key of the outermost one).
+    static Ptr create(Ptr parent = {});
+    virtual ~Blackboard();
+    Blackboard(const Blackboard&) = delete;
+    Blackboard& operator=(const Blackboard&) = delete;
+
+    template <typename T>
+    void set(const std::string& key, const T& value) {
+        if constexpr (std::is_same_v<T, Any>) {
+            setAny(key, value);
+        } else {
+            setAny(key, Any(value));
+        }
+    }
+    /// Whether the key holds a value, then read as T into `value`.
+    /// @warning throws RuntimeError when the value is not a T.
+    template <typename T>
+    bool get(const std::string& key, T& value) const {
+        const Any any = getAnyCopy(key);
+        if (any.empty()) return false;
+        value = castOrThrow<T>(key, any);
+        return true;
+    }
+    /// @warning throws RuntimeError for a key without a value or not a T.
+    template <typename T>
+    T get(const std::string& key) const {
+        const Any any = getAnyCopy(key);
+        if (any.empty()) {
+            throw RuntimeError("Blackboard::get() error. Missing key [", key, "]");
+        }
+        return castOrThrow<T>(key, any);
+    }
+    template <typename T>
+    Expected<StampedValue<T>> getStamped(const std::string& key) const {
+        const Any any = getAnyCopy(key);
+        if (any.empty()) return nonstd::make_unexpected(StrCat("Missing key [", key, "]"));
+        auto value = any.tryCast<T>();
+        if (!value) return nonstd::make_unexpected(value.error());
+        return StampedValue<T>{std::move(value).value(), {}};
+    }
+
+    /// The value of a key, to read or change in place while the result lives.
+    [[nodiscard]] AnyPtrLocked getAnyLocked(const std::string& key);
+    /// A copy of the key's value, empty when it has none.
+    Any getAnyCopy(const std::string& key) const;
+    /// Stores `value` in the key: into the tree's key when it has one, converting as a
+    /// port's write does, else beside them.
+    /// @warning throws RuntimeError when the tree's key cannot hold the value.
+    void setAny(const std::string& key, const Any& value);
+    void unset(const std::string& key);
+    /// The names of the keys that hold a value.
+    std::vector<StringView> getKeys() const;
+    /// Prints each key and its type, one per line.
+    void debugMessage() const;
+    void clear();
+    /// Copies every key's value into `dst` (BlackboardBackup).
+    void cloneInto(Blackboard& dst) const;
+    Ptr parent() const { return parent_; }
+
+    std::recursive_mutex& entryMutex() const { return mutex_; }
+
+protected:
+    explicit Blackboard(Ptr parent) : parent_(std::move(parent)) {}
+
+private:
+    friend class detail::TreeState;
+
+    template <typename T>
+    static T castOrThrow(const std::string& key, const Any& any) {
+        auto value = any.tryCast<T>();
+        if (!value) {
+            throw RuntimeError("Blackboard::get(", key, "): ", value.error());
+        }
+        return std::move(value).value();
+    }
+    Blackboard* root();
+
+    Ptr parent_;
+    std::map<std::string, Any> values_;   // the keys the agent lacks
+    std::vector<std::string> key_names_;  // what getKeys() last gave
+    mutable std::recursive_mutex mutex_;
+    detail::TreeState* tree_ = nullptr;  // the tree whose agent holds its keys, if any
+};
+
+}  // namespace BT

@@ -1,0 +1,151 @@
+#include "behaviortree_cpp/blackboard.h"
+
+#include <iostream>
+
+#include "canopy/run/blackboard.hpp"
+#include "run/btcpp_entry.hpp"
+#include "tree_state.hpp"
+
+namespace BT {
+
+namespace {
+
+// BehaviorTree.CPP's name of the C++ type a Canopy key holds.
+std::string type_name(const canopy::blackboard_key& key) {
+    switch (key.type) {
+        case canopy::param_type::integer: return "int64_t";
+        case canopy::param_type::number: return "double";
+        case canopy::param_type::boolean: return "bool";
+        case canopy::param_type::string: return "std::string";
+        default: break;
+    }
+    if (key.custom != nullptr && key.custom->cpp_type != nullptr &&
+        !canopy::detail::is_btcpp_entry(key.custom.get()))
+        return demangle(*key.custom->cpp_type);
+    return "BT::Any";
+}
+
+}  // namespace
+
+Blackboard::Ptr Blackboard::create(Ptr parent) {
+    return Ptr(new Blackboard(std::move(parent)));
+}
+
+Blackboard::~Blackboard() = default;
+
+Blackboard* Blackboard::root() {
+    Blackboard* top = this;
+    while (top->parent_) top = top->parent_.get();
+    return top;
+}
+
+Any Blackboard::getAnyCopy(const std::string& key) const {
+    if (!key.empty() && key.front() == '@') {
+        return const_cast<Blackboard*>(this)->root()->getAnyCopy(key.substr(1));
+    }
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        const std::uint32_t slot = tree_->agent().blackboard().find(key);
+        if (slot != canopy::blackboard::npos) return tree_->read_slot(slot, false);
+    }
+    {
+        std::lock_guard<std::recursive_mutex> hold(mutex_);
+        if (auto found = values_.find(key); found != values_.end()) return found->second;
+    }
+    if (parent_) return parent_->getAnyCopy(key);
+    return {};
+}
+
+void Blackboard::setAny(const std::string& key, const Any& value) {
+    if (!key.empty() && key.front() == '@') return root()->setAny(key.substr(1), value);
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        const std::uint32_t slot = tree_->agent().blackboard().find(key);
+        if (slot != canopy::blackboard::npos) {
+            const std::string failure = tree_->write_slot(slot, value);
+            if (!failure.empty()) throw RuntimeError("Blackboard::set(", key, "): ", failure);
+            return;
+        }
+    }
+    std::lock_guard<std::recursive_mutex> hold(mutex_);
+    values_[key] = value;
+}
+
+AnyPtrLocked Blackboard::getAnyLocked(const std::string& key) {
+    if (!key.empty() && key.front() == '@') return root()->getAnyLocked(key.substr(1));
+    if (tree_ != nullptr) {
+        detail::TreeState* tree = tree_;
+        tree->lock().lock();
+        std::shared_ptr<void> hold(static_cast<void*>(tree), [](void* held) {
+            static_cast<detail::TreeState*>(held)->lock().unlock();
+        });
+        const std::uint32_t slot = tree->agent().blackboard().find(key);
+        if (slot != canopy::blackboard::npos) {
+            Any value = tree->read_slot(slot, true);
+            if (value.empty()) return {};
+            return {std::make_shared<Any>(std::move(value)), std::move(hold)};
+        }
+    }
+    mutex_.lock();
+    std::shared_ptr<void> hold(static_cast<void*>(&mutex_), [](void* held) {
+        static_cast<std::recursive_mutex*>(held)->unlock();
+    });
+    auto found = values_.find(key);
+    if (found == values_.end()) return {};
+    // The stored value itself, changed in place.
+    return {std::shared_ptr<Any>(hold, &found->second), hold};
+}
+
+void Blackboard::unset(const std::string& key) {
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        canopy::blackboard board = tree_->agent().blackboard();
+        const std::uint32_t slot = board.find(key);
+        if (slot != canopy::blackboard::npos) board.unset(slot);
+    }
+    std::lock_guard<std::recursive_mutex> hold(mutex_);
+    values_.erase(key);
+}
+
+std::vector<StringView> Blackboard::getKeys() const {
+    auto* self = const_cast<Blackboard*>(this);
+    self->key_names_.clear();
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        const canopy::blackboard board = tree_->agent().blackboard();
+        for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
+            if (!tree_->read_slot(slot, true).empty())
+                self->key_names_.push_back(board.keys()[slot].name);
+        }
+    }
+    {
+        std::lock_guard<std::recursive_mutex> hold(mutex_);
+        for (const auto& entry : values_) self->key_names_.push_back(entry.first);
+    }
+    return {key_names_.begin(), key_names_.end()};
+}
+
+void Blackboard::debugMessage() const {
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        for (const canopy::blackboard_key& key : tree_->agent().blackboard().keys())
+            std::cout << key.name << " (" << type_name(key) << ")" << std::endl;
+    }
+    std::lock_guard<std::recursive_mutex> hold(mutex_);
+    for (const auto& [key, value] : values_)
+        std::cout << key << " (" << demangle(value.type()) << ")" << std::endl;
+}
+
+void Blackboard::clear() {
+    std::lock_guard<std::recursive_mutex> hold(mutex_);
+    values_.clear();
+}
+
+void Blackboard::cloneInto(Blackboard& dst) const {
+    for (StringView key : getKeys()) {
+        const std::string name(key);
+        dst.setAny(name, getAnyCopy(name));
+    }
+}
+
+}  // namespace BT

@@ -1,0 +1,545 @@
+// BT::BehaviorTreeFactory and BT::Tree on Canopy: node types go into a canopy::registry,
+// XML is read by Canopy's loader, and each Tree is the shared canopy::tree plus an agent.
+
+#include <dlfcn.h>
+#include <tinyxml2.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "behaviortree_cpp/bt_factory.h"
+#include "canopy/core/diagnostic.hpp"
+#include "canopy/load/load.hpp"
+#include "canopy/load/substitution.hpp"
+#include "canopy/nodes/builtin_nodes.hpp"
+#include "canopy/run/registry.hpp"
+#include "formats/btcpp_names.hpp"
+#include "tree_state.hpp"
+
+namespace BT {
+
+namespace detail {
+
+class FactoryState {
+public:
+    FactoryState() {
+        for (std::string_view name : canopy::detail::btcpp::builtin_types)
+            builtin_ids.emplace(name);
+    }
+
+    void add(const TreeNodeManifest& manifest, const NodeBuilder& builder) {
+        const std::string& id = manifest.registration_ID;
+        // A name only Canopy gives a node (Wait, Selector) is the program's to take.
+        if (builders.count(id) != 0 || builtin_ids.count(id) != 0) {
+            throw BehaviorTreeException("ID [", id, "] already registered");
+        }
+        canopy::node_type type;
+        type.name = id;
+        switch (manifest.type) {
+            case NodeType::DECORATOR: type.arity = canopy::arity::decorator; break;
+            case NodeType::CONTROL: type.arity = canopy::arity::composite; break;
+            default: type.arity = canopy::arity::leaf; break;
+        }
+        type.condition = manifest.type == NodeType::CONDITION;
+        // Sorted, so that a type's parameters come in the same order whatever the hash.
+        std::map<std::string, const PortInfo*> ports;
+        for (const auto& [name, info] : manifest.ports) ports.emplace(name, &info);
+        for (const auto& [name, info] : ports) type.params.push_back(param_of(name, *info));
+        auto shared = std::make_shared<const TreeNodeManifest>(manifest);
+        type.create = [shared, builder](const canopy::param_list&) {
+            return std::unique_ptr<canopy::node>(new btcpp_node(shared, builder));
+        };
+        user_types.push_back(std::move(type));
+        builders[id] = builder;
+        manifests[id] = manifest;
+        changed();
+    }
+
+    // Registrations changed: the registry and the trees loaded with it are made again.
+    void changed() {
+        built.reset();
+        trees.clear();
+    }
+
+    // Canopy's registry of the program's types, then Canopy's built-ins whose names the
+    // program did not take.
+    canopy::registry& registry() {
+        if (built) return *built;
+        built.emplace();
+        canopy::registry& reg = *built;
+        reg.add_builtin_types();
+        for (const auto& type : value_types) {
+            if (reg.find_type(type->name) == nullptr) reg.add_type(type);
+        }
+        for (const canopy::node_type& type : user_types) reg.add(type);
+        canopy::registry builtins;
+        canopy::register_builtin_nodes(builtins);
+        for (const canopy::node_type& type : builtins.types()) {
+            if (reg.find(type.name) == nullptr) reg.add(type);
+        }
+        for (const auto& [alias, target] : builtins.aliases()) {
+            if (reg.find(alias) == nullptr && reg.find(target) != nullptr)
+                reg.add_alias(alias, target);
+        }
+        for (const auto& [name, value] : enums) reg.add_enum(name, value);
+        return reg;
+    }
+
+    // The Canopy parameter of a port: its type, and never required, since BehaviorTree.CPP
+    // reports a port the XML leaves out only when the node reads it.
+    canopy::param_spec param_of(const std::string& name, const PortInfo& info) {
+        canopy::param_spec spec;
+        spec.name = name;
+        spec.output = info.direction() == PortDirection::OUTPUT;
+        spec.omissible = true;
+        const std::type_index& t = info.type();
+        if (t == typeid(bool)) {
+            spec.type = canopy::param_type::boolean;
+        } else if (t == typeid(int) || t == typeid(long) || t == typeid(long long) ||
+                   t == typeid(unsigned) || t == typeid(unsigned long) ||
+                   t == typeid(unsigned long long) || t == typeid(short) ||
+                   t == typeid(unsigned short) || t == typeid(signed char) ||
+                   t == typeid(unsigned char) || t == typeid(char)) {
+            spec.type = canopy::param_type::integer;
+        } else if (t == typeid(double) || t == typeid(float)) {
+            spec.type = canopy::param_type::number;
+        } else if (t == typeid(std::string) || t == typeid(std::string_view)) {
+            spec.type = canopy::param_type::string;
+        } else if (auto custom = info.blackboardType()) {
+            spec.type = canopy::param_type::custom;
+            spec.custom = registered(std::move(custom));
+        } else {
+            spec.type = canopy::param_type::any;
+        }
+        return spec;
+    }
+
+    // The type a port's C++ type has on the blackboard: one per C++ type, under its readable
+    // name; Canopy's own for BehaviorTree.CPP's vectors.
+    std::shared_ptr<const canopy::value_type> registered(
+        std::shared_ptr<const canopy::value_type> type) {
+        for (const auto& known : canopy::builtin_value_types()) {
+            if (*known->cpp_type == *type->cpp_type) return known;
+        }
+        for (const auto& known : value_types) {
+            if (*known->cpp_type == *type->cpp_type) return known;
+        }
+        value_types.push_back(type);
+        return type;
+    }
+
+    struct document {
+        std::string text;
+        std::filesystem::path path;  // empty for text
+        std::vector<std::string> ids;
+    };
+
+    // Loads XML text, the registered trees beside it when it names `tree`.
+    std::shared_ptr<const canopy::tree> load(const std::string& text, const std::string& path,
+                                             const std::string& tree) {
+        const std::string cache_key = path + '\n' + tree + '\n' + text;
+        if (auto found = trees.find(cache_key); found != trees.end()) return found->second;
+        canopy::load_options options;
+        options.tree = tree;
+        options.format = canopy::file_format::btcpp_xml;
+        if (!substitution_rules.empty()) options.substitutions = canopy_rules();
+        canopy::load_result loaded =
+            path.empty() || path.front() == '<'
+                ? canopy::try_load_text(text, canopy::file_format::btcpp_xml, registry(),
+                                        path.empty() ? "<text>" : path, options)
+                : canopy::try_load_file(path, registry(), options);
+        if (!loaded) {
+            std::string message = "Error creating the tree";
+            if (!tree.empty()) message += " [" + tree + "]";
+            message += ":";
+            for (const canopy::diagnostic& d : loaded.diagnostics) {
+                if (d.severity == canopy::diagnostic_severity::error)
+                    message += "\n" + canopy::to_string(d);
+            }
+            throw RuntimeError(message);
+        }
+        trees[cache_key] = loaded.tree;
+        return loaded.tree;
+    }
+
+    // The registered documents as one, for a tree that may use subtrees of any of them.
+    std::string registered_text() const {
+        tinyxml2::XMLDocument combined;
+        tinyxml2::XMLElement* root = combined.NewElement("root");
+        root->SetAttribute("BTCPP_format", "4");
+        combined.InsertEndChild(root);
+        for (const document& doc : documents) {
+            tinyxml2::XMLDocument one;
+            one.Parse(doc.text.c_str(), doc.text.size());
+            const tinyxml2::XMLElement* their_root = one.RootElement();
+            if (their_root == nullptr) continue;
+            for (const tinyxml2::XMLElement* e = their_root->FirstChildElement(); e != nullptr;
+                 e = e->NextSiblingElement()) {
+                tinyxml2::XMLNode* copy = e->DeepClone(&combined);
+                if (std::string_view(e->Name()) == "include" && !doc.path.empty()) {
+                    // Relative to the file that included it.
+                    const char* relative = e->Attribute("path");
+                    if (relative != nullptr) {
+                        copy->ToElement()->SetAttribute(
+                            "path", (doc.path.parent_path() / relative).string().c_str());
+                    }
+                }
+                root->InsertEndChild(copy);
+            }
+        }
+        tinyxml2::XMLPrinter printer;
+        combined.Print(&printer);
+        return printer.CStr();
+    }
+
+    void register_document(std::string text, std::filesystem::path path) {
+        tinyxml2::XMLDocument parsed;
+        if (parsed.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS ||
+            parsed.RootElement() == nullptr) {
+            throw RuntimeError("Error parsing the XML: ", parsed.ErrorStr());
+        }
+        document doc{std::move(text), std::move(path), {}};
+        for (const tinyxml2::XMLElement* e =
+                 parsed.RootElement()->FirstChildElement("BehaviorTree");
+             e != nullptr; e = e->NextSiblingElement("BehaviorTree")) {
+            const char* id = e->Attribute("ID");
+            if (id == nullptr) continue;
+            if (std::find(tree_ids.begin(), tree_ids.end(), id) != tree_ids.end()) {
+                throw RuntimeError("Duplicate BehaviorTree ID [", id, "]");
+            }
+            doc.ids.emplace_back(id);
+        }
+        tree_ids.insert(tree_ids.end(), doc.ids.begin(), doc.ids.end());
+        documents.push_back(std::move(doc));
+        trees.clear();
+    }
+
+    std::shared_ptr<const canopy::substitution_rules> canopy_rules() const {
+        auto rules = std::make_shared<canopy::substitution_rules>();
+        int made = 0;
+        for (const auto& [pattern, rule] : substitution_rules) {
+            if (const auto* id = std::get_if<std::string>(&rule)) {
+                rules->rules.push_back({pattern, *id, {}});
+                continue;
+            }
+            const auto& config = std::get<TestNodeConfig>(rule);
+            if (config.complete_func) {
+                throw RuntimeError("Substitution rule [", pattern,
+                                   "]: complete_func is not supported; use the scripts");
+            }
+            canopy::test_node_config test;
+            test.name = "TestNodeConfig#" + std::to_string(++made);
+            switch (config.return_status) {
+                case NodeStatus::SUCCESS: test.return_status = canopy::status::success; break;
+                case NodeStatus::FAILURE: test.return_status = canopy::status::failure; break;
+                case NodeStatus::RUNNING: test.return_status = canopy::status::running; break;
+                case NodeStatus::SKIPPED: test.return_status = canopy::status::skipped; break;
+                case NodeStatus::IDLE:
+                    throw RuntimeError("Substitution rule [", pattern, "]: return_status IDLE");
+            }
+            test.async_delay = std::chrono::duration<double>(config.async_delay).count();
+            test.success_script = config.success_script;
+            test.failure_script = config.failure_script;
+            test.post_script = config.post_script;
+            rules->rules.push_back({pattern, test.name, {}});
+            rules->configs.push_back(std::move(test));
+        }
+        return rules;
+    }
+
+    Tree make(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard) {
+        std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>> shared;
+        Tree made;
+        made.state_ = std::make_unique<TreeState>(std::move(tree), std::move(blackboard), shared);
+        made.subtrees = made.state_->subtrees();
+        made.manifests = manifests;
+        return made;
+    }
+
+    std::vector<canopy::node_type> user_types;
+    std::vector<std::shared_ptr<const canopy::value_type>> value_types;
+    std::vector<std::pair<std::string, int>> enums;
+    std::optional<canopy::registry> built;  // made from the above when a tree is loaded
+    std::unordered_map<std::string, NodeBuilder> builders;
+    std::unordered_map<std::string, TreeNodeManifest> manifests;
+    std::set<std::string> builtin_ids;
+    std::vector<document> documents;
+    std::vector<std::string> tree_ids;
+    std::map<std::string, std::shared_ptr<const canopy::tree>> trees;  // loaded, shared
+    std::unordered_map<std::string, SubstitutionRule> substitution_rules;
+};
+
+}  // namespace detail
+
+// ---- BehaviorTreeFactory ----
+
+BehaviorTreeFactory::BehaviorTreeFactory() : state_(std::make_unique<detail::FactoryState>()) {}
+BehaviorTreeFactory::~BehaviorTreeFactory() = default;
+BehaviorTreeFactory::BehaviorTreeFactory(BehaviorTreeFactory&& other) noexcept = default;
+BehaviorTreeFactory& BehaviorTreeFactory::operator=(BehaviorTreeFactory&& other) noexcept = default;
+
+bool BehaviorTreeFactory::unregisterBuilder(const std::string& ID) {
+    // Canopy's registry keeps what it registered: a type stays until the factory goes.
+    (void)ID;
+    return false;
+}
+
+void BehaviorTreeFactory::registerBuilder(const TreeNodeManifest& manifest,
+                                          const NodeBuilder& builder) {
+    state_->add(manifest, builder);
+}
+
+void BehaviorTreeFactory::registerSimpleAction(const std::string& ID,
+                                               const SimpleActionNode::TickFunctor& tick_functor,
+                                               PortsList ports) {
+    NodeBuilder builder = [tick_functor](const std::string& name, const NodeConfig& config) {
+        return std::make_unique<SimpleActionNode>(name, tick_functor, config);
+    };
+    registerBuilder(CreateManifest<SimpleActionNode>(ID, std::move(ports)), builder);
+}
+
+void BehaviorTreeFactory::registerSimpleCondition(
+    const std::string& ID, const SimpleConditionNode::TickFunctor& tick_functor, PortsList ports) {
+    NodeBuilder builder = [tick_functor](const std::string& name, const NodeConfig& config) {
+        return std::make_unique<SimpleConditionNode>(name, tick_functor, config);
+    };
+    registerBuilder(CreateManifest<SimpleConditionNode>(ID, std::move(ports)), builder);
+}
+
+void BehaviorTreeFactory::registerSimpleDecorator(
+    const std::string& ID, const SimpleDecoratorNode::TickFunctor& tick_functor, PortsList ports) {
+    NodeBuilder builder = [tick_functor](const std::string& name, const NodeConfig& config) {
+        return std::make_unique<SimpleDecoratorNode>(name, tick_functor, config);
+    };
+    registerBuilder(CreateManifest<SimpleDecoratorNode>(ID, std::move(ports)), builder);
+}
+
+void BehaviorTreeFactory::registerFromPlugin(const std::string& file_path) {
+    void* library = ::dlopen(file_path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (library == nullptr) {
+        const char* why = ::dlerror();
+        throw RuntimeError("Cannot load library: ", why != nullptr ? why : file_path);
+    }
+    using register_function = void (*)(BehaviorTreeFactory&);
+    auto* entry =
+        reinterpret_cast<register_function>(::dlsym(library, "BT_RegisterNodesFromPlugin"));
+    if (entry == nullptr) {
+        throw RuntimeError("Function BT_RegisterNodesFromPlugin not found in ", file_path);
+    }
+    entry(*this);
+}
+
+void BehaviorTreeFactory::registerBehaviorTreeFromFile(const std::filesystem::path& filename) {
+    std::ifstream in(filename, std::ios::binary);
+    if (!in) throw RuntimeError("Cannot open file: ", filename.string());
+    std::ostringstream text;
+    text << in.rdbuf();
+    state_->register_document(text.str(), std::filesystem::absolute(filename));
+}
+
+void BehaviorTreeFactory::registerBehaviorTreeFromText(const std::string& xml_text) {
+    state_->register_document(xml_text, {});
+}
+
+std::vector<std::string> BehaviorTreeFactory::registeredBehaviorTrees() const {
+    std::vector<std::string> ids = state_->tree_ids;
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void BehaviorTreeFactory::clearRegisteredBehaviorTrees() {
+    state_->documents.clear();
+    state_->tree_ids.clear();
+    state_->trees.clear();
+}
+
+const std::unordered_map<std::string, NodeBuilder>& BehaviorTreeFactory::builders() const {
+    return state_->builders;
+}
+
+const std::unordered_map<std::string, TreeNodeManifest>& BehaviorTreeFactory::manifests() const {
+    return state_->manifests;
+}
+
+const std::set<std::string>& BehaviorTreeFactory::builtinNodes() const {
+    return state_->builtin_ids;
+}
+
+Tree BehaviorTreeFactory::createTreeFromText(const std::string& text, Blackboard::Ptr blackboard) {
+    return state_->make(state_->load(text, "<text>", {}), std::move(blackboard));
+}
+
+Tree BehaviorTreeFactory::createTreeFromFile(const std::filesystem::path& file_path,
+                                             Blackboard::Ptr blackboard) {
+    return state_->make(state_->load({}, file_path.string(), {}), std::move(blackboard));
+}
+
+Tree BehaviorTreeFactory::createTree(const std::string& tree_name, Blackboard::Ptr blackboard) {
+    const auto& ids = state_->tree_ids;
+    if (std::find(ids.begin(), ids.end(), tree_name) == ids.end()) {
+        throw RuntimeError("Can't find a tree with name: ", tree_name);
+    }
+    return state_->make(state_->load(state_->registered_text(), "<registered trees>", tree_name),
+                        std::move(blackboard));
+}
+
+void BehaviorTreeFactory::addMetadataToManifest(const std::string& node_id,
+                                                const KeyValueVector& metadata) {
+    auto found = state_->manifests.find(node_id);
+    if (found == state_->manifests.end()) {
+        throw std::runtime_error("addMetadataToManifest: wrong ID");
+    }
+    found->second.metadata = metadata;
+}
+
+void BehaviorTreeFactory::registerScriptingEnum(StringView name, int value) {
+    for (auto& [known, old_value] : state_->enums) {
+        if (known == name) {
+            old_value = value;
+            state_->changed();
+            return;
+        }
+    }
+    state_->enums.emplace_back(std::string(name), value);
+    state_->changed();
+}
+
+void BehaviorTreeFactory::clearSubstitutionRules() {
+    state_->substitution_rules.clear();
+    state_->trees.clear();
+}
+
+void BehaviorTreeFactory::addSubstitutionRule(StringView filter, SubstitutionRule rule) {
+    state_->substitution_rules[std::string(filter)] = std::move(rule);
+    state_->trees.clear();
+}
+
+void BehaviorTreeFactory::loadSubstitutionRuleFromJSON(const std::string& json_text) {
+    canopy::substitution_read_result read = canopy::read_substitution_rules(json_text, "<json>");
+    if (!read) {
+        std::string message = "Substitution rules:";
+        for (const canopy::diagnostic& d : read.diagnostics) message += "\n" + canopy::to_string(d);
+        throw RuntimeError(message);
+    }
+    for (const canopy::substitution_rule& rule : read.rules.rules) {
+        const canopy::test_node_config* config = read.rules.config(rule.replacement);
+        if (config == nullptr) {
+            state_->substitution_rules[rule.pattern] = rule.replacement;
+            continue;
+        }
+        TestNodeConfig test;
+        test.return_status = config->return_status == canopy::status::failure ? NodeStatus::FAILURE
+                             : config->return_status == canopy::status::running
+                                 ? NodeStatus::RUNNING
+                                 : NodeStatus::SUCCESS;
+        test.async_delay = std::chrono::milliseconds(
+            static_cast<std::int64_t>(config->async_delay * 1000.0 + 0.5));
+        test.success_script = config->success_script;
+        test.failure_script = config->failure_script;
+        test.post_script = config->post_script;
+        state_->substitution_rules[rule.pattern] = test;
+    }
+    state_->trees.clear();
+}
+
+const std::unordered_map<std::string, SubstitutionRule>& BehaviorTreeFactory::substitutionRules()
+    const {
+    return state_->substitution_rules;
+}
+
+// ---- Tree ----
+
+Tree::Tree() = default;
+Tree::Tree(Tree&& other) noexcept = default;
+Tree& Tree::operator=(Tree&& other) noexcept = default;
+Tree::~Tree() = default;
+
+void Tree::haltTree() {
+    if (state_) state_->halt();
+}
+
+TreeNode* Tree::rootNode() const {
+    return state_ ? state_->node(0) : nullptr;
+}
+
+bool Tree::sleep(std::chrono::system_clock::duration timeout) {
+    if (!state_) {
+        std::this_thread::sleep_for(timeout);
+        return false;
+    }
+    return state_->sleep(std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout));
+}
+
+NodeStatus Tree::tickRoot(TickOption opt, std::chrono::milliseconds sleep_time) {
+    if (!state_) throw RuntimeError("Empty Tree");
+    NodeStatus status = NodeStatus::IDLE;
+    while (status == NodeStatus::IDLE ||
+           (opt == TickOption::WHILE_RUNNING && status == NodeStatus::RUNNING)) {
+        status = state_->tick_root();
+        // A node asked for another tick during this one: unless exactly once, tick again.
+        while (opt != TickOption::EXACTLY_ONCE && status == NodeStatus::RUNNING &&
+               state_->take_wake_up()) {
+            status = state_->tick_root();
+        }
+        if (status == NodeStatus::RUNNING && sleep_time.count() > 0) sleep(sleep_time);
+    }
+    return status;
+}
+
+NodeStatus Tree::tickExactlyOnce() {
+    return tickRoot(TickOption::EXACTLY_ONCE, std::chrono::milliseconds(0));
+}
+
+NodeStatus Tree::tickOnce() {
+    return tickRoot(TickOption::ONCE_UNLESS_WOKEN_UP, std::chrono::milliseconds(0));
+}
+
+NodeStatus Tree::tickWhileRunning(std::chrono::milliseconds sleep_time) {
+    return tickRoot(TickOption::WHILE_RUNNING, sleep_time);
+}
+
+Blackboard::Ptr Tree::rootBlackboard() {
+    return state_ ? state_->blackboard() : nullptr;
+}
+
+void Tree::applyVisitor(const std::function<void(const TreeNode*)>& visitor) const {
+    for (const TreeNode* node : allNodes()) visitor(node);
+}
+
+void Tree::applyVisitor(const std::function<void(TreeNode*)>& visitor) {
+    if (!state_) return;
+    for (TreeNode* node : state_->nodes()) visitor(node);
+}
+
+std::vector<const TreeNode*> Tree::allNodes() const {
+    if (!state_) return {};
+    return {state_->nodes().begin(), state_->nodes().end()};
+}
+
+bool Tree::wildcardMatch(StringView text, StringView pattern) {
+    if (pattern.empty()) return text.empty();
+    if (pattern.front() == '*') {
+        for (std::size_t skip = 0; skip <= text.size(); ++skip) {
+            if (wildcardMatch(text.substr(skip), pattern.substr(1))) return true;
+        }
+        return false;
+    }
+    return !text.empty() && text.front() == pattern.front() &&
+           wildcardMatch(text.substr(1), pattern.substr(1));
+}
+
+const canopy::tree& Tree::canopyTree() const {
+    if (!state_) throw RuntimeError("Empty Tree");
+    return state_->tree();
+}
+
+canopy::agent& Tree::canopyAgent() {
+    if (!state_) throw RuntimeError("Empty Tree");
+    return state_->agent();
+}
+
+}  // namespace BT

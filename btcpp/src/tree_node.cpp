@@ -1,0 +1,350 @@
+// BT::TreeNode and BehaviorTree.CPP's node classes: their ticks and halts as BehaviorTree.CPP
+// 4.10 runs them, and their ports read from and written to the Canopy agent's blackboard.
+
+#include "behaviortree_cpp/tree_node.h"
+
+#include <iostream>
+#include <mutex>
+
+#include "behaviortree_cpp/action_node.h"
+#include "behaviortree_cpp/condition_node.h"
+#include "behaviortree_cpp/control_node.h"
+#include "behaviortree_cpp/decorator_node.h"
+#include "tree_state.hpp"
+
+namespace BT {
+
+TreeNode::TreeNode(std::string name, NodeConfig config)
+    : name_(std::move(name)), config_(std::move(config)) {}
+
+TreeNode::~TreeNode() = default;
+
+NodeStatus TreeNode::status() const {
+    if (view_) return tree_->view_status(index_);
+    return status_;
+}
+
+bool TreeNode::tickedThroughEngine(NodeStatus& result) {
+    if (tree_ == nullptr || tree_->engine_calls(index_)) return false;
+    result = tree_->tick_child(index_);
+    return true;
+}
+
+void TreeNode::withoutTreeLock(const std::function<void()>& wait) {
+    if (tree_ != nullptr) {
+        tree_->lock().released(wait);
+    } else {
+        wait();
+    }
+}
+
+NodeStatus TreeNode::executeTick() {
+    NodeStatus result = NodeStatus::IDLE;
+    if (tickedThroughEngine(result)) return result;
+    try {
+        result = tick();
+    } catch (const NodeExecutionError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw NodeExecutionError({name(), fullPath(), registrationName()}, e.what());
+    }
+    setStatus(result);
+    return result;
+}
+
+void TreeNode::haltNode() {
+    if (tree_ != nullptr && !tree_->engine_calls(index_)) {
+        tree_->halt_child(index_);
+        return;
+    }
+    halt();
+    resetStatus();
+}
+
+void TreeNode::setStatus(NodeStatus new_status) {
+    status_ = new_status;
+}
+
+void TreeNode::resetStatus() {
+    status_ = NodeStatus::IDLE;
+}
+
+void TreeNode::emitWakeUpSignal() {
+    wake_up_requested_ = true;
+    if (tree_ != nullptr) tree_->wake();
+}
+
+bool TreeNode::isBlackboardPointer(StringView str, StringView* stripped_pointer) {
+    if (str.size() < 3) return false;
+    const std::size_t front = str.find_first_not_of(' ');
+    const std::size_t back = str.find_last_not_of(' ');
+    if (front == StringView::npos || str[front] != '{' || str[back] != '}' || back - front < 2)
+        return false;
+    if (stripped_pointer != nullptr) *stripped_pointer = str.substr(front + 1, back - front - 1);
+    return true;
+}
+
+StringView TreeNode::stripBlackboardPointer(StringView str) {
+    StringView stripped;
+    return isBlackboardPointer(str, &stripped) ? stripped : StringView();
+}
+
+Expected<StringView> TreeNode::getRemappedKey(StringView port_name, StringView remapped_port) {
+    if (remapped_port == "{=}" || remapped_port == "=") return port_name;
+    StringView stripped;
+    if (isBlackboardPointer(remapped_port, &stripped)) return stripped;
+    return nonstd::make_unexpected("Not a blackboard pointer");
+}
+
+StringView TreeNode::getRawPortValue(const std::string& key) const {
+    auto found = config_.input_ports.find(key);
+    if (found == config_.input_ports.end()) {
+        found = config_.output_ports.find(key);
+        if (found == config_.output_ports.end())
+            throw LogicError("[", key, "] not found in the ports of [", name(), "]");
+    }
+    return found->second;
+}
+
+Expected<Any> TreeNode::readPort(const std::string& key, std::string& text, bool& literal) const {
+    literal = false;
+    std::string port_text;
+    if (auto found = config_.input_ports.find(key); found != config_.input_ports.end()) {
+        port_text = found->second;
+    } else {
+        if (config_.manifest == nullptr) {
+            return nonstd::make_unexpected(
+                StrCat("getInput() of node '", fullPath(),
+                       "' failed because the manifest is nullptr (WTF?) and the key: [", key,
+                       "] is missing"));
+        }
+        auto port = config_.manifest->ports.find(key);
+        if (port == config_.manifest->ports.end()) {
+            return nonstd::make_unexpected(
+                StrCat("getInput() of node '", fullPath(),
+                       "' failed because the manifest doesn't contain the key: [", key, "]"));
+        }
+        const Any& fallback = port->second.defaultValue();
+        if (fallback.empty()) {
+            return nonstd::make_unexpected(StrCat(
+                "getInput() of node '", fullPath(),
+                "' failed because nor the manifest or the XML contain the key: [", key, "]"));
+        }
+        if (!fallback.isString()) return fallback;
+        port_text = fallback.cast<std::string>();
+    }
+    const Expected<StringView> remapped = getRemappedKey(key, port_text);
+    if (!remapped) {
+        literal = true;
+        text = std::move(port_text);
+        return Any();
+    }
+    if (!config_.blackboard) {
+        return nonstd::make_unexpected("getInput(): trying to access an invalid Blackboard");
+    }
+    Any value;
+    const std::string entry(*remapped);
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        const std::uint32_t slot = tree_->port_slot(index_, key, entry);
+        value = slot != canopy::blackboard::npos ? tree_->read_slot(slot, false)
+                                                 : config_.blackboard->getAnyCopy(entry);
+    } else {
+        value = config_.blackboard->getAnyCopy(entry);
+    }
+    if (value.empty()) {
+        return nonstd::make_unexpected(
+            StrCat("getInput() failed because it was unable to find the key [", key,
+                   "] remapped to [", entry, "]"));
+    }
+    return value;
+}
+
+Result TreeNode::writePort(const std::string& key, const Any& value) {
+    if (!config_.blackboard) {
+        return nonstd::make_unexpected(
+            "setOutput() failed: trying to access a Blackboard(BB) entry, but BB is invalid");
+    }
+    auto found = config_.output_ports.find(key);
+    if (found == config_.output_ports.end()) {
+        return nonstd::make_unexpected(StrCat(
+            "setOutput() failed: NodeConfig::output_ports does not contain the key: [", key, "]"));
+    }
+    std::string entry;
+    if (found->second == "{=}" || found->second == "=") {
+        entry = key;
+    } else {
+        StringView stripped;
+        if (!isBlackboardPointer(found->second, &stripped))
+            return nonstd::make_unexpected("setOutput requires a blackboard pointer. Use {}");
+        entry = std::string(stripped);
+    }
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        const std::uint32_t slot = tree_->port_slot(index_, key, entry);
+        if (slot != canopy::blackboard::npos) {
+            const std::string failure = tree_->write_slot(slot, value);
+            if (!failure.empty())
+                return nonstd::make_unexpected(StrCat("setOutput() of [", name(), "]: ", failure));
+            return {};
+        }
+    }
+    config_.blackboard->setAny(entry, value);
+    return {};
+}
+
+AnyPtrLocked TreeNode::getLockedPortContent(const std::string& key) {
+    auto found = config_.input_ports.find(key);
+    if (found == config_.input_ports.end()) return {};
+    const Expected<StringView> remapped = getRemappedKey(key, found->second);
+    if (!remapped || !config_.blackboard) return {};
+    return config_.blackboard->getAnyLocked(std::string(*remapped));
+}
+
+// ---- actions and conditions ----
+
+NodeStatus SyncActionNode::executeTick() {
+    const NodeStatus result = ActionNodeBase::executeTick();
+    if (result == NodeStatus::RUNNING) {
+        throw LogicError("SyncActionNode MUST never return RUNNING");
+    }
+    return result;
+}
+
+NodeStatus SimpleActionNode::tick() {
+    NodeStatus previous = status();
+    if (previous == NodeStatus::IDLE) {
+        setStatus(NodeStatus::RUNNING);
+        previous = NodeStatus::RUNNING;
+    }
+    const NodeStatus result = tick_functor_(*this);
+    if (result != previous) setStatus(result);
+    return result;
+}
+
+NodeStatus StatefulActionNode::tick() {
+    const NodeStatus previous = status();
+    if (previous == NodeStatus::IDLE) {
+        halt_requested_ = false;
+        const NodeStatus result = onStart();
+        if (result == NodeStatus::IDLE) {
+            throw LogicError("StatefulActionNode::onStart() must not return IDLE");
+        }
+        return result;
+    }
+    if (previous == NodeStatus::RUNNING) {
+        const NodeStatus result = onRunning();
+        if (result == NodeStatus::IDLE) {
+            throw LogicError("StatefulActionNode::onRunning() must not return IDLE");
+        }
+        return result;
+    }
+    return previous;
+}
+
+void StatefulActionNode::halt() {
+    halt_requested_ = true;
+    if (status() == NodeStatus::RUNNING) onHalted();
+    resetStatus();
+}
+
+ThreadedAction::~ThreadedAction() {
+    halt_requested_ = true;
+    if (thread_handle_.valid()) thread_handle_.wait();
+}
+
+NodeStatus ThreadedAction::executeTick() {
+    NodeStatus routed = NodeStatus::IDLE;
+    if (tickedThroughEngine(routed)) return routed;
+    if (status() == NodeStatus::IDLE) {
+        setStatus(NodeStatus::RUNNING);
+        halt_requested_ = false;
+        thread_handle_ = std::async(std::launch::async, [this] {
+            try {
+                const NodeStatus result = tick();
+                if (!isHaltRequested()) setStatus(result);
+            } catch (const std::exception&) {
+                std::cerr << "\nUncaught exception from tick(): [" << registrationName() << "/"
+                          << name() << "]\n"
+                          << std::endl;
+                const std::lock_guard<std::mutex> hold(mutex_);
+                exception_ = std::current_exception();
+                setStatus(NodeStatus::IDLE);
+            }
+            emitWakeUpSignal();
+        });
+    }
+    const std::lock_guard<std::mutex> hold(mutex_);
+    if (exception_) {
+        const std::exception_ptr failure = exception_;
+        exception_ = nullptr;
+        std::rethrow_exception(failure);
+    }
+    return status();
+}
+
+void ThreadedAction::halt() {
+    halt_requested_ = true;
+    if (thread_handle_.valid()) {
+        // The thread may be waiting for the tree's lock, which this thread holds.
+        withoutTreeLock([&] { thread_handle_.wait(); });
+    }
+    thread_handle_ = {};
+    resetStatus();
+}
+
+// ---- controls and decorators ----
+
+void ControlNode::halt() {
+    resetChildren();
+    resetStatus();
+}
+
+void ControlNode::resetChildren() {
+    for (TreeNode* child : children_nodes_) {
+        if (child->status() == NodeStatus::RUNNING) child->haltNode();
+        child->resetStatus();
+    }
+}
+
+void ControlNode::haltChild(size_t i) {
+    TreeNode* child = children_nodes_.at(i);
+    if (child->status() == NodeStatus::RUNNING) child->haltNode();
+    child->resetStatus();
+}
+
+void ControlNode::haltChildren() {
+    for (size_t i = 0; i < children_nodes_.size(); ++i) haltChild(i);
+}
+
+void DecoratorNode::setChild(TreeNode* child) {
+    if (child_node_ != nullptr) {
+        throw BehaviorTreeException("Decorator [", name(), "] has already a child assigned");
+    }
+    child_node_ = child;
+}
+
+void DecoratorNode::halt() {
+    resetChild();
+    resetStatus();
+}
+
+void DecoratorNode::haltChild() {
+    resetChild();
+}
+
+void DecoratorNode::resetChild() {
+    if (child_node_ == nullptr) return;
+    if (child_node_->status() == NodeStatus::RUNNING) child_node_->haltNode();
+    child_node_->resetStatus();
+}
+
+NodeStatus DecoratorNode::executeTick() {
+    NodeStatus result = TreeNode::executeTick();
+    if (child_node_ != nullptr && isStatusCompleted(child_node_->status())) {
+        child_node_->resetStatus();
+    }
+    return result;
+}
+
+}  // namespace BT

@@ -1,0 +1,675 @@
+#include "tree_state.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "canopy/core/error.hpp"
+#include "canopy/run/blackboard.hpp"
+#include "run/btcpp_entry.hpp"
+
+namespace BT::detail {
+
+// ---- TreeLock ----
+
+void TreeLock::lock() {
+    std::unique_lock<std::mutex> hold(mutex_);
+    const std::thread::id me = std::this_thread::get_id();
+    if (depth_ > 0 && owner_ == me) {
+        ++depth_;
+        return;
+    }
+    free_.wait(hold, [&] { return depth_ == 0; });
+    owner_ = me;
+    depth_ = 1;
+}
+
+void TreeLock::unlock() {
+    std::unique_lock<std::mutex> hold(mutex_);
+    if (--depth_ == 0) {
+        owner_ = {};
+        hold.unlock();
+        free_.notify_one();
+    }
+}
+
+int TreeLock::release_all() {
+    std::unique_lock<std::mutex> hold(mutex_);
+    if (depth_ == 0 || owner_ != std::this_thread::get_id()) return 0;
+    const int held = depth_;
+    depth_ = 0;
+    owner_ = {};
+    hold.unlock();
+    free_.notify_one();
+    return held;
+}
+
+void TreeLock::reacquire(int held) {
+    if (held == 0) return;
+    std::unique_lock<std::mutex> hold(mutex_);
+    free_.wait(hold, [&] { return depth_ == 0; });
+    owner_ = std::this_thread::get_id();
+    depth_ = held;
+}
+
+namespace {
+
+canopy::status to_canopy(NodeStatus status, const TreeNode& node) {
+    switch (status) {
+        case NodeStatus::RUNNING: return canopy::status::running;
+        case NodeStatus::SUCCESS: return canopy::status::success;
+        case NodeStatus::FAILURE: return canopy::status::failure;
+        case NodeStatus::SKIPPED: return canopy::status::skipped;
+        case NodeStatus::IDLE: break;
+    }
+    throw LogicError("Node [", node.name(), "] returned IDLE from its tick");
+}
+
+NodeStatus from_canopy(canopy::status status) {
+    switch (status) {
+        case canopy::status::running: return NodeStatus::RUNNING;
+        case canopy::status::success: return NodeStatus::SUCCESS;
+        case canopy::status::failure:
+        case canopy::status::error: return NodeStatus::FAILURE;
+        case canopy::status::skipped: return NodeStatus::SKIPPED;
+        case canopy::status::idle: break;
+    }
+    return NodeStatus::IDLE;
+}
+
+// The TreeNodes that show Canopy's own nodes (Sequence, Fallback, SubTree, Script...) to
+// the program: printTreeRecursively, applyVisitor, and a program's control ticking them.
+// Their tick is the engine's, so tick() is never called.
+class builtin_control final : public ControlNode {
+public:
+    using ControlNode::ControlNode;
+
+private:
+    NodeStatus tick() override { return NodeStatus::IDLE; }
+};
+
+class builtin_decorator final : public DecoratorNode {
+public:
+    builtin_decorator(const std::string& name, const NodeConfig& config, NodeType type)
+        : DecoratorNode(name, config), type_(type) {}
+    NodeType type() const override { return type_; }
+
+private:
+    NodeStatus tick() override { return NodeStatus::IDLE; }
+    NodeType type_;
+};
+
+class builtin_leaf final : public LeafNode {
+public:
+    builtin_leaf(const std::string& name, const NodeConfig& config, NodeType type)
+        : LeafNode(name, config), type_(type) {}
+    NodeType type() const override { return type_; }
+
+private:
+    NodeStatus tick() override { return NodeStatus::IDLE; }
+    void halt() override {}
+    NodeType type_;
+};
+
+// BehaviorTree.CPP's kind of a Canopy built-in, from its arity and name.
+NodeType builtin_kind(const canopy::tree& tree, canopy::tree::index i) {
+    const std::string_view type = tree.type_name(i);
+    if (type == "SubTree") return NodeType::SUBTREE;
+    switch (tree.type(i).arity) {
+        case canopy::arity::leaf: break;
+        case canopy::arity::decorator: return NodeType::DECORATOR;
+        default: return NodeType::CONTROL;
+    }
+    const std::string_view written = tree.written_type(i);
+    const bool condition = written.find("Condition") != std::string_view::npos ||
+                           written.rfind("Is", 0) == 0 || written.rfind("Check", 0) == 0 ||
+                           written == "ScriptCondition" || written == "WasEntryUpdated";
+    return condition ? NodeType::CONDITION : NodeType::ACTION;
+}
+
+// A parameter's text as it was written: the JSON string unquoted.
+std::string unquoted(std::string_view json) {
+    if (json.size() < 2 || json.front() != '"') return std::string(json);
+    std::string out;
+    for (std::size_t k = 1; k + 1 < json.size(); ++k) {
+        if (json[k] == '\\' && k + 2 < json.size()) {
+            const char escaped = json[++k];
+            switch (escaped) {
+                case 'n': out += '\n'; break;
+                case 't': out += '\t'; break;
+                case 'r': out += '\r'; break;
+                default: out += escaped; break;
+            }
+        } else {
+            out += json[k];
+        }
+    }
+    return out;
+}
+
+// The node's parameters as written: " name=value name2=value2", values as JSON.
+std::vector<std::pair<std::string, std::string>> written_ports(std::string_view text) {
+    std::vector<std::pair<std::string, std::string>> ports;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        while (at < text.size() && text[at] == ' ') ++at;
+        const std::size_t equals = text.find('=', at);
+        if (equals == std::string_view::npos) break;
+        std::string name(text.substr(at, equals - at));
+        std::size_t end = equals + 1;
+        if (end < text.size() && text[end] == '"') {
+            ++end;
+            while (end < text.size() && text[end] != '"') end += text[end] == '\\' ? 2 : 1;
+            ++end;
+        } else {
+            while (end < text.size() && text[end] != ' ') ++end;
+        }
+        end = std::min(end, text.size());
+        ports.emplace_back(std::move(name), unquoted(text.substr(equals + 1, end - equals - 1)));
+        at = end;
+    }
+    return ports;
+}
+
+}  // namespace
+
+// ---- btcpp_node ----
+
+TreeNode& btcpp_node::object(canopy::context& ctx) const {
+    auto& held = *static_cast<node_object*>(static_cast<void*>(ctx.state_storage()));
+    if (!held) {
+        throw canopy::error(canopy::error_code::invalid_argument,
+                            "node '" + manifest_->registration_ID +
+                                "' has no BehaviorTree.CPP object: only a BT::Tree makes them");
+    }
+    return *held;
+}
+
+void btcpp_node::enter(canopy::context& ctx) const {
+    TreeNode& node = object(ctx);
+    node.status_ = NodeStatus::IDLE;
+}
+
+canopy::status btcpp_node::tick(canopy::context& ctx) const {
+    TreeNode& node = object(ctx);
+    const NodeStatus result =
+        node.tree_->as_engine(ctx, node.index_, [&] { return node.executeTick(); });
+    return to_canopy(result, node);
+}
+
+void btcpp_node::halt(canopy::context& ctx) const {
+    TreeNode& node = object(ctx);
+    node.tree_->as_engine(ctx, node.index_, [&] { node.haltNode(); });
+}
+
+// ---- TreeState ----
+
+TreeState::TreeState(
+    std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard,
+    std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>> manifests)
+    : tree_(std::move(tree)),
+      agent_(std::make_unique<canopy::agent>(tree_)),
+      blackboard_(std::move(blackboard)) {
+    make_nodes(manifests);
+    // What the program set before the tree existed goes to the agent's keys, from the
+    // blackboard and its parents (whose keys the tree names as "@key"), the nearest first;
+    // from then on they all reach the agent's keys.
+    for (Blackboard* board = blackboard_.get(); board != nullptr; board = board->parent_.get()) {
+        for (auto found = board->values_.begin(); found != board->values_.end();) {
+            const std::uint32_t slot = agent_->blackboard().find(found->first);
+            if (slot == canopy::blackboard::npos || !read_slot(slot, true).empty()) {
+                ++found;
+                continue;
+            }
+            const std::string failure = write_slot(slot, found->second);
+            if (!failure.empty())
+                throw RuntimeError("Blackboard::set(", found->first, "): ", failure);
+            found = board->values_.erase(found);
+        }
+        board->tree_ = this;
+    }
+}
+
+TreeState::~TreeState() {
+    for (StatusChangeLogger* logger : loggers_) logger->tree_ = nullptr;
+    try {
+        std::lock_guard<TreeLock> hold(lock_);
+        agent_->halt();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor must not throw
+    }
+    if (blackboard_ && blackboard_->tree_ == this) {
+        // The blackboard outlives the tree: it keeps the values of the tree's own keys (not
+        // those private to one use of a subtree, "Sub#1/key").
+        const canopy::blackboard board = agent_->blackboard();
+        for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
+            const std::string& name = board.keys()[slot].name;
+            if (name.find('#') != std::string::npos) continue;
+            Any value = read_slot(slot, false);
+            if (!value.empty()) blackboard_->values_[name] = std::move(value);
+        }
+    }
+    for (Blackboard* board = blackboard_.get(); board != nullptr; board = board->parent_.get()) {
+        if (board->tree_ == this) board->tree_ = nullptr;
+    }
+    agent_.reset();
+}
+
+NodeConfig TreeState::config_of(std::uint32_t index, const TreeNodeManifest* manifest) const {
+    NodeConfig config;
+    config.blackboard = blackboard_;
+    config.manifest = manifest;
+    config.uid = static_cast<std::uint16_t>(index + 1);
+    for (auto& [port, text] : written_ports(tree_->written_params(index))) {
+        const bool output = manifest != nullptr && [&] {
+            auto found = manifest->ports.find(port);
+            return found != manifest->ports.end() &&
+                   found->second.direction() == PortDirection::OUTPUT;
+        }();
+        if (output) {
+            config.output_ports[port] = text;
+        } else {
+            config.input_ports[port] = text;
+            if (manifest != nullptr) {
+                auto found = manifest->ports.find(port);
+                if (found != manifest->ports.end() &&
+                    found->second.direction() == PortDirection::INOUT)
+                    config.output_ports[port] = text;
+            }
+        }
+    }
+    if (manifest != nullptr) {
+        // BehaviorTree.CPP fills in the defaults the XML leaves out.
+        for (const auto& [port, info] : manifest->ports) {
+            if (info.defaultValueString().empty()) continue;
+            if (info.direction() != PortDirection::OUTPUT && config.input_ports.count(port) == 0)
+                config.input_ports[port] = info.defaultValueString();
+            if (info.direction() != PortDirection::INPUT && config.output_ports.count(port) == 0)
+                config.output_ports[port] = info.defaultValueString();
+        }
+    }
+    return config;
+}
+
+void TreeState::make_nodes(
+    const std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>>& manifests) {
+    const canopy::tree& t = *tree_;
+    nodes_.assign(t.size(), nullptr);
+    // Paths as BehaviorTree.CPP gives them: each subtree's instance name, then the node's
+    // name, with "::uid" when the XML gave it none.
+    std::vector<std::string> prefix(t.size());
+    for (canopy::tree::index i = 0; i < t.size(); ++i) {
+        const std::string written(t.written_type(i));
+        const std::string given(t.describe(i));
+        // A SubTree's type, for its name and path, is the tree it uses.
+        std::string type_id = written;
+        if (t.type_name(i) == "SubTree") {
+            if (const auto* used = t.params(i).find("tree");
+                used != nullptr && std::holds_alternative<std::string>(*used))
+                type_id = std::get<std::string>(*used);
+        }
+        const std::string name = given.empty() ? type_id : given;
+        const std::uint32_t parent = t.parent(i);
+        const std::string& own_prefix =
+            parent == canopy::tree::no_parent ? std::string() : prefix[parent];
+        const auto* object = dynamic_cast<const btcpp_node*>(t.object(i));
+        const TreeNodeManifest* manifest = nullptr;
+        if (object != nullptr) {
+            manifest = &object->manifest();
+        } else if (auto found = manifests.find(written); found != manifests.end()) {
+            manifest = found->second.get();
+        }
+        NodeConfig config = config_of(i, manifest);
+        config.path = own_prefix + name;
+        if (name == type_id) config.path += "::" + std::to_string(config.uid);
+        prefix[i] = own_prefix;
+        if (t.type_name(i) == "SubTree") {
+            prefix[i] = own_prefix +
+                        (given.empty() ? type_id + "::" + std::to_string(config.uid) : given) + "/";
+        }
+        TreeNode* made = nullptr;
+        if (object != nullptr) {
+            auto& held = *static_cast<node_object*>(agent_->node_state(i));
+            held = object->builder()(name, config);
+            if (!held) throw LogicError("The builder of [", written, "] made no node");
+            made = held.get();
+        } else {
+            std::unique_ptr<TreeNode> view;
+            const NodeType kind = builtin_kind(t, i);
+            if (kind == NodeType::CONTROL) {
+                view = std::make_unique<builtin_control>(name, config);
+            } else if (kind == NodeType::DECORATOR || kind == NodeType::SUBTREE) {
+                view = std::make_unique<builtin_decorator>(name, config, kind);
+            } else {
+                view = std::make_unique<builtin_leaf>(name, config, kind);
+            }
+            view->view_ = true;
+            made = view.get();
+            views_.push_back(std::move(view));
+        }
+        made->tree_ = this;
+        made->index_ = i;
+        made->setRegistrationID(written);
+        nodes_[i] = made;
+    }
+    // The uses of trees: the main one, then each SubTree's, with the nodes that belong to it
+    // (a SubTree node to the tree that uses it).
+    std::vector<std::size_t> use_of(t.size(), 0);
+    auto make_use = [&](std::string instance, std::string id) {
+        auto use = std::make_shared<Tree::Subtree>();
+        use->instance_name = std::move(instance);
+        use->tree_ID = std::move(id);
+        use->blackboard = blackboard_;
+        subtrees_.push_back(std::move(use));
+    };
+    make_use("", t.name());
+    for (canopy::tree::index i = 0; i < t.size(); ++i) {
+        if (i > 0) {
+            const std::uint32_t parent = t.parent(i);
+            use_of[i] = use_of[parent];
+            if (t.type_name(parent) == "SubTree") {
+                std::string instance = prefix[parent];
+                if (!instance.empty()) instance.pop_back();
+                const auto* used = t.params(parent).find("tree");
+                make_use(std::move(instance),
+                         used != nullptr && std::holds_alternative<std::string>(*used)
+                             ? std::get<std::string>(*used)
+                             : std::string());
+                use_of[i] = subtrees_.size() - 1;
+            }
+        }
+        // Seen, not owned: the agent and the tree own the nodes.
+        subtrees_[use_of[i]]->nodes.push_back(TreeNode::Ptr(TreeNode::Ptr(), nodes_[i]));
+    }
+    // Children, as BehaviorTree.CPP's controls and decorators hold them.
+    for (canopy::tree::index i = 1; i < t.size(); ++i) {
+        TreeNode* parent = nodes_[t.parent(i)];
+        if (auto* control = dynamic_cast<ControlNode*>(parent)) {
+            control->addChild(nodes_[i]);
+        } else if (auto* decorator = dynamic_cast<DecoratorNode*>(parent)) {
+            if (decorator->child() == nullptr) decorator->setChild(nodes_[i]);
+        }
+    }
+}
+
+// The status changes BehaviorTree.CPP's nodes would report, told from the engine's visits:
+// a node visited again after it finished was reset to IDLE by its parent; most controls and
+// decorators say RUNNING as their tick starts; a control or decorator that finishes resets
+// its children first; a reactive control that runs resets the children it is not running;
+// a halt makes a node IDLE; a finished root goes IDLE after the tick.
+class TreeState::transitions final : public canopy::observer {
+public:
+    explicit transitions(TreeState& state)
+        : state_(state), shown_(state.tree().size(), NodeStatus::IDLE) {
+        const canopy::tree& t = state.tree();
+        running_first_.resize(t.size(), false);
+        for (canopy::tree::index i = 0; i < t.size(); ++i) {
+            running_first_[i] =
+                says_running_first(t.type_name(i) == "SubTree" ? "SubTree" : t.written_type(i)) ||
+                dynamic_cast<const SimpleActionNode*>(state.node(i)) != nullptr;
+        }
+    }
+
+    void on_visit(const canopy::agent& /*a*/, canopy::tree::index node) override {
+        if (isStatusCompleted(shown_[node])) change(node, NodeStatus::IDLE);
+        if (running_first_[node]) change(node, NodeStatus::RUNNING);
+    }
+    void on_tick(const canopy::agent& /*a*/, canopy::tree::index node, canopy::status /*before*/,
+                 canopy::status result) override {
+        const NodeStatus now = from_canopy(result);
+        const canopy::tree& t = state_.tree();
+        if (t.child_count(node) > 0) {
+            const std::string_view type = t.written_type(node);
+            const bool reactive = type == "ReactiveSequence" || type == "ReactiveFallback";
+            if (isStatusCompleted(now) || (reactive && now == NodeStatus::RUNNING)) {
+                for (canopy::tree::index child : t.children(node)) {
+                    if (now == NodeStatus::RUNNING && shown_[child] == NodeStatus::RUNNING)
+                        continue;
+                    change(child, NodeStatus::IDLE);
+                }
+            }
+        }
+        change(node, now);
+    }
+    void on_halt(const canopy::agent& /*a*/, canopy::tree::index node) override {
+        change(node, NodeStatus::IDLE);
+    }
+    void change(canopy::tree::index node, NodeStatus to) {
+        const NodeStatus from = shown_[node];
+        if (from == to) return;
+        shown_[node] = to;
+        for (StatusChangeLogger* logger : state_.loggers_)
+            logger->hear(*state_.node(node), from, to);
+    }
+
+private:
+    // BehaviorTree.CPP's node types whose tick starts with setStatus(RUNNING).
+    static bool says_running_first(std::string_view type) {
+        static constexpr std::string_view types[] = {"Fallback",
+                                                     "IfThenElse",
+                                                     "ParallelAll",
+                                                     "Parallel",
+                                                     "ReactiveFallback",
+                                                     "ReactiveSequence",
+                                                     "Sequence",
+                                                     "SequenceWithMemory",
+                                                     "TryCatch",
+                                                     "WhileDoElse",
+                                                     "Delay",
+                                                     "Inverter",
+                                                     "Repeat",
+                                                     "RetryUntilSuccessful",
+                                                     "Timeout",
+                                                     "Sleep",
+                                                     "ConsumeQueue",
+                                                     "ForceFailure",
+                                                     "ForceSuccess",
+                                                     "KeepRunningUntilFailure",
+                                                     "LoopInt",
+                                                     "LoopDouble",
+                                                     "LoopString",
+                                                     "LoopBool",
+                                                     "RunOnce",
+                                                     "SubTree"};
+        return std::find(std::begin(types), std::end(types), type) != std::end(types);
+    }
+
+    TreeState& state_;
+    std::vector<NodeStatus> shown_;
+    std::vector<bool> running_first_;
+};
+
+void TreeState::subscribe(StatusChangeLogger* logger) {
+    std::lock_guard<TreeLock> hold(lock_);
+    loggers_.push_back(logger);
+    if (!transitions_) {
+        transitions_ = std::make_unique<transitions>(*this);
+        agent_->set_observer(transitions_.get());
+    }
+}
+
+void TreeState::unsubscribe(StatusChangeLogger* logger) {
+    std::lock_guard<TreeLock> hold(lock_);
+    loggers_.erase(std::remove(loggers_.begin(), loggers_.end(), logger), loggers_.end());
+}
+
+NodeStatus TreeState::tick_root() {
+    const auto now = std::chrono::steady_clock::now();
+    const double dt = last_tick_ ? std::chrono::duration<double>(now - *last_tick_).count() : 0.0;
+    last_tick_ = now;
+    std::lock_guard<TreeLock> hold(lock_);
+    const NodeStatus result = from_canopy(agent_->tick(dt));
+    if (transitions_ && isStatusCompleted(result)) transitions_->change(0, NodeStatus::IDLE);
+    return result;
+}
+
+void TreeState::halt() {
+    std::lock_guard<TreeLock> hold(lock_);
+    agent_->halt();
+}
+
+NodeStatus TreeState::view_status(std::uint32_t index) const {
+    return from_canopy(agent_->last_status(index));
+}
+
+void TreeState::wake() {
+    {
+        std::lock_guard<std::mutex> hold(wake_mutex_);
+        woken_ = true;
+    }
+    wake_cv_.notify_all();
+}
+
+bool TreeState::sleep(std::chrono::steady_clock::duration timeout) {
+    std::unique_lock<std::mutex> hold(wake_mutex_);
+    const bool woken = wake_cv_.wait_for(hold, timeout, [&] { return woken_; });
+    woken_ = false;
+    return woken;
+}
+
+bool TreeState::take_wake_up() {
+    std::lock_guard<std::mutex> hold(wake_mutex_);
+    return std::exchange(woken_, false);
+}
+
+NodeStatus TreeState::tick_child(std::uint32_t index) {
+    if (ctx_ == nullptr) {
+        throw LogicError("executeTick() of [", nodes_[index]->name(),
+                         "] called outside its parent's tick");
+    }
+    return from_canopy(ctx_->tick(index));
+}
+
+void TreeState::halt_child(std::uint32_t index) {
+    if (ctx_ != nullptr) {
+        ctx_->halt(index);
+    } else if (agent_->is_running(index)) {
+        throw LogicError("haltNode() of [", nodes_[index]->name(),
+                         "] called outside its parent's tick");
+    }
+}
+
+std::uint32_t TreeState::port_slot(std::uint32_t index, const std::string& port,
+                                   StringView key) const {
+    const canopy::param_list params = tree_->params(index);
+    if (const canopy::param* found = params.find_param(port);
+        found != nullptr && found->key != canopy::param::no_key)
+        return found->key;
+    const canopy::blackboard board{nullptr, &tree_->layout().board};
+    return board.find(key);
+}
+
+Any TreeState::read_slot(std::uint32_t slot, bool in_place) {
+    const canopy::blackboard board = agent_->blackboard();
+    if (!board.is_set(slot)) return {};
+    const canopy::blackboard_key& key = board.keys()[slot];
+    switch (key.type) {
+        case canopy::param_type::integer: return Any(board.get<std::int64_t>(slot));
+        case canopy::param_type::number: return Any(board.get<double>(slot));
+        case canopy::param_type::boolean: return Any(board.get<bool>(slot));
+        case canopy::param_type::string: return Any(std::string(board.get<std::string_view>(slot)));
+        default: break;
+    }
+    if (key.custom == nullptr) return {};
+    if (canopy::detail::is_btcpp_entry(key.custom.get())) {
+        const auto& entry = board.get_ref<canopy::detail::btcpp_entry>(slot);
+        if (!entry.exists) return {};
+        switch (entry.value.held) {
+            case canopy::detail::btcpp_any::kind::integer: return Any(entry.value.i);
+            case canopy::detail::btcpp_any::kind::real: return Any(entry.value.d);
+            case canopy::detail::btcpp_any::kind::string: return Any(entry.value.s);
+            case canopy::detail::btcpp_any::kind::empty: return {};
+        }
+        return {};
+    }
+    const canopy::value_type& type = *key.custom;
+    if (in_place) {
+        // An alias that owns nothing, valid while the agent keeps the value.
+        return Any::object(std::shared_ptr<void>(std::shared_ptr<void>(), board.address(slot)),
+                           *type.cpp_type);
+    }
+    void* copy = ::operator new(type.size, std::align_val_t(type.align));
+    try {
+        type.copy_construct(copy, board.address(slot));
+    } catch (...) {
+        ::operator delete(copy, std::align_val_t(type.align));
+        throw;
+    }
+    const std::shared_ptr<const canopy::value_type> keep = key.custom;
+    return Any::object(std::shared_ptr<void>(copy,
+                                             [keep](void* object) {
+                                                 keep->destroy(object);
+                                                 ::operator delete(object,
+                                                                   std::align_val_t(keep->align));
+                                             }),
+                       *type.cpp_type);
+}
+
+std::string TreeState::write_slot(std::uint32_t slot, const Any& value) {
+    canopy::blackboard board = agent_->blackboard();
+    const canopy::blackboard_key& key = board.keys()[slot];
+    auto failed = [&](const std::string& why) {
+        return "the entry [" + key.name + "] holds " + std::string(key.type_name()) + ": " + why;
+    };
+    auto store = [&](auto cast) -> std::string {
+        if (!cast) return failed(cast.error());
+        board.set(slot, *cast);
+        return {};
+    };
+    switch (key.type) {
+        case canopy::param_type::integer: return store(value.tryCast<std::int64_t>());
+        case canopy::param_type::number: return store(value.tryCast<double>());
+        case canopy::param_type::boolean: return store(value.tryCast<bool>());
+        case canopy::param_type::string: {
+            if (!value.isString() && !value.isNumber())
+                return failed("cannot store [" + demangle(value.type()) + "]");
+            return store(value.tryCast<std::string>());
+        }
+        default: break;
+    }
+    if (key.custom == nullptr) return failed("not a value the program can set");
+    if (canopy::detail::is_btcpp_entry(key.custom.get())) {
+        using canopy::detail::btcpp_any;
+        using canopy::detail::btcpp_entry;
+        btcpp_entry entry = board.get_ref<btcpp_entry>(slot);
+        btcpp_any held;
+        btcpp_entry::declared as = btcpp_entry::declared::any_value;
+        if (value.isType<bool>()) {
+            held = btcpp_any::integer(value.cast<bool>() ? 1 : 0);
+            as = btcpp_entry::declared::boolean;
+        } else if (value.isIntegral()) {
+            held = btcpp_any::integer(value.cast<std::int64_t>());
+            as = btcpp_entry::declared::integer;
+        } else if (value.isNumber()) {
+            held = btcpp_any::real(value.cast<double>());
+            as = btcpp_entry::declared::real;
+        } else if (value.isString()) {
+            held = btcpp_any::text(value.cast<std::string>());
+            as = btcpp_entry::declared::string;
+        } else {
+            return failed("a value of [" + demangle(value.type()) +
+                          "] cannot go where the tree's uses of the key disagree on its type");
+        }
+        try {
+            canopy::detail::write_output(entry, held, as);
+        } catch (const std::exception& e) {
+            return failed(e.what());
+        }
+        board.set_object(slot, typeid(btcpp_entry), &entry);
+        return {};
+    }
+    if (value.kind() != Any::Kind::Object || value.type() != *key.custom->cpp_type) {
+        if (value.isString() && key.custom->from_text) {
+            try {
+                const auto object = key.custom->from_text(value.cast<std::string>());
+                board.set_object(slot, *key.custom->cpp_type, object.get());
+                return {};
+            } catch (const std::exception& e) {
+                return failed(e.what());
+            }
+        }
+        return failed("cannot store [" + demangle(value.type()) + "]");
+    }
+    board.set_object(slot, *key.custom->cpp_type, value.objectAddress());
+    return {};
+}
+
+}  // namespace BT::detail

@@ -1,0 +1,390 @@
+// canopy::btcpp: BehaviorTree.CPP 4's C++ API on Canopy's engine, exercised with node
+// classes written as BehaviorTree.CPP node code is.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "behaviortree_cpp/bt_factory.h"
+#include "behaviortree_cpp/loggers/bt_cout_logger.h"
+#include "behaviortree_cpp/loggers/bt_observer.h"
+#include "canopy/run/agent.hpp"
+#include "canopy/run/tree.hpp"
+
+namespace {
+
+struct Pose {
+    double x = 0;
+    double y = 0;
+};
+
+}  // namespace
+
+namespace BT {
+template <>
+inline Pose convertFromString<Pose>(StringView str) {
+    const auto parts = splitString(str, ';');
+    if (parts.size() != 2) throw RuntimeError("invalid Pose: ", str);
+    return {convertFromString<double>(parts[0]), convertFromString<double>(parts[1])};
+}
+}  // namespace BT
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Reads every kind of port, and says what it read.
+class Report : public BT::SyncActionNode {
+public:
+    Report(const std::string& name, const BT::NodeConfig& config, std::vector<std::string>& out)
+        : BT::SyncActionNode(name, config), out_(out) {}
+    static BT::PortsList providedPorts() {
+        return {BT::InputPort<int>("count", 7, "how many"), BT::InputPort<std::string>("text"),
+                BT::InputPort<Pose>("pose"), BT::InputPort<double>("ratio")};
+    }
+    BT::NodeStatus tick() override {
+        std::ostringstream said;
+        said << name() << ":";
+        if (auto count = getInput<int>("count")) said << " count=" << *count;
+        if (auto text = getInput<std::string>("text")) said << " text=" << *text;
+        if (auto pose = getInput<Pose>("pose")) said << " pose=" << pose->x << "," << pose->y;
+        auto ratio = getInput<double>("ratio");
+        said << (ratio ? " ratio=" + std::to_string(*ratio) : " no ratio: " + ratio.error());
+        out_.push_back(said.str());
+        return BT::NodeStatus::SUCCESS;
+    }
+
+private:
+    std::vector<std::string>& out_;
+};
+
+// Writes a number, a text and a Pose.
+class Produce : public BT::SyncActionNode {
+public:
+    Produce(const std::string& name, const BT::NodeConfig& config)
+        : BT::SyncActionNode(name, config) {}
+    static BT::PortsList providedPorts() {
+        return {BT::OutputPort<int>("number"), BT::OutputPort<std::string>("text"),
+                BT::OutputPort<Pose>("pose")};
+    }
+    BT::NodeStatus tick() override {
+        const bool written = setOutput("number", 41 + ++ticks_) && setOutput("text", "made") &&
+                             setOutput("pose", Pose{3, 4});
+        return written ? BT::NodeStatus::SUCCESS : BT::NodeStatus::FAILURE;
+    }
+
+private:
+    int ticks_ = 0;  // one per node per tree: a member, as in BehaviorTree.CPP
+};
+
+// Runs for `ticks` ticks, counting its calls.
+struct Calls {
+    int starts = 0;
+    int runs = 0;
+    int halts = 0;
+};
+
+class Walk : public BT::StatefulActionNode {
+public:
+    Walk(const std::string& name, const BT::NodeConfig& config, Calls* calls)
+        : BT::StatefulActionNode(name, config), calls_(calls) {}
+    static BT::PortsList providedPorts() { return {BT::InputPort<int>("ticks")}; }
+    BT::NodeStatus onStart() override {
+        ++calls_->starts;
+        left_ = getInput<int>("ticks").value();
+        return BT::NodeStatus::RUNNING;
+    }
+    BT::NodeStatus onRunning() override {
+        ++calls_->runs;
+        return --left_ > 0 ? BT::NodeStatus::RUNNING : BT::NodeStatus::SUCCESS;
+    }
+    void onHalted() override { ++calls_->halts; }
+
+private:
+    Calls* calls_;
+    int left_ = 0;
+};
+
+constexpr const char* two_produce = R"(
+<root BTCPP_format="4">
+  <BehaviorTree ID="Main">
+    <Sequence>
+      <Produce number="{n}" text="{t}" pose="{p}"/>
+      <Report name="literal" count="3" text="hello" pose="1;2" ratio="0.5"/>
+      <Report name="from_keys" count="{n}" text="{t}" pose="{p}"/>
+    </Sequence>
+  </BehaviorTree>
+</root>)";
+
+TEST_SUITE("BehaviorTree.CPP API") {
+    TEST_CASE("ports read literals, keys and defaults, and write keys, as getInput and setOutput") {
+        BT::BehaviorTreeFactory factory;
+        std::vector<std::string> out;
+        factory.registerNodeType<Report>("Report", std::ref(out));
+        factory.registerNodeType<Produce>("Produce");
+        BT::Tree tree = factory.createTreeFromText(two_produce);
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        REQUIRE(out.size() == 2);
+        CHECK(out[0] == "literal: count=3 text=hello pose=1,2 ratio=0.500000");
+        // The default (7) only where the XML leaves the port out; here {n} gives 42.
+        CHECK(out[1].rfind("from_keys: count=42 text=made pose=3,4 no ratio: ", 0) == 0);
+        CHECK(out[1].find("[ratio]") != std::string::npos);
+        CHECK(tree.rootBlackboard()->get<int>("n") == 42);
+        CHECK(tree.rootBlackboard()->get<std::string>("t") == "made");
+        CHECK(tree.rootBlackboard()->get<Pose>("p").y == 4);
+    }
+
+    TEST_CASE("two trees from one factory share one Canopy tree and keep their own nodes") {
+        BT::BehaviorTreeFactory factory;
+        std::vector<std::string> out;
+        factory.registerNodeType<Report>("Report", std::ref(out));
+        factory.registerNodeType<Produce>("Produce");
+        BT::Tree first = factory.createTreeFromText(two_produce);
+        BT::Tree second = factory.createTreeFromText(two_produce);
+        CHECK(&first.canopyTree() == &second.canopyTree());
+        CHECK(first.rootNode() != second.rootNode());
+        first.tickWhileRunning();
+        first.tickWhileRunning();
+        second.tickWhileRunning();
+        // Produce counts its own ticks: 2 in the first tree, 1 in the second.
+        CHECK(first.rootBlackboard()->get<int>("n") == 43);
+        CHECK(second.rootBlackboard()->get<int>("n") == 42);
+    }
+
+    TEST_CASE("a blackboard made before the tree gives it its values and keeps the rest") {
+        BT::BehaviorTreeFactory factory;
+        std::vector<std::string> out;
+        factory.registerNodeType<Report>("Report", std::ref(out));
+        auto board = BT::Blackboard::create();
+        board->set("n", 5);
+        board->set("unused", std::string("kept"));
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Report count="{n}" ratio="{r}"/></BehaviorTree></root>)",
+                                                   board);
+        board->set("r", 0.25);
+        tree.tickWhileRunning();
+        REQUIRE(out.size() == 1);
+        CHECK(out[0] == "Report: count=5 ratio=0.250000");
+        CHECK(board->get<std::string>("unused") == "kept");
+        std::string missing;
+        CHECK_FALSE(board->get("nothing", missing));
+        CHECK_THROWS_AS(board->get<int>("nothing"), BT::RuntimeError);
+    }
+
+    TEST_CASE("a stateful action starts, runs and is halted as BehaviorTree.CPP calls it") {
+        BT::BehaviorTreeFactory factory;
+        Calls calls;
+        factory.registerNodeType<Walk>("Walk", &calls);
+        int battery = 3;
+        factory.registerSimpleCondition("BatteryOK", [&](BT::TreeNode&) {
+            return --battery > 0 ? BT::NodeStatus::SUCCESS : BT::NodeStatus::FAILURE;
+        });
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <ReactiveSequence><BatteryOK/><Walk ticks="10"/></ReactiveSequence>
+            </BehaviorTree></root>)");
+        CHECK(tree.tickOnce() == BT::NodeStatus::RUNNING);
+        CHECK(tree.tickOnce() == BT::NodeStatus::RUNNING);
+        // The battery runs out: the reactive sequence halts the walk.
+        CHECK(tree.tickOnce() == BT::NodeStatus::FAILURE);
+        CHECK(calls.starts == 1);
+        CHECK(calls.runs == 1);
+        CHECK(calls.halts == 1);
+
+        battery = 100;
+        CHECK(tree.tickOnce() == BT::NodeStatus::RUNNING);
+        tree.haltTree();
+        CHECK(calls.starts == 2);
+        CHECK(calls.halts == 2);
+        CHECK(tree.tickWhileRunning(0ms) == BT::NodeStatus::SUCCESS);
+        CHECK(calls.starts == 3);
+    }
+
+    TEST_CASE("a ThreadedAction runs its tick on its own thread and wakes the tree") {
+        struct Count : BT::ThreadedAction {
+            Count(const std::string& name, const BT::NodeConfig& config)
+                : BT::ThreadedAction(name, config) {}
+            static BT::PortsList providedPorts() {
+                return {BT::InputPort<int>("upto"), BT::OutputPort<int>("reached")};
+            }
+            BT::NodeStatus tick() override {
+                const int upto = getInput<int>("upto").value();
+                int i = 0;
+                while (i < upto && !isHaltRequested()) {
+                    ++i;
+                    std::this_thread::sleep_for(1ms);
+                }
+                setOutput("reached", i);
+                return isHaltRequested() ? BT::NodeStatus::FAILURE : BT::NodeStatus::SUCCESS;
+            }
+        };
+        BT::BehaviorTreeFactory factory;
+        factory.registerNodeType<Count>("Count");
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Count upto="20" reached="{r}"/></BehaviorTree></root>)");
+        CHECK(tree.tickOnce() == BT::NodeStatus::RUNNING);
+        // The thread's wake-up ends the sleep before its timeout.
+        const auto start = std::chrono::steady_clock::now();
+        CHECK(tree.sleep(10s));
+        CHECK(std::chrono::steady_clock::now() - start < 5s);
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(tree.rootBlackboard()->get<int>("r") == 20);
+
+        // Halted while its thread counts: halt waits for the thread, which stops early.
+        BT::Tree other = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Count upto="100000" reached="{r}"/></BehaviorTree></root>)");
+        CHECK(other.tickOnce() == BT::NodeStatus::RUNNING);
+        std::this_thread::sleep_for(5ms);
+        other.haltTree();
+        CHECK(other.rootBlackboard()->get<int>("r") < 100000);
+    }
+
+    TEST_CASE("a program's own control ticks and halts its children through the engine") {
+        // Ticks its children in turn, one per tick, whatever they return.
+        class RoundRobin : public BT::ControlNode {
+        public:
+            RoundRobin(const std::string& name, const BT::NodeConfig& config)
+                : BT::ControlNode(name, config) {}
+            BT::NodeStatus tick() override {
+                const BT::NodeStatus child = children_nodes_[next_]->executeTick();
+                if (child == BT::NodeStatus::RUNNING) return child;
+                next_ = (next_ + 1) % childrenCount();
+                return next_ == 0 ? BT::NodeStatus::SUCCESS : BT::NodeStatus::RUNNING;
+            }
+            void halt() override {
+                next_ = 0;
+                BT::ControlNode::halt();
+            }
+
+        private:
+            size_t next_ = 0;
+        };
+        BT::BehaviorTreeFactory factory;
+        factory.registerNodeType<RoundRobin>("RoundRobin");
+        Calls calls;
+        factory.registerNodeType<Walk>("Walk", &calls);
+        int said = 0;
+        factory.registerSimpleAction("Say", [&](BT::TreeNode&) {
+            ++said;
+            return BT::NodeStatus::SUCCESS;
+        });
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <RoundRobin><Say/><Walk ticks="2"/><Inverter><AlwaysFailure/></Inverter></RoundRobin>
+            </BehaviorTree></root>)");
+        const auto* control = dynamic_cast<const BT::ControlNode*>(tree.rootNode());
+        REQUIRE(control != nullptr);
+        REQUIRE(control->childrenCount() == 3);
+        CHECK(control->child(2)->type() == BT::NodeType::DECORATOR);
+        CHECK(tree.tickOnce() == BT::NodeStatus::RUNNING);  // Say
+        CHECK(tree.tickOnce() == BT::NodeStatus::RUNNING);  // Walk starts
+        CHECK(control->child(1)->status() == BT::NodeStatus::RUNNING);
+        tree.haltTree();
+        CHECK(calls.halts == 1);
+        CHECK(control->child(1)->status() == BT::NodeStatus::IDLE);
+        CHECK(tree.tickWhileRunning(0ms) == BT::NodeStatus::SUCCESS);
+        CHECK(said == 2);
+        CHECK(calls.starts == 2);
+    }
+
+    TEST_CASE("substitution rules put test nodes and other types in matched nodes' places") {
+        BT::BehaviorTreeFactory factory;
+        Calls calls;
+        factory.registerNodeType<Walk>("Walk", &calls);
+        int said = 0;
+        factory.registerSimpleAction("Say", [&](BT::TreeNode&) {
+            ++said;
+            return BT::NodeStatus::SUCCESS;
+        });
+        BT::TestNodeConfig fail;
+        fail.return_status = BT::NodeStatus::FAILURE;
+        fail.failure_script = "failed := true";
+        factory.addSubstitutionRule("Walk*", "Say");
+        factory.addSubstitutionRule("doomed", fail);
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Fallback><Walk ticks="5"/><Say/></Fallback></BehaviorTree></root>)");
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(said == 1);
+        CHECK(calls.starts == 0);
+
+        BT::Tree doomed = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Sequence><Say name="doomed"/><Say/></Sequence></BehaviorTree></root>)");
+        CHECK(doomed.tickWhileRunning() == BT::NodeStatus::FAILURE);
+        CHECK(said == 1);
+        CHECK(doomed.rootBlackboard()->get<bool>("failed"));
+    }
+
+    TEST_CASE("loggers hear every status change, as BehaviorTree.CPP's nodes report them") {
+        BT::BehaviorTreeFactory factory;
+        factory.registerBehaviorTreeFromText(R"(<root BTCPP_format="4">
+          <BehaviorTree ID="Main">
+            <Sequence>
+              <Fallback><AlwaysFailure name="fails"/><SubTree ID="Sub" name="sub"/></Fallback>
+              <AlwaysSuccess name="last"/>
+            </Sequence>
+          </BehaviorTree>
+          <BehaviorTree ID="Sub"><AlwaysSuccess name="inner"/></BehaviorTree>
+        </root>)");
+        BT::Tree tree = factory.createTree("Main");
+        REQUIRE(tree.subtrees.size() == 2);
+        CHECK(tree.subtrees[1]->instance_name == "sub");
+        CHECK(tree.subtrees[1]->tree_ID == "Sub");
+        BT::TreeObserver observer(tree);
+        tree.tickWhileRunning();
+        // A control says RUNNING as it starts, then its result; a leaf only its result.
+        CHECK(observer.getStatistics("Sequence::1").transitions_count == 2);
+        CHECK(observer.getStatistics("fails").failure_count == 1);
+        CHECK(observer.getStatistics("sub/inner").success_count == 1);
+        CHECK(observer.getStatistics("sub").transitions_count == 2);
+        CHECK(observer.getStatistics("last").transitions_count == 1);
+        CHECK_THROWS_AS(observer.getStatistics("nowhere"), BT::RuntimeError);
+    }
+
+    TEST_CASE("a tree Canopy's loader refuses is a RuntimeError naming each problem's place") {
+        BT::BehaviorTreeFactory factory;
+        try {
+            (void)factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+  <Sequence>
+    <Sequense/>
+  </Sequence></BehaviorTree></root>)");
+            FAIL("the unknown node loaded");
+        } catch (const BT::RuntimeError& e) {
+            const std::string message = e.what();
+            CHECK(message.find("<text>:3") != std::string::npos);
+            CHECK(message.find("Sequense") != std::string::npos);
+        }
+        CHECK_THROWS_AS(factory.createTree("Nothing"), BT::RuntimeError);
+        factory.registerSimpleAction("A", [](BT::TreeNode&) { return BT::NodeStatus::SUCCESS; });
+        CHECK_THROWS_AS(factory.registerSimpleAction(
+                            "A", [](BT::TreeNode&) { return BT::NodeStatus::SUCCESS; }),
+                        BT::BehaviorTreeException);
+    }
+
+    TEST_CASE("scripting enums, registered by name or from an enum type") {
+        enum class Color { RED = 1, BLUE = 2 };
+        BT::BehaviorTreeFactory factory;
+        factory.registerScriptingEnums<Color>();
+        factory.registerScriptingEnum("ANSWER", 42);
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Sequence><Script code="c := BLUE; a := ANSWER"/>
+            <ScriptCondition code="c == 2 &amp;&amp; a == 42"/></Sequence>
+            </BehaviorTree></root>)");
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+    }
+
+    TEST_CASE("the node objects live in the Canopy agent's node state") {
+        BT::BehaviorTreeFactory factory;
+        factory.registerNodeType<Produce>("Produce");
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Produce number="{n}"/></BehaviorTree></root>)");
+        void* state = tree.canopyAgent().node_state(0);
+        REQUIRE(state != nullptr);
+        CHECK(static_cast<std::unique_ptr<BT::TreeNode>*>(state)->get() == tree.rootNode());
+        CHECK(tree.rootNode()->fullPath() == "Produce::1");
+        CHECK(tree.rootNode()->registrationName() == "Produce");
+    }
+}
+
+}  // namespace
