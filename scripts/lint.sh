@@ -8,11 +8,11 @@ files=$(git ls-files '*.cpp' '*.hpp')
 echo "== clang-format"
 clang-format --dry-run -Werror $files
 echo "== clang-tidy"
-# Over src/, tools/ and demo/ only: fuzz/ (and tests/) are formatted but not tidied. The fuzz
+# Over src/, btcpp/src/, tools/ and demo/ only: fuzz/ (and tests/) are formatted but not tidied. The fuzz
 # harnesses are not in build/ci's compile database (they need Clang's -fsanitize=fuzzer; the ci
 # preset builds with GCC), and what they share is compiled into the unit tests with -Werror.
 cmake --preset ci >/dev/null
-git ls-files 'src/*.cpp' 'tools/*.cpp' 'demo/*.cpp' |
+git ls-files 'src/*.cpp' 'btcpp/src/*.cpp' 'tools/*.cpp' 'demo/*.cpp' |
   xargs -P "$(nproc)" -n 2 clang-tidy -p build/ci --quiet --extra-arg=-std=c++17 2>&1 |
   { grep -v "warnings generated" || true; }  # clang-tidy's counts of suppressed warnings
 echo "lint: clean"

@@ -4,6 +4,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -96,10 +97,7 @@ bool IsAllowedPortName(StringView name) {
     constexpr std::array<StringView, 10> reserved = {
         "name",   "ID",        "_successIf", "_failureIf", "_skipIf",
         "_while", "_onHalted", "_onFailure", "_onSuccess", "_post"};
-    for (StringView word : reserved) {
-        if (name == word) return false;
-    }
-    return true;
+    return std::find(reserved.begin(), reserved.end(), name) == reserved.end();
 }
 
 namespace {

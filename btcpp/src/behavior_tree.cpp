@@ -11,9 +11,9 @@ void visit(Node* node, const Visitor& visitor) {
     if (node == nullptr)
         throw LogicError("One of the children of a DecoratorNode or ControlNode is nullptr");
     visitor(node);
-    if (auto* control = dynamic_cast<const ControlNode*>(node)) {
+    if (const auto* control = dynamic_cast<const ControlNode*>(node)) {
         for (TreeNode* child : control->children()) visit<Node>(child, visitor);
-    } else if (auto* decorator = dynamic_cast<const DecoratorNode*>(node)) {
+    } else if (const auto* decorator = dynamic_cast<const DecoratorNode*>(node)) {
         visit<Node>(const_cast<TreeNode*>(decorator->child()), visitor);
     }
 }

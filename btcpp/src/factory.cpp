@@ -5,6 +5,7 @@
 #include <tinyxml2.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -251,7 +252,7 @@ public:
         return rules;
     }
 
-    Tree make(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard) {
+    Tree make(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard) const {
         std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>> shared;
         Tree made;
         made.state_ = std::make_unique<TreeState>(std::move(tree), std::move(blackboard), shared);
@@ -283,9 +284,15 @@ BehaviorTreeFactory::BehaviorTreeFactory(BehaviorTreeFactory&& other) noexcept =
 BehaviorTreeFactory& BehaviorTreeFactory::operator=(BehaviorTreeFactory&& other) noexcept = default;
 
 bool BehaviorTreeFactory::unregisterBuilder(const std::string& ID) {
-    // Canopy's registry keeps what it registered: a type stays until the factory goes.
-    (void)ID;
-    return false;
+    auto& types = state_->user_types;
+    auto found = std::find_if(types.begin(), types.end(),
+                              [&](const canopy::node_type& type) { return type.name == ID; });
+    if (found == types.end()) return false;
+    types.erase(found);
+    state_->builders.erase(ID);
+    state_->manifests.erase(ID);
+    state_->changed();
+    return true;
 }
 
 void BehaviorTreeFactory::registerBuilder(const TreeNodeManifest& manifest,
@@ -437,7 +444,7 @@ void BehaviorTreeFactory::loadSubstitutionRuleFromJSON(const std::string& json_t
                                  ? NodeStatus::RUNNING
                                  : NodeStatus::SUCCESS;
         test.async_delay = std::chrono::milliseconds(
-            static_cast<std::int64_t>(config->async_delay * 1000.0 + 0.5));
+            std::llround(config->async_delay * 1000.0));
         test.success_script = config->success_script;
         test.failure_script = config->failure_script;
         test.post_script = config->post_script;

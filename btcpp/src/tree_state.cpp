@@ -184,21 +184,18 @@ TreeNode& btcpp_node::object(canopy::context& ctx) const {
     return *held;
 }
 
-void btcpp_node::enter(canopy::context& ctx) const {
-    TreeNode& node = object(ctx);
-    node.status_ = NodeStatus::IDLE;
-}
+void btcpp_node::enter(canopy::context& ctx) const { object(ctx).status_ = NodeStatus::IDLE; }
 
 canopy::status btcpp_node::tick(canopy::context& ctx) const {
-    TreeNode& node = object(ctx);
+    TreeNode& self = object(ctx);
     const NodeStatus result =
-        node.tree_->as_engine(ctx, node.index_, [&] { return node.executeTick(); });
-    return to_canopy(result, node);
+        self.tree_->as_engine(ctx, self.index_, [&] { return self.executeTick(); });
+    return to_canopy(result, self);
 }
 
 void btcpp_node::halt(canopy::context& ctx) const {
-    TreeNode& node = object(ctx);
-    node.tree_->as_engine(ctx, node.index_, [&] { node.haltNode(); });
+    TreeNode& self = object(ctx);
+    self.tree_->as_engine(ctx, self.index_, [&] { self.haltNode(); });
 }
 
 // ---- TreeState ----

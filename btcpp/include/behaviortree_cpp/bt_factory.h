@@ -187,7 +187,8 @@ public:
     BehaviorTreeFactory(const BehaviorTreeFactory&) = delete;
     BehaviorTreeFactory& operator=(const BehaviorTreeFactory&) = delete;
 
-    /// Removes a type the program registered. False for a built-in or an unknown ID.
+    /// Removes a type the program registered; false for a built-in or an unknown ID. Trees
+    /// made before keep it.
     bool unregisterBuilder(const std::string& ID);
     /// Registers a type made by `builder`, described by `manifest`.
     /// @warning throws BehaviorTreeException for an ID already registered.
