@@ -140,6 +140,9 @@ function(_canopy_doc_example markdown name line kind needs needs_line code)
   if(TARGET canopy_live)  # and its live view's
     target_link_libraries(${target} PRIVATE canopy_live)
   endif()
+  if(TARGET canopy_btcpp)  # docs/btcpp-api.md's and docs/migrating-from-btcpp.md's
+    target_link_libraries(${target} PRIVATE canopy_btcpp)
+  endif()
   if(COMMAND canopy_set_warnings)
     canopy_set_warnings(${target})
   endif()
