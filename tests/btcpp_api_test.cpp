@@ -4,12 +4,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "behaviortree_cpp/bt_factory.h"
+#include "behaviortree_cpp/decorators/loop_node.h"
 #include "behaviortree_cpp/loggers/bt_cout_logger.h"
 #include "behaviortree_cpp/loggers/bt_observer.h"
 #include "canopy/run/agent.hpp"
@@ -372,6 +374,92 @@ TEST_SUITE("BehaviorTree.CPP API") {
             <ScriptCondition code="c == 2 &amp;&amp; a == 42"/></Sequence>
             </BehaviorTree></root>)");
         CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+    }
+
+    TEST_CASE("a LoopNode ticks its child once per value of a queue, literal or on a key") {
+        BT::BehaviorTreeFactory factory;
+        factory.registerNodeType<BT::LoopNode<int>>("LoopInts");
+        std::vector<int> seen;
+        factory.registerSimpleAction("Note",
+                                     [&](BT::TreeNode& self) {
+                                         seen.push_back(self.getInput<int>("n").value());
+                                         return BT::NodeStatus::SUCCESS;
+                                     },
+                                     {BT::InputPort<int>("n")});
+        factory.registerSimpleAction(
+            "MakeQueue",
+            [](BT::TreeNode& self) {
+                self.setOutput("queue", std::make_shared<std::deque<int>>(std::deque<int>{7, 8}));
+                return BT::NodeStatus::SUCCESS;
+            },
+            {BT::OutputPort<BT::SharedQueue<int>>("queue")});
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Sequence>
+              <LoopInts queue="1;2;3" value="{n}"><Note n="{n}"/></LoopInts>
+              <MakeQueue queue="{q}"/>
+              <LoopInts queue="{q}" value="{n}"><Note n="{n}"/></LoopInts>
+            </Sequence></BehaviorTree></root>)");
+        CHECK(tree.tickWhileRunning(0ms) == BT::NodeStatus::SUCCESS);
+        CHECK(seen == std::vector<int>{1, 2, 3, 7, 8});
+        // The shared queue was emptied, as there.
+        CHECK(tree.rootBlackboard()->get<BT::SharedQueue<int>>("q")->empty());
+    }
+
+    TEST_CASE("getLockedPortContent changes a key's value in place, or gives it its first") {
+        struct Push : BT::SyncActionNode {
+            Push(const std::string& name, const BT::NodeConfig& config)
+                : BT::SyncActionNode(name, config) {}
+            static BT::PortsList providedPorts() {
+                return {BT::BidirectionalPort<std::vector<int>>("list"), BT::InputPort<int>("n")};
+            }
+            BT::NodeStatus tick() override {
+                const int n = getInput<int>("n").value();
+                auto held = getLockedPortContent("list");
+                if (!held) return BT::NodeStatus::FAILURE;
+                if (held->empty()) {
+                    held.assign(std::vector<int>{n});
+                } else {
+                    held->castPtr<std::vector<int>>()->push_back(n);
+                }
+                return BT::NodeStatus::SUCCESS;
+            }
+        };
+        BT::BehaviorTreeFactory factory;
+        factory.registerNodeType<Push>("Push");
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Sequence><Push list="{l}" n="3"/><Push list="{l}" n="5"/></Sequence>
+            </BehaviorTree></root>)");
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(tree.rootBlackboard()->get<std::vector<int>>("l") == std::vector<int>{3, 5});
+    }
+
+    TEST_CASE("a port's default is a value, text, JSON, or a key the program sets") {
+        struct Where {
+            int x = 0;
+        };
+        struct Read : BT::SyncActionNode {
+            Read(const std::string& name, const BT::NodeConfig& config)
+                : BT::SyncActionNode(name, config) {}
+            static BT::PortsList providedPorts() {
+                return {BT::InputPort<int>("value", 4, ""), BT::InputPort<int>("text", "5", ""),
+                        BT::InputPort<int>("key", "{k}", ""),
+                        BT::InputPort<int>("same", "{=}", "")};
+            }
+            BT::NodeStatus tick() override {
+                const int sum = getInput<int>("value").value() + getInput<int>("text").value() +
+                                getInput<int>("key").value() + getInput<int>("same").value();
+                return sum == 4 + 5 + 6 + 7 ? BT::NodeStatus::SUCCESS : BT::NodeStatus::FAILURE;
+            }
+        };
+        BT::BehaviorTreeFactory factory;
+        factory.registerNodeType<Read>("Read");
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Read/></BehaviorTree></root>)");
+        tree.rootBlackboard()->set("k", 6);
+        tree.rootBlackboard()->set("same", 7);
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(BT::StartWith("json:{}", "json:"));
+        CHECK_THROWS_AS((void)BT::convertFromJSON<Where>("{}"), BT::RuntimeError);
     }
 
     TEST_CASE("the node objects live in the Canopy agent's node state") {

@@ -92,6 +92,14 @@ std::string demangle(const std::type_index& type) {
     return failed == 0 && name ? std::string(name.get()) : std::string(type.name());
 }
 
+bool StartWith(StringView str, StringView prefix) {
+    return str.substr(0, prefix.size()) == prefix;
+}
+
+bool StartWith(StringView str, char prefix) {
+    return !str.empty() && str.front() == prefix;
+}
+
 bool IsAllowedPortName(StringView name) {
     if (name.empty() || std::isalpha(static_cast<unsigned char>(name.front())) == 0) return false;
     constexpr std::array<StringView, 10> reserved = {

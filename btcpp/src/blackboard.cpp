@@ -81,9 +81,14 @@ AnyPtrLocked Blackboard::getAnyLocked(const std::string& key) {
         });
         const std::uint32_t slot = tree->agent().blackboard().find(key);
         if (slot != canopy::blackboard::npos) {
-            Any value = tree->read_slot(slot, true);
-            if (value.empty()) return {};
-            return {std::make_shared<Any>(std::move(value)), std::move(hold)};
+            // The entry, seen in place; empty while it holds no value, which assign gives it.
+            AnyPtrLocked::Store store = [tree, slot, key](const Any& value) {
+                const std::string failure = tree->write_slot(slot, value);
+                if (!failure.empty()) throw RuntimeError("Blackboard::set(", key, "): ", failure);
+                return tree->read_slot(slot, true);
+            };
+            return {std::make_shared<Any>(tree->read_slot(slot, true)), std::move(hold),
+                    std::move(store)};
         }
     }
     mutex_.lock();

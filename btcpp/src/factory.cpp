@@ -443,8 +443,7 @@ void BehaviorTreeFactory::loadSubstitutionRuleFromJSON(const std::string& json_t
                              : config->return_status == canopy::status::running
                                  ? NodeStatus::RUNNING
                                  : NodeStatus::SUCCESS;
-        test.async_delay = std::chrono::milliseconds(
-            std::llround(config->async_delay * 1000.0));
+        test.async_delay = std::chrono::milliseconds(std::llround(config->async_delay * 1000.0));
         test.success_script = config->success_script;
         test.failure_script = config->failure_script;
         test.post_script = config->post_script;

@@ -2,6 +2,14 @@
 
 namespace BT {
 
+Any convertFromJSON(StringView json_text, std::type_index type) {
+    nlohmann::json parsed = nlohmann::json::parse(json_text, nullptr, false);
+    if (parsed.is_discarded()) throw RuntimeError("Not valid JSON: ", json_text);
+    auto value = JsonExporter::get().fromJson(parsed, type);
+    if (!value) throw RuntimeError(value.error());
+    return *value;
+}
+
 JsonExporter& JsonExporter::get() {
     static JsonExporter exporter;
     return exporter;

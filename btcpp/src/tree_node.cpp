@@ -48,7 +48,7 @@ NodeStatus TreeNode::executeTick() {
     } catch (const std::exception& e) {
         throw NodeExecutionError({name(), fullPath(), registrationName()}, e.what());
     }
-    setStatus(result);
+    status_ = result;  // the engine tells the loggers, once it knows what the parent did
     return result;
 }
 
@@ -63,6 +63,9 @@ void TreeNode::haltNode() {
 
 void TreeNode::setStatus(NodeStatus new_status) {
     status_ = new_status;
+    // Said by the node's own code during its tick (RUNNING as it starts, say): the loggers
+    // hear it then, as BehaviorTree.CPP's do.
+    if (tree_ != nullptr && tree_->engine_calls(index_)) tree_->node_said(index_, new_status);
 }
 
 void TreeNode::resetStatus() {

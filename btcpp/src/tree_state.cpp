@@ -184,7 +184,9 @@ TreeNode& btcpp_node::object(canopy::context& ctx) const {
     return *held;
 }
 
-void btcpp_node::enter(canopy::context& ctx) const { object(ctx).status_ = NodeStatus::IDLE; }
+void btcpp_node::enter(canopy::context& ctx) const {
+    object(ctx).status_ = NodeStatus::IDLE;
+}
 
 canopy::status btcpp_node::tick(canopy::context& ctx) const {
     TreeNode& self = object(ctx);
@@ -399,9 +401,10 @@ public:
         const canopy::tree& t = state.tree();
         running_first_.resize(t.size(), false);
         for (canopy::tree::index i = 0; i < t.size(); ++i) {
+            // A program's node says it itself (TreeNode::setStatus).
             running_first_[i] =
-                says_running_first(t.type_name(i) == "SubTree" ? "SubTree" : t.written_type(i)) ||
-                dynamic_cast<const SimpleActionNode*>(state.node(i)) != nullptr;
+                state.node(i)->view_ &&
+                says_running_first(t.type_name(i) == "SubTree" ? "SubTree" : t.written_type(i));
         }
     }
 
@@ -473,6 +476,10 @@ private:
     std::vector<NodeStatus> shown_;
     std::vector<bool> running_first_;
 };
+
+void TreeState::node_said(std::uint32_t index, NodeStatus status) {
+    if (transitions_) transitions_->change(index, status);
+}
 
 void TreeState::subscribe(StatusChangeLogger* logger) {
     std::lock_guard<TreeLock> hold(lock_);

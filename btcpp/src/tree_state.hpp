@@ -123,6 +123,8 @@ public:
     void unsubscribe(StatusChangeLogger* logger);
 
     // ---- for TreeNode ----
+    /// A node's own code set its status while the engine ticks it: the loggers hear it.
+    void node_said(std::uint32_t index, NodeStatus status);
     /// Ticks node `index` through the engine, as its parent's tick() asks (a program's
     /// ControlNode or DecoratorNode ticking a child).
     NodeStatus tick_child(std::uint32_t index);

@@ -61,13 +61,27 @@ std::string StrCat(const Args&... args) {
     return out;
 }
 
-/// Reads a port's text as T. A program specialises it for its own types; for a type without
-/// one, it throws RuntimeError when called.
+/// Whether `str` starts with `prefix`.
+bool StartWith(StringView str, StringView prefix);
+bool StartWith(StringView str, char prefix);
+
+/// A value of a type registered with JsonExporter, read from JSON text.
+/// @warning throws RuntimeError for text that is not JSON of that type.
+[[nodiscard]] Any convertFromJSON(StringView json_text, std::type_index type);
+template <typename T>
+[[nodiscard]] T convertFromJSON(StringView str) {
+    return convertFromJSON(str, typeid(T)).template cast<T>();
+}
+
+/// Reads a port's text as T. A program specialises it for its own types; without one, text
+/// that starts with "json:" is read as JSON (a type registered with JsonExporter), and other
+/// text throws RuntimeError.
 template <typename T>
 [[nodiscard]] T convertFromString(StringView str) {
     if constexpr (std::is_enum_v<T>) {
         return static_cast<T>(convertFromString<int>(str));
     } else {
+        if (StartWith(str, "json:")) return convertFromJSON<T>(str.substr(5));
         throw RuntimeError("You (maybe indirectly) called BT::convertFromString() for type [",
                            demangle(typeid(T)),
                            "], but I can't find the template specialization.\n");

@@ -6,6 +6,7 @@
 // for. One made with Blackboard::create() before the tree holds what the program sets until
 // a tree is made with it (BehaviorTreeFactory::createTree), which then starts from it.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -23,17 +24,27 @@ class TreeState;
 /// A value seen in place (getAnyLocked): the tree's blackboards stay locked while it lives.
 class AnyPtrLocked {
 public:
+    /// Stores a value in the entry and gives the value as the entry now holds it.
+    using Store = std::function<Any(const Any&)>;
+
     AnyPtrLocked() = default;
-    AnyPtrLocked(std::shared_ptr<Any> value, std::shared_ptr<void> hold)
-        : value_(std::move(value)), hold_(std::move(hold)) {}
+    AnyPtrLocked(std::shared_ptr<Any> value, std::shared_ptr<void> hold, Store store = {})
+        : value_(std::move(value)), hold_(std::move(hold)), store_(std::move(store)) {}
     Any* get() const { return value_.get(); }
     Any* operator->() const { return value_.get(); }
     Any& operator*() const { return *value_; }
     explicit operator bool() const { return value_ != nullptr; }
+    /// Makes the entry hold `value`.
+    template <typename T>
+    void assign(const T& value) {
+        const Any any(value);
+        *value_ = store_ ? store_(any) : any;
+    }
 
 private:
     std::shared_ptr<Any> value_;
     std::shared_ptr<void> hold_;  // releases the lock last
+    Store store_;
 };
 
 class Blackboard {
