@@ -253,9 +253,8 @@ public:
     }
 
     Tree make(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard) const {
-        std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>> shared;
         Tree made;
-        made.state_ = std::make_unique<TreeState>(std::move(tree), std::move(blackboard), shared);
+        made.state_ = std::make_unique<TreeState>(std::move(tree), std::move(blackboard));
         made.subtrees = made.state_->subtrees();
         made.manifests = manifests;
         return made;

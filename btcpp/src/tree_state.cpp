@@ -202,13 +202,11 @@ void btcpp_node::halt(canopy::context& ctx) const {
 
 // ---- TreeState ----
 
-TreeState::TreeState(
-    std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard,
-    std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>> manifests)
+TreeState::TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard)
     : tree_(std::move(tree)),
       agent_(std::make_unique<canopy::agent>(tree_)),
       blackboard_(std::move(blackboard)) {
-    make_nodes(manifests);
+    make_nodes();
     // What the program set before the tree existed goes to the agent's keys, from the
     // blackboard and its parents (whose keys the tree names as "@key"), the nearest first;
     // from then on they all reach the agent's keys.
@@ -288,8 +286,7 @@ NodeConfig TreeState::config_of(std::uint32_t index, const TreeNodeManifest* man
     return config;
 }
 
-void TreeState::make_nodes(
-    const std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>>& manifests) {
+void TreeState::make_nodes() {
     const canopy::tree& t = *tree_;
     nodes_.assign(t.size(), nullptr);
     // Paths as BehaviorTree.CPP gives them: each subtree's instance name, then the node's
@@ -310,12 +307,7 @@ void TreeState::make_nodes(
         const std::string& own_prefix =
             parent == canopy::tree::no_parent ? std::string() : prefix[parent];
         const auto* object = dynamic_cast<const btcpp_node*>(t.object(i));
-        const TreeNodeManifest* manifest = nullptr;
-        if (object != nullptr) {
-            manifest = &object->manifest();
-        } else if (auto found = manifests.find(written); found != manifests.end()) {
-            manifest = found->second.get();
-        }
+        const TreeNodeManifest* manifest = object != nullptr ? &object->manifest() : nullptr;
         NodeConfig config = config_of(i, manifest);
         config.path = own_prefix + name;
         if (name == type_id) config.path += "::" + std::to_string(config.uid);
@@ -557,8 +549,7 @@ std::uint32_t TreeState::port_slot(std::uint32_t index, const std::string& port,
     if (const canopy::param* found = params.find_param(port);
         found != nullptr && found->key != canopy::param::no_key)
         return found->key;
-    const canopy::blackboard board{nullptr, &tree_->layout().board};
-    return board.find(key);
+    return agent_->blackboard().find(key);
 }
 
 Any TreeState::read_slot(std::uint32_t slot, bool in_place) {

@@ -89,8 +89,7 @@ private:
 
 class TreeState {
 public:
-    TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard,
-              std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>> manifests);
+    TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard);
     ~TreeState();
     TreeState(const TreeState&) = delete;
     TreeState& operator=(const TreeState&) = delete;
@@ -164,8 +163,7 @@ public:
 private:
     class transitions;
 
-    void make_nodes(
-        const std::unordered_map<std::string, std::shared_ptr<const TreeNodeManifest>>& manifests);
+    void make_nodes();
     NodeConfig config_of(std::uint32_t index, const TreeNodeManifest* manifest) const;
 
     std::shared_ptr<const canopy::tree> tree_;
