@@ -33,6 +33,12 @@ namespace {
 std::atomic<long long> live_bytes{0};
 }  // namespace
 
+// GCC sees the free() below inlined where the pointer came from operator new: this file's own
+// operator new, which is malloc's.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 void* operator new(std::size_t size) {
     void* p = std::malloc(size == 0 ? 1 : size);
     if (p == nullptr) throw std::bad_alloc();
