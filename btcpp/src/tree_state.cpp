@@ -256,22 +256,14 @@ NodeConfig TreeState::config_of(std::uint32_t index, const TreeNodeManifest* man
     config.manifest = manifest;
     config.uid = static_cast<std::uint16_t>(index + 1);
     for (auto& [port, text] : written_ports(tree_->written_params(index))) {
-        const bool output = manifest != nullptr && [&] {
-            auto found = manifest->ports.find(port);
-            return found != manifest->ports.end() &&
-                   found->second.direction() == PortDirection::OUTPUT;
-        }();
-        if (output) {
-            config.output_ports[port] = text;
-        } else {
-            config.input_ports[port] = text;
-            if (manifest != nullptr) {
-                auto found = manifest->ports.find(port);
-                if (found != manifest->ports.end() &&
-                    found->second.direction() == PortDirection::INOUT)
-                    config.output_ports[port] = text;
-            }
+        PortDirection direction = PortDirection::INPUT;
+        if (manifest != nullptr) {
+            if (auto found = manifest->ports.find(port); found != manifest->ports.end())
+                direction = found->second.direction();
         }
+        // An in-out port is both, as in BehaviorTree.CPP.
+        if (direction != PortDirection::OUTPUT) config.input_ports[port] = text;
+        if (direction != PortDirection::INPUT) config.output_ports[port] = text;
     }
     if (manifest != nullptr) {
         // BehaviorTree.CPP fills in the defaults the XML leaves out.
@@ -313,8 +305,14 @@ void TreeState::make_nodes() {
         if (name == type_id) config.path += "::" + std::to_string(config.uid);
         prefix[i] = own_prefix;
         if (t.type_name(i) == "SubTree") {
-            prefix[i] = own_prefix +
-                        (given.empty() ? type_id + "::" + std::to_string(config.uid) : given) + "/";
+            prefix[i] = own_prefix;
+            if (given.empty()) {
+                prefix[i] += type_id;
+                prefix[i] += "::" + std::to_string(config.uid);
+            } else {
+                prefix[i] += given;
+            }
+            prefix[i] += '/';
         }
         TreeNode* made = nullptr;
         if (object != nullptr) {

@@ -5,6 +5,7 @@
 // node as a BT::TreeNode, the lock that node threads share with the ticking thread, and the
 // wake-up signal.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -130,7 +131,11 @@ public:
     void halt_child(std::uint32_t index);
     /// Whether the engine is calling node `index`'s executeTick() now (else a parent's
     /// code is, and the call goes through the engine).
-    bool engine_calls(std::uint32_t index) const { return engine_node_ == index; }
+    /// Read on any thread: a node's own thread (ThreadedAction's) is never the engine.
+    bool engine_calls(std::uint32_t index) const {
+        return engine_node_.load(std::memory_order_relaxed) == index &&
+               engine_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id();
+    }
     /// The blackboard slot a node's port names: its parameter's, or the key of that name.
     std::uint32_t port_slot(std::uint32_t index, const std::string& port, StringView key) const;
     /// A key's value as an Any (empty when it holds none); a registered type's object is
@@ -145,16 +150,17 @@ public:
     template <typename Call>
     auto as_engine(canopy::context& ctx, std::uint32_t index, Call&& call) {
         canopy::context* const outer_ctx = ctx_;
-        const std::uint32_t outer = engine_node_;
+        const std::uint32_t outer = engine_node_.load(std::memory_order_relaxed);
         ctx_ = &ctx;
-        engine_node_ = index;
+        engine_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+        engine_node_.store(index, std::memory_order_relaxed);
         struct restore {
             TreeState& s;
             canopy::context* ctx;
             std::uint32_t node;
             ~restore() {
                 s.ctx_ = ctx;
-                s.engine_node_ = node;
+                s.engine_node_.store(node, std::memory_order_relaxed);
             }
         } guard{*this, outer_ctx, outer};
         return call();
@@ -176,7 +182,8 @@ private:
     std::unique_ptr<transitions> transitions_;  // while loggers listen
     TreeLock lock_;
     canopy::context* ctx_ = nullptr;  // while the engine ticks
-    std::uint32_t engine_node_ = 0xFFFFFFFF;
+    std::atomic<std::uint32_t> engine_node_{0xFFFFFFFF};
+    std::atomic<std::thread::id> engine_thread_{};
     std::optional<std::chrono::steady_clock::time_point> last_tick_;
     std::mutex wake_mutex_;
     std::condition_variable wake_cv_;

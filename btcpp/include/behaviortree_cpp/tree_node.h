@@ -159,10 +159,10 @@ private:
     std::atomic<NodeStatus> status_{NodeStatus::IDLE};
     NodeConfig config_;
     std::string registration_ID_;
-    bool wake_up_requested_ = false;
-    bool view_ = false;                  // shows a node Canopy runs itself (a built-in)
-    detail::TreeState* tree_ = nullptr;  // set when a tree takes the node
-    std::uint32_t index_ = 0;            // the node's index in the tree
+    std::atomic_bool wake_up_requested_{false};  // set by a node's own thread too
+    bool view_ = false;                          // shows a node Canopy runs itself (a built-in)
+    detail::TreeState* tree_ = nullptr;          // set when a tree takes the node
+    std::uint32_t index_ = 0;                    // the node's index in the tree
 };
 
 template <typename T>
