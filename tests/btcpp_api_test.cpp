@@ -462,6 +462,48 @@ TEST_SUITE("BehaviorTree.CPP API") {
         CHECK_THROWS_AS((void)BT::convertFromJSON<Where>("{}"), BT::RuntimeError);
     }
 
+    TEST_CASE("each use of a subtree has a blackboard of its own keys and its remaps") {
+        BT::BehaviorTreeFactory factory;
+        factory.registerSimpleAction("Say", [](BT::TreeNode&) { return BT::NodeStatus::SUCCESS; },
+                                     {BT::InputPort<std::string>("text")});
+        factory.registerBehaviorTreeFromText(R"(<root BTCPP_format="4">
+          <BehaviorTree ID="Main">
+            <Sequence>
+              <Script code="greeting := 'hi'"/>
+              <SubTree ID="Sub" name="sub" line="{greeting}"/>
+              <Say text="{greeting}"/>
+            </Sequence>
+          </BehaviorTree>
+          <BehaviorTree ID="Sub">
+            <Sequence><Say text="{line}"/><Say text="{own}"/><Script code="own := 'mine'"/></Sequence>
+          </BehaviorTree>
+        </root>)");
+        BT::Tree tree = factory.createTree("Main");
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        REQUIRE(tree.subtrees.size() == 2);
+        BT::Blackboard& sub = *tree.subtrees[1]->blackboard;
+        CHECK(tree.subtrees[0]->blackboard == tree.rootBlackboard());
+        CHECK(sub.get<std::string>("line") == "hi");  // the user's greeting, remapped
+        CHECK(sub.get<std::string>("own") == "mine");  // its script's
+        sub.set("own", std::string("set"));
+        CHECK(sub.get<std::string>("own") == "set");
+        std::string missing;
+        CHECK_FALSE(tree.rootBlackboard()->get("own", missing));  // private to the subtree
+
+        // Backup and restore, and the same through JSON.
+        const auto backup = BT::BlackboardBackup(tree);
+        REQUIRE(backup.size() == 2);
+        sub.set("own", std::string("changed"));
+        BT::BlackboardRestore(backup, tree);
+        CHECK(sub.get<std::string>("own") == "set");
+        const nlohmann::json json = BT::ExportTreeToJSON(tree);
+        CHECK(json["Main"]["greeting"] == "hi");
+        CHECK(json["sub"]["own"] == "set");
+        sub.set("own", std::string("again"));
+        BT::ImportTreeFromJSON(json, tree);
+        CHECK(sub.get<std::string>("own") == "set");
+    }
+
     TEST_CASE("the node objects live in the Canopy agent's node state") {
         BT::BehaviorTreeFactory factory;
         factory.registerNodeType<Produce>("Produce");

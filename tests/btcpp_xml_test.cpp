@@ -324,13 +324,13 @@ tree Patrol
         registry reg;
         register_builtin_nodes(reg);
         std::string said;
-        reg.add_action(
-            "Say",
-            [&](context& ctx) {
-                said = std::string(input<std::string_view>(ctx.params(), "text").get(ctx));
-                return status::success;
-            },
-            std::nullopt, {param_spec::required("text", param_type::string)});
+        reg.add_action("Say",
+                       [&](context& ctx) {
+                           said =
+                               std::string(input<std::string_view>(ctx.params(), "text").get(ctx));
+                           return status::success;
+                       },
+                       std::nullopt, {param_spec::required("text", param_type::string)});
         const std::string text = R"(<root BTCPP_format="4"><BehaviorTree ID="T">
   <Sequence><Script code="msg := 2.5"/><Say text="{msg}"/></Sequence>
 </BehaviorTree></root>)";
@@ -340,6 +340,32 @@ tree Patrol
         agent a(loaded.tree);
         CHECK(a.tick(0) == status::success);
         CHECK(said == "2.500000");
+    }
+
+    TEST_CASE("a key a tree's script gives a number and its subtree's text port reads converts") {
+        // BehaviorTree.CPP's entry holds the number; the port reads its text.
+        registry reg;
+        register_builtin_nodes(reg);
+        std::string said;
+        reg.add_action("Say",
+                       [&](context& ctx) {
+                           said =
+                               std::string(input<std::string_view>(ctx.params(), "text").get(ctx));
+                           return status::success;
+                       },
+                       std::nullopt, {param_spec::required("text", param_type::string)});
+        const std::string text = R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+  <BehaviorTree ID="Main">
+    <Sequence><Script code="n := 42"/><SubTree ID="Sub" _autoremap="true"/></Sequence>
+  </BehaviorTree>
+  <BehaviorTree ID="Sub"><Say text="{n}"/></BehaviorTree>
+</root>)";
+        const load_result loaded = try_load_text(text, file_format::btcpp_xml, reg, "n.xml");
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        CHECK(a.tick(0) == status::success);
+        CHECK(said == "42");
     }
 
     TEST_CASE("a SubTree that leaves a port out gets its model's default, a value or a key") {

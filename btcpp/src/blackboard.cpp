@@ -3,29 +3,9 @@
 #include <iostream>
 
 #include "canopy/run/blackboard.hpp"
-#include "run/btcpp_entry.hpp"
 #include "tree_state.hpp"
 
 namespace BT {
-
-namespace {
-
-// BehaviorTree.CPP's name of the C++ type a Canopy key holds.
-std::string type_name(const canopy::blackboard_key& key) {
-    switch (key.type) {
-        case canopy::param_type::integer: return "int64_t";
-        case canopy::param_type::number: return "double";
-        case canopy::param_type::boolean: return "bool";
-        case canopy::param_type::string: return "std::string";
-        default: break;
-    }
-    if (key.custom != nullptr && key.custom->cpp_type != nullptr &&
-        !canopy::detail::is_btcpp_entry(key.custom.get()))
-        return demangle(*key.custom->cpp_type);
-    return "BT::Any";
-}
-
-}  // namespace
 
 Blackboard::Ptr Blackboard::create(Ptr parent) {
     return Ptr(new Blackboard(std::move(parent)));
@@ -39,13 +19,25 @@ Blackboard* Blackboard::root() {
     return top;
 }
 
+std::uint32_t Blackboard::slotOf(const std::string& key) const {
+    if (tree_ == nullptr) return canopy::blackboard::npos;
+    if (scoped_) {
+        auto found = scope_.find(key);
+        return found == scope_.end() ? canopy::blackboard::npos
+                                     : tree_->agent().blackboard().find(found->second);
+    }
+    // The main tree's blackboard: not a subtree's own keys ("Sub#1/key").
+    if (key.find('#') != std::string::npos) return canopy::blackboard::npos;
+    return tree_->agent().blackboard().find(key);
+}
+
 Any Blackboard::getAnyCopy(const std::string& key) const {
     if (!key.empty() && key.front() == '@') {
         return const_cast<Blackboard*>(this)->root()->getAnyCopy(key.substr(1));
     }
     if (tree_ != nullptr) {
         std::lock_guard<detail::TreeLock> hold(tree_->lock());
-        const std::uint32_t slot = tree_->agent().blackboard().find(key);
+        const std::uint32_t slot = slotOf(key);
         if (slot != canopy::blackboard::npos) return tree_->read_slot(slot, false);
     }
     {
@@ -57,12 +49,20 @@ Any Blackboard::getAnyCopy(const std::string& key) const {
 }
 
 void Blackboard::setAny(const std::string& key, const Any& value) {
-    if (!key.empty() && key.front() == '@') return root()->setAny(key.substr(1), value);
+    store(key, value, false);
+}
+
+void Blackboard::setAnyAsIs(const std::string& key, const Any& value) {
+    store(key, value, true);
+}
+
+void Blackboard::store(const std::string& key, const Any& value, bool as_is) {
+    if (!key.empty() && key.front() == '@') return root()->store(key.substr(1), value, as_is);
     if (tree_ != nullptr) {
         std::lock_guard<detail::TreeLock> hold(tree_->lock());
-        const std::uint32_t slot = tree_->agent().blackboard().find(key);
+        const std::uint32_t slot = slotOf(key);
         if (slot != canopy::blackboard::npos) {
-            const std::string failure = tree_->write_slot(slot, value);
+            const std::string failure = tree_->write_slot(slot, value, as_is);
             if (!failure.empty()) throw RuntimeError("Blackboard::set(", key, "): ", failure);
             return;
         }
@@ -79,7 +79,7 @@ AnyPtrLocked Blackboard::getAnyLocked(const std::string& key) {
         std::shared_ptr<void> hold(static_cast<void*>(tree), [](void* held) {
             static_cast<detail::TreeState*>(held)->lock().unlock();
         });
-        const std::uint32_t slot = tree->agent().blackboard().find(key);
+        const std::uint32_t slot = slotOf(key);
         if (slot != canopy::blackboard::npos) {
             // The entry, seen in place; empty while it holds no value, which assign gives it.
             AnyPtrLocked::Store store = [tree, slot, key](const Any& value) {
@@ -104,9 +104,8 @@ AnyPtrLocked Blackboard::getAnyLocked(const std::string& key) {
 void Blackboard::unset(const std::string& key) {
     if (tree_ != nullptr) {
         std::lock_guard<detail::TreeLock> hold(tree_->lock());
-        canopy::blackboard board = tree_->agent().blackboard();
-        const std::uint32_t slot = board.find(key);
-        if (slot != canopy::blackboard::npos) board.unset(slot);
+        const std::uint32_t slot = slotOf(key);
+        if (slot != canopy::blackboard::npos) tree_->agent().blackboard().unset(slot);
     }
     std::lock_guard<std::recursive_mutex> hold(mutex_);
     values_.erase(key);
@@ -117,10 +116,10 @@ std::vector<StringView> Blackboard::getKeys() const {
     self->key_names_.clear();
     if (tree_ != nullptr) {
         std::lock_guard<detail::TreeLock> hold(tree_->lock());
-        const canopy::blackboard board = tree_->agent().blackboard();
-        for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
-            if (!tree_->read_slot(slot, true).empty())
-                self->key_names_.push_back(board.keys()[slot].name);
+        for (const Shown& key : own_) {
+            const std::uint32_t slot = tree_->agent().blackboard().find(key.agent_name);
+            if (slot != canopy::blackboard::npos && !tree_->read_slot(slot, true).empty())
+                self->key_names_.push_back(key.name);
         }
     }
     {
@@ -131,14 +130,18 @@ std::vector<StringView> Blackboard::getKeys() const {
 }
 
 void Blackboard::debugMessage() const {
-    if (tree_ != nullptr) {
-        std::lock_guard<detail::TreeLock> hold(tree_->lock());
-        for (const canopy::blackboard_key& key : tree_->agent().blackboard().keys())
-            std::cout << key.name << " (" << type_name(key) << ")" << std::endl;
+    for (const Shown& key : own_) std::cout << key.name << " (" << key.type << ")" << std::endl;
+    {
+        std::lock_guard<std::recursive_mutex> hold(mutex_);
+        for (const auto& [key, value] : values_)
+            std::cout << key << " (" << demangle(value.type()) << ")" << std::endl;
     }
-    std::lock_guard<std::recursive_mutex> hold(mutex_);
-    for (const auto& [key, value] : values_)
-        std::cout << key << " (" << demangle(value.type()) << ")" << std::endl;
+    for (const Remapped& key : remapped_) {
+        std::cout << "[" << key.name << "] remapped to port of parent tree [" << key.parent_name
+                  << "]";
+        if (!key.type.empty()) std::cout << " (" << key.type << ")";
+        std::cout << std::endl;
+    }
 }
 
 void Blackboard::clear() {

@@ -1,5 +1,8 @@
 #include "behaviortree_cpp/json_export.h"
 
+#include "behaviortree_cpp/blackboard.h"
+#include "behaviortree_cpp/bt_factory.h"
+
 namespace BT {
 
 Any convertFromJSON(StringView json_text, std::type_index type) {
@@ -61,6 +64,55 @@ Expected<Any> JsonExporter::fromJson(const nlohmann::json& source, std::type_ind
     } catch (const std::exception& e) {
         return nonstd::make_unexpected(e.what());
     }
+}
+
+nlohmann::json ExportBlackboardToJSON(const Blackboard& blackboard) {
+    nlohmann::json out;
+    for (StringView key : blackboard.getKeys()) {
+        const std::string name(key);
+        JsonExporter::get().toJson(blackboard.getAnyCopy(name), out[name]);
+    }
+    return out;
+}
+
+void ImportBlackboardFromJSON(const nlohmann::json& json, Blackboard& blackboard) {
+    for (auto item = json.begin(); item != json.end(); ++item) {
+        if (auto value = JsonExporter::get().fromJson(item.value()))
+            blackboard.setAnyAsIs(item.key(), *value);
+    }
+}
+
+std::vector<Blackboard::Ptr> BlackboardBackup(const Tree& tree) {
+    std::vector<Blackboard::Ptr> backup;
+    for (const auto& use : tree.subtrees) {
+        backup.push_back(Blackboard::create());
+        use->blackboard->cloneInto(*backup.back());
+    }
+    return backup;
+}
+
+void BlackboardRestore(const std::vector<Blackboard::Ptr>& backup, Tree& tree) {
+    if (backup.size() != tree.subtrees.size())
+        throw RuntimeError("BlackboardRestore: the backup is of another tree");
+    for (std::size_t i = 0; i < backup.size(); ++i)
+        backup[i]->cloneInto(*tree.subtrees[i]->blackboard);
+}
+
+nlohmann::json ExportTreeToJSON(const Tree& tree) {
+    nlohmann::json out;
+    for (const auto& use : tree.subtrees) {
+        const std::string& name = use->instance_name.empty() ? use->tree_ID : use->instance_name;
+        out[name] = ExportBlackboardToJSON(*use->blackboard);
+    }
+    return out;
+}
+
+void ImportTreeFromJSON(const nlohmann::json& json, Tree& tree) {
+    if (json.size() != tree.subtrees.size())
+        throw std::runtime_error("Number of blackboards don't match:");
+    std::size_t index = 0;
+    for (const auto& item : json.items())
+        ImportBlackboardFromJSON(item.value(), *tree.subtrees.at(index++)->blackboard);
 }
 
 }  // namespace BT

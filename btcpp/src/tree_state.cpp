@@ -170,6 +170,21 @@ std::vector<std::pair<std::string, std::string>> written_ports(std::string_view 
     return ports;
 }
 
+// BehaviorTree.CPP's name of the C++ type a Canopy key holds.
+std::string key_type_name(const canopy::blackboard_key& key) {
+    switch (key.type) {
+        case canopy::param_type::integer: return "int64_t";
+        case canopy::param_type::number: return "double";
+        case canopy::param_type::boolean: return "bool";
+        case canopy::param_type::string: return "std::string";
+        default: break;
+    }
+    if (key.custom != nullptr && key.custom->cpp_type != nullptr &&
+        !canopy::detail::is_btcpp_entry(key.custom.get()))
+        return demangle(*key.custom->cpp_type);
+    return "BT::Any";
+}
+
 }  // namespace
 
 // ---- btcpp_node ----
@@ -246,6 +261,10 @@ TreeState::~TreeState() {
     }
     for (Blackboard* board = blackboard_.get(); board != nullptr; board = board->parent_.get()) {
         if (board->tree_ == this) board->tree_ = nullptr;
+    }
+    if (blackboard_) blackboard_->own_.clear();  // its values_ hold them now
+    for (const auto& use : subtrees_) {
+        if (use->blackboard->tree_ == this) use->blackboard->tree_ = nullptr;
     }
     agent_.reset();
 }
@@ -342,6 +361,7 @@ void TreeState::make_nodes() {
     // The uses of trees: the main one, then each SubTree's, with the nodes that belong to it
     // (a SubTree node to the tree that uses it).
     std::vector<std::size_t> use_of(t.size(), 0);
+    std::vector<canopy::tree::index> subtree_node_of{canopy::tree::no_parent};  // per use
     auto make_use = [&](std::string instance, std::string id) {
         auto use = std::make_shared<Tree::Subtree>();
         use->instance_name = std::move(instance);
@@ -363,11 +383,18 @@ void TreeState::make_nodes() {
                              ? std::get<std::string>(*used)
                              : std::string());
                 use_of[i] = subtrees_.size() - 1;
+                subtree_node_of.push_back(parent);
+                // Its own blackboard, whose keys its user's can stand for.
+                Blackboard::Ptr board = Blackboard::create(subtrees_[use_of[parent]]->blackboard);
+                board->tree_ = this;
+                board->scoped_ = true;
+                subtrees_.back()->blackboard = std::move(board);
             }
         }
         // Seen, not owned: the agent and the tree own the nodes.
         subtrees_[use_of[i]]->nodes.push_back(TreeNode::Ptr(TreeNode::Ptr(), nodes_[i]));
     }
+    show_keys(use_of, subtree_node_of);
     // Children, as BehaviorTree.CPP's controls and decorators hold them.
     for (canopy::tree::index i = 1; i < t.size(); ++i) {
         TreeNode* parent = nodes_[t.parent(i)];
@@ -375,6 +402,86 @@ void TreeState::make_nodes() {
             control->addChild(nodes_[i]);
         } else if (auto* decorator = dynamic_cast<DecoratorNode*>(parent)) {
             if (decorator->child() == nullptr) decorator->setChild(nodes_[i]);
+        }
+    }
+}
+
+void TreeState::show_keys(const std::vector<std::size_t>& use_of,
+                          const std::vector<canopy::tree::index>& subtree_node_of) {
+    const canopy::tree& t = *tree_;
+    const std::vector<canopy::blackboard_key>& keys = t.keys();
+    // Each key named by a port, by the agent's name: the type its first port in preorder
+    // gives it (BehaviorTree.CPP makes the entry there), and, per use, the order of names.
+    std::unordered_map<std::string, std::string> first_type;
+    std::vector<std::string> first_seen;  // every use's, in preorder
+    std::vector<std::vector<std::string>> named(subtrees_.size());
+    for (canopy::tree::index i = 0; i < t.size(); ++i) {
+        if (t.type_name(i) == "SubTree") continue;
+        const auto* object = dynamic_cast<const btcpp_node*>(t.object(i));
+        const canopy::param_list params = t.params(i);
+        for (const auto& [port, text] : written_ports(t.written_params(i))) {
+            const Expected<StringView> local = TreeNode::getRemappedKey(port, text);
+            const canopy::param* bound = params.find_param(port);
+            if (!local || bound == nullptr || bound->key == canopy::param::no_key) continue;
+            const std::string& agent_name = keys[bound->key].name;
+            if (first_type.count(agent_name) == 0) {
+                std::string type = key_type_name(keys[bound->key]);
+                if (object != nullptr) {
+                    auto info = object->manifest().ports.find(port);
+                    if (info != object->manifest().ports.end() && info->second.isStronglyTyped())
+                        type = info->second.typeName();
+                }
+                first_type.emplace(agent_name, std::move(type));
+                first_seen.push_back(agent_name);
+            }
+            auto& order = named[use_of[i]];
+            if (std::find(order.begin(), order.end(), agent_name) == order.end())
+                order.push_back(agent_name);
+            Blackboard& board = *subtrees_[use_of[i]]->blackboard;
+            if (board.scoped_) board.scope_.emplace(std::string(*local), agent_name);
+        }
+    }
+    auto type_of = [&](const std::string& agent_name) {
+        auto found = first_type.find(agent_name);
+        if (found != first_type.end()) return found->second;
+        const std::uint32_t slot = agent_->blackboard().find(agent_name);
+        return slot == canopy::blackboard::npos ? std::string() : key_type_name(keys[slot]);
+    };
+    // The main tree's blackboard: every key but those private to a subtree, the newest first.
+    std::vector<std::string> main_keys;
+    for (const std::string& name : first_seen) {
+        if (name.find('#') == std::string::npos) main_keys.push_back(name);
+    }
+    for (const canopy::blackboard_key& key : keys) {
+        if (key.name.find('#') == std::string::npos &&
+            std::find(main_keys.begin(), main_keys.end(), key.name) == main_keys.end())
+            main_keys.push_back(key.name);
+    }
+    blackboard_->own_.clear();
+    for (auto name = main_keys.rbegin(); name != main_keys.rend(); ++name)
+        blackboard_->own_.push_back({*name, *name, type_of(*name)});
+    // A subtree's: its private keys, then what its SubTree remaps, as written.
+    for (std::size_t u = 1; u < subtrees_.size(); ++u) {
+        Blackboard& board = *subtrees_[u]->blackboard;
+        for (auto name = named[u].rbegin(); name != named[u].rend(); ++name) {
+            if (name->find('#') == std::string::npos) continue;
+            for (const auto& [local, agent_name] : board.scope_) {
+                if (agent_name == *name) board.own_.push_back({local, agent_name, type_of(*name)});
+            }
+        }
+        const Blackboard& user = *board.parent_;
+        for (const auto& [port, text] : written_ports(t.written_params(subtree_node_of[u]))) {
+            if (port == "ID" || port == "tree" || port == "file" || port == "name" ||
+                port.front() == '_')
+                continue;
+            const Expected<StringView> outer = TreeNode::getRemappedKey(port, text);
+            if (!outer) continue;
+            std::string agent_name(*outer);
+            if (user.scoped_) {
+                auto found = user.scope_.find(agent_name);
+                agent_name = found != user.scope_.end() ? found->second : std::string();
+            }
+            board.remapped_.push_back({port, std::string(*outer), type_of(agent_name)});
         }
     }
 }
@@ -596,7 +703,7 @@ Any TreeState::read_slot(std::uint32_t slot, bool in_place) {
                        *type.cpp_type);
 }
 
-std::string TreeState::write_slot(std::uint32_t slot, const Any& value) {
+std::string TreeState::write_slot(std::uint32_t slot, const Any& value, bool as_is) {
     canopy::blackboard board = agent_->blackboard();
     const canopy::blackboard_key& key = board.keys()[slot];
     auto failed = [&](const std::string& why) {
@@ -642,7 +749,12 @@ std::string TreeState::write_slot(std::uint32_t slot, const Any& value) {
                           "] cannot go where the tree's uses of the key disagree on its type");
         }
         try {
-            canopy::detail::write_output(entry, held, as);
+            if (as_is) {
+                entry.exists = true;
+                entry.value = std::move(held);
+            } else {
+                canopy::detail::write_output(entry, held, as);
+            }
         } catch (const std::exception& e) {
             return failed(e.what());
         }

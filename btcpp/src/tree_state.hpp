@@ -143,7 +143,9 @@ public:
     Any read_slot(std::uint32_t slot, bool in_place);
     /// Stores `value` into the key, converting as BehaviorTree.CPP's Blackboard::set does;
     /// an error message when the key cannot hold it.
-    std::string write_slot(std::uint32_t slot, const Any& value);
+    /// `as_is`: a dynamic entry takes the value whatever its ports declared (what
+    /// BehaviorTree.CPP's ImportBlackboardFromJSON does to an entry).
+    std::string write_slot(std::uint32_t slot, const Any& value, bool as_is = false);
 
     // ---- for btcpp_node ----
     /// Runs `call` as the engine's call of node `index` (engine_calls is true meanwhile).
@@ -170,6 +172,10 @@ private:
     class transitions;
 
     void make_nodes();
+    // What each use's blackboard shows of the agent's keys (Blackboard::own_, remapped_,
+    // scope_).
+    void show_keys(const std::vector<std::size_t>& use_of,
+                   const std::vector<canopy::tree::index>& subtree_node_of);
     NodeConfig config_of(std::uint32_t index, const TreeNodeManifest* manifest) const;
 
     std::shared_ptr<const canopy::tree> tree_;

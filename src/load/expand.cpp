@@ -13,6 +13,7 @@
 #include "core/param_read.hpp"
 #include "core/suggest.hpp"
 #include "load/subtree_node.hpp"
+#include "run/btcpp_entry.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -229,6 +230,7 @@ private:
     void declare(const std::string& name, std::string_view type,
                  const std::optional<param_value>& initial) {
         if (!declared_.emplace(name).second) return;
+        declared_types_.emplace(name, type);
         record_set::key_declaration key;
         key.name = name;
         key.type = std::string(type);
@@ -602,6 +604,7 @@ private:
         if (found != scopes_[in].names.end()) {
             if (guessed_.erase(found->second) != 0)
                 declare(found->second, like.type_name(), like.initial);
+            entry_where_types_differ(found->second, like);
             return found->second;
         }
         if (program_key_names_.count(name) != 0) return name;
@@ -609,6 +612,21 @@ private:
         scopes_[in].names[name] = made;
         declare(made, like.type_name(), like.initial);
         return made;
+    }
+
+    // Under BehaviorTree.CPP's rules a key the user's tree and its subtree type apart (a
+    // number its script writes, which a text port of the subtree reads) is a dynamic entry,
+    // as BehaviorTree.CPP's entry holds what is written and converts when read.
+    void entry_where_types_differ(const std::string& name, const blackboard_key& like) {
+        auto declared = declared_types_.find(name);
+        if (declared == declared_types_.end() || declared->second == like.type_name() ||
+            program_key_names_.count(name) != 0)
+            return;
+        const tree_document& main = owner_.files_.file(scopes_[0].ref.file).document;
+        if (main.rules != runtime_rules::btcpp) return;
+        const std::string entry = detail::btcpp_entry_type()->name;
+        declared->second = entry;
+        out_.retype_key(name, entry);
     }
 
     std::string tree_label(tree_ref ref) const {
@@ -634,6 +652,7 @@ private:
     std::vector<scope> scopes_;
     std::unordered_set<std::string> guessed_;  // the main tree's provided keys, undeclared
     std::unordered_set<std::string> declared_;
+    std::unordered_map<std::string, std::string> declared_types_;
     std::int64_t next_id_ = 0;
     std::size_t uses_ = 0;
     std::size_t added_ = 0;  // nodes subtrees added

@@ -6,10 +6,12 @@
 // for. One made with Blackboard::create() before the tree holds what the program sets until
 // a tree is made with it (BehaviorTreeFactory::createTree), which then starts from it.
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -118,6 +120,11 @@ protected:
 
 private:
     friend class detail::TreeState;
+    friend void ImportBlackboardFromJSON(const nlohmann::json& json, Blackboard& blackboard);
+
+    // setAny, but a key the tree's ports disagree on takes the value whatever its type.
+    void setAnyAsIs(const std::string& key, const Any& value);
+    void store(const std::string& key, const Any& value, bool as_is);
 
     template <typename T>
     static T castOrThrow(const std::string& key, const Any& any) {
@@ -128,12 +135,35 @@ private:
         return std::move(value).value();
     }
     Blackboard* root();
+    // The agent's slot of a key as this blackboard names it, or none.
+    std::uint32_t slotOf(const std::string& key) const;
+
+    // One key of a tree's blackboard as this blackboard shows it: its name here, the agent's
+    // name for it, and the C++ type its first port gave it.
+    struct Shown {
+        std::string name;
+        std::string agent_name;
+        std::string type;
+    };
+    // A key of a subtree's blackboard that is its user's key, by that tree's name.
+    struct Remapped {
+        std::string name;
+        std::string parent_name;
+        std::string type;
+    };
 
     Ptr parent_;
     std::map<std::string, Any> values_;   // the keys the agent lacks
     std::vector<std::string> key_names_;  // what getKeys() last gave
     mutable std::recursive_mutex mutex_;
     detail::TreeState* tree_ = nullptr;  // the tree whose agent holds its keys, if any
+    // A subtree's blackboard sees only the keys its nodes name (scoped_), each by the agent's
+    // name for it: its own, and its user's that it remaps. A main tree's sees the agent's
+    // keys but those private to a subtree.
+    bool scoped_ = false;
+    std::map<std::string, std::string> scope_;  // name here -> agent's name
+    std::vector<Shown> own_;                    // newest first, as debugMessage lists them
+    std::vector<Remapped> remapped_;            // as the SubTree wrote them
 };
 
 }  // namespace BT

@@ -159,6 +159,15 @@ private:
     std::unique_ptr<detail::TreeState> state_;
 };
 
+/// A copy of each use's blackboard (Tree::subtrees), to go back to with BlackboardRestore.
+std::vector<Blackboard::Ptr> BlackboardBackup(const Tree& tree);
+void BlackboardRestore(const std::vector<Blackboard::Ptr>& backup, Tree& tree);
+/// Each use's blackboard as JSON (ExportBlackboardToJSON), by its instance name (the main
+/// tree's by its ID), and back.
+nlohmann::json ExportTreeToJSON(const Tree& tree);
+/// @warning throws std::runtime_error when the JSON has not one object per use.
+void ImportTreeFromJSON(const nlohmann::json& json, Tree& tree);
+
 /// What a substitution rule puts in a matched node's place: a TestNode's behaviour.
 struct TestNodeConfig {
     /// What the node returns once it is done.

@@ -85,6 +85,12 @@ void RegisterJsonDefinition() {
     JsonExporter::get().addConverter<T>();
 }
 
+class Blackboard;
+/// The values of a blackboard's keys that JsonExporter converts, by name.
+nlohmann::json ExportBlackboardToJSON(const Blackboard& blackboard);
+/// Sets each key of the JSON object that JsonExporter converts back.
+void ImportBlackboardFromJSON(const nlohmann::json& json, Blackboard& blackboard);
+
 }  // namespace BT
 
 // Gives Type to_json and from_json from one list of its fields, written after the macro as

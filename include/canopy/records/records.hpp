@@ -192,6 +192,12 @@ public:
     /// value or a "{key}" of the user's (a BehaviorTree.CPP <SubTree> model's defaults).
     void add_port_default(raw_param port) { port_defaults_.push_back(std::move(port)); }
     const std::vector<raw_param>& port_defaults() const noexcept { return port_defaults_; }
+    /// Gives the declared key `name` another type (its initial value stays, as text).
+    void retype_key(std::string_view name, std::string type) {
+        for (key_declaration& key : keys_) {
+            if (key.name == name) key.type = type;
+        }
+    }
     /// Copies `other`'s key declarations and port defaults, for a copy of its records.
     void copy_declarations(const record_set& other) {
         keys_ = other.keys_;
