@@ -193,7 +193,7 @@ public:
     void add_port_default(raw_param port) { port_defaults_.push_back(std::move(port)); }
     const std::vector<raw_param>& port_defaults() const noexcept { return port_defaults_; }
     /// Gives the declared key `name` another type (its initial value stays, as text).
-    void retype_key(std::string_view name, std::string type) {
+    void retype_key(std::string_view name, const std::string& type) {
         for (key_declaration& key : keys_) {
             if (key.name == name) key.type = type;
         }
