@@ -483,7 +483,7 @@ TEST_SUITE("BehaviorTree.CPP API") {
         REQUIRE(tree.subtrees.size() == 2);
         BT::Blackboard& sub = *tree.subtrees[1]->blackboard;
         CHECK(tree.subtrees[0]->blackboard == tree.rootBlackboard());
-        CHECK(sub.get<std::string>("line") == "hi");  // the user's greeting, remapped
+        CHECK(sub.get<std::string>("line") == "hi");   // the user's greeting, remapped
         CHECK(sub.get<std::string>("own") == "mine");  // its script's
         sub.set("own", std::string("set"));
         CHECK(sub.get<std::string>("own") == "set");
@@ -513,6 +513,8 @@ TEST_SUITE("BehaviorTree.CPP API") {
         REQUIRE(state != nullptr);
         CHECK(static_cast<std::unique_ptr<BT::TreeNode>*>(state)->get() == tree.rootNode());
         CHECK(tree.rootNode()->fullPath() == "Produce::1");
+        CHECK(tree.getNodesByPath("Produc?::*").size() == 1);  // BehaviorTree.CPP's wildcards
+        CHECK(tree.getNodesByPath("Produc?").empty());
         CHECK(tree.rootNode()->registrationName() == "Produce");
     }
 }

@@ -19,6 +19,7 @@
 #include "canopy/nodes/builtin_nodes.hpp"
 #include "canopy/run/registry.hpp"
 #include "formats/btcpp_names.hpp"
+#include "load/substitute.hpp"
 #include "tree_state.hpp"
 
 namespace BT {
@@ -526,15 +527,7 @@ std::vector<const TreeNode*> Tree::allNodes() const {
 }
 
 bool Tree::wildcardMatch(StringView text, StringView pattern) {
-    if (pattern.empty()) return text.empty();
-    if (pattern.front() == '*') {
-        for (std::size_t skip = 0; skip <= text.size(); ++skip) {
-            if (wildcardMatch(text.substr(skip), pattern.substr(1))) return true;
-        }
-        return false;
-    }
-    return !text.empty() && text.front() == pattern.front() &&
-           wildcardMatch(text.substr(1), pattern.substr(1));
+    return canopy::detail::wildcard_match(text, pattern);
 }
 
 const canopy::tree& Tree::canopyTree() const {

@@ -1,6 +1,7 @@
 #include "tree_state.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "canopy/core/error.hpp"
@@ -126,24 +127,12 @@ NodeType builtin_kind(const canopy::tree& tree, canopy::tree::index i) {
     return condition ? NodeType::CONDITION : NodeType::ACTION;
 }
 
-// A parameter's text as it was written: the JSON string unquoted.
+// A parameter's text as it was written: the JSON string (json_text.hpp's append_json_value
+// wrote it) read back; a number or boolean as it stands.
 std::string unquoted(std::string_view json) {
-    if (json.size() < 2 || json.front() != '"') return std::string(json);
-    std::string out;
-    for (std::size_t k = 1; k + 1 < json.size(); ++k) {
-        if (json[k] == '\\' && k + 2 < json.size()) {
-            const char escaped = json[++k];
-            switch (escaped) {
-                case 'n': out += '\n'; break;
-                case 't': out += '\t'; break;
-                case 'r': out += '\r'; break;
-                default: out += escaped; break;
-            }
-        } else {
-            out += json[k];
-        }
-    }
-    return out;
+    if (json.empty() || json.front() != '"') return std::string(json);
+    const nlohmann::json read = nlohmann::json::parse(json, nullptr, false);
+    return read.is_string() ? read.get<std::string>() : std::string(json);
 }
 
 // The node's parameters as written: " name=value name2=value2", values as JSON.

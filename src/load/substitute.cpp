@@ -6,10 +6,8 @@
 #include "load/test_node.hpp"
 
 namespace canopy::detail {
-namespace {
 
-// `*` any text, `?` one character, the rest itself: the whole of `text`, as BehaviorTree.CPP's
-// wildcard match. Greedy with one backtracking point, so linear in most patterns.
+// Greedy with one backtracking point, so linear in most patterns.
 bool wildcard_match(std::string_view text, std::string_view pattern) {
     std::size_t t = 0;
     std::size_t p = 0;
@@ -32,6 +30,8 @@ bool wildcard_match(std::string_view text, std::string_view pattern) {
     while (p < pattern.size() && pattern[p] == '*') ++p;
     return p == pattern.size();
 }
+
+namespace {
 
 std::string_view text_param(const record_set& records, std::size_t i, std::string_view name) {
     for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {

@@ -2,6 +2,7 @@
 // load_options::substitutions: BehaviorTree.CPP's substitution rules applied to a tree's
 // records once its subtrees are in place, before it is built.
 
+#include <string_view>
 #include <vector>
 
 #include "canopy/core/diagnostic.hpp"
@@ -10,6 +11,10 @@
 #include "canopy/run/registry.hpp"
 
 namespace canopy::detail {
+
+/// Whether `pattern` matches the whole of `text`: `*` any text, `?` one character, the rest
+/// itself, as BehaviorTree.CPP's wildcard match (its substitution rules, getNodesByPath).
+bool wildcard_match(std::string_view text, std::string_view pattern);
 
 /// Gives each record a rule matches a type that runs the rule's replacement in place of its
 /// own (test_node.hpp), added to `overlay` unless there already; the names, types and paths

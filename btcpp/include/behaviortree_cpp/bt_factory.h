@@ -132,7 +132,8 @@ public:
     [[nodiscard]] Blackboard::Ptr rootBlackboard();
     void applyVisitor(const std::function<void(const TreeNode*)>& visitor) const;
     void applyVisitor(const std::function<void(TreeNode*)>& visitor);
-    /// The nodes whose fullPath() matches the wildcard ("*" any text) and are NodeType.
+    /// The nodes whose fullPath() matches the wildcard ("*" any text, "?" one character) and
+    /// are NodeType.
     template <typename NodeType = TreeNode>
     std::vector<const TreeNode*> getNodesByPath(StringView wildcard_filter) const {
         std::vector<const TreeNode*> nodes;
