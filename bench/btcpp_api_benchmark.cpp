@@ -50,16 +50,20 @@ void operator delete(void* p) noexcept {
     live_bytes.fetch_sub(static_cast<long long>(malloc_usable_size(p)), std::memory_order_relaxed);
     std::free(p);
 }
-void operator delete(void* p, std::size_t /*size*/) noexcept { operator delete(p); }
+void operator delete(void* p, std::size_t /*size*/) noexcept {
+    operator delete(p);
+}
 void* operator new(std::size_t size, std::align_val_t align) {
-    void* p = std::aligned_alloc(static_cast<std::size_t>(align),
-                                 (size + static_cast<std::size_t>(align) - 1) &
-                                     ~(static_cast<std::size_t>(align) - 1));
+    void* p = std::aligned_alloc(
+        static_cast<std::size_t>(align),
+        (size + static_cast<std::size_t>(align) - 1) & ~(static_cast<std::size_t>(align) - 1));
     if (p == nullptr) throw std::bad_alloc();
     live_bytes.fetch_add(static_cast<long long>(malloc_usable_size(p)), std::memory_order_relaxed);
     return p;
 }
-void operator delete(void* p, std::align_val_t /*align*/) noexcept { operator delete(p); }
+void operator delete(void* p, std::align_val_t /*align*/) noexcept {
+    operator delete(p);
+}
 void operator delete(void* p, std::size_t /*size*/, std::align_val_t /*align*/) noexcept {
     operator delete(p);
 }
@@ -124,9 +128,8 @@ void BM_api_tick(benchmark::State& state) {
         return;
     }
     for (auto _ : state) benchmark::DoNotOptimize(tree.tickExactlyOnce());
-    state.counters["nodes/s"] =
-        benchmark::Counter(51.0 * static_cast<double>(state.iterations()),
-                           benchmark::Counter::kIsRate);
+    state.counters["nodes/s"] = benchmark::Counter(51.0 * static_cast<double>(state.iterations()),
+                                                   benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_api_tick);
 
@@ -191,7 +194,8 @@ private:
 
 class native_step final : public canopy::node {
 public:
-    explicit native_step(const canopy::param_list& params) : in_(params, "in"), out_(params, "out") {}
+    explicit native_step(const canopy::param_list& params)
+        : in_(params, "in"), out_(params, "out") {}
     static std::vector<canopy::param_spec> parameters() {
         return {canopy::param_spec::required("in", canopy::param_type::integer),
                 canopy::param_spec::output_port("out", canopy::param_type::integer)};
@@ -231,9 +235,8 @@ void BM_native_tick(benchmark::State& state) {
         return;
     }
     for (auto _ : state) benchmark::DoNotOptimize(agent.tick(0));
-    state.counters["nodes/s"] =
-        benchmark::Counter(51.0 * static_cast<double>(state.iterations()),
-                           benchmark::Counter::kIsRate);
+    state.counters["nodes/s"] = benchmark::Counter(51.0 * static_cast<double>(state.iterations()),
+                                                   benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_native_tick);
 

@@ -37,7 +37,7 @@ int main() {
         <Sequence><Count upto="3" reached="{n}"/><AlwaysSuccess/></Sequence>
       </BehaviorTree></root>)");
     const BT::NodeStatus status = tree.tickWhileRunning(std::chrono::milliseconds(0));
-    std::cout << "btcpp: " << BT::toStr(status) << " after "
-              << tree.rootBlackboard()->get<int>("n") << " counts\n";
+    std::cout << "btcpp: " << BT::toStr(status) << " after " << tree.rootBlackboard()->get<int>("n")
+              << " counts\n";
     return status == BT::NodeStatus::SUCCESS ? 0 : 1;
 }
