@@ -6,9 +6,10 @@
 // agent). The trees are 16 copies of the node under test, over AlwaysSuccess (or
 // AlwaysFailure) leaves, below a root that ticks every child on every tick whatever they
 // return, so every tick visits all 16; `leaves/*` compare a built-in leaf with leaves made
-// from a lambda and from a std::function. The figure is per visit of any node of the tree,
-// the root's and the leaves' included, so a node's own cost shows as the difference from
-// `Sequence`, which does least. A leaf case's params go to its leaves.
+// from a lambda and from a std::function, and with a lambda that reads two ports. The figure
+// is per visit of any node of the tree, the root's and the leaves' included, so a node's own
+// cost shows as the difference from `Sequence`, which does least. A leaf case's params go to
+// its leaves.
 #include <benchmark/benchmark.h>
 
 #include <canopy/canopy.hpp>
@@ -43,6 +44,13 @@ canopy::registry make_registry() {
     reg.add_action("FunctionSuccess",
                    std::function<canopy::status(canopy::context&)>(
                        [](canopy::context&) { return canopy::status::success; }));
+    // A lambda taking two ports: an int (a literal or the key `count`) and a double default.
+    reg.add_action(
+        "LambdaPorts",
+        [](canopy::context&, int n, double limit) {
+            return n < limit ? canopy::status::success : canopy::status::failure;
+        },
+        canopy::input<int>("n"), canopy::input<double>("limit", 10.0));
     reg.add_key("count", canopy::param_type::integer);
     // a > 3 holds and b != 2 must be tested too: the script's whole expression runs.
     reg.add_key("a", canopy::param_type::integer, std::int64_t{5});
@@ -122,6 +130,8 @@ const std::vector<case_tree>& cases() {
         {"leaves/builtin", "", "", 0, "AlwaysSuccess"},
         {"leaves/lambda", "", "", 0, "LambdaSuccess"},
         {"leaves/std_function", "", "", 0, "FunctionSuccess"},
+        {"leaves/lambda_ports", "", R"({"n": 3})", 0, "LambdaPorts"},
+        {"leaves/lambda_ports_key", "", R"({"n": "{count}"})", 0, "LambdaPorts"},
         // A script condition against the built-in condition leaf (bench/README.md).
         {"leaves/CheckBlackboard", "", R"({"key": "a", "op": ">", "value": 3})", 0,
          "CheckBlackboard"},

@@ -8,6 +8,7 @@
 #include "canopy/run/agent.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/context.hpp"
+#include "canopy/run/port.hpp"
 #include "canopy/run/registry.hpp"
 #include "canopy/run/stateful_node.hpp"
 
@@ -89,14 +90,10 @@ status ranged_attack(context& ctx) {
 // execute, with the count kept out of the shared node).
 class aggressive_attack final : public stateful_node<std::int64_t> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional("strikes", std::int64_t{3})};
+    aggressive_attack() {
+        if (*strikes_ < 1) throw canopy::param_error("'strikes' must be at least 1");
     }
-    explicit aggressive_attack(const param_list& params)
-        : strikes_(params.get<std::int64_t>("strikes")) {
-        if (strikes_ < 1) throw canopy::param_error("'strikes' must be at least 1");
-    }
-    void enter(context& ctx) const override { state(ctx) = strikes_; }
+    void enter(context& ctx) const override { state(ctx) = *strikes_; }
     status tick(context& ctx) const override {
         hornet_arena* arena = fighting(ctx);
         if (arena == nullptr) return status::failure;
@@ -106,7 +103,7 @@ public:
     }
 
 private:
-    std::int64_t strikes_;
+    setting<int> strikes_{"strikes", 3};
 };
 
 }  // namespace

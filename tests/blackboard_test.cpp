@@ -213,7 +213,7 @@ TEST_SUITE("blackboard") {
                                     {record(1, 0, "WaitTicks", R"({"ticks": "{count}"})")})),
                                 diagnostic_code::invalid_param)
                       .message ==
-                  "node 1 ('WaitTicks'): parameter 'ticks' takes a literal value here, not a "
+                  "parameter 'ticks' of 'WaitTicks' takes a literal value here, not a "
                   "blackboard key");
         }
         SUBCASE("the same in flat XML") {

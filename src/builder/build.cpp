@@ -1146,6 +1146,12 @@ private:
         const param_type wanted = spec.type == param_type::key_value ? *key_type : spec.type;
         const value_type* custom =
             spec.type == param_type::key_value ? key_custom_.get() : spec.custom.get();
+        if (spec.literal_only && key_of(given.value)) {
+            report_at(
+                where, i, diagnostic_code::invalid_param,
+                param_of(i, type, spec.name) + " takes a literal value here, not a blackboard key");
+            return std::nullopt;
+        }
         if (spec.output || key_of(given.value)) {
             return bound_param(i, type, spec, given, where, wanted, custom);
         }

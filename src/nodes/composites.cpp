@@ -23,6 +23,7 @@
 
 #include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
+#include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
 #include "nodes/builtin.hpp"
 
@@ -174,17 +175,9 @@ void check_threshold(const char* name, std::int64_t threshold, std::size_t count
 // tick count toward it, and a tick in which every child was skipped skips the node.
 class parallel final : public node {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional("success_threshold", std::int64_t{-1}),
-                param_spec::optional("failure_threshold", std::int64_t{1})};
-    }
-    explicit parallel(const param_list& params)
-        : success_threshold_(params.get<std::int64_t>("success_threshold")),
-          failure_threshold_(params.get<std::int64_t>("failure_threshold")) {}
-
     void check_children(std::size_t count) const override {
-        check_threshold("success_threshold", success_threshold_, count);
-        check_threshold("failure_threshold", failure_threshold_, count);
+        check_threshold("success_threshold", *success_threshold_, count);
+        check_threshold("failure_threshold", *failure_threshold_, count);
     }
 
     void enter(context& ctx) const override {
@@ -193,8 +186,8 @@ public:
 
     status tick(context& ctx) const override {
         const std::size_t count = child_count(ctx);
-        const std::int64_t success_needed = from_end(success_threshold_, count);
-        const std::int64_t failure_needed = from_end(failure_threshold_, count);
+        const std::int64_t success_needed = from_end(*success_threshold_, count);
+        const std::int64_t failure_needed = from_end(*failure_threshold_, count);
         std::int64_t succeeded = 0;
         std::int64_t failed = 0;
         std::int64_t skipped = 0;
@@ -210,7 +203,7 @@ public:
                 skipped += result == status::skipped ? 1 : 0;
             }
             if (succeeded >= success_needed ||
-                (success_threshold_ < 0 && succeeded + skipped >= success_needed)) {
+                (*success_threshold_ < 0 && succeeded + skipped >= success_needed)) {
                 ctx.halt_children();
                 return status::success;
             }
@@ -224,8 +217,8 @@ public:
     }
 
 private:
-    std::int64_t success_threshold_;
-    std::int64_t failure_threshold_;
+    setting<std::int64_t> success_threshold_{"success_threshold", -1};
+    setting<std::int64_t> failure_threshold_{"failure_threshold", 1};
 };
 
 // ParallelAll (BehaviorTree.CPP 4): ticks every child that has not finished in this run, on
@@ -233,14 +226,8 @@ private:
 // skipped in this tick counts as done; a tick in which every child was skipped skips it.
 class parallel_all final : public node {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional("max_failures", std::int64_t{1})};
-    }
-    explicit parallel_all(const param_list& params)
-        : max_failures_(params.get<std::int64_t>("max_failures")) {}
-
     void check_children(std::size_t count) const override {
-        check_threshold("max_failures", max_failures_, count);
+        check_threshold("max_failures", *max_failures_, count);
     }
 
     void enter(context& ctx) const override {
@@ -261,11 +248,11 @@ public:
         const std::size_t count = child_count(ctx);
         if (skipped == count) return status::skipped;
         if (!all_finished) return status::running;
-        return failed >= from_end(max_failures_, count) ? status::failure : status::success;
+        return failed >= from_end(*max_failures_, count) ? status::failure : status::success;
     }
 
 private:
-    std::int64_t max_failures_;
+    setting<std::int64_t> max_failures_{"max_failures", 1};
 };
 
 // Refuses a child count other than two or three (condition, then, else).
@@ -513,12 +500,6 @@ struct round_robin_state {
 
 class round_robin final : public stateful_node<round_robin_state> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional("wrap_around", false)};
-    }
-    explicit round_robin(const param_list& params)
-        : wrap_around_(params.get<bool>("wrap_around")) {}
-
     void halt(context& ctx) const override { state(ctx) = {}; }
 
     status tick(context& ctx) const override {
@@ -537,7 +518,7 @@ public:
             }
             ++turn.failed;
             if (result == status::skipped) ++turn.skipped;
-            if (turn.failed >= count || (turn.next == count && !wrap_around_)) {
+            if (turn.failed >= count || (turn.next == count && !*wrap_around_)) {
                 const bool all_skipped = turn.skipped == turn.failed;
                 turn = {};
                 return all_skipped ? status::skipped : status::failure;
@@ -548,7 +529,7 @@ public:
     }
 
 private:
-    bool wrap_around_;
+    setting<bool> wrap_around_{"wrap_around", false};
 };
 
 // RecoveryNode (Nav2): ticks the first child; when it fails, ticks the second (the
@@ -563,12 +544,8 @@ struct recovery_state {
 
 class recovery_node final : public stateful_node<recovery_state> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional("number_of_retries", std::int64_t{1})};
-    }
-    explicit recovery_node(const param_list& params)
-        : retries_(params.get<std::int64_t>("number_of_retries")) {
-        if (retries_ < 0 || retries_ > std::numeric_limits<std::uint32_t>::max()) {
+    recovery_node() {
+        if (*retries_ < 0 || *retries_ > std::numeric_limits<std::uint32_t>::max()) {
             throw param_error("'number_of_retries' must be from 0 to 4294967295");
         }
     }
@@ -590,7 +567,7 @@ public:
             if (!run.recovering) {
                 const status result = ctx.tick(action);
                 if (result != status::failure) return result;  // success, running or skipped
-                if (run.retries >= retries_) return status::failure;
+                if (run.retries >= *retries_) return status::failure;
                 run.recovering = true;
             }
             const status result = ctx.tick(recovery);
@@ -602,7 +579,7 @@ public:
     }
 
 private:
-    std::int64_t retries_;
+    setting<std::int64_t> retries_{"number_of_retries", 1};
 };
 
 // TryCatch (BehaviorTree.CPP 4.10): every child but the last is the try block, run as a

@@ -38,13 +38,10 @@ std::string shown(double value) {
 
 // A literal number of seconds must be 0 or more; one from the blackboard is read at each tick,
 // where seconds_to_ns() makes a negative or NaN value 0.
-input<double> seconds_param(const param_list& params, const char* name = "seconds") {
-    input<double> seconds(params, name);
+void check_seconds(const input<double>& seconds) {
     if (!seconds.from_blackboard() && !(seconds.literal() >= 0)) {
-        throw param_error(std::string("'") + name + "' must be 0 or more, not " +
-                          shown(seconds.literal()));
+        throw param_error("'seconds' must be 0 or more, not " + shown(seconds.literal()));
     }
-    return seconds;
 }
 
 // Not: a child's error stays an error (behavior3-ts's Invert).
@@ -92,10 +89,7 @@ class repeat final : public stateful_node<repeat_state> {
     static constexpr const char* param_name = again == status::success ? "count" : "attempts";
 
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required(param_name, param_type::integer)};
-    }
-    explicit repeat(const param_list& params) : count_(params, param_name) {
+    repeat() {
         if (!count_.from_blackboard() && count_.literal() < -1) {
             throw param_error(std::string("'") + param_name +
                               "' must be -1 (for ever) or 0 or more, not " +
@@ -130,7 +124,7 @@ public:
     }
 
 private:
-    input<std::int64_t> count_;
+    input<std::int64_t> count_{param_name};
 };
 
 // RepeatUntilSuccess and RepeatUntilFailure (KeepRunningUntilFailure): tick the child once per
@@ -155,10 +149,6 @@ public:
 // finished: it is ticked again on the next activation.
 class run_once final : public stateful_node<status> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional("then_skip", true)};
-    }
-    explicit run_once(const param_list& params) : then_skip_(params, "then_skip") {}
     status tick(context& ctx) const override {
         auto& first_result = state(ctx);
         if (first_result != status::idle) {
@@ -170,17 +160,14 @@ public:
     }
 
 private:
-    input<bool> then_skip_;
+    input<bool> then_skip_{"then_skip", true};
 };
 
 // Fails, halting the child without ticking it, on the first tick at which at least `seconds`
 // of agent time have passed since the node was entered; until then ticks the child.
 class timeout final : public stateful_node<std::int64_t> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("seconds", param_type::number)};
-    }
-    explicit timeout(const param_list& params) : seconds_(params, "seconds") {
+    timeout() {
         if (seconds_.from_blackboard()) return;
         if (seconds_.literal() == 0) {
             throw param_error(
@@ -202,7 +189,7 @@ public:
     }
 
 private:
-    input<double> seconds_;
+    input<double> seconds_{"seconds"};
 };
 
 // Returns running on the tick it is entered; from the first tick at which at least `seconds`
@@ -211,10 +198,7 @@ class delay final : public stateful_node<std::int64_t> {
     static constexpr std::int64_t not_started = std::numeric_limits<std::int64_t>::min();
 
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("seconds", param_type::number)};
-    }
-    explicit delay(const param_list& params) : seconds_(seconds_param(params)) {}
+    delay() { check_seconds(seconds_); }
     void enter(context& ctx) const override { state(ctx) = not_started; }
     status tick(context& ctx) const override {
         auto& started = state(ctx);
@@ -230,7 +214,7 @@ public:
     }
 
 private:
-    input<double> seconds_;
+    input<double> seconds_{"seconds"};
 };
 
 // Fails without ticking the child while it is not running and less than `seconds` have passed
@@ -239,10 +223,7 @@ private:
 // was not run: it does not start the cooldown.
 class cooldown final : public stateful_node<std::int64_t> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("seconds", param_type::number)};
-    }
-    explicit cooldown(const param_list& params) : seconds_(seconds_param(params)) {}
+    cooldown() { check_seconds(seconds_); }
     void construct_state(void* storage) const override {
         ::new (storage) std::int64_t(std::numeric_limits<std::int64_t>::min());
     }
@@ -260,7 +241,7 @@ public:
     }
 
 private:
-    input<double> seconds_;
+    input<double> seconds_{"seconds"};
 };
 
 // BehaviorTree.CPP's NodeStatus names, upper or lower case; IDLE is no result.
@@ -316,8 +297,7 @@ struct rate_state {
 
 class rate_controller final : public stateful_node<rate_state> {
 public:
-    static std::vector<param_spec> parameters() { return {param_spec::optional("hz", 10.0)}; }
-    explicit rate_controller(const param_list& params) : hz_(params, "hz") {
+    rate_controller() {
         if (!hz_.from_blackboard() && !(hz_.literal() >= 0)) {
             throw param_error("'hz' must be 0 (once per activation) or more, not " +
                               shown(hz_.literal()));
@@ -347,7 +327,7 @@ private:
         if (hz == 0) return seconds_to_ns(std::numeric_limits<double>::infinity());
         return hz > 0 ? seconds_to_ns(1.0 / hz) : 0;
     }
-    input<double> hz_;
+    input<double> hz_{"hz", 10.0};
 };
 
 // behavior3's Limiter as its name promises: ticks the child until it has finished `max_loop`
@@ -355,10 +335,7 @@ private:
 // then fails without ticking it.
 class limiter final : public stateful_node<std::int64_t> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("max_loop", param_type::integer)};
-    }
-    explicit limiter(const param_list& params) : max_loop_(params, "max_loop") {
+    limiter() {
         if (!max_loop_.from_blackboard() && max_loop_.literal() < 1) {
             throw param_error("'max_loop' must be 1 or more, not " +
                               std::to_string(max_loop_.literal()));
@@ -374,7 +351,7 @@ public:
     }
 
 private:
-    input<std::int64_t> max_loop_;
+    input<std::int64_t> max_loop_{"max_loop"};
 };
 
 // behavior3's MaxTime in seconds: ticks the child; if after that more than `seconds` have
@@ -382,10 +359,7 @@ private:
 // child skips the node.
 class max_time final : public stateful_node<std::int64_t> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("seconds", param_type::number)};
-    }
-    explicit max_time(const param_list& params) : seconds_(seconds_param(params)) {}
+    max_time() { check_seconds(seconds_); }
     void enter(context& ctx) const override { state(ctx) = ctx.time_ns(); }
     status tick(context& ctx) const override {
         const tree::index child = ctx.child();
@@ -399,7 +373,7 @@ public:
     }
 
 private:
-    input<double> seconds_;
+    input<double> seconds_{"seconds"};
 };
 
 // The status a BlackboardCheck returns on a mismatch, as BehaviorTree.CPP spells statuses

@@ -31,10 +31,7 @@ public:
 // ceil(S/dt) + 1 of the run.
 class wait final : public stateful_node<std::int64_t> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("seconds", param_type::number)};
-    }
-    explicit wait(const param_list& params) : seconds_(params, "seconds") {
+    wait() {
         if (!seconds_.from_blackboard() && seconds_.literal() < 0) {
             throw param_error("'seconds' must not be negative");
         }
@@ -46,25 +43,22 @@ public:
     }
 
 private:
-    input<double> seconds_;
+    input<double> seconds_{"seconds"};
 };
 
 // Running on its first `ticks` ticks, success on the next.
 class wait_ticks final : public stateful_node<std::int64_t> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("ticks", param_type::integer)};
+    wait_ticks() {
+        if (*ticks_ < 0) throw param_error("'ticks' must be 0 or more");
     }
-    explicit wait_ticks(const param_list& params) : ticks_(params.get<std::int64_t>("ticks")) {
-        if (ticks_ < 0) throw param_error("'ticks' must be 0 or more");
-    }
-    void enter(context& ctx) const override { state(ctx) = ticks_; }
+    void enter(context& ctx) const override { state(ctx) = *ticks_; }
     status tick(context& ctx) const override {
         return state(ctx)-- > 0 ? status::running : status::success;
     }
 
 private:
-    std::int64_t ticks_;
+    setting<std::int64_t> ticks_{"ticks"};
 };
 
 // Every Log line goes out whole, even when several threads tick agents that log.

@@ -10,6 +10,7 @@
 #include "canopy/core/error.hpp"
 #include "canopy/run/event.hpp"
 #include "core/param_text.hpp"
+#include "run/node_named.hpp"
 #include "run/tree_handle_state.hpp"
 
 namespace canopy {
@@ -200,7 +201,11 @@ status agent::tick(double dt) {
     if (CANOPY_UNLIKELY(!tree_->layout().listeners.empty()))
         return tick_telling_listeners(*this, core_, *tree_, dt_ns);
     context ctx(*this, core_, *tree_, dt_ns);
-    return root_result(ctx.tick(tree::root));
+    try {
+        return root_result(ctx.tick(tree::root));
+    } catch (const param_error& problem) {
+        detail::throw_located(ctx, problem);  // the context still names the node that threw
+    }
 }
 
 // behavior3-ts catches what a node throws, reports it and interrupts the tree: the running

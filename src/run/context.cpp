@@ -10,6 +10,7 @@
 #include "canopy/run/event.hpp"
 #include "canopy/run/observer.hpp"
 #include "canopy/run/script.hpp"
+#include "run/node_named.hpp"
 
 namespace canopy {
 namespace {
@@ -32,6 +33,22 @@ void context::throw_host_mismatch() const {
                      std::string(tree_->type_name(node_)) + "') asked for the agent's host as " +
                      (core_->host ? "a type it is not" : "an object, but the agent has none") +
                      ": make the agent with a pointer to the host's own type");
+}
+
+std::string detail::node_named(const context& ctx) {
+    const canopy::tree& t = ctx.tree();
+    std::string text = "node " + std::to_string(t.record_id(ctx.node())) + " ('" +
+                       std::string(t.type_name(ctx.node())) + "'";
+    const source_location where = t.where(ctx.node());
+    if (where.line != 0) {
+        text += ", line " + std::to_string(where.line);
+        if (where.column != 0) text += ", column " + std::to_string(where.column);
+    }
+    return text + ")";
+}
+
+void detail::throw_located(const context& ctx, const param_error& problem) {
+    throw param_error(node_named(ctx) + ": " + problem.what());
 }
 
 void context::require_value(std::uint32_t slot) const {

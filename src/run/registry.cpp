@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "canopy/core/error.hpp"
+#include "canopy/run/port.hpp"
 #include "core/param_text.hpp"
 #include "core/suggest.hpp"
 
@@ -98,6 +99,18 @@ const node_type& registry::add(node_type type) {
     if (type.id && by_id_.count(*type.id) != 0) {
         throw registry_error("node type id " + std::to_string(*type.id) + " of '" + type.name +
                              "' is already used by '" + by_id_.at(*type.id)->name + "'");
+    }
+    for (param_spec& spec : type.params) {
+        if (spec.type != param_type::custom || spec.custom != nullptr || spec.cpp_type == nullptr)
+            continue;
+        for (const auto& registered : value_types_) {
+            if (*registered->cpp_type == *spec.cpp_type) spec.custom = registered;
+        }
+        if (spec.custom == nullptr) {
+            throw registry_error("port '" + spec.name + "' of node type '" + type.name +
+                                 "' is of C++ type " + detail::cpp_name(*spec.cpp_type) +
+                                 ", which no add_type registered: register the type first");
+        }
     }
     check_params(type);
     const node_type& added = types_.emplace_back(std::move(type));

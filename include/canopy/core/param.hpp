@@ -75,6 +75,12 @@ struct param_spec {
     /// `any` slots take it (dynamic_value_type(), in canopy/core/dynamic_value.hpp), so that
     /// a variable only they use holds whatever they write.
     std::shared_ptr<const value_type> implicit_key_type = nullptr;
+    /// The file must give a literal: a `"{key}"` is refused at load (a canopy::setting, which
+    /// the node reads once, when the tree is built).
+    bool literal_only = false;
+    /// A `custom` parameter declared by its C++ type (a canopy::input<Pose2D>), which
+    /// registry::add resolves to the type registered for it (`custom`).
+    const std::type_info* cpp_type = nullptr;
 
     /// The name of the parameter's type: to_string(type), or the registered type's name.
     std::string_view type_name() const noexcept {

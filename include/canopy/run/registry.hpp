@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/host.hpp"
 #include "canopy/run/node.hpp"
+#include "canopy/run/port.hpp"
 
 namespace canopy {
 
@@ -65,24 +67,27 @@ struct node_type {
 
 namespace detail {
 
-// The Host of an action or condition taking (Host&, context&): the callable's first
-// parameter, for a function pointer or a class with one operator() (a lambda that is not
-// generic).
+// The Host of an action or condition taking (Host&, context&, ports...): the callable's first
+// parameter when it is not the context, for a function pointer or a class with one
+// operator() (a lambda that is not generic).
+template <typename First>
+using host_of_first = std::conditional_t<std::is_same_v<std::decay_t<First>, context>, void,
+                                         std::remove_reference_t<First>>;
 template <typename F, typename = void>
 struct host_parameter {
     using type = void;
 };
-template <typename R, typename Host>
-struct host_parameter<R (*)(Host&, context&), void> {
-    using type = Host;
+template <typename R, typename First, typename... Rest>
+struct host_parameter<R (*)(First, Rest...), void> {
+    using type = host_of_first<First>;
 };
-template <typename R, typename C, typename Host>
-struct host_parameter<R (C::*)(Host&, context&) const, void> {
-    using type = Host;
+template <typename R, typename C, typename First, typename... Rest>
+struct host_parameter<R (C::*)(First, Rest...) const, void> {
+    using type = host_of_first<First>;
 };
-template <typename R, typename C, typename Host>
-struct host_parameter<R (C::*)(Host&, context&), void> {
-    using type = Host;
+template <typename R, typename C, typename First, typename... Rest>
+struct host_parameter<R (C::*)(First, Rest...), void> {
+    using type = host_of_first<First>;
 };
 template <typename F>
 struct host_parameter<F, std::void_t<decltype(&F::operator())>>
@@ -90,44 +95,64 @@ struct host_parameter<F, std::void_t<decltype(&F::operator())>>
 
 // Leaves made from callables: the callable is a member of the node's own class, so a
 // lambda's body is inlined into the one virtual tick() call, as a built-in leaf's is. One
-// taking the host gets it unchecked: the agent checked its type once, when given it.
-template <typename Action>
-class action_leaf final : public node {
-    using host = typename host_parameter<Action>::type;
+// taking the host gets it unchecked: the agent checked its type once, when given it. The
+// ports the callable takes after the context are bound to the node's parameters, and read
+// into its arguments at each call.
+template <typename Callable, typename... Ports>
+class callable_leaf : public node {
+    using host = typename host_parameter<Callable>::type;
 
 public:
-    explicit action_leaf(Action action) : action_(std::move(action)) {}
-    status tick(context& ctx) const override {
-        if constexpr (std::is_void_v<host>) {
-            return action_(ctx);
-        } else {
-            return action_(ctx.host<host>(unchecked), ctx);
-        }
+    callable_leaf(Callable callable, std::tuple<Ports...> ports)
+        : callable_(std::move(callable)), ports_(std::move(ports)) {}
+
+protected:
+    decltype(auto) call(context& ctx) const {
+        return std::apply(
+            [&](const Ports&... ports) -> decltype(auto) {
+                if constexpr (std::is_void_v<host>) {
+                    return callable_(ctx, port_argument(ports, ctx)...);
+                } else {
+                    return callable_(ctx.host<host>(unchecked), ctx, port_argument(ports, ctx)...);
+                }
+            },
+            ports_);
     }
 
 private:
-    Action action_;
+    Callable callable_;
+    std::tuple<Ports...> ports_;
 };
 
-template <typename Condition>
-class condition_leaf final : public node {
-    using host = typename host_parameter<Condition>::type;
-
+template <typename Action, typename... Ports>
+class action_leaf final : public callable_leaf<Action, Ports...> {
 public:
-    explicit condition_leaf(Condition condition) : condition_(std::move(condition)) {}
-    status tick(context& ctx) const override {
-        bool holds = false;
-        if constexpr (std::is_void_v<host>) {
-            holds = condition_(ctx);
-        } else {
-            holds = condition_(ctx.host<host>(unchecked), ctx);
-        }
-        return holds ? status::success : status::failure;
-    }
-
-private:
-    Condition condition_;
+    using callable_leaf<Action, Ports...>::callable_leaf;
+    status tick(context& ctx) const override { return this->call(ctx); }
 };
+
+template <typename Condition, typename... Ports>
+class condition_leaf final : public callable_leaf<Condition, Ports...> {
+public:
+    using callable_leaf<Condition, Ports...>::callable_leaf;
+    status tick(context& ctx) const override {
+        return this->call(ctx) ? status::success : status::failure;
+    }
+};
+
+// Whether a callable taking the host (or not) and the context can take these ports' values.
+template <typename Result, typename F, typename... Ports>
+constexpr bool callable_with() {
+    using host = typename host_parameter<F>::type;
+    if constexpr (std::is_void_v<host>) {
+        return std::is_invocable_r_v<Result, const F&, context&, port_argument_t<Ports>...>;
+    } else {
+        return std::is_invocable_r_v<Result, const F&, host&, context&, port_argument_t<Ports>...>;
+    }
+}
+
+template <typename... Ports>
+inline constexpr bool all_ports = (is_port<Ports>::value && ...);
 
 template <typename T>
 struct is_std_function : std::false_type {};
@@ -201,49 +226,93 @@ public:
     /// using the type must have a Host, checked when the agent is given it). The callable is
     /// copied into each node's object, so a lambda costs what a built-in leaf does: one
     /// virtual call per visit.
+    ///
+    /// The ports after it (canopy::input, output, setting) are the type's parameters, and the
+    /// callable takes them, after the context, as arguments: an input's value for this tick,
+    /// a setting's value, an output to set:
+    ///
+    ///     reg.add_action("Say", [](canopy::context&, std::string_view text) { ...; },
+    ///                    canopy::input<std::string_view>("text"));
+    ///
     /// @warning throws registry_error for a null function pointer or empty std::function.
+    template <typename Action, typename... Ports,
+              typename = std::enable_if_t<detail::all_ports<Ports...>>>
+    const node_type& add_action(std::string name, Action action, Ports... ports) {
+        return add_action(std::move(name), std::move(action), std::nullopt, std::move(ports)...);
+    }
+    /// The same, with the numeric type id files may use instead of the name.
+    template <typename Action, typename... Ports,
+              typename = std::enable_if_t<detail::all_ports<Ports...>>>
+    const node_type& add_action(std::string name, Action action, std::optional<std::int64_t> id,
+                                Ports... ports) {
+        static_assert(detail::callable_with<status, Action, Ports...>(),
+                      "an action is called as canopy::status(canopy::context&, ports...) const, "
+                      "or as canopy::status(Host&, canopy::context&, ports...) const, where each "
+                      "port gives an argument: an input<T> or setting<T> its value (T, or "
+                      "std::string_view for a string port, const T& for a registered type), an "
+                      "output<T> itself, as const canopy::output<T>&");
+        return add_callable<detail::action_leaf<Action, Ports...>>(
+            "action", std::move(name), std::move(action), id, {}, std::move(ports)...);
+    }
+    /// Adds an action whose callable reads its parameters from the context (ctx.params()),
+    /// declared as param_specs: for the parameter types ports do not cover (key, script).
     template <typename Action>
-    const node_type& add_action(std::string name, Action action,
-                                std::optional<std::int64_t> id = std::nullopt,
-                                std::vector<param_spec> params = {}) {
-        using host = typename detail::host_parameter<Action>::type;
-        if constexpr (std::is_void_v<host>) {
-            static_assert(std::is_invocable_r_v<status, const Action&, context&>,
-                          "an action is called as canopy::status(canopy::context&) const, or "
-                          "as canopy::status(Host&, canopy::context&) const");
-        } else {
-            static_assert(std::is_invocable_r_v<status, const Action&, host&, context&>,
-                          "an action is called as canopy::status(Host&, canopy::context&) const");
-        }
-        return add_callable<detail::action_leaf>("action", std::move(name), std::move(action), id,
-                                                 std::move(params));
+    const node_type& add_action(std::string name, Action action, std::optional<std::int64_t> id,
+                                std::vector<param_spec> params) {
+        static_assert(detail::callable_with<status, Action>(),
+                      "an action is called as canopy::status(canopy::context&) const, or as "
+                      "canopy::status(Host&, canopy::context&) const");
+        return add_callable<detail::action_leaf<Action>>("action", std::move(name),
+                                                         std::move(action), id, std::move(params));
     }
     /// Adds a leaf that succeeds when `condition` holds and fails otherwise: any callable as
-    /// `bool(context&)` or `bool(Host&, context&)`, as add_action; costs as add_action.
+    /// `bool(context&)` or `bool(Host&, context&)`, with ports as add_action; costs as
+    /// add_action.
     /// @warning throws registry_error for a null function pointer or empty std::function.
+    template <typename Condition, typename... Ports,
+              typename = std::enable_if_t<detail::all_ports<Ports...>>>
+    const node_type& add_condition(std::string name, Condition condition, Ports... ports) {
+        return add_condition(std::move(name), std::move(condition), std::nullopt,
+                             std::move(ports)...);
+    }
+    template <typename Condition, typename... Ports,
+              typename = std::enable_if_t<detail::all_ports<Ports...>>>
+    const node_type& add_condition(std::string name, Condition condition,
+                                   std::optional<std::int64_t> id, Ports... ports) {
+        static_assert(detail::callable_with<bool, Condition, Ports...>(),
+                      "a condition is called as bool(canopy::context&, ports...) const, or as "
+                      "bool(Host&, canopy::context&, ports...) const, where each port gives an "
+                      "argument as add_action says");
+        return add_callable<detail::condition_leaf<Condition, Ports...>>(
+            "condition", std::move(name), std::move(condition), id, {}, std::move(ports)...);
+    }
     template <typename Condition>
     const node_type& add_condition(std::string name, Condition condition,
-                                   std::optional<std::int64_t> id = std::nullopt,
-                                   std::vector<param_spec> params = {}) {
-        using host = typename detail::host_parameter<Condition>::type;
-        if constexpr (std::is_void_v<host>) {
-            static_assert(std::is_invocable_r_v<bool, const Condition&, context&>,
-                          "a condition is called as bool(canopy::context&) const, or as "
-                          "bool(Host&, canopy::context&) const");
-        } else {
-            static_assert(std::is_invocable_r_v<bool, const Condition&, host&, context&>,
-                          "a condition is called as bool(Host&, canopy::context&) const");
-        }
-        return add_callable<detail::condition_leaf>("condition", std::move(name),
-                                                    std::move(condition), id, std::move(params));
+                                   std::optional<std::int64_t> id, std::vector<param_spec> params) {
+        static_assert(detail::callable_with<bool, Condition>(),
+                      "a condition is called as bool(canopy::context&) const, or as "
+                      "bool(Host&, canopy::context&) const");
+        return add_callable<detail::condition_leaf<Condition>>(
+            "condition", std::move(name), std::move(condition), id, std::move(params));
     }
-    /// Adds a type whose nodes are Node objects, made from each node's parameters when Node
-    /// has a constructor taking `const param_list&`, else default-constructed.
+    /// Adds a type whose nodes are Node objects.
     ///
-    /// Node declares its parameters beside the code that reads them, as a static member
-    /// `static std::vector<param_spec> parameters()`; a file's node then has exactly those,
-    /// checked and converted at load. The runtime calls the hooks (enter, exit, halt) that
-    /// Node overrides, and no other.
+    /// Node declares its parameters as members, where it reads them: canopy::input,
+    /// canopy::output and canopy::setting, each with its name (and default):
+    ///
+    ///     class move_to final : public canopy::node {
+    ///         canopy::input<Pose2D> goal_{"goal"};
+    ///         canopy::input<double> speed_{"speed", 1.0};
+    ///         ...
+    ///
+    /// To learn them, add<Node> makes one Node here, default-constructed, whose ports
+    /// declare themselves (they hold their defaults, read as from the blackboard; what its
+    /// constructor throws is ignored); each node's object then has its ports bound to the
+    /// node's parameters, checked and converted at load, as its members are made. A class
+    /// may also list parameters the ports do not cover (key, script) as param_specs in
+    /// `static std::vector<param_spec> parameters()`, and take `const param_list&` in its
+    /// constructor to read them. The runtime calls the hooks (enter, exit, halt) that Node
+    /// overrides, and no other.
     template <typename Node>
     const node_type& add(std::string name, std::optional<std::int64_t> id = std::nullopt,
                          canopy::arity arity = arity::leaf) {
@@ -251,8 +320,18 @@ public:
         static_assert(!std::is_abstract_v<Node>, "Node must override tick(context&) const");
         std::vector<param_spec> params;
         if constexpr (detail::declares_parameters<Node>::value) params = Node::parameters();
+        if constexpr (std::is_default_constructible_v<Node>) {
+            const detail::port_scope declaring(params);
+            try {
+                [[maybe_unused]] const Node prototype{};
+            } catch (const std::exception&) {
+                // Its ports were declared before the constructor's body ran; a check of a
+                // setting's default or zero may refuse it, and is the loader's to report.
+            }
+        }
         node_type type{std::move(name), id, arity, std::move(params),
                        [](const param_list& p) -> std::unique_ptr<node> {
+                           const detail::port_scope binding(p);
                            if constexpr (std::is_constructible_v<Node, const param_list&>) {
                                return std::make_unique<Node>(p);
                            } else {
@@ -338,18 +417,26 @@ public:
 private:
     void check_name_free(const std::string& name) const;
 
-    // A leaf type whose nodes are Leaf<Callable> objects, each holding a copy of the callable.
-    template <template <typename> class Leaf, typename Callable>
+    // A leaf type whose nodes are Leaf objects, each holding a copy of the callable and of
+    // the ports, bound to the node's parameters.
+    template <typename Leaf, typename Callable, typename... Ports>
     const node_type& add_callable(const char* kind, std::string name, Callable callable,
-                                  std::optional<std::int64_t> id, std::vector<param_spec> params) {
+                                  std::optional<std::int64_t> id, std::vector<param_spec> params,
+                                  Ports... ports) {
         if (detail::is_null_callable(callable)) {
             throw registry_error(std::string(kind) + " '" + name + "' has no function");
         }
-        node_type type{std::move(name), id, arity::leaf, std::move(params),
-                       [callable = std::move(callable)](const param_list&) {
-                           return std::unique_ptr<node>(new Leaf<Callable>(callable));
-                       }};
-        type.condition = std::is_same_v<Leaf<Callable>, detail::condition_leaf<Callable>>;
+        (params.push_back(*ports.declaration()), ...);
+        node_type type{
+            std::move(name), id, arity::leaf, std::move(params),
+            [callable = std::move(callable),
+             ports = std::make_tuple(std::move(ports)...)](const param_list& p) {
+                std::tuple<Ports...> bound = ports;
+                std::apply([&](Ports&... each) { (each.bind(p, each.declaration()->name), ...); },
+                           bound);
+                return std::unique_ptr<node>(new Leaf(callable, std::move(bound)));
+            }};
+        type.condition = std::is_same_v<Leaf, detail::condition_leaf<Callable, Ports...>>;
         type.hooks = 0;
         using host = typename detail::host_parameter<Callable>::type;
         if constexpr (!std::is_void_v<host>) type.host = detail::host_type_of<host>();

@@ -26,10 +26,6 @@ struct wait_state {
 
 class wait final : public stateful_node<wait_state> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional("time", 0.0), param_spec::optional("random", 0.0)};
-    }
-    explicit wait(const param_list& params) : time_(params, "time"), random_(params, "random") {}
     void enter(context& ctx) const override { state(ctx).started = false; }
 
     status tick(context& ctx) const override {
@@ -50,8 +46,8 @@ public:
     }
 
 private:
-    input<double> time_;
-    input<double> random_;
+    input<double> time_{"time", 0.0};
+    input<double> random_{"random", 0.0};
 };
 
 // WaitForEvent: running until the program posts `event` to the agent (agent::post_event)
@@ -59,21 +55,17 @@ private:
 // waiting is not seen: behavior3-ts subscribes on the node's first tick.
 class wait_for_event final : public stateful_node<bool> {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("event", param_type::string)};
-    }
-    explicit wait_for_event(const param_list& params) : event_(params.get<std::string>("event")) {}
     // Whether the event came in this run.
     void enter(context& ctx) const override { state(ctx) = false; }
     status tick(context& ctx) const override {
         return state(ctx) ? status::success : status::running;
     }
     void on_event(context& ctx, std::string_view event) const override {
-        if (event == event_) state(ctx) = true;
+        if (event == *event_) state(ctx) = true;
     }
 
 private:
-    std::string event_;
+    setting<std::string> event_{"event"};
 };
 
 }  // namespace
