@@ -394,17 +394,10 @@ status parse_mismatch(const std::string& text) {
 // on every tick, compares value_A with value_B (each a literal or "{key}"); equal ticks the
 // child and returns its result, else halts the child if it runs and returns
 // return_on_mismatch without ticking it.
-template <typename T, param_type type>
+template <typename T>
 class blackboard_check final : public node {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::required("value_A", type), param_spec::required("value_B", type),
-                param_spec::optional("return_on_mismatch", std::string("FAILURE"))};
-    }
-    explicit blackboard_check(const param_list& params)
-        : a_(params, "value_A"),
-          b_(params, "value_B"),
-          mismatch_(parse_mismatch(params.get<std::string>("return_on_mismatch"))) {}
+    blackboard_check() : mismatch_(parse_mismatch(*mismatch_text_)) {}
 
     status tick(context& ctx) const override {
         const tree::index child = ctx.child();
@@ -414,8 +407,9 @@ public:
     }
 
 private:
-    input<T> a_;
-    input<T> b_;
+    input<T> a_{"value_A"};
+    input<T> b_{"value_B"};
+    setting<std::string> mismatch_text_{"return_on_mismatch", "FAILURE"};
     status mismatch_;
 };
 
@@ -438,12 +432,9 @@ void register_decorators(registry& reg) {
     reg.add<rate_controller>("RateController", 43, arity::decorator);
     reg.add<limiter>("Limiter", 44, arity::decorator);
     reg.add<max_time>("MaxTime", 45, arity::decorator);
-    reg.add<blackboard_check<std::int64_t, param_type::integer>>("BlackboardCheckInt", 46,
-                                                                 arity::decorator);
-    reg.add<blackboard_check<double, param_type::number>>("BlackboardCheckDouble", 47,
-                                                          arity::decorator);
-    reg.add<blackboard_check<std::string_view, param_type::string>>("BlackboardCheckString", 48,
-                                                                    arity::decorator);
+    reg.add<blackboard_check<std::int64_t>>("BlackboardCheckInt", 46, arity::decorator);
+    reg.add<blackboard_check<double>>("BlackboardCheckDouble", 47, arity::decorator);
+    reg.add<blackboard_check<std::string_view>>("BlackboardCheckString", 48, arity::decorator);
     reg.add_alias("Inverter", "Not");
     reg.add_alias("KeepRunningUntilFailure", "RepeatUntilFailure");
     reg.add_alias("RetryUntilSuccessful", "Retry");

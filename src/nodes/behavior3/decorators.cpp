@@ -30,10 +30,6 @@ namespace {
 class repeat final : public stateful_node<std::int64_t> {
 public:
     static constexpr bool sees_errors = true;
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional("count", behavior3_for_ever)};
-    }
-    explicit repeat(const param_list& params) : count_(params, "count") {}
     // Iterations done in this run.
     void enter(context& ctx) const override { state(ctx) = 0; }
 
@@ -57,7 +53,7 @@ public:
     }
 
 private:
-    input<std::int64_t> count_;
+    input<std::int64_t> count_{"count", behavior3_for_ever};
 };
 
 // RetryUntilSuccess, RetryUntilFailure (argument `count`) and the older RepeatUntilSuccess,
@@ -76,10 +72,6 @@ class retry final : public stateful_node<std::int64_t> {
 
 public:
     static constexpr bool sees_errors = true;
-    static std::vector<param_spec> parameters() {
-        return {param_spec::optional(name, behavior3_for_ever)};
-    }
-    explicit retry(const param_list& params) : count_(params, name) {}
     // Tries started in this run.
     void enter(context& ctx) const override { state(ctx) = 0; }
 
@@ -112,7 +104,7 @@ private:
         return count_.get(ctx);
     }
 
-    input<std::int64_t> count_;
+    input<std::int64_t> count_{name, behavior3_for_ever};
 };
 
 // Timeout: ticks the child; once the child has returned running, `time` seconds from that tick
@@ -127,8 +119,6 @@ struct timeout_state {
 class timeout final : public stateful_node<timeout_state> {
 public:
     static constexpr bool sees_errors = true;
-    static std::vector<param_spec> parameters() { return {param_spec::optional("time", 0.0)}; }
-    explicit timeout(const param_list& params) : time_(params, "time") {}
     void enter(context& ctx) const override { state(ctx).armed = false; }
 
     status tick(context& ctx) const override {
@@ -149,7 +139,7 @@ public:
     }
 
 private:
-    input<double> time_;
+    input<double> time_{"time", 0.0};
 };
 
 // AlwaysRunning: ticks the child and returns running. When the child, running since an

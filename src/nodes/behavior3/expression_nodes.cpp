@@ -144,17 +144,13 @@ private:
 // its ticks' time steps (behavior3-ts's Context.time, which the host advances by its dt).
 class now final : public node {
 public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::output_port("output1", param_type::number)};
-    }
-    explicit now(const param_list& params) : time_(params, "output1") {}
     status tick(context& ctx) const override {
         time_.set(ctx, ctx.time());
         return status::success;
     }
 
 private:
-    output<double> time_;
+    output<double> time_{"output1"};
 };
 
 // IsNull and NotNull: whether input 1's variable holds nothing, which behavior3-ts says of a
