@@ -426,6 +426,11 @@ private:
         if (detail::is_null_callable(callable)) {
             throw registry_error(std::string(kind) + " '" + name + "' has no function");
         }
+        if (((ports.declaration() == nullptr) || ...)) {
+            throw registry_error(std::string(kind) + " '" + name +
+                                 "' is given a port bound to a node already: give it ports made "
+                                 "for it, as canopy::input<int>(\"name\")");
+        }
         (params.push_back(*ports.declaration()), ...);
         node_type type{
             std::move(name), id, arity::leaf, std::move(params),
