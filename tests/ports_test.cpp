@@ -255,6 +255,17 @@ TEST_SUITE("ports") {
             registry_error);
     }
 
+    TEST_CASE("a lambda is not given a port bound to a node already") {
+        registry reg = testing::runtime_registry();
+        const param bound_to{"n", std::int64_t{3}};
+        const input<int> bound(param_list(&bound_to, 1), "n");
+        CHECK(bound.declaration() == nullptr);
+        CHECK_THROWS_WITH_AS(reg.add_action(
+                                 "Count", [](context&, int) { return status::success; }, bound),
+                             doctest::Contains("bound to a node already"), registry_error);
+        CHECK(reg.find("Count") == nullptr);
+    }
+
     TEST_CASE("a node made by a hand-written creator has unbound ports, and says so") {
         registry reg = ports_registry();
         node_type type;
