@@ -94,6 +94,12 @@ void throw_literal_mismatch(const param& found, const std::type_info& type, para
                       ", not read as " + cpp_name(type));
 }
 
+const param& bound_param(const param_list& params, std::string_view name) {
+    const param* found = params.find_param(name);
+    if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
+    return *found;
+}
+
 void throw_no_object(const std::type_info& type) {
     throw param_error("a port of " + cpp_name(type) +
                       " holds no value before a registry binds it to a node's parameter");

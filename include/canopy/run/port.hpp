@@ -125,6 +125,36 @@ inline constexpr std::uint32_t unbound_port = param::no_key - 1;
                                          param_type wanted);
 [[noreturn]] void throw_no_object(const std::type_info& type);
 
+// Where a port being made goes: outside a registry (a lambda's port) it keeps its
+// declaration in `kept`; in a registry's declaring scope its declaration joins the node
+// type's; in a binding scope it is bound, and the result is the node's parameters to bind it
+// to (else null). `declaration` makes the port's param_spec, only when it is wanted.
+template <typename Declaration>
+const param_list* declare_or_bind(Declaration declaration,
+                                  std::shared_ptr<const param_spec>& kept) {
+    port_scope* scope = port_scope::current();
+    if (scope == nullptr) {
+        kept = std::make_shared<const param_spec>(declaration());
+    } else if (scope->declared() != nullptr) {
+        scope->declared()->push_back(declaration());
+    } else {
+        return &scope->params();
+    }
+    return nullptr;
+}
+
+// The node's parameter a port binds to.
+// @warning throws param_error when the node's type declares none of that name.
+const param& bound_param(const param_list& params, std::string_view name);
+
+// A registered type's literal, checked to be a T.
+template <typename T>
+std::shared_ptr<const void> literal_object(const param& found) {
+    if (found.object == nullptr || *found.object_type != typeid(T))
+        throw_literal_mismatch(found, typeid(T), param_type::custom);
+    return found.object;
+}
+
 // A declared port's default, as a parameter value: T for an integer (checked to fit), a number
 // or a boolean, text for a string or a registered type.
 template <typename T, typename Default>
@@ -294,20 +324,17 @@ public:
     /// Binds the port to the node's parameter of its name (what a registry does).
     /// @warning throws param_error as the constructor from a param_list does.
     void bind(const param_list& params, std::string_view name) {
-        const param* found = params.find_param(name);
-        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
-        key_ = found->key;
-        dynamic_ = found->dynamic;
+        const param& found = detail::bound_param(params, name);
+        key_ = found.key;
+        dynamic_ = found.dynamic;
         declared_ = nullptr;
         if constexpr (builtin) {
             // A key's parameter holds the type's zero, or the default a dynamic entry falls
             // back on.
-            if (key_ == param::no_key || std::holds_alternative<held>(found->value))
-                literal_ = detail::literal_as<T>(*found);
+            if (key_ == param::no_key || std::holds_alternative<held>(found.value))
+                literal_ = detail::literal_as<T>(found);
         } else if (key_ == param::no_key) {
-            if (found->object == nullptr || *found->object_type != typeid(T))
-                detail::throw_literal_mismatch(*found, typeid(T), detail::port_type<T>());
-            literal_ = found->object;
+            literal_ = detail::literal_object<T>(found);
         }
     }
 
@@ -315,15 +342,11 @@ private:
     template <typename Default>
     void declare_or_bind(std::string_view name, const std::optional<Default>& default_value) {
         detail::check_port_type<T>();
-        detail::port_scope* scope = detail::port_scope::current();
-        if (scope == nullptr) {
-            declared_ = std::make_shared<const param_spec>(
-                detail::port_declaration<T>(name, default_value, false));
-        } else if (scope->declared() != nullptr) {
-            scope->declared()->push_back(detail::port_declaration<T>(name, default_value, false));
-        } else {
-            bind(scope->params(), name);
-        }
+        const auto declaration = [&] {
+            return detail::port_declaration<T>(name, default_value, false);
+        };
+        if (const param_list* params = detail::declare_or_bind(declaration, declared_))
+            bind(*params, name);
     }
 
     value_type read(const context& ctx) const {
@@ -369,15 +392,9 @@ public:
     /// An output port.
     explicit output(std::string_view name) {
         detail::check_port_type<T>();
-        detail::port_scope* scope = detail::port_scope::current();
-        if (scope == nullptr) {
-            declared_ =
-                std::make_shared<const param_spec>(detail::port_declaration<T>(name, true, false));
-        } else if (scope->declared() != nullptr) {
-            scope->declared()->push_back(detail::port_declaration<T>(name, true, false));
-        } else {
-            bind(scope->params(), name);
-        }
+        const auto declaration = [&] { return detail::port_declaration<T>(name, true, false); };
+        if (const param_list* params = detail::declare_or_bind(declaration, declared_))
+            bind(*params, name);
     }
     /// Binds to a parameter the node's type declares as a param_spec.
     /// @warning throws param_error when the node's type declares no such parameter.
@@ -416,10 +433,9 @@ public:
     /// As input::declaration and input::bind.
     const param_spec* declaration() const noexcept { return declared_.get(); }
     void bind(const param_list& params, std::string_view name) {
-        const param* found = params.find_param(name);
-        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
-        key_ = found->key;
-        dynamic_ = found->dynamic;
+        const param& found = detail::bound_param(params, name);
+        key_ = found.key;
+        dynamic_ = found.dynamic;
         declared_ = nullptr;
     }
 
@@ -469,19 +485,16 @@ public:
     /// As input::declaration and input::bind.
     const param_spec* declaration() const noexcept { return declared_.get(); }
     void bind(const param_list& params, std::string_view name) {
-        const param* found = params.find_param(name);
-        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
-        if (found->key != param::no_key) {
+        const param& found = detail::bound_param(params, name);
+        if (found.key != param::no_key) {
             throw param_error("parameter '" + std::string(name) +
                               "' takes a literal value here, not a blackboard key");
         }
         declared_ = nullptr;
         if constexpr (builtin) {
-            value_ = detail::literal_as<T>(*found);
+            value_ = detail::literal_as<T>(found);
         } else {
-            if (found->object == nullptr || *found->object_type != typeid(T))
-                detail::throw_literal_mismatch(*found, typeid(T), detail::port_type<T>());
-            value_ = found->object;
+            value_ = detail::literal_object<T>(found);
         }
     }
 
@@ -489,16 +502,13 @@ private:
     template <typename Default>
     void declare_or_bind(std::string_view name, const std::optional<Default>& default_value) {
         detail::check_port_type<T>();
-        detail::port_scope* scope = detail::port_scope::current();
-        if (scope != nullptr && scope->declared() == nullptr) return bind(scope->params(), name);
-        param_spec spec = detail::port_declaration<T>(name, default_value, true);
+        const auto declaration = [&] {
+            return detail::port_declaration<T>(name, default_value, true);
+        };
+        if (const param_list* params = detail::declare_or_bind(declaration, declared_))
+            return bind(*params, name);
         if constexpr (builtin) {
             if (default_value) value_ = held(*default_value);
-        }
-        if (scope == nullptr) {
-            declared_ = std::make_shared<const param_spec>(std::move(spec));
-        } else {
-            scope->declared()->push_back(std::move(spec));
         }
     }
 
