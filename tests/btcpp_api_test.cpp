@@ -5,6 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -13,6 +16,7 @@
 #include "behaviortree_cpp/bt_factory.h"
 #include "behaviortree_cpp/decorators/loop_node.h"
 #include "behaviortree_cpp/loggers/bt_cout_logger.h"
+#include "behaviortree_cpp/loggers/bt_file_logger_v2.h"
 #include "behaviortree_cpp/loggers/bt_observer.h"
 #include "canopy/run/agent.hpp"
 #include "canopy/run/tree.hpp"
@@ -121,6 +125,80 @@ constexpr const char* two_produce = R"(
     </Sequence>
   </BehaviorTree>
 </root>)";
+
+// A class hierarchy that nodes pass around as shared_ptrs (registerPolymorphicCast).
+struct Animal {
+    virtual ~Animal() = default;
+    virtual std::string kind() const { return "Animal"; }
+};
+struct Cat : Animal {
+    std::string kind() const override { return "Cat"; }
+};
+struct Sphynx : Cat {
+    std::string kind() const override { return "Sphynx"; }
+};
+
+// Writes a new T to `out`, as a shared_ptr<As>.
+template <typename T, typename As = T>
+class Make : public BT::SyncActionNode {
+public:
+    Make(const std::string& name, const BT::NodeConfig& config)
+        : BT::SyncActionNode(name, config) {}
+    static BT::PortsList providedPorts() { return {BT::OutputPort<std::shared_ptr<As>>("out")}; }
+    BT::NodeStatus tick() override {
+        setOutput("out", std::shared_ptr<As>(std::make_shared<T>()));
+        return BT::NodeStatus::SUCCESS;
+    }
+};
+
+// Reads a shared_ptr<T> and says what the object is, or why it could not.
+template <typename T>
+class Greet : public BT::SyncActionNode {
+public:
+    Greet(const std::string& name, const BT::NodeConfig& config, std::vector<std::string>& out)
+        : BT::SyncActionNode(name, config), out_(out) {}
+    static BT::PortsList providedPorts() { return {BT::InputPort<std::shared_ptr<T>>("in")}; }
+    BT::NodeStatus tick() override {
+        auto animal = getInput<std::shared_ptr<T>>("in");
+        out_.push_back(animal ? (*animal)->kind() : "error: " + animal.error());
+        return animal ? BT::NodeStatus::SUCCESS : BT::NodeStatus::FAILURE;
+    }
+
+private:
+    std::vector<std::string>& out_;
+};
+
+// Counts `steps` (a port) with a yield after each, and notes how far it got.
+class CountSteps : public BT::CoroActionNode {
+public:
+    struct Log {
+        std::vector<int> reached;
+        int unwound = 0;
+    };
+    CountSteps(const std::string& name, const BT::NodeConfig& config, Log* log)
+        : BT::CoroActionNode(name, config), log_(log) {}
+    static BT::PortsList providedPorts() { return {BT::InputPort<int>("steps")}; }
+    BT::NodeStatus tick() override {
+        struct Unwound {
+            Log* log;
+            ~Unwound() { ++log->unwound; }
+        } unwound{log_};
+        const int steps = getInput<int>("steps").value();
+        for (int step = 1; step <= steps; ++step) {
+            log_->reached.push_back(step);
+            if (step < steps) setStatusRunningAndYield();
+        }
+        return BT::NodeStatus::SUCCESS;
+    }
+
+private:
+    Log* log_;
+};
+
+std::string tree_of(const std::string& body) {
+    return R"(<root BTCPP_format="4"><BehaviorTree ID="M"><Sequence>)" + body +
+           "</Sequence></BehaviorTree></root>";
+}
 
 TEST_SUITE("BehaviorTree.CPP API") {
     TEST_CASE("ports read literals, keys and defaults, and write keys, as getInput and setOutput") {
@@ -316,6 +394,24 @@ TEST_SUITE("BehaviorTree.CPP API") {
         CHECK(doomed.tickWhileRunning() == BT::NodeStatus::FAILURE);
         CHECK(said == 1);
         CHECK(doomed.rootBlackboard()->get<bool>("failed"));
+
+        // A script decides the status, before return_status; getEntry finds what it wrote.
+        BT::TestNodeConfig scripted;
+        scripted.return_status = BT::NodeStatus::FAILURE;
+        scripted.return_status_script = "ready == true ? SUCCESS : FAILURE";
+        scripted.success_script = "msg := 'substituted'";
+        factory.addSubstitutionRule("decide", scripted);
+        const std::string decide = R"(<root BTCPP_format="4"><BehaviorTree ID="M"><Sequence>
+            <Script code="ready := true"/><Say name="decide"/></Sequence></BehaviorTree></root>)";
+        auto board = BT::Blackboard::create();
+        CHECK_FALSE(board->getEntry("msg"));
+        BT::Tree decided = factory.createTreeFromText(decide, board);
+        CHECK(decided.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        const auto entry = board->getEntry("msg");
+        REQUIRE(entry);
+        CHECK(entry->value.cast<std::string>() == "substituted");
+        CHECK(entry->info.type() == typeid(std::string));
+        CHECK_FALSE(board->getEntry("nothing"));
     }
 
     TEST_CASE("loggers hear every status change, as BehaviorTree.CPP's nodes report them") {
@@ -342,6 +438,47 @@ TEST_SUITE("BehaviorTree.CPP API") {
         CHECK(observer.getStatistics("sub").transitions_count == 2);
         CHECK(observer.getStatistics("last").transitions_count == 1);
         CHECK_THROWS_AS(observer.getStatistics("nowhere"), BT::RuntimeError);
+    }
+
+    TEST_CASE("FileLogger2 writes BehaviorTree.CPP's .btlog: the tree's XML, then each change") {
+        BT::BehaviorTreeFactory factory;
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4">
+          <BehaviorTree ID="Main">
+            <Sequence><AlwaysSuccess name="first"/><AlwaysFailure name="second"/></Sequence>
+          </BehaviorTree></root>)");
+        CHECK_THROWS_AS(BT::FileLogger2(tree, "log.txt"), BT::RuntimeError);
+        const std::filesystem::path path =
+            std::filesystem::temp_directory_path() / "canopy_file_logger2_test.btlog";
+        {
+            BT::FileLogger2 logger(tree, path);
+            CHECK(tree.tickWhileRunning() == BT::NodeStatus::FAILURE);
+        }
+        std::ifstream in(path, std::ios::binary);
+        const std::string log((std::istreambuf_iterator<char>(in)), {});
+        std::filesystem::remove(path);
+        const std::string magic = "BTCPP4-FileLogger2";
+        REQUIRE(log.size() > magic.size() + 5);
+        CHECK(log.compare(0, magic.size(), magic) == 0);
+        CHECK(log[magic.size()] == 1);  // the protocol
+        auto number = [&](std::size_t at, std::size_t bytes) {
+            std::uint64_t value = 0;
+            for (std::size_t i = 0; i < bytes; ++i)
+                value |= std::uint64_t{static_cast<unsigned char>(log.at(at + i))} << (8 * i);
+            return value;
+        };
+        const std::size_t xml_size = number(magic.size() + 1, 4);
+        const std::size_t xml_at = magic.size() + 5;
+        const std::string xml = log.substr(xml_at, xml_size);
+        CHECK(xml.find(R"(<AlwaysFailure name="second" _uid="3")") != std::string::npos);
+        const std::size_t changes_at = xml_at + xml_size + 8;
+        REQUIRE((log.size() - changes_at) % 9 == 0);
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> changes;  // (uid, status)
+        for (std::size_t at = changes_at; at < log.size(); at += 9)
+            changes.emplace_back(number(at + 6, 2), number(at + 8, 1));
+        // Sequence RUNNING, first SUCCESS, second FAILURE, both reset, Sequence FAILURE, IDLE.
+        const std::vector<std::pair<std::uint64_t, std::uint64_t>> expected{
+            {1, 1}, {2, 2}, {3, 3}, {2, 0}, {3, 0}, {1, 3}, {1, 0}};
+        CHECK(changes == expected);
     }
 
     TEST_CASE("a tree Canopy's loader refuses is a RuntimeError naming each problem's place") {
@@ -502,6 +639,96 @@ TEST_SUITE("BehaviorTree.CPP API") {
         sub.set("own", std::string("again"));
         BT::ImportTreeFromJSON(json, tree);
         CHECK(sub.get<std::string>("own") == "set");
+    }
+
+    TEST_CASE("a port of shared_ptr<Base> reads a registered derived type, cast at load and run") {
+        BT::BehaviorTreeFactory factory;
+        std::vector<std::string> out;
+        factory.registerNodeType<Make<Cat>>("MakeCat");
+        factory.registerNodeType<Make<Sphynx>>("MakeSphynx");
+        factory.registerNodeType<Greet<Animal>>("GreetAnimal", std::ref(out));
+        const std::string xml = tree_of(R"(<MakeCat out="{pet}"/><GreetAnimal in="{pet}"/>
+            <MakeSphynx out="{pet2}"/><GreetAnimal in="{pet2}"/>)");
+        // Unregistered, an Animal port on a Cat key is refused where it stands.
+        CHECK_THROWS_WITH_AS(static_cast<void>(factory.createTreeFromText(xml)),
+                             doctest::Contains("key 'pet'"), BT::RuntimeError);
+
+        factory.registerPolymorphicCast<Cat, Animal>();
+        factory.registerPolymorphicCast<Sphynx, Cat>();  // Sphynx to Animal through Cat
+        BT::Tree tree = factory.createTreeFromText(xml);
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(out == std::vector<std::string>{"Cat", "Sphynx"});
+        CHECK(tree.rootBlackboard()->get<std::shared_ptr<Animal>>("pet2")->kind() == "Sphynx");
+        CHECK(tree.rootBlackboard()->get<std::shared_ptr<Cat>>("pet2")->kind() == "Sphynx");
+        CHECK(factory.polymorphicCastRegistry().canUpcast(typeid(std::shared_ptr<Sphynx>),
+                                                          typeid(std::shared_ptr<Animal>)));
+        CHECK_FALSE(factory.polymorphicCastRegistry().canUpcast(typeid(std::shared_ptr<Animal>),
+                                                                typeid(std::shared_ptr<Cat>)));
+    }
+
+    TEST_CASE("a registered cast down loads, and fails at run time unless the object is one") {
+        BT::BehaviorTreeFactory factory;
+        std::vector<std::string> out;
+        factory.registerPolymorphicCast<Cat, Animal>();
+        factory.registerPolymorphicCast<Sphynx, Cat>();
+        factory.registerNodeType<Make<Cat, Animal>>("CatAsAnimal");
+        factory.registerNodeType<Make<Animal>>("MakeAnimal");
+        factory.registerNodeType<Greet<Cat>>("GreetCat", std::ref(out));
+        factory.registerNodeType<Greet<Sphynx>>("GreetSphynx", std::ref(out));
+        factory.registerNodeType<Greet<Animal>>("GreetAnimal", std::ref(out));
+        factory.registerNodeType<Make<Cat>>("MakeCat");
+
+        BT::Tree tree =
+            factory.createTreeFromText(tree_of(R"(<CatAsAnimal out="{a}"/><GreetCat in="{a}"/>
+                       <MakeAnimal out="{b}"/><GreetCat in="{b}"/>)"));
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::FAILURE);
+        REQUIRE(out.size() == 2);
+        CHECK(out[0] == "Cat");
+        CHECK(out[1].rfind("error: ", 0) == 0);
+        // Down through two casts is not a registered cast: refused at load, as in
+        // BehaviorTree.CPP, which checks only direct casts down.
+        CHECK_THROWS_AS(static_cast<void>(factory.createTreeFromText(
+                            tree_of(R"(<MakeAnimal out="{a}"/><GreetSphynx in="{a}"/>)"))),
+                        BT::RuntimeError);
+        // A writer of a derived type on a key a reader of the base made first is refused too:
+        // only inputs convert.
+        CHECK_THROWS_AS(static_cast<void>(factory.createTreeFromText(
+                            tree_of(R"(<GreetAnimal in="{a}"/><MakeCat out="{a}"/>)"))),
+                        BT::RuntimeError);
+    }
+
+    TEST_CASE("casts registered after a tree was made count for the trees made next") {
+        BT::BehaviorTreeFactory factory;
+        std::vector<std::string> out;
+        factory.registerNodeType<Make<Cat>>("MakeCat");
+        factory.registerNodeType<Greet<Animal>>("GreetAnimal", std::ref(out));
+        const std::string xml = tree_of(R"(<MakeCat out="{pet}"/><GreetAnimal in="{pet}"/>)");
+        CHECK_THROWS_AS(static_cast<void>(factory.createTreeFromText(xml)), BT::RuntimeError);
+        factory.polymorphicCastRegistry().registerCast<Cat, Animal>();
+        BT::Tree tree = factory.createTreeFromText(xml);
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(out == std::vector<std::string>{"Cat"});
+    }
+
+    TEST_CASE("a CoroActionNode goes on from where it yielded, and a halt unwinds it") {
+        BT::BehaviorTreeFactory factory;
+        CountSteps::Log log;
+        factory.registerNodeType<CountSteps>("CountSteps", &log);
+        BT::Tree tree = factory.createTreeFromText(tree_of(R"(<CountSteps steps="3"/>)"));
+        CHECK(tree.tickExactlyOnce() == BT::NodeStatus::RUNNING);
+        CHECK(tree.tickExactlyOnce() == BT::NodeStatus::RUNNING);
+        CHECK(log.reached == std::vector<int>{1, 2});
+        CHECK(tree.tickExactlyOnce() == BT::NodeStatus::SUCCESS);
+        CHECK(log.reached == std::vector<int>{1, 2, 3});
+        CHECK(log.unwound == 1);
+
+        log.reached.clear();
+        CHECK(tree.tickExactlyOnce() == BT::NodeStatus::RUNNING);
+        tree.haltTree();  // stopped in its first yield
+        CHECK(log.unwound == 2);
+        CHECK(tree.tickExactlyOnce() == BT::NodeStatus::RUNNING);  // starts over
+        CHECK(log.reached == std::vector<int>{1, 1});
+        // The tree, destroyed here while the node runs, halts it.
     }
 
     TEST_CASE("the node objects live in the Canopy agent's node state") {

@@ -48,6 +48,25 @@ Any Blackboard::getAnyCopy(const std::string& key) const {
     return {};
 }
 
+std::shared_ptr<Blackboard::Entry> Blackboard::getEntry(const std::string& key) const {
+    if (!key.empty() && key.front() == '@')
+        return const_cast<Blackboard*>(this)->root()->getEntry(key.substr(1));
+    Any value = getAnyCopy(key);
+    if (value.empty()) {
+        // A key of the tree's that holds nothing yet still has its entry.
+        bool known = false;
+        for (const Blackboard* board = this; board != nullptr && !known;
+             board = board->parent_.get()) {
+            known = board->tree_ != nullptr && board->slotOf(key) != canopy::blackboard::npos;
+        }
+        if (!known) return nullptr;
+    }
+    auto entry = std::make_shared<Entry>(
+        value.empty() ? PortInfo() : PortInfo(PortDirection::INOUT, value.type(), {}));
+    entry->value = std::move(value);
+    return entry;
+}
+
 void Blackboard::setAny(const std::string& key, const Any& value) {
     store(key, value, false);
 }

@@ -70,14 +70,24 @@ public:
     // Canopy's registry of the program's types, then Canopy's built-ins whose names the
     // program did not take.
     canopy::registry& registry() {
-        if (built) return *built;
+        if (built && built_casts == casts->version()) return *built;
+        changed();
         built.emplace();
+        built_casts = casts->version();
         canopy::registry& reg = *built;
         reg.add_builtin_types();
         for (const auto& type : value_types) {
             if (reg.find_type(type->name) == nullptr) reg.add_type(type);
         }
-        for (const canopy::node_type& type : user_types) reg.add(type);
+        for (canopy::node_type type : user_types) {
+            // An input port of shared_ptr<Base> reads keys of the types registered as casting
+            // to it (registerPolymorphicCast), as BehaviorTree.CPP's does.
+            for (canopy::param_spec& param : type.params) {
+                if (!param.output && param.custom != nullptr)
+                    param.converts_from = casts->convertibleTo(*param.custom->cpp_type);
+            }
+            reg.add(type);
+        }
         canopy::registry builtins;
         canopy::register_builtin_nodes(builtins);
         for (const canopy::node_type& type : builtins.types()) {
@@ -143,6 +153,7 @@ public:
     // Loads XML text, the registered trees beside it when it names `tree`.
     std::shared_ptr<const canopy::tree> load(const std::string& text, const std::string& path,
                                              const std::string& tree) {
+        registry();  // made again first if the casts changed, with the trees it loaded
         const std::string cache_key = path + '\n' + tree + '\n' + text;
         if (auto found = trees.find(cache_key); found != trees.end()) return found->second;
         canopy::load_options options;
@@ -243,6 +254,7 @@ public:
                 case NodeStatus::IDLE:
                     throw RuntimeError("Substitution rule [", pattern, "]: return_status IDLE");
             }
+            test.return_status_script = config.return_status_script;
             test.async_delay = std::chrono::duration<double>(config.async_delay).count();
             test.success_script = config.success_script;
             test.failure_script = config.failure_script;
@@ -254,6 +266,7 @@ public:
     }
 
     Tree make(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard) const {
+        if (blackboard) blackboard->setPolymorphicCastRegistry(casts);
         Tree made;
         made.state_ = std::make_unique<TreeState>(std::move(tree), std::move(blackboard));
         made.subtrees = made.state_->subtrees();
@@ -264,7 +277,9 @@ public:
     std::vector<canopy::node_type> user_types;
     std::vector<std::shared_ptr<const canopy::value_type>> value_types;
     std::vector<std::pair<std::string, int>> enums;
+    std::shared_ptr<PolymorphicCastRegistry> casts = std::make_shared<PolymorphicCastRegistry>();
     std::optional<canopy::registry> built;  // made from the above when a tree is loaded
+    unsigned built_casts = 0;               // the casts' version `built` was made with
     std::unordered_map<std::string, NodeBuilder> builders;
     std::unordered_map<std::string, TreeNodeManifest> manifests;
     std::set<std::string> builtin_ids;
@@ -403,6 +418,16 @@ void BehaviorTreeFactory::addMetadataToManifest(const std::string& node_id,
     found->second.metadata = metadata;
 }
 
+PolymorphicCastRegistry& BehaviorTreeFactory::polymorphicCastRegistry() {
+    return *state_->casts;
+}
+const PolymorphicCastRegistry& BehaviorTreeFactory::polymorphicCastRegistry() const {
+    return *state_->casts;
+}
+std::shared_ptr<PolymorphicCastRegistry> BehaviorTreeFactory::polymorphicCastRegistryPtr() const {
+    return state_->casts;
+}
+
 void BehaviorTreeFactory::registerScriptingEnum(StringView name, int value) {
     for (auto& [known, old_value] : state_->enums) {
         if (known == name) {
@@ -439,10 +464,13 @@ void BehaviorTreeFactory::loadSubstitutionRuleFromJSON(const std::string& json_t
             continue;
         }
         TestNodeConfig test;
-        test.return_status = config->return_status == canopy::status::failure ? NodeStatus::FAILURE
-                             : config->return_status == canopy::status::running
-                                 ? NodeStatus::RUNNING
-                                 : NodeStatus::SUCCESS;
+        switch (config->return_status.value_or(canopy::status::success)) {
+            case canopy::status::failure: test.return_status = NodeStatus::FAILURE; break;
+            case canopy::status::running: test.return_status = NodeStatus::RUNNING; break;
+            case canopy::status::skipped: test.return_status = NodeStatus::SKIPPED; break;
+            default: test.return_status = NodeStatus::SUCCESS; break;
+        }
+        test.return_status_script = config->return_status_script;
         test.async_delay = std::chrono::milliseconds(std::llround(config->async_delay * 1000.0));
         test.success_script = config->success_script;
         test.failure_script = config->failure_script;

@@ -34,7 +34,9 @@ void StatusChangeLogger::unsubscribeFromTreeChanges() {
 
 void StatusChangeLogger::hear(const TreeNode& node, NodeStatus prev_status, NodeStatus status) {
     if (!enabled_ || (status == NodeStatus::IDLE && !show_idle_)) return;
-    const auto now = std::chrono::steady_clock::now();
+    // BehaviorTree.CPP's clock (high_resolution_clock, the system clock in libstdc++): a
+    // time since the epoch, which FileLogger2 counts from.
+    const auto now = std::chrono::system_clock::now();
     if (!first_seen_) {
         first_ = now;
         first_seen_ = true;

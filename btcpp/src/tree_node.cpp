@@ -3,8 +3,11 @@
 
 #include "behaviortree_cpp/tree_node.h"
 
+#include <condition_variable>
 #include <iostream>
 #include <mutex>
+#include <thread>
+#include <utility>
 
 #include "behaviortree_cpp/action_node.h"
 #include "behaviortree_cpp/condition_node.h"
@@ -41,15 +44,19 @@ void TreeNode::withoutTreeLock(const std::function<void()>& wait) {
 NodeStatus TreeNode::executeTick() {
     NodeStatus result = NodeStatus::IDLE;
     if (tickedThroughEngine(result)) return result;
+    result = tickNamingErrors();
+    status_ = result;  // the engine tells the loggers, once it knows what the parent did
+    return result;
+}
+
+NodeStatus TreeNode::tickNamingErrors() {
     try {
-        result = tick();
+        return tick();
     } catch (const NodeExecutionError&) {
         throw;
     } catch (const std::exception& e) {
         throw NodeExecutionError({name(), fullPath(), registrationName()}, e.what());
     }
-    status_ = result;  // the engine tells the loggers, once it knows what the parent did
-    return result;
 }
 
 void TreeNode::haltNode() {
@@ -294,6 +301,116 @@ void ThreadedAction::halt() {
     }
     thread_handle_ = {};
     resetStatus();
+}
+
+// A CoroActionNode's coroutine is a thread that runs only while the tree's thread waits for
+// it: each executeTick hands it the turn and waits until it yields or ends, so node code
+// runs as in one thread. A halt hands it the turn with `cancel` set, and the yield it is
+// stopped in throws Cancelled, which unwinds tick() (running destructors, where
+// BehaviorTree.CPP's coroutine is dropped without unwinding).
+struct CoroActionNode::Pimpl {
+    struct Cancelled {};
+    std::thread thread;
+    std::mutex mutex;
+    std::condition_variable turn_changed;
+    bool coroutine_turn = false;  // else the tree's thread's
+    bool done = true;             // no coroutine, or it returned
+    bool cancel = false;
+    std::exception_ptr exception;
+};
+
+CoroActionNode::CoroActionNode(const std::string& name, const NodeConfig& config)
+    : ActionNodeBase(name, config), _p(std::make_unique<Pimpl>()) {}
+
+CoroActionNode::~CoroActionNode() {
+    // The tree halted the node if it ran, unless the tree is gone: then its lock is too.
+    std::unique_lock<std::mutex> hold(_p->mutex);
+    _p->cancel = true;
+    _p->coroutine_turn = true;
+    _p->turn_changed.notify_all();
+    _p->turn_changed.wait(hold, [&] { return _p->done; });
+    hold.unlock();
+    if (_p->thread.joinable()) _p->thread.join();
+}
+
+void CoroActionNode::setStatusRunningAndYield() {
+    setStatus(NodeStatus::RUNNING);
+    std::unique_lock<std::mutex> hold(_p->mutex);
+    _p->coroutine_turn = false;
+    _p->turn_changed.notify_all();
+    _p->turn_changed.wait(hold, [&] { return _p->coroutine_turn; });
+    if (_p->cancel) throw Pimpl::Cancelled{};
+}
+
+void CoroActionNode::tickImpl() {
+    setStatus(tickNamingErrors());
+}
+
+NodeStatus CoroActionNode::executeTick() {
+    NodeStatus routed = NodeStatus::IDLE;
+    if (tickedThroughEngine(routed)) return routed;
+    std::unique_lock<std::mutex> hold(_p->mutex);
+    if (_p->done) {
+        if (_p->thread.joinable()) _p->thread.join();
+        _p->done = false;
+        _p->thread = std::thread([this] {
+            {
+                std::unique_lock<std::mutex> wait(_p->mutex);
+                _p->turn_changed.wait(wait, [&] { return _p->coroutine_turn; });
+            }
+            std::exception_ptr failure;
+            try {
+                if (!_p->cancel) tickImpl();
+            } catch (const Pimpl::Cancelled&) {
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            const std::lock_guard<std::mutex> ended(_p->mutex);
+            _p->exception = failure;
+            _p->done = true;
+            _p->coroutine_turn = false;
+            _p->turn_changed.notify_all();
+        });
+    }
+    _p->coroutine_turn = true;
+    _p->turn_changed.notify_all();
+    hold.unlock();
+    // The coroutine takes the tree's lock to read its ports: give it up while it runs.
+    withoutTreeLock([&] {
+        std::unique_lock<std::mutex> wait(_p->mutex);
+        _p->turn_changed.wait(wait, [&] { return !_p->coroutine_turn; });
+    });
+    hold.lock();
+    if (_p->done) {
+        hold.unlock();
+        _p->thread.join();
+        if (_p->exception) std::rethrow_exception(std::exchange(_p->exception, nullptr));
+    }
+    return status();
+}
+
+void CoroActionNode::halt() {
+    destroyCoroutine();
+    resetStatus();
+}
+
+void CoroActionNode::destroyCoroutine() {
+    std::unique_lock<std::mutex> hold(_p->mutex);
+    if (!_p->done) {
+        _p->cancel = true;
+        _p->coroutine_turn = true;
+        _p->turn_changed.notify_all();
+        hold.unlock();
+        withoutTreeLock([&] {
+            std::unique_lock<std::mutex> wait(_p->mutex);
+            _p->turn_changed.wait(wait, [&] { return _p->done; });
+        });
+        hold.lock();
+        _p->cancel = false;
+        _p->exception = nullptr;
+    }
+    hold.unlock();
+    if (_p->thread.joinable()) _p->thread.join();
 }
 
 // ---- controls and decorators ----

@@ -1216,7 +1216,7 @@ private:
             bound.dynamic = true;
             return bound;
         }
-        if (!custom_fits(wanted, custom, keys_[slot]) ||
+        if (!custom_fits(wanted, custom, keys_[slot], spec) ||
             (spec.output ? !fits(wanted, held) : !fits(held, wanted))) {
             report_at(where, i, diagnostic_code::key_type_mismatch,
                       param_of(i, type, spec.name) + " " + (spec.output ? "writes " : "reads ") +
@@ -1229,12 +1229,17 @@ private:
     }
 
     // Whether a parameter of type `wanted` (of `custom` when a registered type) and a key
-    // agree about registered types: both of the same one, or neither (`any` fits all).
-    static bool custom_fits(param_type wanted, const value_type* custom,
-                            const blackboard_key& key) {
+    // agree about registered types: both of the same one, or neither (`any` fits all), or an
+    // input that converts the key's type.
+    static bool custom_fits(param_type wanted, const value_type* custom, const blackboard_key& key,
+                            const param_spec& spec) {
         if (wanted == param_type::any || key.type == param_type::any) return true;
         if ((wanted == param_type::custom) != (key.type == param_type::custom)) return false;
-        return wanted != param_type::custom || *custom->cpp_type == *key.custom->cpp_type;
+        if (wanted != param_type::custom || *custom->cpp_type == *key.custom->cpp_type) return true;
+        return !spec.output && std::any_of(spec.converts_from.begin(), spec.converts_from.end(),
+                                           [&](const std::type_info* from) {
+                                               return *from == *key.custom->cpp_type;
+                                           });
     }
     static std::string type_text(param_type type, const value_type* custom) {
         return custom != nullptr ? "a " + custom->name : detail::with_article(type);

@@ -24,7 +24,7 @@
 #include "canopy/run/agent.hpp"
 #include "canopy/run/observer.hpp"
 #include "monitor/groot2_protocol.hpp"
-#include "monitor/groot2_tree.hpp"
+#include "views/groot2_tree.hpp"
 
 namespace canopy {
 

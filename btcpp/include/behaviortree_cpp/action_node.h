@@ -1,13 +1,14 @@
 #pragma once
 
 // BehaviorTree.CPP's actions: a synchronous one (finishes in its tick), a stateful one
-// (onStart, onRunning, onHalted), one that runs its tick on a thread of its own, and the
-// simple one a function makes (registerSimpleAction).
+// (onStart, onRunning, onHalted), one that runs its tick on a thread of its own, one whose
+// tick yields (a coroutine), and the simple one a function makes (registerSimpleAction).
 
 #include <atomic>
 #include <exception>
 #include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -79,6 +80,30 @@ private:
     std::mutex mutex_;
     std::future<void> thread_handle_;
     std::atomic_bool halt_requested_{false};
+};
+
+/// An action whose tick() may stop half-way with setStatusRunningAndYield(): the tree sees it
+/// running, and its next tick goes on from there, until tick() returns its result. halt()
+/// abandons the tick where it stopped.
+class CoroActionNode : public ActionNodeBase {
+public:
+    CoroActionNode(const std::string& name, const NodeConfig& config);
+    ~CoroActionNode() override;
+    CoroActionNode(const CoroActionNode&) = delete;
+    CoroActionNode& operator=(const CoroActionNode&) = delete;
+
+    /// Called in tick(): the node is RUNNING, and this tick of the tree ends here.
+    void setStatusRunningAndYield();
+    NodeStatus executeTick() final;
+    /// What the coroutine runs: tick(), whose result becomes the status.
+    void tickImpl();
+    /// If you override it, call CoroActionNode::halt() in yours.
+    void halt() override;
+
+protected:
+    struct Pimpl;
+    std::unique_ptr<Pimpl> _p;
+    void destroyCoroutine();
 };
 
 }  // namespace BT

@@ -6,6 +6,7 @@
 // for. One made with Blackboard::create() before the tree holds what the program sets until
 // a tree is made with it (BehaviorTreeFactory::createTree), which then starts from it.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "behaviortree_cpp/basic_types.h"
+#include "behaviortree_cpp/utils/polymorphic_cast_registry.hpp"
 
 namespace BT {
 
@@ -90,10 +92,29 @@ public:
     Expected<StampedValue<T>> getStamped(const std::string& key) const {
         const Any any = getAnyCopy(key);
         if (any.empty()) return nonstd::make_unexpected(StrCat("Missing key [", key, "]"));
-        auto value = any.tryCast<T>();
+        auto value = tryCastWithPolymorphicFallback<T>(&any);
         if (!value) return nonstd::make_unexpected(value.error());
         return StampedValue<T>{std::move(value).value(), {}};
     }
+
+    /// A key's entry as BehaviorTree.CPP's blackboard keeps it, here a copy made when asked:
+    /// its value (empty when the key holds none) and the value's type. Changing it changes
+    /// nothing on the blackboard (set and getAnyLocked do).
+    struct Entry {
+        Any value;
+        PortInfo info;
+        StringConverter string_converter;
+        mutable std::mutex entry_mutex;
+        std::uint64_t sequence_id = 0;
+        std::chrono::nanoseconds stamp{0};
+
+        explicit Entry(const PortInfo& entry_info) : info(entry_info) {}
+        Entry(const Entry&) = delete;
+        Entry& operator=(const Entry&) = delete;
+    };
+    /// The key's entry, or null when the blackboard (or its parents) has no such key: neither
+    /// a key of the tree's nor a value the program set.
+    [[nodiscard]] std::shared_ptr<Entry> getEntry(const std::string& key) const;
 
     /// The value of a key, to read or change in place while the result lives.
     [[nodiscard]] AnyPtrLocked getAnyLocked(const std::string& key);
@@ -115,6 +136,34 @@ public:
 
     std::recursive_mutex& entryMutex() const { return mutex_; }
 
+    /// The casts between shared_ptr types that get() and the nodes' getInput may make
+    /// (BehaviorTreeFactory::registerPolymorphicCast); a blackboard without its own uses its
+    /// parent's. createTree gives the factory's to the tree's blackboard.
+    void setPolymorphicCastRegistry(std::shared_ptr<PolymorphicCastRegistry> registry) {
+        polymorphic_registry_ = std::move(registry);
+    }
+    [[nodiscard]] const PolymorphicCastRegistry* polymorphicCastRegistry() const {
+        for (const Blackboard* board = this; board != nullptr; board = board->parent_.get()) {
+            if (board->polymorphic_registry_) return board->polymorphic_registry_.get();
+        }
+        return nullptr;
+    }
+    /// `any` as T; a shared_ptr of a registered derived or base type cast to T.
+    template <typename T>
+    [[nodiscard]] Expected<T> tryCastWithPolymorphicFallback(const Any* any) const {
+        auto result = any->tryCast<T>();
+        if constexpr (is_shared_ptr<T>::value) {
+            const PolymorphicCastRegistry* registry = polymorphicCastRegistry();
+            if (!result && registry != nullptr) {
+                auto cast = registry->tryCast(*any, any->type(), typeid(T));
+                if (cast) {
+                    if (auto* pointer = cast->castPtr<T>()) return *pointer;
+                }
+            }
+        }
+        return result;
+    }
+
 protected:
     explicit Blackboard(Ptr parent) : parent_(std::move(parent)) {}
 
@@ -127,8 +176,8 @@ private:
     void store(const std::string& key, const Any& value, bool as_is);
 
     template <typename T>
-    static T castOrThrow(const std::string& key, const Any& any) {
-        auto value = any.tryCast<T>();
+    T castOrThrow(const std::string& key, const Any& any) const {
+        auto value = tryCastWithPolymorphicFallback<T>(&any);
         if (!value) {
             throw RuntimeError("Blackboard::get(", key, "): ", value.error());
         }
@@ -153,6 +202,7 @@ private:
     };
 
     Ptr parent_;
+    std::shared_ptr<PolymorphicCastRegistry> polymorphic_registry_;
     std::map<std::string, Any> values_;   // the keys the agent lacks
     std::vector<std::string> key_names_;  // what getKeys() last gave
     mutable std::recursive_mutex mutex_;

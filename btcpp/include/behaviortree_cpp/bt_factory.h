@@ -182,6 +182,9 @@ struct TestNodeConfig {
     std::chrono::milliseconds async_delay = std::chrono::milliseconds(0);
     /// Called instead of the scripts, given the node: what it returns is the result.
     std::function<NodeStatus()> complete_func;
+    /// A script whose value is the status (`a > 2 ? SUCCESS : FAILURE`), before
+    /// return_status.
+    std::string return_status_script;
 };
 
 /// The ID of a node type to run in a matched node's place, or a TestNode's behaviour.
@@ -266,6 +269,17 @@ public:
         for (const auto& [name, value] : detail::enum_entries<EnumType>())
             registerScriptingEnum(name, value);
     }
+
+    /// Lets an input port of std::shared_ptr<Base> read a key that holds
+    /// std::shared_ptr<Derived> (and, registered directly, the other way round, which fails
+    /// at run time unless the object is a Derived); casts chain (Sphynx to Cat to Animal).
+    template <typename Derived, typename Base>
+    void registerPolymorphicCast() {
+        polymorphicCastRegistry().registerCast<Derived, Base>();
+    }
+    [[nodiscard]] PolymorphicCastRegistry& polymorphicCastRegistry();
+    [[nodiscard]] const PolymorphicCastRegistry& polymorphicCastRegistry() const;
+    [[nodiscard]] std::shared_ptr<PolymorphicCastRegistry> polymorphicCastRegistryPtr() const;
 
     void clearSubstitutionRules();
     /// Runs `rule` in place of every node whose path matches `filter` ("*" any text).

@@ -138,6 +138,9 @@ protected:
     /// calls it, ticks the node through the engine into `result` and returns true; the
     /// engine then calls executeTick() again, and this returns false.
     bool tickedThroughEngine(NodeStatus& result);
+    /// tick(), with what it throws (but NodeExecutionError) made a NodeExecutionError that
+    /// names the node.
+    NodeStatus tickNamingErrors();
     /// Calls `wait` without the tree's lock, which this thread may hold: for a node that
     /// waits for a thread of its own that reads or writes ports.
     void withoutTreeLock(const std::function<void()>& wait);
@@ -204,7 +207,9 @@ Result TreeNode::getInput(const std::string& key, T& destination) const {
                 destination = parseText<T>(key, any.cast<std::string>());
                 return {};
             }
-            auto cast = any.tryCast<T>();
+            auto cast = config_.blackboard
+                            ? config_.blackboard->tryCastWithPolymorphicFallback<T>(&any)
+                            : any.tryCast<T>();
             if (!cast) return nonstd::make_unexpected(cast.error());
             destination = std::move(cast).value();
         } else {

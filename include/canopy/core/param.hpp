@@ -7,6 +7,7 @@
 #include <string_view>
 #include <typeinfo>
 #include <variant>
+#include <vector>
 
 #include "canopy/core/error.hpp"
 #include "canopy/core/value_type.hpp"
@@ -81,6 +82,9 @@ struct param_spec {
     /// A `custom` parameter declared by its C++ type (a canopy::input<Pose2D>), which
     /// registry::add resolves to the type registered for it (`custom`).
     const std::type_info* cpp_type = nullptr;
+    /// For an input of a registered type: the other registered types whose keys it reads,
+    /// which its node converts (BehaviorTree.CPP's polymorphic casts between shared_ptrs).
+    std::vector<const std::type_info*> converts_from = {};
 
     /// The name of the parameter's type: to_string(type), or the registered type's name.
     std::string_view type_name() const noexcept {

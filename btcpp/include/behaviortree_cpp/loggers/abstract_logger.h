@@ -48,7 +48,7 @@ private:
     bool enabled_ = true;
     bool show_idle_ = true;
     TimestampType type_ = TimestampType::absolute;
-    std::chrono::steady_clock::time_point first_{};
+    std::chrono::system_clock::time_point first_{};
     bool first_seen_ = false;
     detail::TreeState* tree_ = nullptr;
 };

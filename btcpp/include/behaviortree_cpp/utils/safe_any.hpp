@@ -24,6 +24,12 @@ namespace BT {
 template <typename T>
 using Expected = nonstd::expected<T, std::string>;
 
+/// Whether T is a std::shared_ptr (whose ports may read registered derived types).
+template <typename T>
+struct is_shared_ptr : std::false_type {};
+template <typename U>
+struct is_shared_ptr<std::shared_ptr<U>> : std::true_type {};
+
 template <typename T>
 [[nodiscard]] T convertFromString(std::string_view str);
 

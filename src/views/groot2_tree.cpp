@@ -1,6 +1,6 @@
 // A running tree as Groot2 wants it: BehaviorTree.CPP 4 XML in which a node's `_uid` is the
 // number the status and hook messages name it by.
-#include "monitor/groot2_tree.hpp"
+#include "views/groot2_tree.hpp"
 
 #include <vector>
 

@@ -10,7 +10,8 @@ namespace canopy::detail::groot2 {
 /// or "MainTree" as BehaviorTree.CPP calls an unnamed one.
 std::string tree_name(const tree& t);
 
-/// The tree as BehaviorTree.CPP 4 XML the way Groot2's live view reads it: every node with
+/// The tree as BehaviorTree.CPP 4 XML the way Groot2 reads a running tree (from the Groot2
+/// server, or at the head of a BehaviorTree.CPP FileLogger2 log): every node with
 /// `_uid`, its preorder index + 1, and each subtree put in place as a `<BehaviorTree>` of its
 /// own with `_fullpath`, as BehaviorTree.CPP writes a running tree. Node models follow.
 std::string tree_xml(const tree& t);
