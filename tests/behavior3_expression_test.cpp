@@ -198,6 +198,8 @@ TEST_SUITE("behavior3 expressions") {
                                            "a + 0.5 > 1.25",
                                            "a == 3 || b == 2",
                                            "a + k",
+                                           "a",  // a name alone: its text, not its number
+                                           "k",
                                            "true && a < 1000",
                                            "a / b",
                                            "a / 0 > b",

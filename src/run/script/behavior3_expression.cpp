@@ -916,6 +916,8 @@ bool gives_number(const expression& e, const std::function<bool(std::string_view
 }
 
 std::optional<typed_text> typed_form(const expression& e) {
+    // A name alone gives its own text, where the typed language would read the variable.
+    if (e.postfix.size() == 1 && e.postfix.front().kind == op::word) return std::nullopt;
     enum class kind : std::uint8_t { number, integer, boolean };
     struct operand {
         std::string text;
