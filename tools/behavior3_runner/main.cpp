@@ -52,6 +52,33 @@ bool is_json(const canopy::blackboard& board, std::uint32_t slot) {
     return key.type == canopy::param_type::custom && key.custom->is<canopy::dynamic_value>();
 }
 
+void start_at_zero(canopy::blackboard& board, std::uint32_t slot) {
+    switch (board.keys()[slot].type) {
+        case canopy::param_type::integer: board.set(slot, std::int64_t{0}); break;
+        case canopy::param_type::number: board.set(slot, 0.0); break;
+        case canopy::param_type::boolean: board.set(slot, false); break;
+        case canopy::param_type::string: board.set(slot, std::string_view("0")); break;
+        default:
+            if (is_json(board, slot)) board.set(slot, canopy::dynamic_value(0.0));
+            break;
+    }
+}
+
+// A variable's value as behavior3-ts's runner prints it: a boolean as 1 or 0, a string
+// without quotes, undefined or null as 0, an array or object as compact JSON.
+std::string shown(const canopy::blackboard& board, std::uint32_t slot) {
+    if (is_json(board, slot) && board.is_set(slot)) {
+        const auto& value = board.get_ref<canopy::dynamic_value>(slot);
+        if (value.type() == canopy::dynamic_value::kind::boolean)
+            return value.boolean() ? "1" : "0";
+        if (value.is_string()) return value.string();
+    }
+    if (board.keys()[slot].type == canopy::param_type::boolean && board.is_set(slot))
+        return board.get<bool>(slot) ? "1" : "0";
+    const std::string text = board.text(slot);
+    return text == "null" ? "0" : text;
+}
+
 char status_letter(canopy::status s) {
     switch (s) {
         case canopy::status::success: return 's';
@@ -79,26 +106,26 @@ int run(int argc, char** argv) {
     }
     canopy::agent agent(loaded.tree);
     canopy::blackboard board = agent.blackboard();
-    // behavior3-ts's runner starts every variable at 0: so do the json keys here (the others
-    // start at 0, false or ""). A variable no node of the tree uses has no key; it prints as 0.
-    // A json variable that holds nothing (behavior3-ts's undefined) prints as 0, as that
-    // runner prints undefined.
+    // behavior3-ts's runner starts every variable at 0: so does this one, each key at its
+    // type's 0 (a key that holds nothing is undefined to an expression, which then interrupts
+    // the tree). A variable no node of the tree uses has no key; it prints as 0. A json
+    // variable that holds nothing (behavior3-ts's undefined) prints as 0, as that runner
+    // prints undefined.
     std::vector<std::int64_t> slots;
     for (int i = 4; i < argc; ++i) {
         std::int64_t slot = -1;
         for (std::size_t k = 0; k < board.keys().size(); ++k) {
             if (board.keys()[k].name == argv[i]) slot = static_cast<std::int64_t>(k);
         }
-        if (slot >= 0 && is_json(board, static_cast<std::uint32_t>(slot)))
-            board.set(static_cast<std::uint32_t>(slot), canopy::dynamic_value(0.0));
+        if (slot >= 0) start_at_zero(board, static_cast<std::uint32_t>(slot));
         slots.push_back(slot);
     }
     for (long t = 0; t < ticks; ++t) {
-        std::cout << status_letter(agent.tick(dt));
-        for (const std::int64_t slot : slots) {
-            const std::string text = slot < 0 ? "0" : board.text(static_cast<std::uint32_t>(slot));
-            std::cout << ' ' << (text == "null" ? "0" : text);
-        }
+        const canopy::status result = agent.tick(dt);
+        // behavior3-ts's runner says `i` for a tree an error interrupted.
+        std::cout << (agent.interruption().empty() ? status_letter(result) : 'i');
+        for (const std::int64_t slot : slots)
+            std::cout << ' ' << (slot < 0 ? "0" : shown(board, static_cast<std::uint32_t>(slot)));
         std::cout << '\n';
     }
     return 0;
