@@ -11,6 +11,9 @@
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
 
+#include "behaviortree_cpp/bt_factory.h"
+#include "behaviortree_cpp/loggers/bt_observer.h"
+#include "behaviortree_cpp/loggers/groot2_publisher.h"
 #include "canopy/canopy.hpp"
 #include "monitor/groot2_protocol.hpp"
 #include "runtime_support.hpp"
@@ -53,14 +56,15 @@ std::unique_ptr<groot2_server> start_server(groot2_options options = {}) {
 
 // Groot2 as the header describes it.
 struct test_client {
-    explicit test_client(const groot2_server& server) {
+    explicit test_client(const groot2_server& server) : test_client(server.port()) {}
+    explicit test_client(unsigned port) {
         requests.set(zmq::sockopt::rcvtimeo, 5000);
         requests.set(zmq::sockopt::linger, 0);
-        requests.connect(server.endpoint());
+        requests.connect("tcp://127.0.0.1:" + std::to_string(port));
         notifications.set(zmq::sockopt::rcvtimeo, 5000);
         notifications.set(zmq::sockopt::linger, 0);
         notifications.set(zmq::sockopt::subscribe, "");
-        notifications.connect("tcp://127.0.0.1:" + std::to_string(server.port() + 1));
+        notifications.connect("tcp://127.0.0.1:" + std::to_string(port + 1));
     }
 
     // Sends the parts as they are and returns the reply's parts.
@@ -167,6 +171,39 @@ struct ticking_thread {
 }  // namespace
 
 TEST_SUITE("groot2 server") {
+    TEST_CASE("BT::Groot2Publisher serves a canopy::btcpp tree, its loggers still hearing it") {
+        BT::BehaviorTreeFactory factory;
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4">
+          <BehaviorTree ID="Main">
+            <Sequence><AlwaysSuccess name="first"/><AlwaysFailure name="second"/></Sequence>
+          </BehaviorTree></root>)");
+        BT::TreeObserver counts(tree);
+        std::unique_ptr<BT::Groot2Publisher> publisher;
+        unsigned port = 0;
+        std::mt19937 generator{std::random_device{}()};
+        for (int attempt = 0; attempt < 100 && !publisher; ++attempt) {
+            port = static_cast<unsigned>(20000 + generator() % 40000);
+            try {
+                publisher = std::make_unique<BT::Groot2Publisher>(tree, port);
+            } catch (const BT::RuntimeError&) {
+            }
+        }
+        REQUIRE(publisher);
+        test_client client(port);
+        const std::vector<std::string> reply = client.ask(protocol::request_type::full_tree);
+        REQUIRE(reply.size() == 2);
+        CHECK(reply[1].find(R"(<AlwaysFailure name="second" _uid="3"/>)") != std::string::npos);
+        // The client has asked: the server attaches before the next tick, and sees it.
+        CHECK(tree.tickExactlyOnce() == BT::NodeStatus::FAILURE);
+        const std::map<std::uint16_t, std::uint8_t> seen = client.statuses();
+        CHECK(seen.at(2) == protocol::status_code(status::success));
+        CHECK(seen.at(3) == protocol::status_code(status::failure));
+        CHECK(counts.getStatistics("second").failure_count == 1);
+        publisher.reset();
+        CHECK(tree.tickExactlyOnce() == BT::NodeStatus::FAILURE);
+        CHECK(counts.getStatistics("second").failure_count == 2);
+    }
+
     TEST_CASE("sends the watched tree as BehaviorTree.CPP 4 XML with a _uid on every node") {
         auto server = start_server();
         test_client client(*server);

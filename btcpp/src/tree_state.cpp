@@ -581,11 +581,24 @@ void TreeState::unsubscribe(StatusChangeLogger* logger) {
     loggers_.erase(std::remove(loggers_.begin(), loggers_.end(), logger), loggers_.end());
 }
 
+canopy::observer* TreeState::logger_observer() {
+    return transitions_.get();
+}
+
+void TreeState::call_between_ticks(const void* owner, std::function<void()> call) {
+    std::lock_guard<TreeLock> hold(lock_);
+    between_ticks_.erase(std::remove_if(between_ticks_.begin(), between_ticks_.end(),
+                                        [&](const auto& known) { return known.first == owner; }),
+                         between_ticks_.end());
+    if (call) between_ticks_.emplace_back(owner, std::move(call));
+}
+
 NodeStatus TreeState::tick_root() {
     const auto now = std::chrono::steady_clock::now();
     const double dt = last_tick_ ? std::chrono::duration<double>(now - *last_tick_).count() : 0.0;
     last_tick_ = now;
     std::lock_guard<TreeLock> hold(lock_);
+    for (const auto& between : between_ticks_) between.second();
     const NodeStatus result = from_canopy(agent_->tick(dt));
     if (transitions_ && isStatusCompleted(result)) transitions_->change(0, NodeStatus::IDLE);
     return result;

@@ -9,12 +9,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "behaviortree_cpp/bt_factory.h"
@@ -121,6 +123,12 @@ public:
     // ---- for StatusChangeLogger ----
     void subscribe(StatusChangeLogger* logger);
     void unsubscribe(StatusChangeLogger* logger);
+    /// The agent's observer that tells the loggers (made by the first subscribe): what a
+    /// Groot2Publisher's server passes the agent's events on to.
+    canopy::observer* logger_observer();
+    /// Calls `call` on the ticking thread before each tick of the root, until
+    /// call_between_ticks(owner, {}) (Groot2Publisher: its server's update()).
+    void call_between_ticks(const void* owner, std::function<void()> call);
 
     // ---- for TreeNode ----
     /// A node's own code set its status while the engine ticks it: the loggers hear it.
@@ -191,6 +199,7 @@ private:
     std::atomic<std::uint32_t> engine_node_{0xFFFFFFFF};
     std::atomic<std::thread::id> engine_thread_{};
     std::optional<std::chrono::steady_clock::time_point> last_tick_;
+    std::vector<std::pair<const void*, std::function<void()>>> between_ticks_;
     std::mutex wake_mutex_;
     std::condition_variable wake_cv_;
     bool woken_ = false;

@@ -40,6 +40,8 @@ protected:
     /// A derived class calls it first in its destructor, so that no callback reaches a
     /// half-destroyed object.
     void unsubscribeFromTreeChanges();
+    /// The tree subscribed to, or null.
+    detail::TreeState* treeState() const { return tree_; }
 
 private:
     friend class detail::TreeState;
