@@ -94,6 +94,24 @@ std::string with_board(const std::string& board, const std::vector<std::string>&
 }  // namespace
 
 TEST_SUITE("value types") {
+    TEST_CASE("a vector of a type without == is a blackboard type that scripts do not compare") {
+        struct no_equal {
+            int n = 0;
+        };
+        using list = std::vector<no_equal>;
+        const auto type = make_value_type<list>(
+            "List", [](std::string_view) { return list(2); },
+            [](const list& l) { return std::to_string(l.size()); });
+        CHECK_FALSE(static_cast<bool>(type->equal));
+        const auto numbers = make_value_type<std::vector<int>>(
+            "Numbers", [](std::string_view) { return std::vector<int>{1}; },
+            [](const std::vector<int>& v) { return std::to_string(v.size()); });
+        REQUIRE(static_cast<bool>(numbers->equal));
+        const std::vector<int> a{1, 2};
+        const std::vector<int> b{1, 2};
+        CHECK(numbers->equal(&a, &b));
+    }
+
     TEST_CASE("scripts assign a program's type from a key of that type or from text") {
         // BehaviorTree.CPP's ExprAssignment: `=` and `:=` copy a value of the entry's type
         // (Any::copyInto), or read a string with the entry's convertFromString.

@@ -50,10 +50,16 @@ struct value_type {
 namespace detail {
 
 template <typename T, typename = void>
-struct has_equal : std::false_type {};
+struct declares_equal : std::false_type {};
 template <typename T>
-struct has_equal<T, std::void_t<decltype(std::declval<const T&>() == std::declval<const T&>())>>
+struct declares_equal<T,
+                      std::void_t<decltype(std::declval<const T&>() == std::declval<const T&>())>>
     : std::true_type {};
+template <typename T>
+struct has_equal : declares_equal<T> {};
+// A vector declares == whatever its elements are; it compiles only for elements that have one.
+template <typename T, typename Allocator>
+struct has_equal<std::vector<T, Allocator>> : has_equal<T> {};
 
 }  // namespace detail
 
