@@ -8,16 +8,22 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <list>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "behaviortree_cpp/actions/pop_from_queue.hpp"
 #include "behaviortree_cpp/bt_factory.h"
+#include "behaviortree_cpp/decorators/consume_queue.h"
 #include "behaviortree_cpp/decorators/loop_node.h"
 #include "behaviortree_cpp/loggers/bt_cout_logger.h"
 #include "behaviortree_cpp/loggers/bt_file_logger_v2.h"
+#include "behaviortree_cpp/loggers/bt_minitrace_logger.h"
 #include "behaviortree_cpp/loggers/bt_observer.h"
+#include "behaviortree_cpp/xml_parsing.h"
 #include "canopy/run/agent.hpp"
 #include "canopy/run/tree.hpp"
 
@@ -481,6 +487,51 @@ TEST_SUITE("BehaviorTree.CPP API") {
         CHECK(changes == expected);
     }
 
+    TEST_CASE("MinitraceLogger writes a Chrome trace: spans for nodes that run, instants else") {
+        BT::BehaviorTreeFactory factory;
+        Calls calls;
+        factory.registerNodeType<Walk>("Walk", &calls);
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4">
+          <BehaviorTree ID="Main">
+            <Sequence><AlwaysSuccess name="first"/><Walk name="walk" ticks="2"/></Sequence>
+          </BehaviorTree></root>)");
+        const std::filesystem::path path =
+            std::filesystem::temp_directory_path() / "canopy_minitrace_test.json";
+        {
+            BT::MinitraceLogger logger(tree, path.c_str());
+            CHECK(tree.tickWhileRunning(std::chrono::milliseconds(0)) == BT::NodeStatus::SUCCESS);
+        }
+        std::ifstream in(path);
+        const nlohmann::json trace = nlohmann::json::parse(in);
+        in.close();
+        std::filesystem::remove(path);
+        std::vector<std::string> events;  // "phase name"
+        for (const auto& event : trace.at("traceEvents"))
+            events.push_back(event.at("ph").get<std::string>() + " " +
+                             event.at("name").get<std::string>());
+        const std::vector<std::string> expected{"B Sequence", "I first", "B walk", "E walk",
+                                                "E Sequence"};
+        CHECK(events == expected);
+    }
+
+    TEST_CASE("writeTreeNodesModelXML and WriteTreeToXML write what Groot2 reads") {
+        BT::BehaviorTreeFactory factory;
+        std::vector<std::string> out;
+        factory.registerNodeType<Report>("Report", std::ref(out));
+        const std::string models = BT::writeTreeNodesModelXML(factory);
+        CHECK(models.find(R"(<Action ID="Report")") != std::string::npos);
+        CHECK(models.find(R"(name="count")") != std::string::npos);
+        CHECK(models.find("RoundRobin") == std::string::npos);  // not the program's
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4">
+          <BehaviorTree ID="Main"><Sequence><Report name="r" text="x"/></Sequence></BehaviorTree>
+        </root>)");
+        const std::string with = BT::WriteTreeToXML(tree, true, true);
+        CHECK(with.find(R"(<Report name="r" _uid="2" text="x"/>)") != std::string::npos);
+        const std::string without = BT::WriteTreeToXML(tree, false, false);
+        CHECK(without.find(R"(<Report name="r" text="x"/>)") != std::string::npos);
+        CHECK(without.find("_uid") == std::string::npos);
+    }
+
     TEST_CASE("a tree Canopy's loader refuses is a RuntimeError naming each problem's place") {
         BT::BehaviorTreeFactory factory;
         try {
@@ -511,6 +562,58 @@ TEST_SUITE("BehaviorTree.CPP API") {
             <ScriptCondition code="c == 2 &amp;&amp; a == 42"/></Sequence>
             </BehaviorTree></root>)");
         CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+    }
+
+    TEST_CASE("PopFromQueue, QueueSize and ConsumeQueue take a ProtectedQueue's items") {
+        BT::BehaviorTreeFactory factory;
+        factory.registerNodeType<BT::PopFromQueue<int>>("PopFromQueue");
+        factory.registerNodeType<BT::QueueSize<int>>("QueueSize");
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+        factory.registerNodeType<BT::ConsumeQueue<int>>("ConsumeQueue");
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+        std::vector<int> seen;
+        factory.registerSimpleAction("See",
+                                     [&](BT::TreeNode& node) {
+                                         seen.push_back(node.getInput<int>("value").value());
+                                         return seen.back() == 13 ? BT::NodeStatus::FAILURE
+                                                                  : BT::NodeStatus::SUCCESS;
+                                     },
+                                     {BT::InputPort<int>("value")});
+        auto queue = std::make_shared<BT::ProtectedQueue<int>>();
+        queue->items = {10, 11, 12};
+        auto board = BT::Blackboard::create();
+        board->set("queue", queue);
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4">
+          <BehaviorTree ID="Main"><Sequence>
+            <PopFromQueue queue="{queue}" popped_item="{first}"/>
+            <QueueSize queue="{queue}" size="{left}"/>
+            <ConsumeQueue queue="{queue}" popped_item="{item}"><See value="{item}"/></ConsumeQueue>
+            <PopFromQueue queue="{queue}" popped_item="{none}"/>
+          </Sequence></BehaviorTree></root>)",
+                                                   board);
+        // The last pop finds the queue empty.
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::FAILURE);
+        CHECK(board->get<int>("first") == 10);
+        CHECK(board->get<int>("left") == 2);
+        CHECK(seen == std::vector<int>{11, 12});
+        CHECK(queue->items.empty());
+        // A child that fails fails the ConsumeQueue; the items after it stay in the queue.
+        queue->items = {13, 14};
+        auto other = BT::Blackboard::create();
+        other->set("queue", queue);
+        BT::Tree consume = factory.createTreeFromText(R"(<root BTCPP_format="4">
+          <BehaviorTree ID="Main"><ConsumeQueue queue="{queue}" popped_item="{item}">
+            <See value="{item}"/></ConsumeQueue></BehaviorTree></root>)",
+                                                      other);
+        seen.clear();
+        CHECK(consume.tickWhileRunning() == BT::NodeStatus::FAILURE);
+        CHECK(seen == std::vector<int>{13});
+        CHECK(queue->items == std::list<int>{14});
     }
 
     TEST_CASE("a LoopNode ticks its child once per value of a queue, literal or on a key") {

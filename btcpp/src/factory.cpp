@@ -13,11 +13,13 @@
 #include <thread>
 
 #include "behaviortree_cpp/bt_factory.h"
+#include "behaviortree_cpp/xml_parsing.h"
 #include "canopy/core/diagnostic.hpp"
 #include "canopy/load/load.hpp"
 #include "canopy/load/substitution.hpp"
 #include "canopy/nodes/builtin_nodes.hpp"
 #include "canopy/run/registry.hpp"
+#include "canopy/views/palette.hpp"
 #include "formats/btcpp_names.hpp"
 #include "load/substitute.hpp"
 #include "tree_state.hpp"
@@ -416,6 +418,17 @@ void BehaviorTreeFactory::addMetadataToManifest(const std::string& node_id,
         throw std::runtime_error("addMetadataToManifest: wrong ID");
     }
     found->second.metadata = metadata;
+}
+
+std::string writeTreeNodesModelXML(const BehaviorTreeFactory& factory, bool /*include_builtin*/) {
+    // The program's types alone: Canopy's own built-ins are not the program's either.
+    canopy::registry types;
+    types.add_builtin_types();
+    for (const auto& type : factory.state_->value_types) {
+        if (types.find_type(type->name) == nullptr) types.add_type(type);
+    }
+    for (const canopy::node_type& type : factory.state_->user_types) types.add(type);
+    return canopy::write_palette(types, canopy::file_format::btcpp_xml);
 }
 
 PolymorphicCastRegistry& BehaviorTreeFactory::polymorphicCastRegistry() {

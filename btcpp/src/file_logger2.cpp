@@ -1,5 +1,5 @@
 // FileLogger2: BehaviorTree.CPP 4's `.btlog` file, with the tree's XML as Groot2 reads a
-// running tree (views/groot2_tree.hpp), so that node UIDs match.
+// running tree (WriteTreeToXML), so that node UIDs match.
 
 #include <array>
 #include <chrono>
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "behaviortree_cpp/loggers/bt_file_logger_v2.h"
-#include "views/groot2_tree.hpp"
+#include "behaviortree_cpp/xml_parsing.h"
 
 namespace BT {
 
@@ -31,6 +31,7 @@ std::int64_t microseconds(Duration since_epoch) {
 struct FileLogger2::Pimpl {
     std::ofstream file;
     Duration first_timestamp{};
+    Duration last_flush{};
 };
 
 FileLogger2::FileLogger2(const Tree& tree, const std::filesystem::path& filepath)
@@ -43,7 +44,7 @@ FileLogger2::FileLogger2(const Tree& tree, const std::filesystem::path& filepath
         throw RuntimeError("problem opening file in FileLogger2: ", filepath.string());
     _p->file << "BTCPP4-FileLogger2";
     _p->file.put(1);  // the protocol
-    const std::string xml = canopy::detail::groot2::tree_xml(tree.canopyTree());
+    const std::string xml = WriteTreeToXML(tree, true, true);
     write_little_endian<4>(_p->file, xml.size());
     _p->file.write(xml.data(), static_cast<std::streamsize>(xml.size()));
     _p->first_timestamp = std::chrono::system_clock::now().time_since_epoch();
@@ -63,6 +64,12 @@ void FileLogger2::callback(Duration timestamp, const TreeNode& node, NodeStatus 
     write_little_endian<6>(_p->file, change.timestamp_usec);
     write_little_endian<2>(_p->file, change.node_uid);
     write_little_endian<1>(_p->file, change.status);
+    // To the file within 10 ms, as BehaviorTree.CPP's writer thread does, and whenever the
+    // root changes (a tick's end): what a killed program recorded stays recorded.
+    if (node.UID() == 1 || timestamp - _p->last_flush >= std::chrono::milliseconds(10)) {
+        _p->file.flush();
+        _p->last_flush = timestamp;
+    }
 }
 
 void FileLogger2::flush() {

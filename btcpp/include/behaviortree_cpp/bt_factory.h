@@ -291,6 +291,8 @@ public:
         const;
 
 private:
+    friend std::string writeTreeNodesModelXML(const BehaviorTreeFactory& factory,
+                                              bool include_builtin);
     std::unique_ptr<detail::FactoryState> state_;
 };
 
