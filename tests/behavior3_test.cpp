@@ -340,6 +340,14 @@ TEST_SUITE("behavior3") {
             CHECK(one(R"({"id": 2, "name": "canopy.Parallel", "args": {"success_threshold": 1})" +
                       child) == "2<1 Parallel success_threshold=1\n3<2 A\n");
         }
+        SUBCASE("the escape alone names no type, in either flavour") {
+            read_result nested = read(R"({"name": "t", "root": {"id": 1, "name": "canopy."}})");
+            CHECK(only(nested, diagnostic_code::unknown_type).message.find("names no node type") !=
+                  std::string::npos);
+            read_result classic = read(R"({"root": "a", "nodes": {"a": {"name": "canopy."}}})");
+            CHECK(only(classic, diagnostic_code::unknown_type).message.find("'canopy.'") !=
+                  std::string::npos);
+        }
     }
 
     TEST_CASE("maps the classic flavour's nodes (behavior3js) to Canopy's") {

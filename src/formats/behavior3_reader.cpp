@@ -679,10 +679,16 @@ private:
             } else if (category == "tree") {
                 report(at(name_value).where, diagnostic_code::unknown_tree,
                        "subtree '" + std::string(name) + "' names no tree of this project", id);
+            } else if (name == b3::escape_prefix) {
+                report(at(name_value).where, diagnostic_code::unknown_type,
+                       what + "'s 'name' is '" + std::string(name) +
+                           "' and nothing after it: it names no node type",
+                       id);
             }
             add_mapped(b3::flavour::classic, name, describe, at(node).where, id, parent, args, {},
                        {}, children.empty(), records);
-            if (name.empty()) records.mark_problem(record_set::bad_type);
+            if (name.empty() || name == b3::escape_prefix)
+                records.mark_problem(record_set::bad_type);
         }
 
         return children;
@@ -914,11 +920,17 @@ private:
                 // text_field reported the other kinds.
                 report(at(n.name).where, diagnostic_code::missing_field,
                        "a node's 'name' is empty: it names no node type", ids[i]);
+            } else if (type == b3::escape_prefix) {
+                report(at(n.name).where, diagnostic_code::unknown_type,
+                       "a node's 'name' is '" + std::string(type) +
+                           "' and nothing after it: it names no node type",
+                       ids[i]);
             }
             add_mapped(b3::flavour::nested, type, describe, at(n.node).where, ids[i], parent, args,
                        slots(n.input, "input"), slots(n.output, "output"), child_count[i] == 0,
                        records);
-            if (type.empty()) records.mark_problem(record_set::bad_type);
+            if (type.empty() || type == b3::escape_prefix)
+                records.mark_problem(record_set::bad_type);
             keep_uuid(n, records);
         }
     }
