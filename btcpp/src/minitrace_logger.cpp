@@ -13,21 +13,6 @@
 
 namespace BT {
 
-namespace {
-
-const char* category(NodeType type) {
-    switch (type) {
-        case NodeType::ACTION: return "Action";
-        case NodeType::CONDITION: return "Condition";
-        case NodeType::DECORATOR: return "Decorator";
-        case NodeType::CONTROL: return "Control";
-        case NodeType::SUBTREE: return "SubTree";
-        default: return "Undefined";
-    }
-}
-
-}  // namespace
-
 struct MinitraceLogger::PImpl {
     std::ofstream file;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
@@ -62,7 +47,7 @@ void MinitraceLogger::callback(Duration /*timestamp*/, const TreeNode& node, Nod
         return;
     }
     const nlohmann::json event{
-        {"cat", category(node.type())},
+        {"cat", toStr(node.type())},
         {"name", node.name()},
         {"ph", phase},
         {"pid", static_cast<long>(::getpid())},
