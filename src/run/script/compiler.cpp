@@ -454,7 +454,13 @@ private:
                 if (left == param_type::string) {
                     fail(at, "'" + name + "' needs integers, not a string");
                 }
-                if (k == 0) to_integer_operand(n.kids[0], left, op);
+                // The previous operator's result is a real under BehaviorTree.CPP's rules: back
+                // to an integer, or its bits would be read as one.
+                if (k == 0) {
+                    to_integer_operand(n.kids[0], left, op);
+                } else if (left == param_type::number) {
+                    emit(opcode::num_to_int, 0);
+                }
                 const param_type right = expr(right_id);
                 if (right == param_type::string) {
                     fail(at, "'" + name + "' needs integers, not a string");
