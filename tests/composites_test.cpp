@@ -398,6 +398,26 @@ TEST_SUITE("composites") {
         CHECK(log.violations == 0);
     }
 
+    TEST_CASE("Switch2 on a string key compares numbers' text as numbers, as BehaviorTree.CPP") {
+        script_log log;
+        agent a(make_with_mode({record(1, 0, "Switch2",
+                                       R"({"variable": "mode", "case_1": "1", )"
+                                       R"("case_2": "0.5"})"),
+                                leaf(2, 1, "s"), leaf(3, 1, "s"), leaf(4, 1, "s")}),
+                &log);
+        const std::pair<const char*, const char*> cases[] = {{"1", "#2"},    {"1.0", "#2"},
+                                                             {"01", "#2"},   {"0.50000001", "#3"},
+                                                             {"1abc", "#4"}, {"", "#4"}};
+        for (const auto& [mode, child] : cases) {
+            INFO("mode " << mode);
+            a.blackboard().set("mode", std::string_view(mode));
+            check_ticks(record_ticks(a, 1),
+                        {{success,
+                          {"enter " + std::string(child), "exit success " + std::string(child),
+                           "enter #1", "exit success #1"}}});
+        }
+    }
+
     TEST_CASE("Switch takes its cases from one string separated by semicolons") {
         script_log log;
         agent a(make_with_mode(

@@ -298,21 +298,24 @@ TEST_SUITE("decorators") {
         }
     }
 
-    TEST_CASE("Timeout refuses a literal 0 or negative, and fails at once for a key's 0") {
-        CHECK(refusal({record(1, 0, "Timeout", R"({"seconds": 0})"), leaf(2, 1, "s")}) ==
-              "node 1 ('Timeout'): 'seconds' of 0 would fail at once, without ticking the child "
-              "(in BehaviorTree.CPP, msec=0 means no timeout: for that, leave the Timeout out)");
+    TEST_CASE("Timeout of 0 is no timeout, literal or from a key, and refuses a negative") {
         CHECK(refusal({record(1, 0, "Timeout", R"({"seconds": -1.5})"), leaf(2, 1, "s")}) ==
-              "node 1 ('Timeout'): 'seconds' must be more than 0, not -1.5");
+              "node 1 ('Timeout'): 'seconds' must be 0 or more, not -1.5");
         script_log log;
-        agent a(make({record(1, 0, "Timeout", R"({"seconds": "{health}"})"), leaf(2, 1, "s")}),
-                &log);
-        CHECK(step(a) == tick_result{F, {"enter #1", "exit failure #1"}});  // health is 0
-        a.blackboard().set("health", -3.0);
-        CHECK(step(a) == tick_result{F, {"enter #1", "exit failure #1"}});
-        a.blackboard().set("health", 1.0);
-        CHECK(step(a) ==
-              tick_result{S, {"enter #2", "exit success #2", "enter #1", "exit success #1"}});
+        SUBCASE("a literal 0 ticks a running child on and on, as BehaviorTree.CPP's msec=0") {
+            agent a(make({record(1, 0, "Timeout", R"({"seconds": 0})"), leaf(2, 1, "r")}), &log);
+            CHECK(record_ticks(a, 3, 100.0) ==
+                  ticks{{R, {"enter #2", "enter #1"}}, {R, {}}, {R, {}}});
+        }
+        SUBCASE("a key's 0 or less too; a key's time limits the child") {
+            agent a(make({record(1, 0, "Timeout", R"({"seconds": "{health}"})"), leaf(2, 1, "r")}),
+                    &log);
+            CHECK(step(a, 5.0) == tick_result{R, {"enter #2", "enter #1"}});  // health is 0
+            a.blackboard().set("health", -3.0);
+            CHECK(step(a, 5.0) == tick_result{R, {}});
+            a.blackboard().set("health", 1.0);  // 10 s have passed since the entry
+            CHECK(step(a, 5.0) == tick_result{F, {"halt #2", "exit failure #1"}});
+        }
     }
 
     TEST_CASE("Delay returns running when entered and ticks its child once seconds have passed") {

@@ -176,9 +176,9 @@ TEST_SUITE("the file's words") {
               "unknown node type 'Fallbak' (did you mean 'Fallback'?)");
         CHECK(first_message(btcpp("<Inverter/>"), file_format::btcpp_xml) ==
               "'Inverter' is a decorator and takes exactly one child, but node 2 has 0");
-        CHECK(first_message(btcpp("<Timeout msec=\"{t}\"><AlwaysSuccess/></Timeout>"),
-                            file_format::btcpp_xml)
-                  .find("'msec' of 'Timeout' reads milliseconds") == 0);
+        CHECK(first_message(btcpp("<Timeout msec=\"1.5\"><AlwaysSuccess/></Timeout>"),
+                            file_format::btcpp_xml) ==
+              "'msec' of 'Timeout' must be a whole number of milliseconds, not \"1.5\"");
     }
 
     TEST_CASE("and as a behavior3 file writes them, suggesting from its own names") {

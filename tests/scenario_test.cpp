@@ -48,6 +48,20 @@ TEST_SUITE("scenarios") {
         CHECK(result.ticks == 24);
     }
 
+    TEST_CASE("a scenario gives the names a BehaviorTree.CPP tree's program provides") {
+        const scenario_read_result r = read(R"({"tree": "../../tests/cli/provided_values.xml",
+            "steps": [{"tick": 1, "set": {"decision": "chase", "ball_out": false,
+                                          "max_speed": 1.5}, "status": "success"},
+                      {"tick": 2, "set": {"decision": "flee"}, "status": "failure"},
+                      {"tick": 3, "set": {"decision": "chase", "ball_out": true},
+                       "status": "failure"},
+                      {"tick": 4, "set": {"ball_out": false}, "status": "success"}]})");
+        for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(r);
+        const scenario_result result = run_scenario(r.scenario, builtins());
+        CHECK_MESSAGE(result.passed(), result.report());
+    }
+
     TEST_CASE("a failure says where, which tick, expected and got, with the tick's trace") {
         const scenario_read_result r = read(R"({"tree": "../guard.json", "steps": [
             {"tick": 3, "set": {"alarm": true}},

@@ -254,7 +254,8 @@ public:
                 case NodeStatus::RUNNING: test.return_status = canopy::status::running; break;
                 case NodeStatus::SKIPPED: test.return_status = canopy::status::skipped; break;
                 case NodeStatus::IDLE:
-                    throw RuntimeError("Substitution rule [", pattern, "]: return_status IDLE");
+                    throw RuntimeError(
+                        "TestNode return_status resolved to invalid status (integer value: 0)");
             }
             test.return_status_script = config.return_status_script;
             test.async_delay = std::chrono::duration<double>(config.async_delay).count();
@@ -270,7 +271,9 @@ public:
     Tree make(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard) const {
         if (blackboard) blackboard->setPolymorphicCastRegistry(casts);
         Tree made;
-        made.state_ = std::make_unique<TreeState>(std::move(tree), std::move(blackboard));
+        auto registered = std::make_shared<ScriptingEnumsRegistry>(enums.begin(), enums.end());
+        made.state_ =
+            std::make_unique<TreeState>(std::move(tree), std::move(blackboard), registered);
         made.subtrees = made.state_->subtrees();
         made.manifests = manifests;
         return made;

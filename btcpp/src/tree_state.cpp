@@ -206,10 +206,12 @@ void btcpp_node::halt(canopy::context& ctx) const {
 
 // ---- TreeState ----
 
-TreeState::TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard)
+TreeState::TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard,
+                     std::shared_ptr<ScriptingEnumsRegistry> enums)
     : tree_(std::move(tree)),
       agent_(std::make_unique<canopy::agent>(tree_)),
-      blackboard_(std::move(blackboard)) {
+      blackboard_(std::move(blackboard)),
+      enums_(std::move(enums)) {
     make_nodes();
     // What the program set before the tree existed goes to the agent's keys, from the
     // blackboard and its parents (whose keys the tree names as "@key"), the nearest first;
@@ -262,6 +264,7 @@ NodeConfig TreeState::config_of(std::uint32_t index, const TreeNodeManifest* man
     NodeConfig config;
     config.blackboard = blackboard_;
     config.manifest = manifest;
+    config.enums = enums_;
     config.uid = static_cast<std::uint16_t>(index + 1);
     for (auto& [port, text] : written_ports(tree_->written_params(index))) {
         PortDirection direction = PortDirection::INPUT;
@@ -599,14 +602,25 @@ NodeStatus TreeState::tick_root() {
     last_tick_ = now;
     std::lock_guard<TreeLock> hold(lock_);
     for (const auto& between : between_ticks_) between.second();
-    const NodeStatus result = from_canopy(agent_->tick(dt));
+    NodeStatus result = NodeStatus::IDLE;
+    try {
+        result = from_canopy(agent_->tick(dt));
+    } catch (const canopy::error& e) {
+        // A built-in's or a script's failure: BehaviorTree.CPP's are RuntimeErrors (its
+        // NodeExecutionError), which the program catches as such.
+        throw RuntimeError(e.what());
+    }
     if (transitions_ && isStatusCompleted(result)) transitions_->change(0, NodeStatus::IDLE);
     return result;
 }
 
 void TreeState::halt() {
     std::lock_guard<TreeLock> hold(lock_);
-    agent_->halt();
+    try {
+        agent_->halt();
+    } catch (const canopy::error& e) {
+        throw RuntimeError(e.what());  // an `_onHalted` script's failure, as in tick_root
+    }
 }
 
 NodeStatus TreeState::view_status(std::uint32_t index) const {

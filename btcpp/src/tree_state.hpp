@@ -92,7 +92,9 @@ private:
 
 class TreeState {
 public:
-    TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard);
+    /// `enums`: the factory's scripting enums, which the nodes' configs give their getInput.
+    TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard,
+              std::shared_ptr<ScriptingEnumsRegistry> enums = nullptr);
     ~TreeState();
     TreeState(const TreeState&) = delete;
     TreeState& operator=(const TreeState&) = delete;
@@ -189,6 +191,7 @@ private:
     std::shared_ptr<const canopy::tree> tree_;
     std::unique_ptr<canopy::agent> agent_;
     Blackboard::Ptr blackboard_;
+    std::shared_ptr<ScriptingEnumsRegistry> enums_;
     std::vector<TreeNode*> nodes_;
     std::vector<std::unique_ptr<TreeNode>> views_;  // the built-in nodes' TreeNodes
     std::vector<Tree::Subtree::Ptr> subtrees_;

@@ -641,12 +641,18 @@ private:
             for (const auto* raw = records_.params_begin(i); raw != records_.params_end(i); ++raw) {
                 const std::optional<std::string_view> name = key_of(raw->value);
                 const param_spec* spec = spec_of(type, raw->name);
-                if (name && spec != nullptr) ports.emplace(*name, detail::declared_by(spec->type));
+                if (name && spec != nullptr) {
+                    ports.emplace(*name,
+                                  detail::declared_by(spec->declares_entry.value_or(spec->type)));
+                }
             }
         }
         for (blackboard_key& key : keys_) {
             if (!detail::is_btcpp_entry(key.custom.get())) continue;
             detail::btcpp_entry entry;
+            // A value given where the key was declared (a SubTree's port default) is kept.
+            if (key.initial && key.initial_object != nullptr)
+                entry = *static_cast<const detail::btcpp_entry*>(key.initial_object.get());
             if (const auto port = ports.find(key.name); port != ports.end()) {
                 entry.exists = true;
                 entry.type = port->second;
@@ -1195,12 +1201,15 @@ private:
         const std::uint32_t slot = find_key(i, *name, where);
         if (slot == param::no_key) return std::nullopt;
         const param_type held = keys_[slot].type;
-        // A dynamic entry converts when read or written, as BehaviorTree.CPP's does.
+        // A dynamic entry converts when read or written, as BehaviorTree.CPP's does; a
+        // registered type's input reads the text one holds with the type's convertFromString
+        // (canopy::btcpp's getInput), as BehaviorTree.CPP's SetBlackboard into a typed entry.
         const bool into_entry = detail::is_btcpp_entry(custom);
-        if (into_entry ||
-            (detail::is_btcpp_entry(keys_[slot].custom.get()) && wanted != param_type::custom)) {
+        if (into_entry || (detail::is_btcpp_entry(keys_[slot].custom.get()) &&
+                           (wanted != param_type::custom || (!spec.output && custom->from_text)))) {
             param bound{spec.name, zero_of(wanted), slot, spec.output};
             bound.dynamic = !into_entry;
+            bound.key_scale = given.key_scale;
             return bound;
         }
         // A `json` key (a behavior3 file's variable) converts as behavior3-ts's nodes use its
@@ -1225,7 +1234,9 @@ private:
                           type_text(held, keys_[slot].custom.get()));
             return std::nullopt;
         }
-        return param{spec.name, zero_of(wanted), slot, spec.output};
+        param bound{spec.name, zero_of(wanted), slot, spec.output};
+        bound.key_scale = given.key_scale;
+        return bound;
     }
 
     // Whether a parameter of type `wanted` (of `custom` when a registered type) and a key

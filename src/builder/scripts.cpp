@@ -166,28 +166,27 @@ std::optional<std::int64_t> script_pass::find_enum(const entry& e, std::string_v
 
 // BehaviorTree.CPP looks a name up when the script runs: a key or enum that neither the file
 // nor the program declares may be one the program writes before then (`temp` in
-// `temp > LIMIT`). Each becomes a number key that holds no value until written (the builder
-// makes it start unset), with a warning: reading it before a write fails the tick, as there.
-// Not a name a script assigns with `=` or `+=`: BehaviorTree.CPP refuses that on a missing
-// entry before it reads anything, so compiling defers that statement's failure.
+// `temp > LIMIT`). Each becomes a dynamic entry, which takes whatever the program writes
+// (a number, a boolean, a string) and holds nothing until then (the builder makes it start
+// unset), with a warning: reading it before a write fails the tick, as there.
+// A name a script assigns with `=` or `+=` too (`_onHalted="B=69"` with `B` the program's):
+// BehaviorTree.CPP's assignment fails on a missing entry, and so does the entry's.
 void script_pass::declare_provided_keys(std::vector<blackboard_key>& keys,
                                         std::unordered_map<std::string, std::uint32_t>& slots) {
     for (const entry& e : entries_) {
         if (e.dialect != script_dialect::btcpp || !compilable_alone(e)) continue;
-        std::unordered_set<std::string_view> assigned;
-        for (const script_assignment& a : e.parsed.assignments()) {
-            if (!a.creates) assigned.insert(a.name);
-        }
         for (const std::string_view written : e.parsed.names()) {
-            if (assigned.count(written) != 0 || find_enum(e, written)) continue;
+            if (find_enum(e, written)) continue;
             std::string key = whole_name(e, written);
             if (slots.count(key) != 0) continue;
             slots.emplace(key, static_cast<std::uint32_t>(keys.size()));
-            keys.push_back({key, param_type::number, std::nullopt, false});
+            keys.push_back({key, param_type::custom, std::nullopt, false});
+            keys.back().custom = btcpp_entry_type();
+            keys.back().initial_object = std::make_shared<const btcpp_entry>();
             keys.back().provided = true;
             report_at(e, static_cast<std::size_t>(written.data() - e.parsed.text().data()),
                       "'" + std::string(written) +
-                          "' is no key of the tree nor an enum: a number key the program "
+                          "' is no key of the tree nor an enum: a key the program "
                           "provides, which holds no value until it writes it",
                       diagnostic_severity::warning,
                       "; a script that reads it before then fails there");

@@ -575,6 +575,7 @@ write_result write_behavior3(const tree_document& document) {
     // name with its own arguments: read back, its arguments tell it from the built-in again
     // (docs/behavior3.md, "Dialects").
     behavior3_writer(document, result).run();
+    report_scaled_keys(document, result);
     return result;
 }
 

@@ -470,8 +470,10 @@ private:
                 value = same_name;
             }
             // The file's words when the value or the name changes.
-            auto add = [&](std::string_view canopy_name, param_value v, bool from_text) {
+            auto add = [&](std::string_view canopy_name, param_value v, bool from_text,
+                           double key_scale = 1) {
                 record_set::raw_param p{std::string(canopy_name), std::move(v), where, from_text};
+                p.key_scale = key_scale;
                 const auto* text = std::get_if<std::string>(&p.value);
                 const bool value_differs = text == nullptr || *text != written;
                 if (canopy_name != name || value_differs) {
@@ -536,26 +538,19 @@ private:
                 } else {
                     add(row->canopy, std::string(value), true);  // a key, or text reported later
                 }
+            } else if (is_key_reference(value)) {
+                // The key holds milliseconds (BehaviorTree.CPP's port is an unsigned): the
+                // parameter in seconds reads its value times 0.001.
+                add(row->canopy, std::string(value), true, 0.001);
             } else if (std::optional<double> seconds = read_milliseconds(*row, value, where, id)) {
                 add(row->canopy, *seconds, false);
             }
         }
     }
 
-    // A port in milliseconds, as Canopy's parameter in seconds; nothing after a report.
+    // A literal port in milliseconds, as Canopy's parameter in seconds; nothing after a report.
     std::optional<double> read_milliseconds(const btcpp::param_row& row, std::string_view value,
                                             source_location where, std::int64_t id) {
-        if (is_key_reference(value)) {
-            report(where, diagnostic_code::unsupported_feature,
-                   "'" + std::string(row.btcpp) + "' of '" + std::string(row.type) +
-                       "' reads milliseconds from blackboard key " + std::string(value) +
-                       "; Canopy's '" + std::string(row.canopy) +
-                       "' is in seconds and cannot convert a key's value: give a number, or "
-                       "write Canopy's '" +
-                       std::string(row.canopy) + "' with a key that holds seconds",
-                   id);
-            return std::nullopt;
-        }
         std::uint64_t milliseconds = 0;
         auto [end, error] =
             std::from_chars(value.data(), value.data() + value.size(), milliseconds);

@@ -275,6 +275,8 @@ private:
                 attributes.emplace_back(std::string(row->btcpp), value_text(type, *p));
             } else if (std::optional<std::uint64_t> ms = milliseconds_of(p->value)) {
                 attributes.emplace_back(std::string(row->btcpp), std::to_string(*ms));
+            } else if (p->key_scale == 0.001) {  // a key of milliseconds, as read
+                attributes.emplace_back(std::string(row->btcpp), attribute_text(p->value));
             } else {
                 keep_canopy_form = true;
             }

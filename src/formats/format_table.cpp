@@ -5,6 +5,7 @@
 
 #include "canopy/formats/format.hpp"
 #include "core/diagnostic_sink.hpp"
+#include "core/param_text.hpp"
 #include "formats/readers.hpp"
 #include "formats/sniff.hpp"
 
@@ -111,6 +112,28 @@ void report_foreign_namesakes(const tree_document& document, write_result& resul
                      std::string(records.type_name(i)) +
                      "' is the file's own, another program's node of that name; in Canopy's "
                      "formats the name is Canopy's node (write BehaviorTree.CPP XML)"});
+        }
+    }
+}
+
+void report_scaled_keys(const tree_document& document, write_result& result) {
+    for (const record_set& records : document.trees) {
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                if (p->key_scale == 1) continue;
+                result.problems.push_back(
+                    {{},
+                     p->where,
+                     records.id(i),
+                     diagnostic_code::not_expressible,
+                     "node " + std::to_string(records.id(i)) + "'s '" +
+                         std::string(p->name_as_written()) + "' reads blackboard key " +
+                         (std::holds_alternative<std::string>(p->value)
+                              ? std::get<std::string>(p->value)
+                              : value_text(p->value)) +
+                         " in milliseconds, which this format cannot say (write BehaviorTree.CPP "
+                         "XML)"});
+            }
         }
     }
 }

@@ -92,6 +92,7 @@ write_result write_flat_json(const tree_document& document) {
     write_result result;
     report_overrides(document, result);
     report_foreign_namesakes(document, result);
+    report_scaled_keys(document, result);
     if (document.trees.size() == 1 && document.main_tree.empty() && document.includes.empty()) {
         result.text = write_tree(document.trees.front());
         return result;

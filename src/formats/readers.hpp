@@ -49,6 +49,10 @@ void report_overrides(const tree_document& document, write_result& result);
 /// read back as Canopy's node.
 void report_foreign_namesakes(const tree_document& document, write_result& result);
 
+/// Reports, for a writer of a format without BehaviorTree.CPP's milliseconds, each
+/// parameter that reads a key in another unit than its own (raw_param::key_scale).
+void report_scaled_keys(const tree_document& document, write_result& result);
+
 /// Shared by the flat readers: the record fields a format spells out, and their spellings.
 inline constexpr std::string_view record_fields[] = {"id", "parentId", "type", "describe",
                                                      "params"};

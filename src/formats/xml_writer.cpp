@@ -72,6 +72,7 @@ write_result write_flat_xml(const tree_document& document) {
     result.text = printer.CStr();
     report_overrides(document, result);
     report_foreign_namesakes(document, result);
+    report_scaled_keys(document, result);
     return result;
 }
 

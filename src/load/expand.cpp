@@ -172,8 +172,20 @@ public:
         scopes_.push_back(
             {main, checked, 0, "", file.document.implicit_keys || owner_.lenient_, {}, {}});
         const std::vector<blackboard_key>& keys = checked->keys;
+        // In the main tree `@x` is its own key `x` (the main tree's blackboard is the root):
+        // named after `x`, declared once.
+        std::unordered_set<std::string> plain;
+        for (const blackboard_key& key : keys) plain.insert(key.name);
         for (std::size_t k = 0; k < keys.size(); ++k) {
             if (k < program_keys() && !keys[k].from_file) continue;
+            if (keys[k].name.size() > 1 && keys[k].name.front() == '@') {
+                std::string name = keys[k].name.substr(1);
+                scopes_[0].names[keys[k].name] = name;
+                if (!plain.insert(name).second) continue;  // `x` is declared as itself
+                scopes_[0].names[name] = name;
+                declare(name, keys[k].type_name(), keys[k].initial);
+                continue;
+            }
             scopes_[0].names[keys[k].name] = keys[k].name;
             // A name the main tree's scripts read and nothing there declares (a provided
             // key) may be a key a subtree writes: its remap declares it with its type.

@@ -13,6 +13,7 @@
 // that ticked only skipped children is skipped itself (docs/nodes.md, "Skipped").
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -26,6 +27,7 @@
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
 #include "nodes/builtin.hpp"
+#include "run/btcpp_entry.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -334,6 +336,7 @@ public:
 struct switch_case {
     std::string text;
     bool is_integer = false;
+    bool is_int = false;  // an integer that fits a C++ int (BehaviorTree.CPP parses cases so)
     std::int64_t integer = 0;
     bool is_number = false;
     double number = 0;
@@ -345,6 +348,8 @@ struct switch_case {
         const char* last = first + text.size();
         auto [int_end, int_error] = std::from_chars(first, last, integer);
         is_integer = int_error == std::errc() && int_end == last && first != last;
+        is_int = is_integer && integer >= std::numeric_limits<int>::min() &&
+                 integer <= std::numeric_limits<int>::max();
         auto [num_end, num_error] = std::from_chars(first, last, number);
         is_number = num_error == std::errc() && num_end == last && first != last;
         is_boolean = text == "true" || text == "false";
@@ -355,7 +360,9 @@ struct switch_case {
 // Switch2..Switch6 and Switch (BehaviorTree.CPP 4's SwitchNode): on every tick, reads the
 // blackboard key `variable` and ticks the child of the first case equal to its value, or
 // the last child (the default) when none is; a previously running other child is halted
-// first. Strings compare as text, integers and numbers by value, booleans as true/false.
+// first. Integers and numbers compare by value, booleans as true/false, and text as
+// BehaviorTree.CPP compares it (text_equal): a string key, and a BehaviorTree.CPP file's
+// dynamic entry as its getInput<std::string> reads it.
 class switch_node final : public node {
 public:
     switch_node(const param_list& params, std::vector<switch_case> cases, std::string cases_from)
@@ -384,11 +391,14 @@ private:
     // The index of the first case equal to the key's value, or the number of cases.
     std::size_t matching_case(const context& ctx) const {
         const blackboard board = ctx.blackboard();
+        // A key that holds no value (unset, or not written yet) takes the default, as
+        // BehaviorTree.CPP's getInput fails on a missing entry.
+        if (!board.is_set(slot_)) return cases_.size();
         std::size_t k = 0;
         switch (board.type(slot_)) {
             case param_type::string: {
                 const auto value = board.get<std::string_view>(slot_);
-                while (k < cases_.size() && cases_[k].text != value) ++k;
+                while (k < cases_.size() && !text_equal(value, cases_[k])) ++k;
                 break;
             }
             case param_type::integer: {
@@ -398,7 +408,7 @@ private:
             }
             case param_type::number: {
                 const auto value = board.get<double>(slot_);
-                while (k < cases_.size() && !(cases_[k].is_number && cases_[k].number == value))
+                while (k < cases_.size() && !(cases_[k].is_number && near(cases_[k].number, value)))
                     ++k;
                 break;
             }
@@ -408,9 +418,45 @@ private:
                     ++k;
                 break;
             }
-            default: k = cases_.size();
+            default: {
+                const blackboard_key& key = board.keys()[slot_];
+                if (!is_btcpp_entry(key.custom.get())) {
+                    k = cases_.size();
+                    break;
+                }
+                // Empty: BehaviorTree.CPP's getInput fails, and the default runs.
+                const auto& entry = board.get_ref<btcpp_entry>(slot_);
+                if (!entry.exists || entry.value.empty()) {
+                    k = cases_.size();
+                    break;
+                }
+                const std::string value = cast_text(entry.value);
+                while (k < cases_.size() && !text_equal(value, cases_[k])) ++k;
+            }
         }
         return k;
+    }
+
+    // BehaviorTree.CPP's CheckStringEquality (without its scripting enums): the same text,
+    // else both whole `int`s and equal, else both numbers within FLT_EPSILON; so the
+    // text "1" written by a script or SetBlackboard matches case "1" and "1.000000" (a real's
+    // text there) matches "1" too.
+    static bool text_equal(std::string_view value, const switch_case& c) {
+        if (value == c.text) return true;
+        const char* first = value.data();
+        const char* last = first + value.size();
+        int as_int = 0;
+        auto [int_end, int_error] = std::from_chars(first, last, as_int);
+        if (int_error == std::errc() && int_end == last && c.is_int && c.integer == as_int)
+            return true;
+        double as_number = 0;
+        auto [num_end, num_error] = std::from_chars(first, last, as_number);
+        return num_error == std::errc() && num_end == last && c.is_number &&
+               near(c.number, as_number);
+    }
+
+    static bool near(double a, double b) {
+        return std::abs(a - b) <= static_cast<double>(std::numeric_limits<float>::epsilon());
     }
 
     // An integer equals a case written as that integer, or as a number of the same value
@@ -673,9 +719,17 @@ public:
     }
 };
 
+// The key a switch reads: any key; in a BehaviorTree.CPP file the entry it names is a
+// string's, as its InputPort<std::string> declares it.
+param_spec variable_param() {
+    param_spec variable = param_spec::required("variable", param_type::key);
+    variable.declares_entry = param_type::string;
+    return variable;
+}
+
 // SwitchN's parameters: the key, then case_1 .. case_N, all required.
 std::vector<param_spec> switch_params(int cases) {
-    std::vector<param_spec> params{param_spec::required("variable", param_type::key)};
+    std::vector<param_spec> params{variable_param()};
     for (int k = 1; k <= cases; ++k) {
         params.push_back(param_spec::required("case_" + std::to_string(k), param_type::string));
     }
@@ -716,8 +770,7 @@ void register_composites(registry& reg) {
     add_switch(reg, node_type{"Switch",
                               31,
                               arity::composite,
-                              {param_spec::required("variable", param_type::key),
-                               param_spec::required("cases", param_type::string)},
+                              {variable_param(), param_spec::required("cases", param_type::string)},
                               &make_switch});
     reg.add<pipeline_sequence>("PipelineSequence", 32, arity::composite);
     reg.add<round_robin>("RoundRobin", 33, arity::composite);

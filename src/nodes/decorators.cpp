@@ -164,24 +164,16 @@ private:
 };
 
 // Fails, halting the child without ticking it, on the first tick at which at least `seconds`
-// of agent time have passed since the node was entered; until then ticks the child.
+// of agent time have passed since the node was entered; until then ticks the child. No time
+// (0, or less from a key) is no timeout, as BehaviorTree.CPP's msec="0".
 class timeout final : public stateful_node<std::int64_t> {
 public:
-    timeout() {
-        if (seconds_.from_blackboard()) return;
-        if (seconds_.literal() == 0) {
-            throw param_error(
-                "'seconds' of 0 would fail at once, without ticking the child (in "
-                "BehaviorTree.CPP, msec=0 means no timeout: for that, leave the Timeout out)");
-        }
-        if (!(seconds_.literal() > 0)) {
-            throw param_error("'seconds' must be more than 0, not " + shown(seconds_.literal()));
-        }
-    }
+    timeout() { check_seconds(seconds_); }
     void enter(context& ctx) const override { state(ctx) = ctx.time_ns(); }
     status tick(context& ctx) const override {
         const std::int64_t elapsed = ctx.time_ns() - state(ctx);
-        if (elapsed >= seconds_to_ns(seconds_.get(ctx))) {
+        const std::int64_t limit = seconds_to_ns(seconds_.get(ctx));
+        if (limit > 0 && elapsed >= limit) {
             ctx.halt(ctx.child());
             return status::failure;
         }

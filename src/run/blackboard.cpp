@@ -86,9 +86,30 @@ void blackboard::check_custom(std::uint32_t slot, const std::type_info& asked) c
 }
 
 void blackboard::set_string(std::uint32_t slot, std::string_view value) {
-    if (type(slot) != param_type::string) wrong_type(slot, param_type::string);
+    if (type(slot) != param_type::string) return set_plain(slot, value);
     string_at(slot).assign(value.data(), value.size());
     touch(slot);
+}
+
+template <typename V, typename Write>
+void blackboard::write_plain(std::uint32_t slot, V value, Write write, param_type as) {
+    const value_type* custom = keys()[slot].custom.get();
+    if (custom == nullptr || custom->takes_plain == nullptr) wrong_type(slot, as);
+    (custom->takes_plain->*write)(at(slot), value);
+    touch(slot);
+}
+
+void blackboard::set_plain(std::uint32_t slot, bool value) {
+    write_plain(slot, value, &value_type::plain_writes::boolean, param_type::boolean);
+}
+void blackboard::set_plain(std::uint32_t slot, std::int64_t value) {
+    write_plain(slot, value, &value_type::plain_writes::integer, param_type::integer);
+}
+void blackboard::set_plain(std::uint32_t slot, double value) {
+    write_plain(slot, value, &value_type::plain_writes::number, param_type::number);
+}
+void blackboard::set_plain(std::uint32_t slot, std::string_view value) {
+    write_plain(slot, value, &value_type::plain_writes::text, param_type::string);
 }
 
 void blackboard::set_custom(std::uint32_t slot, const std::type_info& asked, const void* value) {

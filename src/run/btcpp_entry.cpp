@@ -36,6 +36,7 @@ std::string type_name(btcpp_entry::declared type) {
         case btcpp_entry::declared::integer: return "int";
         case btcpp_entry::declared::real: return "double";
         case btcpp_entry::declared::boolean: return "bool";
+        case btcpp_entry::declared::object: return "a program's type";
         default: return "std::string";
     }
 }
@@ -93,7 +94,8 @@ btcpp_any converted(std::string_view text, btcpp_entry::declared type) {
             if (text == "false" || text == "False" || text == "FALSE" || text == "0")
                 return btcpp_any::integer(0);
             fail("convertFromString(): invalid bool conversion");
-        case btcpp_entry::declared::string: return btcpp_any::text(std::string(text));
+        case btcpp_entry::declared::string:
+        case btcpp_entry::declared::object: return btcpp_any::text(std::string(text));
         default:
             fail(
                 "You didn't implement the template specialization of convertFromString for this "
@@ -138,15 +140,51 @@ bool copy_into(const btcpp_any& from, btcpp_any& to) {
     return false;
 }
 
-}  // namespace
+// A value from text, as BehaviorTree.CPP stores a SubTree's literal port: an integer when the
+// whole text is one (without '.' or an exponent), else a real when it is one, else the text;
+// and the inverse of the type's to_text, which quotes strings: 'abc' is the string abc.
+btcpp_any literal_value(std::string_view text) {
+    const char* first = text.data();
+    const char* last = first + text.size();
+    if (text.find_first_of(".eE") == std::string_view::npos) {
+        std::int64_t whole = 0;
+        auto [end, e] = std::from_chars(first, last, whole);
+        if (e == std::errc() && end == last && first != last) return btcpp_any::integer(whole);
+    }
+    double real = 0;
+    auto [end, e] = std::from_chars(first, last, real);
+    if (e == std::errc() && end == last && first != last) return btcpp_any::real(real);
+    if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'')
+        return btcpp_any::text(std::string(text.substr(1, text.size() - 2)));
+    return btcpp_any::text(std::string(text));
+}
 
-std::shared_ptr<const value_type> btcpp_entry_type() {
-    static const std::shared_ptr<const value_type> type = make_value_type<btcpp_entry>(
+// A program's plain value written into an entry, as Blackboard::set<T> writes it.
+template <typename V>
+void write_plain(void* at, V value) {
+    auto& entry = *static_cast<btcpp_entry*>(at);
+    if constexpr (std::is_same_v<V, bool>) {
+        write_output(entry, btcpp_any::integer(value ? 1 : 0), btcpp_entry::declared::boolean);
+    } else if constexpr (std::is_same_v<V, std::int64_t>) {
+        write_output(entry, btcpp_any::integer(value), btcpp_entry::declared::integer);
+    } else if constexpr (std::is_same_v<V, double>) {
+        write_output(entry, btcpp_any::real(value), btcpp_entry::declared::real);
+    } else {
+        write_output(entry, btcpp_any::text(std::string(value)), btcpp_entry::declared::string);
+    }
+}
+
+constexpr value_type::plain_writes plain_writes{&write_plain<bool>, &write_plain<std::int64_t>,
+                                                &write_plain<double>,
+                                                &write_plain<std::string_view>};
+
+std::shared_ptr<const value_type> made_entry_type() {
+    auto type = std::make_shared<value_type>(*make_value_type<btcpp_entry>(
         "BT::Any",
         [](std::string_view text) {
             btcpp_entry entry;
             entry.exists = true;
-            entry.value = btcpp_any::text(std::string(text));
+            entry.value = literal_value(text);
             return entry;
         },
         [](const btcpp_entry& entry) -> std::string {
@@ -156,7 +194,15 @@ std::shared_ptr<const value_type> btcpp_entry_type() {
                 case btcpp_any::kind::string: return "'" + entry.value.s + "'";
                 default: return "";
             }
-        });
+        }));
+    type->takes_plain = &plain_writes;
+    return type;
+}
+
+}  // namespace
+
+std::shared_ptr<const value_type> btcpp_entry_type() {
+    static const std::shared_ptr<const value_type> type = made_entry_type();
     return type;
 }
 
@@ -170,6 +216,7 @@ btcpp_entry::declared declared_by(param_type port) noexcept {
         case param_type::number: return btcpp_entry::declared::real;
         case param_type::boolean: return btcpp_entry::declared::boolean;
         case param_type::string: return btcpp_entry::declared::string;
+        case param_type::custom: return btcpp_entry::declared::object;
         default: return btcpp_entry::declared::any;
     }
 }

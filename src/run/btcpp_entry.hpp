@@ -48,8 +48,19 @@ struct btcpp_entry {
     /// converter); `any_value` is BT::Any, what SetBlackboard makes an untyped entry (not
     /// typed either, but text cannot convert into it); integer to string a typed port's,
     /// converting text as its convertFromString does; `text` a string that text cannot
-    /// convert into (what SetBlackboard makes of a new key).
-    enum class declared : std::uint8_t { any, any_value, integer, real, boolean, string, text };
+    /// convert into (what SetBlackboard makes of a new key); `object` a program's type's port
+    /// (a Pose2D's): text written into it is kept as text, which that port converts with its
+    /// convertFromString when it reads it.
+    enum class declared : std::uint8_t {
+        any,
+        any_value,
+        integer,
+        real,
+        boolean,
+        string,
+        text,
+        object
+    };
     bool exists = false;
     declared type = declared::any;
     btcpp_any value;

@@ -120,6 +120,25 @@ std::string write_value(blackboard board, std::uint32_t slot, const dynamic_valu
         board.set(slot, v);
         return {};
     }
+    if (key.custom->takes_plain != nullptr) {  // a BehaviorTree.CPP file's dynamic entry
+        try {
+            if (v.type() == dynamic_value::kind::boolean) {
+                board.set(slot, v.boolean());
+            } else if (v.is_number() && v.number() == std::trunc(v.number()) &&
+                       std::fabs(v.number()) < 9.2e18) {
+                board.set(slot, static_cast<std::int64_t>(v.number()));
+            } else if (v.is_number()) {
+                board.set(slot, v.number());
+            } else if (v.is_string()) {
+                board.set(slot, std::string_view(v.string()));
+            } else {
+                return wrong;
+            }
+        } catch (const error& e) {
+            return wrong + ": " + e.what();
+        }
+        return {};
+    }
     try {
         const std::shared_ptr<const void> made =
             key.custom->from_text(v.is_string() ? v.string() : v.to_json());

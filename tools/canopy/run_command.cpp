@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -55,10 +56,80 @@ struct run_options {
     std::optional<unsigned> serve_port;   // the live view in the browser, on this port
     double rate = 10;                     // ticks a second while a live view is attached
     std::vector<std::string> events;      // "TICK:NAME[:VALUES]": posted before that tick
+    std::vector<std::string> sets;        // "KEY=VALUE": written before the first tick
     std::string coverage;                 // the file coverage JSON goes to; empty: none
     std::optional<double> min_coverage;   // percent of node outcomes a run must see
     load_options load;
 };
+
+// Writes a --set's VALUE into a key, as a program would: a JSON literal (an integer, a
+// number, true or false, a "string") as that value, other text as a string; a key of a
+// registered type reads the text with its from_text (a `json` key: JSON, else a string).
+// @warning throws canopy::error (or the type's own exception) for a value the key refuses.
+void set_value(blackboard board, std::uint32_t slot, const std::string& text) {
+    const blackboard_key& key = board.keys()[slot];
+    const char* first = text.data();
+    const char* last = first + text.size();
+    if (key.custom != nullptr && key.custom->takes_plain == nullptr) {
+        if (key.custom->is<dynamic_value>()) {
+            dynamic_value value;
+            try {
+                value = dynamic_value::from_json(text);
+            } catch (const error&) {
+                value = dynamic_value(text);
+            }
+            return board.set_object(slot, typeid(dynamic_value), &value);
+        }
+        const std::shared_ptr<const void> object = key.custom->from_text(text);
+        return board.set_object(slot, *key.custom->cpp_type, object.get());
+    }
+    std::int64_t integer = 0;
+    if (auto [end, e] = std::from_chars(first, last, integer); e == std::errc() && end == last)
+        return board.set(slot, integer);
+    double number = 0;
+    if (auto [end, e] = std::from_chars(first, last, number);
+        e == std::errc() && end == last && std::isfinite(number))
+        return board.set(slot, number);
+    if (text == "true" || text == "false") return board.set(slot, text == "true");
+    if (!text.empty() && text.front() == '"') {
+        const dynamic_value quoted = dynamic_value::from_json(text);
+        if (!quoted.is_string()) throw error(error_code::invalid_argument, "not a JSON string");
+        return board.set(slot, std::string_view(quoted.string()));
+    }
+    board.set(slot, std::string_view(text));
+}
+
+// Says what is wrong with a --set that is not KEY=VALUE.
+std::string check_set(const std::string& text) {
+    const std::size_t equals = text.find('=');
+    if (equals == 0 || equals == std::string::npos)
+        return "'" + text + "' is not KEY=VALUE (a blackboard key, '=', and its value)";
+    return {};
+}
+
+// Applies the --sets to every agent; false, after saying why, when one cannot be applied.
+bool apply_sets(const std::vector<std::string>& sets, std::vector<agent>& agents,
+                const std::string& file) {
+    for (const std::string& text : sets) {
+        const std::size_t equals = text.find('=');
+        const std::string name = text.substr(0, equals);
+        const std::string value = text.substr(equals + 1);
+        for (agent& a : agents) {
+            const std::uint32_t slot = a.blackboard().find(name);
+            try {
+                if (slot == blackboard::npos)
+                    throw error(error_code::blackboard,
+                                "the tree has no blackboard key '" + name + "'");
+                set_value(a.blackboard(), slot, value);
+            } catch (const std::exception& e) {
+                std::cerr << input_name(file) << ": error: --set " << text << ": " << e.what()
+                          << '\n';
+                return false;
+            }
+        }
+    }
+    return true;
+}
 
 // An --event: the tick it is posted before, its name, and the JSON array after the name, if
 // any, as the event's target and arguments.
@@ -377,6 +448,8 @@ int run(const run_options& o) {
         return 1;
     }
 
+    if (!apply_sets(o.sets, agents, o.file)) return 1;
+
     trace_printer printer(std::cout);
     const bool covered = !o.coverage.empty() || o.min_coverage.has_value();
     std::optional<coverage_recorder> coverage;
@@ -556,6 +629,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 return problem != nullptr ? *problem : std::string();
             },
             "TICK:NAME[:VALUES]"));
+    command
+        ->add_option("--set", o->sets,
+                     "KEY=VALUE writes VALUE into blackboard key KEY of every agent before the "
+                     "first tick, as a program would: a JSON literal (42, 0.5, true, \"text\") as "
+                     "that value, other text as a string, and text in a key of a registered type "
+                     "as that type reads it; may be repeated")
+        ->check(CLI::Validator(check_set, "KEY=VALUE"));
     auto* watch = command->add_flag(
         "--watch", o->watch,
         "Tick at real-time pace (a tick every --dt seconds) and reload the tree whenever its "

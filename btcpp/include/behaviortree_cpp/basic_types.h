@@ -283,7 +283,10 @@ namespace detail {
 template <typename T, typename DefaultT>
 std::pair<std::string, PortInfo> with_default(std::pair<std::string, PortInfo> port,
                                               const DefaultT& default_value) {
-    if constexpr (std::is_convertible_v<const DefaultT&, std::string_view>) {
+    // nullptr converts to std::string_view too, and would be read as a C string: it is the
+    // port type's own null (a shared_ptr's, say), as in BehaviorTree.CPP.
+    if constexpr (std::is_convertible_v<const DefaultT&, std::string_view> &&
+                  !std::is_same_v<DefaultT, std::nullptr_t>) {
         port.second.setDefaultValue(std::string(std::string_view(default_value)));
     } else {
         port.second.setDefaultValue(static_cast<const T&>(default_value));

@@ -173,6 +173,12 @@ T TreeNode::parseText(const std::string& key, const std::string& text) const {
     if constexpr (std::is_same_v<T, std::string>) {
         return text;
     } else {
+        if constexpr (std::is_enum_v<T>) {  // a name registerScriptingEnum(s) registered
+            if (config_.enums) {
+                if (auto found = config_.enums->find(text); found != config_.enums->end())
+                    return static_cast<T>(found->second);
+            }
+        }
         if (config_.manifest != nullptr) {
             auto port = config_.manifest->ports.find(key);
             if (port != config_.manifest->ports.end() && port->second.converter() &&

@@ -71,6 +71,10 @@ struct param_spec {
     /// such parameter (param_list::find_param gives null), as a BehaviorTree.CPP port the
     /// XML does not give, which its getInput then reports.
     bool omissible = false;
+    /// For a `key` parameter, where keys take their type when written (a BehaviorTree.CPP
+    /// file's dynamic entries): the type the entry it names is declared with, as the port of
+    /// BehaviorTree.CPP's node declares it (Switch's `variable`: a string). None: untyped.
+    std::optional<param_type> declares_entry = std::nullopt;
     /// Where keys are implicit (behavior3 files): the registered type a key this parameter
     /// names gets when no other use gives the key a type, instead of string. behavior3's
     /// `any` slots take it (dynamic_value_type(), in canopy/core/dynamic_value.hpp), so that
@@ -138,6 +142,10 @@ struct param {
     /// Bound to a dynamic entry of a BehaviorTree.CPP file (docs/btcpp-xml.md, "Dynamic
     /// entries"): input and output convert as BehaviorTree.CPP's getInput and setOutput do.
     bool dynamic = false;
+    /// For an input bound to a key: what the key's value is multiplied by to give the
+    /// parameter's (0.001 where a BehaviorTree.CPP file's key holds milliseconds and the
+    /// parameter is in seconds); 1 for most.
+    double key_scale = 1;
     /// A `script` parameter: the script compiled, owned by the tree; the value holds its text.
     const canopy::script* compiled = nullptr;
     /// A custom literal, read from `value`'s text with its type's from_text at load.

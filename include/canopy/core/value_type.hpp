@@ -40,6 +40,18 @@ struct value_type {
     /// A new value from a file's text. @warning throws (any std::exception) for bad text.
     std::function<std::shared_ptr<const void>(std::string_view text)> from_text;
 
+    /// For a type that holds whatever plain value is written into it (a BehaviorTree.CPP
+    /// file's dynamic entry): how each plain value a program writes (blackboard::set) is
+    /// stored into the value at `at`, as the type takes it; each may throw canopy::error
+    /// for a value it refuses. Null for the others, which refuse plain values.
+    struct plain_writes {
+        void (*boolean)(void* at, bool value);
+        void (*integer)(void* at, std::int64_t value);
+        void (*number)(void* at, double value);
+        void (*text)(void* at, std::string_view value);
+    };
+    const plain_writes* takes_plain = nullptr;
+
     /// Whether T is this type.
     template <typename T>
     bool is() const noexcept {

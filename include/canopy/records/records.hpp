@@ -66,6 +66,10 @@ public:
         /// Added by a reader or the loader, not written in the file (behavior3's subtrees'
         /// `_autoremap`): never shown as the file's.
         bool unwritten = false;
+        /// For a `"{key}"` value: what the key's value is multiplied by to give the
+        /// parameter's (param::key_scale): a reader's unit conversion, 0.001 for a file's
+        /// milliseconds read into seconds.
+        double key_scale = 1;
         std::shared_ptr<const words> written;
 
         /// Says the file wrote the parameter as `written_name` (empty: as `name`) with

@@ -118,7 +118,9 @@ public:
     }
     /// Stores a value: bool into a boolean key, an integer into an integer or number key, a
     /// floating-point value into a number key, a string into a string key, a T into a custom
-    /// key of type T. Changes the key's stamp and makes it set.
+    /// key of type T, and any of the first four into a key whose type takes them
+    /// (value_type::takes_plain: a BehaviorTree.CPP file's dynamic entry). Changes the key's
+    /// stamp and makes it set.
     /// @warning throws canopy::error for any other combination.
     template <typename T>
     void set(std::uint32_t slot, const T& value);
@@ -201,6 +203,14 @@ private:
     static constexpr std::uint32_t unset_bit = 0x80000000U;
 
     [[noreturn]] void wrong_type(std::uint32_t slot, param_type asked) const;
+    // A plain value into a key whose type takes them (value_type::takes_plain), else
+    // wrong_type.
+    void set_plain(std::uint32_t slot, bool value);
+    void set_plain(std::uint32_t slot, std::int64_t value);
+    void set_plain(std::uint32_t slot, double value);
+    void set_plain(std::uint32_t slot, std::string_view value);
+    template <typename V, typename Write>
+    void write_plain(std::uint32_t slot, V value, Write write, param_type as);
     void check_custom(std::uint32_t slot, const std::type_info& asked) const;
     void set_string(std::uint32_t slot, std::string_view value);
     void set_custom(std::uint32_t slot, const std::type_info& asked, const void* value);
@@ -261,7 +271,7 @@ template <typename T>
 void blackboard::set(std::uint32_t slot, const T& value) {
     const param_type type = this->type(slot);
     if constexpr (std::is_same_v<T, bool>) {
-        if (type != param_type::boolean) wrong_type(slot, param_type::boolean);
+        if (type != param_type::boolean) return set_plain(slot, value);
         store(slot, value);
     } else if constexpr (std::is_integral_v<T>) {
         if (type == param_type::integer) {
@@ -269,12 +279,12 @@ void blackboard::set(std::uint32_t slot, const T& value) {
         } else if (type == param_type::number) {
             store(slot, static_cast<double>(value));
         } else {
-            wrong_type(slot, param_type::integer);
+            set_plain(slot, static_cast<std::int64_t>(value));
         }
     } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
         set_string(slot, std::string_view(value));
     } else if constexpr (std::is_floating_point_v<T>) {
-        if (type != param_type::number) wrong_type(slot, param_type::number);
+        if (type != param_type::number) return set_plain(slot, static_cast<double>(value));
         store(slot, static_cast<double>(value));
     } else {
         set_custom(slot, typeid(T), &value);

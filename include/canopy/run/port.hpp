@@ -328,6 +328,7 @@ public:
         key_ = found.key;
         dynamic_ = found.dynamic;
         declared_ = nullptr;
+        if constexpr (std::is_floating_point_v<T>) scale_ = static_cast<T>(found.key_scale);
         if constexpr (builtin) {
             // A key's parameter holds the type's zero, or the default a dynamic entry falls
             // back on.
@@ -367,6 +368,8 @@ private:
                 dynamic_ ? detail::read_dynamic<read_as>(ctx, key_) : board.get<read_as>(key_);
             if constexpr (detail::string_port<T>) {
                 return value;
+            } else if constexpr (std::is_floating_point_v<T>) {
+                return detail::narrowed<T>(ctx, key_, value) * scale_;
             } else {
                 return detail::narrowed<T>(ctx, key_, value);
             }
@@ -378,6 +381,8 @@ private:
     held literal_{};
     std::uint32_t key_ = detail::unbound_port;
     bool dynamic_ = false;
+    // A floating-point key's value is multiplied by it (param::key_scale).
+    std::conditional_t<std::is_floating_point_v<T>, T, char> scale_ = 1;
     std::shared_ptr<const param_spec> declared_;  // made outside a registry: its declaration
 };
 

@@ -1,0 +1,281 @@
+// canopy::btcpp: the values a BehaviorTree.CPP program writes (its own, its nodes', its
+// scripts' and SetBlackboard's), read back as BehaviorTree.CPP 4.10 reads them. Each expected
+// outcome is what the same program printed against BehaviorTree.CPP 4.10.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "behaviortree_cpp/bt_factory.h"
+
+namespace {
+
+struct Pose2D {
+    double x = 0;
+    double y = 0;
+};
+
+}  // namespace
+
+namespace BT {
+template <>
+inline Pose2D convertFromString<Pose2D>(StringView str) {
+    const auto parts = splitString(str, ';');
+    if (parts.size() != 2) throw RuntimeError("invalid Pose2D: ", str);
+    return {convertFromString<double>(parts[0]), convertFromString<double>(parts[1])};
+}
+}  // namespace BT
+
+namespace {
+
+// What the tree's nodes said, in order.
+std::string said;
+
+// Says its message.
+class Say : public BT::SyncActionNode {
+public:
+    Say(const std::string& name, const BT::NodeConfig& config) : BT::SyncActionNode(name, config) {}
+    static BT::PortsList providedPorts() { return {BT::InputPort<std::string>("msg")}; }
+    BT::NodeStatus tick() override {
+        said += getInput<std::string>("msg").value() + " ";
+        return BT::NodeStatus::SUCCESS;
+    }
+};
+
+// Writes its text to an OutputPort<std::string>, as a decision node does.
+class Decide : public BT::SyncActionNode {
+public:
+    Decide(const std::string& name, const BT::NodeConfig& config)
+        : BT::SyncActionNode(name, config) {}
+    static BT::PortsList providedPorts() {
+        return {BT::InputPort<std::string>("choice"), BT::OutputPort<std::string>("decision")};
+    }
+    BT::NodeStatus tick() override {
+        setOutput("decision", getInput<std::string>("choice").value());
+        return BT::NodeStatus::SUCCESS;
+    }
+};
+
+// Drives to a goal read as a Pose2D.
+class GoTo : public BT::SyncActionNode {
+public:
+    GoTo(const std::string& name, const BT::NodeConfig& config)
+        : BT::SyncActionNode(name, config) {}
+    static BT::PortsList providedPorts() { return {BT::InputPort<Pose2D>("goal")}; }
+    BT::NodeStatus tick() override {
+        const auto goal = getInput<Pose2D>("goal");
+        if (!goal) throw BT::RuntimeError(goal.error());
+        said += std::to_string(goal->x) + "," + std::to_string(goal->y) + " ";
+        return BT::NodeStatus::SUCCESS;
+    }
+};
+
+// Runs until halted.
+class Work : public BT::StatefulActionNode {
+public:
+    Work(const std::string& name, const BT::NodeConfig& config)
+        : BT::StatefulActionNode(name, config) {}
+    static BT::PortsList providedPorts() { return {}; }
+    BT::NodeStatus onStart() override { return BT::NodeStatus::RUNNING; }
+    BT::NodeStatus onRunning() override { return BT::NodeStatus::RUNNING; }
+    void onHalted() override { said += "halted "; }
+};
+
+struct Thing {};
+
+enum class Color { Red, Green, Blue };
+
+// Paints in a Color read from its port.
+class Paint : public BT::SyncActionNode {
+public:
+    Paint(const std::string& name, const BT::NodeConfig& config)
+        : BT::SyncActionNode(name, config) {}
+    static BT::PortsList providedPorts() { return {BT::InputPort<Color>("color")}; }
+    BT::NodeStatus tick() override {
+        const auto color = getInput<Color>("color");
+        if (!color) throw BT::RuntimeError(color.error());
+        said += std::to_string(static_cast<int>(*color)) + " ";
+        return BT::NodeStatus::SUCCESS;
+    }
+};
+
+// A port whose default is no object.
+class UseThing : public BT::SyncActionNode {
+public:
+    UseThing(const std::string& name, const BT::NodeConfig& config)
+        : BT::SyncActionNode(name, config) {}
+    static BT::PortsList providedPorts() {
+        return {BT::InputPort<std::shared_ptr<Thing>>("thing", nullptr, "what to use")};
+    }
+    BT::NodeStatus tick() override {
+        const auto thing = getInput<std::shared_ptr<Thing>>("thing");
+        return thing && *thing == nullptr ? BT::NodeStatus::SUCCESS : BT::NodeStatus::FAILURE;
+    }
+};
+
+BT::BehaviorTreeFactory& factory() {
+    static BT::BehaviorTreeFactory made = [] {
+        BT::BehaviorTreeFactory f;
+        f.registerNodeType<Say>("Say");
+        f.registerNodeType<Decide>("Decide");
+        f.registerNodeType<GoTo>("GoTo");
+        f.registerNodeType<Work>("Work");
+        f.registerNodeType<UseThing>("UseThing");
+        f.registerNodeType<Paint>("Paint");
+        f.registerScriptingEnums<Color>();
+        return f;
+    }();
+    return made;
+}
+
+std::string tree_of(const std::string& body) {
+    return R"(<root BTCPP_format="4" main_tree_to_execute="Main"><BehaviorTree ID="Main">)" + body +
+           "</BehaviorTree></root>";
+}
+
+// A Switch2 after `writer`, whose branches say which case ran.
+std::string switch_after(const std::string& writer) {
+    return tree_of("<Sequence>" + writer +
+                   R"(<Switch2 variable="{mode}" case_1="1" case_2="b">)"
+                   R"(<Say msg="one"/><Say msg="bee"/><Say msg="default"/></Switch2>)"
+                   "</Sequence>");
+}
+
+}  // namespace
+
+TEST_SUITE("btcpp values") {
+    TEST_CASE("Switch takes the case whoever wrote the key, as BehaviorTree.CPP's does") {
+        struct writer {
+            const char* what;
+            std::string xml;
+            std::string branch;
+        };
+        for (const writer& w : {
+                 writer{"SetBlackboard", R"(<SetBlackboard output_key="mode" value="1"/>)", "one "},
+                 writer{"a script's string", R"(<Script code="mode:='1'"/>)", "one "},
+                 writer{"a script's integer", R"(<Script code="mode:=1"/>)", "one "},
+                 writer{"a script's other string", R"(<Script code="mode:='b'"/>)", "bee "},
+                 writer{"a node's output", R"(<Decide choice="b" decision="{mode}"/>)", "bee "},
+                 writer{"no one", "", "default "},
+             }) {
+            CAPTURE(w.what);
+            said.clear();
+            BT::Tree tree = factory().createTreeFromText(switch_after(w.xml));
+            CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+            CHECK(said == w.branch);
+        }
+    }
+
+    TEST_CASE("Switch takes the case of a string the program sets") {
+        said.clear();
+        BT::Tree tree = factory().createTreeFromText(switch_after(""));
+        tree.rootBlackboard()->set("mode", std::string("b"));
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(said == "bee ");
+    }
+
+    TEST_CASE("a script reads a string and a boolean the program sets") {
+        said.clear();
+        BT::Tree tree = factory().createTreeFromText(tree_of(
+            R"(<Sequence><Say msg="chasing" _while="decision == 'chase'"/>)"
+            R"(<Say msg="in" _while="!ball_out"/><Say msg="skipped" _skipIf="flag"/></Sequence>)"));
+        tree.rootBlackboard()->set("decision", std::string("chase"));
+        tree.rootBlackboard()->set("ball_out", false);
+        tree.rootBlackboard()->set("flag", true);
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(said == "chasing in ");
+    }
+
+    TEST_CASE("a name a script reads that no one wrote fails the tick") {
+        BT::Tree tree = factory().createTreeFromText(
+            tree_of(R"(<Sequence><Say msg="x" _skipIf="flag"/></Sequence>)"));
+        CHECK_THROWS_AS(tree.tickWhileRunning(), BT::RuntimeError);
+    }
+
+    TEST_CASE("a typed port reads the text SetBlackboard wrote with its convertFromString") {
+        said.clear();
+        BT::Tree tree = factory().createTreeFromText(
+            tree_of(R"(<Sequence><SetBlackboard output_key="goal" value="1;2"/>)"
+                    R"(<GoTo goal="{goal}"/></Sequence>)"));
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(said == "1.000000,2.000000 ");
+    }
+
+    TEST_CASE("Sleep, Delay and Timeout read milliseconds from a key") {
+        said.clear();
+        BT::Tree tree = factory().createTreeFromText(
+            tree_of(R"(<Sequence><Script code="t:=20"/><Sleep msec="{t}"/>)"
+                    R"(<Delay delay_msec="{t}"><Say msg="delayed"/></Delay>)"
+                    R"(<Timeout msec="{t}"><Work/></Timeout></Sequence>)"));
+        const auto start = std::chrono::steady_clock::now();
+        CHECK(tree.tickWhileRunning(std::chrono::milliseconds(1)) == BT::NodeStatus::FAILURE);
+        const auto took = std::chrono::steady_clock::now() - start;
+        CHECK(said == "delayed halted ");
+        CHECK(took >= std::chrono::milliseconds(60));  // three waits of 20 ms, one after another
+    }
+
+    TEST_CASE("a Timeout of 0 ms never times out") {
+        BT::Tree tree = factory().createTreeFromText(
+            tree_of(R"(<Timeout msec="0"><Sleep msec="30"/></Timeout>)"));
+        CHECK(tree.tickWhileRunning(std::chrono::milliseconds(1)) == BT::NodeStatus::SUCCESS);
+    }
+
+    TEST_CASE("an _onHalted script assigns a key the program set") {
+        said.clear();
+        BT::Tree tree = factory().createTreeFromText(
+            tree_of(R"(<ReactiveSequence><Script code="n = n + 1"/>)"
+                    R"(<ScriptCondition code="n &lt; 2"/><Work _onHalted="B=69"/>)"
+                    "</ReactiveSequence>"));
+        tree.rootBlackboard()->set("B", 0);
+        tree.rootBlackboard()->set("n", 0);
+        CHECK(tree.tickOnce() == BT::NodeStatus::RUNNING);
+        CHECK(tree.tickOnce() == BT::NodeStatus::FAILURE);
+        CHECK(said == "halted ");
+        CHECK(tree.rootBlackboard()->get<int>("B") == 69);
+    }
+
+    TEST_CASE("bitwise operators apply to each other's results") {
+        BT::Tree tree = factory().createTreeFromText(
+            tree_of(R"xml(<Sequence><Script code="b:=1; b = -(b ^ 0x3 | 3)"/>)xml"
+                    R"xml(<Script code="c:=1; d := -(1 + c) &amp; 5"/></Sequence>)xml"));
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(tree.rootBlackboard()->get<double>("b") == -3);
+        CHECK(tree.rootBlackboard()->get<double>("d") == 4);
+    }
+
+    TEST_CASE("an enum port reads the names registerScriptingEnums registered") {
+        said.clear();
+        BT::Tree tree = factory().createTreeFromText(
+            R"(<root BTCPP_format="4" main_tree_to_execute="Main">)"
+            R"(<BehaviorTree ID="Main"><Sequence>)"
+            R"(<Paint color="Green"/><Paint color="2"/>)"
+            R"(<Script code="c:=Green"/><Paint color="{c}"/>)"
+            R"(<SubTree ID="Painter" color="Blue"/><SubTree ID="Painter" color="{c}"/>)"
+            R"(</Sequence></BehaviorTree>)"
+            R"(<BehaviorTree ID="Painter"><Paint color="{color}"/></BehaviorTree></root>)");
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(said == "1 2 1 2 1 ");
+    }
+
+    TEST_CASE("an input port of a shared_ptr may default to nullptr") {
+        const auto ports = UseThing::providedPorts();
+        CHECK(ports.at("thing").defaultValueString().empty());
+        BT::Tree tree = factory().createTreeFromText(tree_of("<UseThing/>"));
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+    }
+
+    TEST_CASE("a test node whose status script gives IDLE throws BT::RuntimeError") {
+        BT::BehaviorTreeFactory f;
+        f.registerNodeType<Work>("Work");
+        BT::TestNodeConfig config;
+        config.return_status_script = "IDLE";
+        f.addSubstitutionRule("Work", config);
+        BT::Tree tree = f.createTreeFromText(tree_of("<Work/>"));
+        CHECK_THROWS_WITH_AS(
+            tree.tickWhileRunning(),
+            doctest::Contains("TestNode return_status_script resolved to invalid status"),
+            BT::RuntimeError);
+    }
+}
