@@ -2,6 +2,7 @@
 // and the rules of its include/behaviortree_cpp/scripting/operators.hpp, cited per case.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "canopy/run/script_board.hpp"
 #include "test_support.hpp"
@@ -585,6 +586,29 @@ TEST_SUITE("script") {
         std::string both = "x > 0";
         for (int k = 1; k < 20000; ++k) both += " && x > 0";
         CHECK(f.test(both));
+    }
+
+    TEST_CASE("value() gives the last statement's string or number, or nothing when empty") {
+        fixture f;
+        auto value = [&](const std::string& text) { return f.make(text)->value(f.board()); };
+        CHECK(value("s") == dynamic_value("abc"));
+        CHECK(value("s .. 'd'") == dynamic_value("abcd"));
+        CHECK(value("x := 4; x + 1") == dynamic_value(5));
+        CHECK(value("x < y") == dynamic_value(1));  // a boolean as 1 or 0, as number() gives it
+        // Under BehaviorTree.CPP's rules a statement with a problem is walked, as there: its
+        // value may be text, or empty (`..` of two numbers).
+        struct btcpp_board : script_board {
+            bool btcpp_values() const override { return true; }
+        } keys;
+        auto walked = [&](const std::string& text) {
+            std::vector<script_problem> deferred;
+            auto parsed = parsed_script::parse(text);
+            auto compiled = script::compile(std::get<parsed_script>(parsed), keys, &deferred);
+            return std::get<0>(compiled)->value(keys.board());
+        };
+        CHECK(walked("'n=' .. 3") == dynamic_value("n=3"));
+        CHECK(walked("true ? 'a' : 'b' - 1") == dynamic_value("a"));
+        CHECK(walked("1 .. 2") == std::nullopt);
     }
 }
 

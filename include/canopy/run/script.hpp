@@ -154,9 +154,12 @@ public:
     /// program's type, besides what run() throws.
     double number(blackboard board) const;
     /// Runs a behavior3 expression and gives its value as behavior3-ts's evaluator does, a
-    /// JavaScript value, or nothing for undefined (behavior3's `Calculate`); another script's
-    /// value as number() gives it.
-    /// @warning throws canopy::error (code `script`) where behavior3-ts's evaluator throws.
+    /// JavaScript value, or nothing for undefined (behavior3's `Calculate`). Runs another
+    /// script and gives its last statement's value as BehaviorTree.CPP's `Any` holds it: a
+    /// string as a string, else as number() gives it; nothing when the value is empty (a
+    /// dynamic entry that holds none, `1 .. 2` under BehaviorTree.CPP's rules).
+    /// @warning throws canopy::error (code `script`) where behavior3-ts's evaluator throws, or
+    /// as run() does.
     std::optional<dynamic_value> value(blackboard board) const;
     /// The type of the last statement's value: integer, number, boolean, string or custom.
     param_type result_type() const noexcept;

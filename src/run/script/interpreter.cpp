@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "canopy/core/dynamic_value.hpp"
@@ -212,9 +213,11 @@ bool execute_dynamic(const program& p, blackboard board, bool truth, double* num
 // Runs the program; with `truth`, gives the last statement's value as a boolean. `Strings`
 // false is the path of a program that makes no string and needs at most 16 cells (numbers,
 // booleans, enums, strings only compared): it holds nothing to free at its end.
-// With `number`, gives the last value there as a number instead.
+// With `number`, gives the last value there as a number instead; with `string_value`, a string
+// value there (script::value).
 template <bool Strings>
-bool execute_as(const program& p, blackboard board, bool truth, double* number) {
+bool execute_as(const program& p, blackboard board, bool truth, double* number,
+                std::string* string_value) {
     cell small[16];
     cell* stack = small;
     [[maybe_unused]] std::conditional_t<Strings, std::unique_ptr<cell[]>, char> large{};
@@ -439,6 +442,10 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number) 
                 break;
         }
     }
+    if (string_value != nullptr && p.result == param_type::string) {
+        *string_value = std::string(top->s());
+        return false;
+    }
     if (number != nullptr) {
         switch (p.result) {
             case param_type::number: *number = top->d; break;
@@ -477,10 +484,13 @@ bool execute_behavior3(const program& p, const blackboard& board, double* number
     }
 }
 
-bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
-    if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth, number);
+bool execute(const program& p, blackboard board, bool truth, double* number = nullptr,
+             std::string* string_value = nullptr) {
+    if (p.temporaries == 0 && p.max_stack <= 16) {
+        return execute_as<false>(p, board, truth, number, string_value);
+    }
     if (p.max_stack == program::walked_stack) return execute_dynamic(p, board, truth, number);
-    return execute_as<true>(p, board, truth, number);
+    return execute_as<true>(p, board, truth, number, string_value);
 }
 
 }  // namespace
@@ -505,6 +515,20 @@ double script::number(blackboard board) const {
 
 std::optional<dynamic_value> script::value(blackboard board) const {
     const program& p = *program_;
+    if (p.dynamic != nullptr) {
+        detail::btcpp_any last = run_dynamic(*p.dynamic, p.text, board);
+        switch (last.held) {
+            case detail::btcpp_any::kind::empty: return std::nullopt;
+            case detail::btcpp_any::kind::string: return dynamic_value(std::move(last.s));
+            case detail::btcpp_any::kind::integer: return dynamic_value(last.i);
+            default: return dynamic_value(last.d);
+        }
+    }
+    if (p.behavior3 == nullptr && p.result == param_type::string) {
+        std::string text;
+        (void)execute(p, board, false, nullptr, &text);
+        return dynamic_value(std::move(text));
+    }
     if (p.behavior3 == nullptr) return dynamic_value(number(board));
     try {
         detail::behavior3_expression::result r =
