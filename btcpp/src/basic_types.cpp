@@ -100,11 +100,29 @@ bool StartWith(StringView str, char prefix) {
     return !str.empty() && str.front() == prefix;
 }
 
+char findForbiddenChar(StringView name) {
+    constexpr StringView forbidden = " \t\n\r<>&\"'/\\:*?|.";
+    for (const char c : name) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7F || forbidden.find(c) != StringView::npos) return c;
+    }
+    return '\0';
+}
+
+int LibraryVersionNumber() {
+    return 41000;
+}
+
+const char* LibraryVersionString() {
+    return "4.10.0";
+}
+
 bool IsAllowedPortName(StringView name) {
     if (name.empty() || std::isalpha(static_cast<unsigned char>(name.front())) == 0) return false;
-    constexpr std::array<StringView, 10> reserved = {
-        "name",   "ID",        "_successIf", "_failureIf", "_skipIf",
-        "_while", "_onHalted", "_onFailure", "_onSuccess", "_post"};
+    if (findForbiddenChar(name) != '\0') return false;
+    constexpr std::array<StringView, 11> reserved = {
+        "name",      "ID",         "_successIf", "_failureIf", "_skipIf",   "_while",
+        "_onHalted", "_onFailure", "_onSuccess", "_post",      "_autoremap"};
     return std::find(reserved.begin(), reserved.end(), name) == reserved.end();
 }
 

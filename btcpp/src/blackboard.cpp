@@ -1,6 +1,9 @@
 #include "behaviortree_cpp/blackboard.h"
 
+#include <cmath>
 #include <iostream>
+#include <limits>
+#include <optional>
 
 #include "canopy/run/blackboard.hpp"
 #include "tree_state.hpp"
@@ -23,8 +26,13 @@ std::uint32_t Blackboard::slotOf(const std::string& key) const {
     if (tree_ == nullptr) return canopy::blackboard::npos;
     if (scoped_) {
         auto found = scope_.find(key);
-        return found == scope_.end() ? canopy::blackboard::npos
-                                     : tree_->agent().blackboard().find(found->second);
+        if (found != scope_.end()) return tree_->agent().blackboard().find(found->second);
+        // A remapped key that only a script of the subtree names: its user's key.
+        for (const Remapped& remapped : remapped_) {
+            if (remapped.name == key && parent_ && parent_->tree_ == tree_)
+                return parent_->slotOf(remapped.parent_name);
+        }
+        return canopy::blackboard::npos;
     }
     // The main tree's blackboard: not a subtree's own keys ("Sub#1/key").
     if (key.find('#') != std::string::npos) return canopy::blackboard::npos;
@@ -42,52 +50,180 @@ Any Blackboard::getAnyCopy(const std::string& key) const {
     }
     {
         std::lock_guard<std::recursive_mutex> hold(mutex_);
-        if (auto found = values_.find(key); found != values_.end()) return found->second;
+        if (auto found = values_.find(key); found != values_.end()) {
+            std::lock_guard<std::mutex> hold_entry(found->second->entry_mutex);
+            return found->second->value;
+        }
+        if (auto remapped = external_.find(key); remapped != external_.end() && parent_)
+            return parent_->getAnyCopy(remapped->second);
     }
     if (parent_) return parent_->getAnyCopy(key);
     return {};
 }
 
 std::shared_ptr<Blackboard::Entry> Blackboard::getEntry(const std::string& key) const {
-    if (!key.empty() && key.front() == '@')
-        return const_cast<Blackboard*>(this)->root()->getEntry(key.substr(1));
-    Any value = getAnyCopy(key);
-    if (value.empty()) {
-        // A key of the tree's that holds nothing yet still has its entry.
-        bool known = false;
-        for (const Blackboard* board = this; board != nullptr && !known;
-             board = board->parent_.get()) {
-            known = board->tree_ != nullptr && board->slotOf(key) != canopy::blackboard::npos;
+    if (!key.empty() && key.front() == '@') return root()->getEntry(key.substr(1));
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        const std::uint32_t slot = slotOf(key);
+        if (slot != canopy::blackboard::npos) {
+            // A copy: the agent's slot is the entry.
+            Any value = tree_->read_slot(slot, false);
+            auto entry =
+                std::make_shared<Entry>(value.empty() ? TypeInfo() : TypeInfo(value.type(), {}));
+            entry->value = std::move(value);
+            entry->sequence_id = tree_->agent().blackboard().stamp(slot);
+            return entry;
         }
-        if (!known) return nullptr;
     }
-    auto entry = std::make_shared<Entry>(
-        value.empty() ? PortInfo() : PortInfo(PortDirection::INOUT, value.type(), {}));
-    entry->value = std::move(value);
-    return entry;
+    {
+        std::lock_guard<std::recursive_mutex> hold(mutex_);
+        if (auto found = values_.find(key); found != values_.end()) return found->second;
+        if (auto remapped = external_.find(key); remapped != external_.end() && parent_)
+            return parent_->getEntry(remapped->second);
+    }
+    if (parent_) return parent_->getEntry(key);
+    return nullptr;
 }
 
-void Blackboard::setAny(const std::string& key, const Any& value) {
-    store(key, value, false);
+void Blackboard::createEntry(const std::string& key, const TypeInfo& info) {
+    if (!key.empty() && key.front() == '@') return root()->createEntry(key.substr(1), info);
+    if (tree_ != nullptr) {
+        std::lock_guard<detail::TreeLock> hold(tree_->lock());
+        if (slotOf(key) != canopy::blackboard::npos) return;
+    }
+    std::lock_guard<std::recursive_mutex> hold(mutex_);
+    std::shared_ptr<Entry>& entry = values_[key];
+    if (!entry) entry = std::make_shared<Entry>(info);
+}
+
+void Blackboard::addSubtreeRemapping(StringView internal, StringView external) {
+    std::lock_guard<std::recursive_mutex> hold(mutex_);
+    external_[std::string(internal)] = std::string(external);
+    std::string type;
+    if (parent_) {
+        if (auto entry = parent_->getEntry(std::string(external))) type = entry->info.typeName();
+    }
+    remapped_.push_back({std::string(internal), std::string(external), type});
 }
 
 void Blackboard::setAnyAsIs(const std::string& key, const Any& value) {
-    store(key, value, true);
+    if (!key.empty() && key.front() == '@') return root()->setAnyAsIs(key.substr(1), value);
+    if (storeInTree(key, value, true)) return;
+    std::lock_guard<std::recursive_mutex> hold(mutex_);
+    std::shared_ptr<Entry>& entry = values_[key];
+    if (!entry) entry = std::make_shared<Entry>(TypeInfo(value.type(), {}));
+    std::lock_guard<std::mutex> hold_entry(entry->entry_mutex);
+    entry->value = value;
+    stampWrite(*entry);
 }
 
-void Blackboard::store(const std::string& key, const Any& value, bool as_is) {
-    if (!key.empty() && key.front() == '@') return root()->store(key.substr(1), value, as_is);
+bool Blackboard::storeInTree(const std::string& key, const Any& value, bool as_is) {
     if (tree_ != nullptr) {
         std::lock_guard<detail::TreeLock> hold(tree_->lock());
         const std::uint32_t slot = slotOf(key);
         if (slot != canopy::blackboard::npos) {
             const std::string failure = tree_->write_slot(slot, value, as_is);
             if (!failure.empty()) throw RuntimeError("Blackboard::set(", key, "): ", failure);
-            return;
+            return true;
         }
     }
+    std::string external;
+    {
+        std::lock_guard<std::recursive_mutex> hold(mutex_);
+        auto remapped = external_.find(key);
+        if (remapped == external_.end() || !parent_) return false;
+        external = remapped->second;
+    }
+    if (as_is) {
+        parent_->setAnyAsIs(external, value);
+    } else {
+        parent_->set(external, value);
+    }
+    return true;
+}
+
+namespace {
+
+template <typename Number>
+bool holds_exactly(const Any& value) {
+    if (value.kind() == Any::Kind::Integer) {
+        const auto integer = value.cast<std::int64_t>();
+        if constexpr (std::is_floating_point_v<Number>) {
+            return true;
+        } else if constexpr (std::is_unsigned_v<Number>) {
+            return integer >= 0 &&
+                   static_cast<std::uint64_t>(integer) <= std::numeric_limits<Number>::max();
+        } else {
+            return integer >= std::numeric_limits<Number>::lowest() &&
+                   integer <= std::numeric_limits<Number>::max();
+        }
+    }
+    if (value.kind() == Any::Kind::Real) {
+        const auto real = value.cast<double>();
+        if constexpr (std::is_floating_point_v<Number>) {
+            return true;
+        } else {
+            // max() + 1 as a double is exact (a power of two, or the max itself when
+            // small): a real must be below it (2^63 is not an int64_t).
+            return std::trunc(real) == real &&
+                   real >= static_cast<double>(std::numeric_limits<Number>::lowest()) &&
+                   real < static_cast<double>(std::numeric_limits<Number>::max()) + 1.0;
+        }
+    }
+    return false;
+}
+
+template <typename Number>
+std::optional<Any> as_number(const Any& value, const std::type_index& type) {
+    if (type != typeid(Number) || !holds_exactly<Number>(value)) return std::nullopt;
+    if (value.kind() == Any::Kind::Integer)
+        return Any(static_cast<Number>(value.cast<std::int64_t>()));
+    return Any(static_cast<Number>(value.cast<double>()));
+}
+
+// The number as a value of `type` when that holds it exactly (BehaviorTree.CPP's
+// isCastingSafe).
+std::optional<Any> number_as(const Any& value, const std::type_index& type) {
+    for (auto convert :
+         {&as_number<std::uint8_t>, &as_number<std::uint16_t>, &as_number<std::uint32_t>,
+          &as_number<std::uint64_t>, &as_number<std::int8_t>, &as_number<std::int16_t>,
+          &as_number<std::int32_t>, &as_number<std::int64_t>, &as_number<float>,
+          &as_number<double>}) {
+        if (auto out = convert(value, type)) return out;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+Any Blackboard::convertForEntry(const std::string& key, const Entry& entry, const Any& value,
+                                const std::type_info& written_type, bool text, bool arithmetic) {
+    if (text && value.isString()) {
+        Any parsed = entry.info.parseString(value.cast<std::string>());
+        if (!parsed.empty()) return parsed;
+    }
+    if (arithmetic) {
+        if (auto number = number_as(value, entry.info.type())) return *number;
+    }
+    throw LogicError("Blackboard::set(", key,
+                     "): once declared, the type of a port shall not change. Previously "
+                     "declared type [",
+                     demangle(entry.info.type()), "], current type [", demangle(written_type), "]");
+}
+
+void Blackboard::stampWrite(Entry& entry) {
+    ++entry.sequence_id;
+    entry.stamp = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now().time_since_epoch());
+}
+
+void Blackboard::keep(const std::string& key, Any value) {
     std::lock_guard<std::recursive_mutex> hold(mutex_);
-    values_[key] = value;
+    auto entry = std::make_shared<Entry>(TypeInfo(value.type(), {}));
+    entry->value = std::move(value);
+    stampWrite(*entry);
+    values_[key] = std::move(entry);
 }
 
 AnyPtrLocked Blackboard::getAnyLocked(const std::string& key) {
@@ -117,7 +253,7 @@ AnyPtrLocked Blackboard::getAnyLocked(const std::string& key) {
     auto found = values_.find(key);
     if (found == values_.end()) return {};
     // The stored value itself, changed in place.
-    return {std::shared_ptr<Any>(hold, &found->second), hold};
+    return {std::shared_ptr<Any>(hold, &found->second->value), hold};
 }
 
 void Blackboard::unset(const std::string& key) {
@@ -143,7 +279,7 @@ std::vector<StringView> Blackboard::getKeys() const {
     }
     {
         std::lock_guard<std::recursive_mutex> hold(mutex_);
-        for (const auto& entry : values_) self->key_names_.push_back(entry.first);
+        for (const auto& [name, entry] : values_) self->key_names_.push_back(name);
     }
     return {key_names_.begin(), key_names_.end()};
 }
@@ -152,8 +288,8 @@ void Blackboard::debugMessage() const {
     for (const Shown& key : own_) std::cout << key.name << " (" << key.type << ")" << std::endl;
     {
         std::lock_guard<std::recursive_mutex> hold(mutex_);
-        for (const auto& [key, value] : values_)
-            std::cout << key << " (" << demangle(value.type()) << ")" << std::endl;
+        for (const auto& [key, entry] : values_)
+            std::cout << key << " (" << entry->info.typeName() << ")" << std::endl;
     }
     for (const Remapped& key : remapped_) {
         std::cout << "[" << key.name << "] remapped to port of parent tree [" << key.parent_name

@@ -1,5 +1,8 @@
 #include "behaviortree_cpp/json_export.h"
 
+#include <string>
+#include <vector>
+
 #include "behaviortree_cpp/blackboard.h"
 #include "behaviortree_cpp/bt_factory.h"
 
@@ -8,9 +11,26 @@ namespace BT {
 Any convertFromJSON(StringView json_text, std::type_index type) {
     nlohmann::json parsed = nlohmann::json::parse(json_text, nullptr, false);
     if (parsed.is_discarded()) throw RuntimeError("Not valid JSON: ", json_text);
-    auto value = JsonExporter::get().fromJson(parsed, type);
-    if (!value) throw RuntimeError(value.error());
-    return *value;
+    auto entry = JsonExporter::get().fromJson(parsed, type);
+    if (!entry) throw RuntimeError(entry.error());
+    return entry->first;
+}
+
+JsonExporter::JsonExporter() {
+    // Vectors of the values JSON has, which need no registration.
+    auto add_vector = [this](auto element) {
+        using Vector = std::vector<decltype(element)>;
+        to_json_[typeid(Vector)] = [](const Any& any, nlohmann::json& out) {
+            out = *any.castPtr<Vector>();
+        };
+        from_json_.insert_or_assign(
+            typeid(Vector), Reader{[](const nlohmann::json& in) { return Any(in.get<Vector>()); },
+                                   TypeInfo::Create<Vector>()});
+    };
+    add_vector(int{});
+    add_vector(double{});
+    add_vector(bool{});
+    add_vector(std::string{});
 }
 
 JsonExporter& JsonExporter::get() {
@@ -38,12 +58,15 @@ bool JsonExporter::toJson(const Any& any, nlohmann::json& destination) const {
     return true;
 }
 
-Expected<Any> JsonExporter::fromJson(const nlohmann::json& source) const {
+JsonExporter::ExpectedEntry JsonExporter::fromJson(const nlohmann::json& source) const {
     if (source.is_null()) return nonstd::make_unexpected("json object is null");
-    if (source.is_string()) return Any(source.get<std::string>());
-    if (source.is_boolean()) return Any(source.get<bool>());
-    if (source.is_number_integer()) return Any(source.get<std::int64_t>());
-    if (source.is_number()) return Any(source.get<double>());
+    if (source.is_string())
+        return std::pair(Any(source.get<std::string>()), TypeInfo::Create<std::string>());
+    if (source.is_boolean()) return std::pair(Any(source.get<bool>()), TypeInfo::Create<bool>());
+    if (source.is_number_integer())
+        return std::pair(Any(source.get<std::int64_t>()), TypeInfo::Create<std::int64_t>());
+    if (source.is_number()) return std::pair(Any(source.get<double>()), TypeInfo::Create<double>());
+    if (source.is_array()) return vectorFromJson(source);
     if (!source.is_object() || !source.contains("__type")) {
         return nonstd::make_unexpected("Missing field '__type'");
     }
@@ -54,16 +77,35 @@ Expected<Any> JsonExporter::fromJson(const nlohmann::json& source) const {
     return fromJson(source, name->second);
 }
 
-Expected<Any> JsonExporter::fromJson(const nlohmann::json& source, std::type_index type) const {
+JsonExporter::ExpectedEntry JsonExporter::fromJson(const nlohmann::json& source,
+                                                   std::type_index type) const {
     auto found = from_json_.find(type);
     if (found == from_json_.end()) {
         return nonstd::make_unexpected("Type not found in registered list");
     }
     try {
-        return found->second(source);
+        return std::pair(found->second.read(source), found->second.info);
     } catch (const std::exception& e) {
         return nonstd::make_unexpected(e.what());
     }
+}
+
+JsonExporter::ExpectedEntry JsonExporter::vectorFromJson(const nlohmann::json& source) const {
+    if (source.empty()) return nonstd::make_unexpected("Can't tell the type of an empty array");
+    const nlohmann::json& first = source.front();
+    if (first.is_boolean()) return fromJson(source, typeid(std::vector<bool>));
+    if (first.is_number_integer()) return fromJson(source, typeid(std::vector<int>));
+    if (first.is_number()) return fromJson(source, typeid(std::vector<double>));
+    if (first.is_string()) return fromJson(source, typeid(std::vector<std::string>));
+    if (!first.is_object() || !first.contains("__type"))
+        return nonstd::make_unexpected("Missing field '__type'");
+    auto name = type_names_.find(first["__type"].get<std::string>());
+    if (name == type_names_.end())
+        return nonstd::make_unexpected("Type not found in registered list");
+    auto vector = vector_of_.find(name->second);
+    if (vector == vector_of_.end())
+        return nonstd::make_unexpected("Type not found in registered list");
+    return fromJson(source, vector->second);
 }
 
 nlohmann::json ExportBlackboardToJSON(const Blackboard& blackboard) {
@@ -77,8 +119,8 @@ nlohmann::json ExportBlackboardToJSON(const Blackboard& blackboard) {
 
 void ImportBlackboardFromJSON(const nlohmann::json& json, Blackboard& blackboard) {
     for (auto item = json.begin(); item != json.end(); ++item) {
-        if (auto value = JsonExporter::get().fromJson(item.value()))
-            blackboard.setAnyAsIs(item.key(), *value);
+        if (auto entry = JsonExporter::get().fromJson(item.value()))
+            blackboard.setAnyAsIs(item.key(), entry->first);
     }
 }
 

@@ -180,31 +180,82 @@ std::shared_ptr<const canopy::value_type> blackboard_type() {
 template <typename T>
 inline constexpr bool is_text_type =
     std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> ||
-    std::is_same_v<T, const char*>;
+    std::is_same_v<T, const char*> || std::is_same_v<T, char*>;
 }  // namespace detail
 
-/// What a node type declares of one port.
-class PortInfo {
-public:
-    explicit PortInfo(PortDirection direction = PortDirection::INOUT)
-        : direction_(direction), type_(typeid(AnyTypeAllowed)) {}
-    PortInfo(PortDirection direction, std::type_index type, StringConverter converter,
-             std::shared_ptr<const canopy::value_type> (*blackboard_type)() = nullptr)
-        : direction_(direction),
-          type_(type),
-          converter_(std::move(converter)),
-          blackboard_type_(blackboard_type) {}
+namespace detail {
+/// How a port or entry of T reads text: convertFromString<T>; none for an untyped one.
+template <typename T>
+StringConverter string_converter() {
+    if constexpr (std::is_same_v<T, AnyTypeAllowed> || std::is_same_v<T, Any>) {
+        return {};
+    } else {
+        return [](StringView text) {
+            if constexpr (is_text_type<T>) {
+                return Any(std::string(text));
+            } else {
+                return Any(convertFromString<T>(text));
+            }
+        };
+    }
+}
 
-    PortDirection direction() const { return direction_; }
+using blackboard_type_maker = std::shared_ptr<const canopy::value_type> (*)();
+
+/// blackboard_type<T>, but none for the types Canopy's blackboard holds itself as text or
+/// as any value.
+template <typename T>
+blackboard_type_maker blackboard_type_of() {
+    if constexpr (!std::is_same_v<T, AnyTypeAllowed> && !std::is_same_v<T, Any> &&
+                  !is_text_type<T>) {
+        return &blackboard_type<T>;
+    } else {
+        return nullptr;
+    }
+}
+}  // namespace detail
+
+/// A C++ type as a port or a blackboard entry declares it, and how it reads text.
+class TypeInfo {
+public:
+    TypeInfo() : type_(typeid(AnyTypeAllowed)) {}
+    TypeInfo(std::type_index type, StringConverter converter,
+             detail::blackboard_type_maker blackboard_type = nullptr)
+        : type_(type), converter_(std::move(converter)), blackboard_type_(blackboard_type) {}
+    template <typename T>
+    static TypeInfo Create() {
+        return TypeInfo(typeid(T), detail::string_converter<T>(), detail::blackboard_type_of<T>());
+    }
+
     const std::type_index& type() const { return type_; }
     /// "std::string", "int", "Pose2D"; "AnyTypeAllowed" for an untyped port.
     std::string typeName() const { return demangle(type_); }
     bool isStronglyTyped() const { return type_ != typeid(AnyTypeAllowed) && type_ != typeid(Any); }
     const StringConverter& converter() const { return converter_; }
-    /// How Canopy's blackboard holds the port's type, when it is the program's own.
+    /// Text read as the type (the text itself when it has no converter).
+    Any parseString(const std::string& text) const {
+        return converter_ ? converter_(text) : Any(text);
+    }
+    /// How Canopy's blackboard holds the type, when it is the program's own.
     std::shared_ptr<const canopy::value_type> blackboardType() const {
         return blackboard_type_ != nullptr ? blackboard_type_() : nullptr;
     }
+
+private:
+    std::type_index type_;
+    StringConverter converter_;
+    detail::blackboard_type_maker blackboard_type_ = nullptr;
+};
+
+/// What a node type declares of one port.
+class PortInfo : public TypeInfo {
+public:
+    explicit PortInfo(PortDirection direction = PortDirection::INOUT) : direction_(direction) {}
+    PortInfo(PortDirection direction, std::type_index type, StringConverter converter,
+             detail::blackboard_type_maker blackboard_type = nullptr)
+        : TypeInfo(type, std::move(converter), blackboard_type), direction_(direction) {}
+
+    PortDirection direction() const { return direction_; }
     const std::string& description() const { return description_; }
     void setDescription(StringView description) { description_ = std::string(description); }
     /// The default, as given (an Any of the port's type, or of text).
@@ -224,9 +275,6 @@ public:
 
 private:
     PortDirection direction_;
-    std::type_index type_;
-    StringConverter converter_;
-    std::shared_ptr<const canopy::value_type> (*blackboard_type_)() = nullptr;
     std::string description_;
     Any default_value_;
     std::string default_value_str_;
@@ -236,8 +284,17 @@ using PortsList = std::unordered_map<std::string, PortInfo>;
 using PortsRemapping = std::unordered_map<std::string, std::string>;
 using KeyValueVector = std::vector<std::pair<std::string, std::string>>;
 
-/// Whether `name` may name a port: not empty, starting with a letter, not a reserved word.
+/// Whether `name` may name a port: not empty, starting with a letter, not a reserved word,
+/// without a character findForbiddenChar finds.
 bool IsAllowedPortName(StringView name);
+/// The first character of `name` that may not stand in the name of a tree or node type
+/// (whitespace, control characters, XML's and file paths' special characters, '.'), or '\0'.
+/// Bytes of UTF-8 sequences are allowed.
+char findForbiddenChar(StringView name);
+/// The BehaviorTree.CPP version whose API this layer follows (4.10.0): major * 10000 +
+/// minor * 100 + patch, and as text.
+int LibraryVersionNumber();
+const char* LibraryVersionString();
 
 template <typename T = AnyTypeAllowed>
 std::pair<std::string, PortInfo> CreatePort(PortDirection direction, StringView name,
@@ -247,21 +304,8 @@ std::pair<std::string, PortInfo> CreatePort(PortDirection direction, StringView 
             "The name of a port must not be `name` or `ID` and must start with "
             "an alphabetic character. Underscore is reserved.");
     }
-    StringConverter converter;
-    if constexpr (!std::is_same_v<T, AnyTypeAllowed> && !std::is_same_v<T, Any>) {
-        converter = [](StringView text) {
-            if constexpr (detail::is_text_type<T>) {
-                return Any(std::string(text));
-            } else {
-                return Any(convertFromString<T>(text));
-            }
-        };
-    }
-    std::shared_ptr<const canopy::value_type> (*blackboard_type)() = nullptr;
-    if constexpr (!std::is_same_v<T, AnyTypeAllowed> && !std::is_same_v<T, Any> &&
-                  !detail::is_text_type<T>)
-        blackboard_type = &detail::blackboard_type<T>;
-    PortInfo info(direction, typeid(T), std::move(converter), blackboard_type);
+    PortInfo info(direction, typeid(T), detail::string_converter<T>(),
+                  detail::blackboard_type_of<T>());
     if (!description.empty()) info.setDescription(description);
     return {std::string(name), std::move(info)};
 }

@@ -62,14 +62,45 @@ public:
     Blackboard(const Blackboard&) = delete;
     Blackboard& operator=(const Blackboard&) = delete;
 
+    /// Stores `value` in the key. A key of the tree's takes it as a port's write does. Any
+    /// other is an entry as BehaviorTree.CPP keeps it: made by its first value, of no type
+    /// yet when that is a std::string, else of the value's type; an entry of no type takes
+    /// the type of the next value; a typed entry takes only values of its type, text its
+    /// type reads, and numbers its type holds exactly.
+    /// @warning throws LogicError for a value a typed entry does not take, and RuntimeError
+    /// when the tree's key cannot hold it.
     template <typename T>
     void set(const std::string& key, const T& value) {
+        if (!key.empty() && key.front() == '@') return root()->set(key.substr(1), value);
+        Any written;
         if constexpr (std::is_same_v<T, Any>) {
-            setAny(key, value);
+            written = value;
         } else {
-            setAny(key, Any(value));
+            written = Any(value);
         }
+        if (storeInTree(key, written, false)) return;
+        using Written = std::decay_t<T>;  // a string literal's array as a pointer
+        std::lock_guard<std::recursive_mutex> hold(mutex_);
+        std::shared_ptr<Entry>& entry = values_[key];
+        if (!entry) {
+            entry = std::make_shared<Entry>(
+                std::is_same_v<Written, std::string>
+                    ? TypeInfo()
+                    : TypeInfo(written.type(), detail::string_converter<Written>()));
+        } else if (!entry->info.isStronglyTyped()) {
+            entry->info = TypeInfo::Create<Written>();
+        } else if (entry->info.type() != typeid(Written) && entry->info.type() != written.type()) {
+            written = convertForEntry(key, *entry, written, typeid(Written),
+                                      std::is_constructible_v<StringView, Written>,
+                                      std::is_arithmetic_v<Written>);
+        }
+        std::lock_guard<std::mutex> hold_entry(entry->entry_mutex);
+        entry->value = std::move(written);
+        stampWrite(*entry);
     }
+    /// Makes the key an entry of `info`'s type that holds no value yet (a key of the tree's
+    /// is left as it is).
+    void createEntry(const std::string& key, const TypeInfo& info);
     /// Whether the key holds a value, then read as T into `value`.
     /// @warning throws RuntimeError when the value is not a T.
     template <typename T>
@@ -88,42 +119,66 @@ public:
         }
         return castOrThrow<T>(key, any);
     }
+    /// The key's value and when it was written last.
     template <typename T>
     Expected<StampedValue<T>> getStamped(const std::string& key) const {
-        const Any any = getAnyCopy(key);
-        if (any.empty()) return nonstd::make_unexpected(StrCat("Missing key [", key, "]"));
-        auto value = tryCastWithPolymorphicFallback<T>(&any);
-        if (!value) return nonstd::make_unexpected(value.error());
-        return StampedValue<T>{std::move(value).value(), {}};
+        StampedValue<T> out{};
+        auto stamp = getStamped(key, out.value);
+        if (!stamp) return nonstd::make_unexpected(stamp.error());
+        out.stamp = *stamp;
+        return out;
+    }
+    /// Reads the key's value into `value`; gives when it was written last.
+    template <typename T>
+    Expected<Timestamp> getStamped(const std::string& key, T& value) const {
+        auto entry = getEntry(key);
+        if (!entry) {
+            return nonstd::make_unexpected(
+                StrCat("Blackboard::getStamped() error. Missing key [", key, "]"));
+        }
+        std::unique_lock<std::mutex> hold(entry->entry_mutex);
+        if (entry->value.empty()) {
+            return nonstd::make_unexpected(StrCat("Blackboard::getStamped() error. Entry [", key,
+                                                  "] hasn't been initialized, yet"));
+        }
+        auto cast = tryCastWithPolymorphicFallback<T>(&entry->value);
+        if (!cast) return nonstd::make_unexpected(cast.error());
+        value = std::move(cast).value();
+        return Timestamp{entry->sequence_id, entry->stamp};
     }
 
-    /// A key's entry as BehaviorTree.CPP's blackboard keeps it, here a copy made when asked:
-    /// its value (empty when the key holds none) and the value's type. Changing it changes
-    /// nothing on the blackboard (set and getAnyLocked do).
+    /// A key's entry as BehaviorTree.CPP's blackboard keeps it: its value (empty when the
+    /// key holds none), its type, and when it was written. For a key of the tree's, a copy
+    /// made when asked (the value's type, and its update count when the tree keeps them):
+    /// changing it changes nothing on the blackboard (set and getAnyLocked do).
     struct Entry {
         Any value;
-        PortInfo info;
+        TypeInfo info;
         StringConverter string_converter;
         mutable std::mutex entry_mutex;
         std::uint64_t sequence_id = 0;
         std::chrono::nanoseconds stamp{0};
 
-        explicit Entry(const PortInfo& entry_info) : info(entry_info) {}
+        explicit Entry(const TypeInfo& entry_info) : info(entry_info) {}
         Entry(const Entry&) = delete;
         Entry& operator=(const Entry&) = delete;
     };
     /// The key's entry, or null when the blackboard (or its parents) has no such key: neither
     /// a key of the tree's nor a value the program set.
     [[nodiscard]] std::shared_ptr<Entry> getEntry(const std::string& key) const;
+    /// The type of the key's entry (getEntry's info), or null when there is no such key.
+    [[nodiscard]] std::shared_ptr<const TypeInfo> entryInfo(const std::string& key) const {
+        auto entry = getEntry(key);
+        if (!entry) return nullptr;
+        return {entry, &entry->info};
+    }
 
     /// The value of a key, to read or change in place while the result lives.
     [[nodiscard]] AnyPtrLocked getAnyLocked(const std::string& key);
     /// A copy of the key's value, empty when it has none.
     Any getAnyCopy(const std::string& key) const;
-    /// Stores `value` in the key: into the tree's key when it has one, converting as a
-    /// port's write does, else beside them.
-    /// @warning throws RuntimeError when the tree's key cannot hold the value.
-    void setAny(const std::string& key, const Any& value);
+    /// set() of a value held as an Any.
+    void setAny(const std::string& key, const Any& value) { set(key, value); }
     void unset(const std::string& key);
     /// The names of the keys that hold a value.
     std::vector<StringView> getKeys() const;
@@ -133,6 +188,8 @@ public:
     /// Copies every key's value into `dst` (BlackboardBackup).
     void cloneInto(Blackboard& dst) const;
     Ptr parent() const { return parent_; }
+    /// Makes `internal` here name the parent's key `external` (what a SubTree's port does).
+    void addSubtreeRemapping(StringView internal, StringView external);
 
     std::recursive_mutex& entryMutex() const { return mutex_; }
 
@@ -151,17 +208,11 @@ public:
     /// `any` as T; a shared_ptr of a registered derived or base type cast to T.
     template <typename T>
     [[nodiscard]] Expected<T> tryCastWithPolymorphicFallback(const Any* any) const {
-        auto result = any->tryCast<T>();
         if constexpr (is_shared_ptr<T>::value) {
-            const PolymorphicCastRegistry* registry = polymorphicCastRegistry();
-            if (!result && registry != nullptr) {
-                auto cast = registry->tryCast(*any, any->type(), typeid(T));
-                if (cast) {
-                    if (auto* pointer = cast->castPtr<T>()) return *pointer;
-                }
-            }
+            if (const PolymorphicCastRegistry* registry = polymorphicCastRegistry())
+                return any->tryCastWithRegistry<T>(*registry);
         }
-        return result;
+        return any->tryCast<T>();
     }
 
 protected:
@@ -173,7 +224,15 @@ private:
 
     // setAny, but a key the tree's ports disagree on takes the value whatever its type.
     void setAnyAsIs(const std::string& key, const Any& value);
-    void store(const std::string& key, const Any& value, bool as_is);
+    // Stores the value in the tree's key, or in the parent's key `key` is remapped to;
+    // false when neither has the key.
+    bool storeInTree(const std::string& key, const Any& value, bool as_is);
+    // A value of another type than a typed entry's, as BehaviorTree.CPP's set() takes it.
+    static Any convertForEntry(const std::string& key, const Entry& entry, const Any& value,
+                               const std::type_info& written_type, bool text, bool arithmetic);
+    static void stampWrite(Entry& entry);
+    // Keeps a value the tree's key held, once the tree is gone.
+    void keep(const std::string& key, Any value);
 
     template <typename T>
     T castOrThrow(const std::string& key, const Any& any) const {
@@ -184,6 +243,7 @@ private:
         return std::move(value).value();
     }
     Blackboard* root();
+    const Blackboard* root() const { return const_cast<Blackboard*>(this)->root(); }
     // The agent's slot of a key as this blackboard names it, or none.
     std::uint32_t slotOf(const std::string& key) const;
 
@@ -203,8 +263,9 @@ private:
 
     Ptr parent_;
     std::shared_ptr<PolymorphicCastRegistry> polymorphic_registry_;
-    std::map<std::string, Any> values_;   // the keys the agent lacks
-    std::vector<std::string> key_names_;  // what getKeys() last gave
+    std::map<std::string, std::shared_ptr<Entry>> values_;  // the keys the agent lacks
+    std::map<std::string, std::string> external_;           // addSubtreeRemapping
+    std::vector<std::string> key_names_;                    // what getKeys() last gave
     mutable std::recursive_mutex mutex_;
     detail::TreeState* tree_ = nullptr;  // the tree whose agent holds its keys, if any
     // A subtree's blackboard sees only the keys its nodes name (scoped_), each by the agent's
@@ -217,3 +278,6 @@ private:
 };
 
 }  // namespace BT
+
+// ExportBlackboardToJSON and ImportBlackboardFromJSON, which programs reach through this header.
+#include "behaviortree_cpp/json_export.h"

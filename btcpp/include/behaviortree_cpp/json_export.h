@@ -26,16 +26,18 @@ public:
 
     /// Whether the value's type converts; then `destination` holds its JSON.
     bool toJson(const Any& any, nlohmann::json& destination) const;
-    /// A value from JSON: a number, boolean or text, or an object whose "__type" names a
-    /// registered type.
-    Expected<Any> fromJson(const nlohmann::json& source) const;
+    /// A value and its type.
+    using ExpectedEntry = Expected<std::pair<Any, TypeInfo>>;
+    /// A value from JSON: a number, boolean or text, an object whose "__type" names a
+    /// registered type, or an array of those (a std::vector; of int for integers).
+    ExpectedEntry fromJson(const nlohmann::json& source) const;
     /// A value of a registered type from JSON.
-    Expected<Any> fromJson(const nlohmann::json& source, std::type_index type) const;
+    ExpectedEntry fromJson(const nlohmann::json& source, std::type_index type) const;
     template <typename T>
     Expected<T> fromJson(const nlohmann::json& source) const {
-        auto any = fromJson(source, typeid(T));
-        if (!any) return nonstd::make_unexpected(any.error());
-        return any->template tryCast<T>();
+        auto entry = fromJson(source, typeid(T));
+        if (!entry) return nonstd::make_unexpected(entry.error());
+        return entry->first.template tryCast<T>();
     }
 
     /// Registers T, which nlohmann::json converts (to_json and from_json), and std::vector<T>.
@@ -45,10 +47,14 @@ public:
         to_json_[typeid(std::vector<T>)] = [](const Any& any, nlohmann::json& out) {
             out = *any.castPtr<std::vector<T>>();
         };
-        from_json_[typeid(T)] = [](const nlohmann::json& in) { return Any(in.get<T>()); };
-        from_json_[typeid(std::vector<T>)] = [](const nlohmann::json& in) {
-            return Any(in.get<std::vector<T>>());
-        };
+        from_json_.insert_or_assign(
+            typeid(T), Reader{[](const nlohmann::json& in) { return Any(in.get<T>()); },
+                              TypeInfo::Create<T>()});
+        from_json_.insert_or_assign(
+            typeid(std::vector<T>),
+            Reader{[](const nlohmann::json& in) { return Any(in.get<std::vector<T>>()); },
+                   TypeInfo::Create<std::vector<T>>()});
+        vector_of_.insert_or_assign(typeid(T), typeid(std::vector<T>));
         const nlohmann::json sample = T{};
         if (sample.is_object() && sample.contains("__type"))
             type_names_.emplace(sample["__type"].template get<std::string>(), typeid(T));
@@ -64,20 +70,29 @@ public:
     }
     template <typename T>
     void addConverter(std::function<void(const nlohmann::json&, T&)> from_json) {
-        from_json_[typeid(T)] = [from_json](const nlohmann::json& in) {
-            T value;
-            from_json(in, value);
-            return Any(value);
-        };
+        from_json_.insert_or_assign(typeid(T), Reader{[from_json](const nlohmann::json& in) {
+                                                          T value;
+                                                          from_json(in, value);
+                                                          return Any(value);
+                                                      },
+                                                      TypeInfo::Create<T>()});
         type_names_.emplace(demangle(typeid(T)), typeid(T));
     }
 
 private:
-    JsonExporter() = default;
+    JsonExporter();
+    // A JSON array as a vector: of int, double, bool or std::string, or of the registered
+    // type its first element's "__type" names.
+    ExpectedEntry vectorFromJson(const nlohmann::json& source) const;
 
     std::unordered_map<std::type_index, std::function<void(const Any&, nlohmann::json&)>> to_json_;
-    std::unordered_map<std::type_index, std::function<Any(const nlohmann::json&)>> from_json_;
+    struct Reader {
+        std::function<Any(const nlohmann::json&)> read;
+        TypeInfo info;
+    };
+    std::unordered_map<std::type_index, Reader> from_json_;
     std::unordered_map<std::string, std::type_index> type_names_;
+    std::unordered_map<std::type_index, std::type_index> vector_of_;  // T -> std::vector<T>
 };
 
 template <typename T>

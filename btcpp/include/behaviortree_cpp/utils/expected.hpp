@@ -80,6 +80,27 @@ public:
     const E& error() const& { return std::get<1>(held_); }
     E& error() & { return std::get<1>(held_); }
 
+    /// Holds a value equal to `value`.
+    template <typename U, typename = std::enable_if_t<!std::is_same_v<std::decay_t<U>, expected>>>
+    friend bool operator==(const expected& held, const U& value) {
+        return held.has_value() && std::get<0>(held.held_) == value;
+    }
+    template <typename U, typename = std::enable_if_t<!std::is_same_v<std::decay_t<U>, expected>>>
+    friend bool operator==(const U& value, const expected& held) {
+        return held == value;
+    }
+    template <typename U, typename = std::enable_if_t<!std::is_same_v<std::decay_t<U>, expected>>>
+    friend bool operator!=(const expected& held, const U& value) {
+        return !(held == value);
+    }
+    template <typename U, typename = std::enable_if_t<!std::is_same_v<std::decay_t<U>, expected>>>
+    friend bool operator!=(const U& value, const expected& held) {
+        return !(held == value);
+    }
+    /// Both hold equal values, or equal errors.
+    friend bool operator==(const expected& a, const expected& b) { return a.held_ == b.held_; }
+    friend bool operator!=(const expected& a, const expected& b) { return !(a == b); }
+
 private:
     void check() const {
         if (!has_value()) {

@@ -91,4 +91,14 @@ private:
     unsigned version_ = 0;
 };
 
+template <typename T>
+Expected<T> Any::tryCastWithRegistry(const PolymorphicCastRegistry& registry) const {
+    auto result = tryCast<T>();
+    if (result || empty()) return result;
+    auto cast = registry.tryCast(*this, type(), typeid(T));
+    if (!cast) return nonstd::make_unexpected(cast.error());
+    if (auto* pointer = cast->template castPtr<T>()) return *pointer;
+    return result;
+}
+
 }  // namespace BT

@@ -39,6 +39,8 @@ inline std::string demangle(const std::type_info& type) {
     return demangle(std::type_index(type));
 }
 
+class PolymorphicCastRegistry;
+
 class Any {
 public:
     enum class Kind : std::uint8_t { Empty, Integer, Real, Text, Object };
@@ -101,6 +103,10 @@ public:
     }
     template <typename T>
     Expected<T> tryCast() const;
+    /// tryCast, then for a shared_ptr a cast the registry knows (polymorphic_cast_registry.hpp
+    /// defines it).
+    template <typename T>
+    Expected<T> tryCastWithRegistry(const PolymorphicCastRegistry& registry) const;
     /// The object itself, to change in place, or null unless it is an object of type T.
     template <typename T>
     T* castPtr() const noexcept {
@@ -139,9 +145,9 @@ Expected<T> Any::tryCast() const {
         if (auto* text = castPtr<std::string>()) return *text;
         return make_unexpected(failure(typeid(T)));
     } else if constexpr (std::is_same_v<T, bool>) {
+        // BehaviorTree.CPP's: an integer only when 0 or 1, a real when not 0; text never.
         if (kind_ == Kind::Integer && (integer_ == 0 || integer_ == 1)) return integer_ == 1;
-        if (kind_ == Kind::Real && (real_ == 0.0 || real_ == 1.0)) return real_ == 1.0;
-        if (kind_ == Kind::Text) return convertFromString<bool>(text_);
+        if (kind_ == Kind::Real) return real_ != 0.0;
         if (isNumber()) return make_unexpected("Implicit casting to bool is not allowed");
         return make_unexpected(failure(typeid(T)));
     } else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
