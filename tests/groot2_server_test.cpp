@@ -13,6 +13,7 @@
 
 #include "behaviortree_cpp/bt_factory.h"
 #include "behaviortree_cpp/loggers/bt_observer.h"
+#include "behaviortree_cpp/loggers/groot2_protocol.h"
 #include "behaviortree_cpp/loggers/groot2_publisher.h"
 #include "canopy/canopy.hpp"
 #include "monitor/groot2_protocol.hpp"
@@ -576,6 +577,25 @@ TEST_SUITE("groot2 protocol") {
         REQUIRE(protocol::decode_reply_header(reply, back, back_id));
         CHECK(back.unique_id == header.unique_id);
         CHECK(back_id == id);
+    }
+
+    TEST_CASE("BT::Monitor's headers are the bytes the server reads and writes") {
+        const BT::Monitor::RequestHeader asked(BT::Monitor::BLACKBOARD);
+        const std::string bytes = BT::Monitor::SerializeHeader(asked);
+        REQUIRE(bytes.size() == BT::Monitor::RequestHeader::size());
+        const protocol::request r = protocol::decode_request({bytes, "a"});
+        CHECK(r.error.empty());
+        CHECK(r.type == protocol::request_type::blackboard);
+        CHECK(r.header.unique_id == asked.unique_id);
+        protocol::tree_id id{};
+        id[0] = 'q';
+        const std::string reply = protocol::encode_reply_header(r.header, id);
+        REQUIRE(reply.size() == BT::Monitor::ReplyHeader::size());
+        const BT::Monitor::ReplyHeader back = BT::Monitor::DeserializeReplyHeader(reply);
+        CHECK(back.request == asked);
+        CHECK(back.tree_id[0] == 'q');
+        CHECK_THROWS(BT::Monitor::DeserializeReplyHeader(bytes));
+        CHECK(std::string(BT::Monitor::ToString(BT::Monitor::HOOK_INSERT)) == "hook_insert");
     }
 
     TEST_CASE("splits blackboard names and reads hooks one or many") {

@@ -29,6 +29,14 @@ void applyRecursiveVisitor(TreeNode* node, const std::function<void(TreeNode*)>&
     visit<TreeNode>(node, visitor);
 }
 
+void buildSerializedStatusSnapshot(const TreeNode* root_node,
+                                   SerializedTreeStatus& serialized_buffer) {
+    serialized_buffer.clear();
+    visit<const TreeNode>(root_node, [&](const TreeNode* node) {
+        serialized_buffer.emplace_back(node->UID(), static_cast<std::uint8_t>(node->status()));
+    });
+}
+
 void printTreeRecursively(const TreeNode* root_node, std::ostream& stream) {
     std::function<void(unsigned, const TreeNode*)> print = [&](unsigned indent,
                                                                const TreeNode* node) {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "behaviortree_cpp/bt_factory.h"
+#include "behaviortree_cpp/utils/wildcards.hpp"
 #include "behaviortree_cpp/xml_parsing.h"
 #include "canopy/core/diagnostic.hpp"
 #include "canopy/load/load.hpp"
@@ -22,11 +23,32 @@
 #include "canopy/views/palette.hpp"
 #include "formats/btcpp_names.hpp"
 #include "load/substitute.hpp"
+#include "load/test_node.hpp"
 #include "tree_state.hpp"
+#include "verify_xml.hpp"
 
 namespace BT {
 
 namespace detail {
+
+static std::string read_file(const std::filesystem::path& filename) {
+    std::ifstream in(filename, std::ios::binary);
+    if (!in) throw RuntimeError("Cannot open file: ", filename.string());
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Documents registered together: the factory's, or an XMLParser's.
+struct DocumentSet {
+    struct document {
+        std::string text;
+        std::filesystem::path path;  // empty for text
+        std::vector<std::string> ids;
+    };
+    std::vector<document> documents;
+    std::vector<std::string> tree_ids;
+};
 
 class FactoryState {
 public:
@@ -146,12 +168,6 @@ public:
         return type;
     }
 
-    struct document {
-        std::string text;
-        std::filesystem::path path;  // empty for text
-        std::vector<std::string> ids;
-    };
-
     // Loads XML text, the registered trees beside it when it names `tree`.
     std::shared_ptr<const canopy::tree> load(const std::string& text, const std::string& path,
                                              const std::string& tree) {
@@ -181,19 +197,35 @@ public:
         return loaded.tree;
     }
 
-    // The registered documents as one, for a tree that may use subtrees of any of them.
-    std::string registered_text() const {
+    static bool defined_later(const tinyxml2::XMLElement& tree, std::string_view id) {
+        for (const auto* e = tree.NextSiblingElement("BehaviorTree"); e != nullptr;
+             e = e->NextSiblingElement("BehaviorTree")) {
+            if (const char* other = e->Attribute("ID"); other != nullptr && id == other)
+                return true;
+        }
+        return false;
+    }
+
+    // A set's documents as one, for a tree that may use subtrees of any of them.
+    static std::string combined_text(const DocumentSet& set) {
         tinyxml2::XMLDocument combined;
         tinyxml2::XMLElement* root = combined.NewElement("root");
         root->SetAttribute("BTCPP_format", "4");
         combined.InsertEndChild(root);
-        for (const document& doc : documents) {
+        for (const DocumentSet::document& doc : set.documents) {
             tinyxml2::XMLDocument one;
             one.Parse(doc.text.c_str(), doc.text.size());
             const tinyxml2::XMLElement* their_root = one.RootElement();
             if (their_root == nullptr) continue;
             for (const tinyxml2::XMLElement* e = their_root->FirstChildElement(); e != nullptr;
                  e = e->NextSiblingElement()) {
+                // A tree registered again, later in this document or in a later one, is the
+                // later one, as in BehaviorTree.CPP.
+                const char* id = e->Attribute("ID");
+                if (std::string_view(e->Name()) == "BehaviorTree" && id != nullptr &&
+                    (std::find(doc.ids.begin(), doc.ids.end(), id) == doc.ids.end() ||
+                     defined_later(*e, id)))
+                    continue;
                 tinyxml2::XMLNode* copy = e->DeepClone(&combined);
                 if (std::string_view(e->Name()) == "include" && !doc.path.empty()) {
                     // Relative to the file that included it.
@@ -211,25 +243,59 @@ public:
         return printer.CStr();
     }
 
-    void register_document(std::string text, std::filesystem::path path) {
-        tinyxml2::XMLDocument parsed;
+    // Parses the XML, refusing it where BehaviorTree.CPP refuses it before making a tree.
+    void verify(const std::string& text, tinyxml2::XMLDocument& parsed) {
         if (parsed.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS ||
             parsed.RootElement() == nullptr) {
             throw RuntimeError("Error parsing the XML: ", parsed.ErrorStr());
         }
-        document doc{std::move(text), std::move(path), {}};
+        verify_document(parsed, [this](std::string_view name) -> std::optional<NodeType> {
+            const canopy::node_type* type = registry().find(std::string(name));
+            if (type == nullptr) return std::nullopt;
+            switch (type->arity) {
+                case canopy::arity::composite: return NodeType::CONTROL;
+                case canopy::arity::decorator: return NodeType::DECORATOR;
+                default: return type->condition ? NodeType::CONDITION : NodeType::ACTION;
+            }
+        });
+    }
+
+    // verify(), for a tree about to be made: where Canopy's loader refuses the document too,
+    // its message (every problem, each located, with suggestions) is the one thrown.
+    void verify_before_loading(const std::string& text, const std::string& path,
+                               tinyxml2::XMLDocument& parsed) {
+        try {
+            verify(text, parsed);
+        } catch (const RuntimeError&) {
+            (void)load(path.empty() ? text : std::string(), path.empty() ? "<text>" : path, {});
+            throw;
+        }
+    }
+
+    void register_document(DocumentSet& set, std::string text, std::filesystem::path path) {
+        tinyxml2::XMLDocument parsed;
+        verify(text, parsed);
+        DocumentSet::document doc{std::move(text), std::move(path), {}};
         for (const tinyxml2::XMLElement* e =
                  parsed.RootElement()->FirstChildElement("BehaviorTree");
              e != nullptr; e = e->NextSiblingElement("BehaviorTree")) {
             const char* id = e->Attribute("ID");
             if (id == nullptr) continue;
-            if (std::find(tree_ids.begin(), tree_ids.end(), id) != tree_ids.end()) {
-                throw RuntimeError("Duplicate BehaviorTree ID [", id, "]");
-            }
-            doc.ids.emplace_back(id);
+            if (std::find(doc.ids.begin(), doc.ids.end(), id) == doc.ids.end())
+                doc.ids.emplace_back(id);
         }
-        tree_ids.insert(tree_ids.end(), doc.ids.begin(), doc.ids.end());
-        documents.push_back(std::move(doc));
+        // Registering a tree ID again replaces the tree, as BehaviorTree.CPP does.
+        for (DocumentSet::document& older : set.documents) {
+            for (const std::string& id : doc.ids) {
+                older.ids.erase(std::remove(older.ids.begin(), older.ids.end(), id),
+                                older.ids.end());
+            }
+        }
+        for (const std::string& id : doc.ids) {
+            if (std::find(set.tree_ids.begin(), set.tree_ids.end(), id) == set.tree_ids.end())
+                set.tree_ids.push_back(id);
+        }
+        set.documents.push_back(std::move(doc));
         trees.clear();
     }
 
@@ -246,36 +312,63 @@ public:
                 throw RuntimeError("Substitution rule [", pattern,
                                    "]: complete_func is not supported; use the scripts");
             }
-            canopy::test_node_config test;
-            test.name = "TestNodeConfig#" + std::to_string(++made);
-            switch (config.return_status) {
-                case NodeStatus::SUCCESS: test.return_status = canopy::status::success; break;
-                case NodeStatus::FAILURE: test.return_status = canopy::status::failure; break;
-                case NodeStatus::RUNNING: test.return_status = canopy::status::running; break;
-                case NodeStatus::SKIPPED: test.return_status = canopy::status::skipped; break;
-                case NodeStatus::IDLE:
-                    throw RuntimeError(
-                        "TestNode return_status resolved to invalid status (integer value: 0)");
-            }
-            test.return_status_script = config.return_status_script;
-            test.async_delay = std::chrono::duration<double>(config.async_delay).count();
-            test.success_script = config.success_script;
-            test.failure_script = config.failure_script;
-            test.post_script = config.post_script;
+            canopy::test_node_config test =
+                canopy_test_config(config, "TestNodeConfig#" + std::to_string(++made));
             rules->rules.push_back({pattern, test.name, {}});
             rules->configs.push_back(std::move(test));
         }
         return rules;
     }
 
+    static canopy::test_node_config canopy_test_config(const TestNodeConfig& config,
+                                                       std::string name) {
+        canopy::test_node_config test;
+        test.name = std::move(name);
+        switch (config.return_status) {
+            case NodeStatus::SUCCESS: test.return_status = canopy::status::success; break;
+            case NodeStatus::FAILURE: test.return_status = canopy::status::failure; break;
+            case NodeStatus::RUNNING: test.return_status = canopy::status::running; break;
+            case NodeStatus::SKIPPED: test.return_status = canopy::status::skipped; break;
+            case NodeStatus::IDLE:
+                throw RuntimeError(
+                    "TestNode return_status resolved to invalid status (integer value: 0)");
+        }
+        test.return_status_script = config.return_status_script;
+        test.async_delay = std::chrono::duration<double>(config.async_delay).count();
+        test.success_script = config.success_script;
+        test.failure_script = config.failure_script;
+        test.post_script = config.post_script;
+        return test;
+    }
+
+    // A TestNode type: Canopy's engine runs it, its scripts compiled with the tree.
+    void add_test_node(const std::string& id, const TestNodeConfig& config) {
+        if (builders.count(id) != 0 || builtin_ids.count(id) != 0)
+            throw BehaviorTreeException("ID [", id, "] already registered");
+        if (config.complete_func) {
+            throw RuntimeError("registerNodeType<TestNode>(", id,
+                               "): complete_func is not supported; use the scripts");
+        }
+        canopy::node_type original;
+        original.name = id;
+        user_types.push_back(
+            canopy::detail::test_node_type(id, original, canopy_test_config(config, id)));
+        auto shared = std::make_shared<TestNodeConfig>(config);
+        builders[id] = [shared](const std::string& name, const NodeConfig& node_config) {
+            return std::make_unique<TestNode>(name, node_config, shared);
+        };
+        manifests[id] = TreeNodeManifest{NodeType::ACTION, id, {}, {}};
+        changed();
+    }
+
     Tree make(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard) const {
         if (blackboard) blackboard->setPolymorphicCastRegistry(casts);
         Tree made;
         auto registered = std::make_shared<ScriptingEnumsRegistry>(enums.begin(), enums.end());
-        made.state_ =
-            std::make_unique<TreeState>(std::move(tree), std::move(blackboard), registered);
+        made.manifests = manifests;  // before the nodes, whose configs point into it
+        made.state_ = std::make_unique<TreeState>(std::move(tree), std::move(blackboard),
+                                                  registered, &made.manifests);
         made.subtrees = made.state_->subtrees();
-        made.manifests = manifests;
         return made;
     }
 
@@ -288,8 +381,7 @@ public:
     std::unordered_map<std::string, NodeBuilder> builders;
     std::unordered_map<std::string, TreeNodeManifest> manifests;
     std::set<std::string> builtin_ids;
-    std::vector<document> documents;
-    std::vector<std::string> tree_ids;
+    DocumentSet registered_trees;
     std::map<std::string, std::shared_ptr<const canopy::tree>> trees;  // loaded, shared
     std::unordered_map<std::string, SubstitutionRule> substitution_rules;
 };
@@ -361,26 +453,22 @@ void BehaviorTreeFactory::registerFromPlugin(const std::string& file_path) {
 }
 
 void BehaviorTreeFactory::registerBehaviorTreeFromFile(const std::filesystem::path& filename) {
-    std::ifstream in(filename, std::ios::binary);
-    if (!in) throw RuntimeError("Cannot open file: ", filename.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    state_->register_document(text.str(), std::filesystem::absolute(filename));
+    state_->register_document(state_->registered_trees, detail::read_file(filename),
+                              std::filesystem::absolute(filename));
 }
 
 void BehaviorTreeFactory::registerBehaviorTreeFromText(const std::string& xml_text) {
-    state_->register_document(xml_text, {});
+    state_->register_document(state_->registered_trees, xml_text, {});
 }
 
 std::vector<std::string> BehaviorTreeFactory::registeredBehaviorTrees() const {
-    std::vector<std::string> ids = state_->tree_ids;
+    std::vector<std::string> ids = state_->registered_trees.tree_ids;
     std::sort(ids.begin(), ids.end());
     return ids;
 }
 
 void BehaviorTreeFactory::clearRegisteredBehaviorTrees() {
-    state_->documents.clear();
-    state_->tree_ids.clear();
+    state_->registered_trees = {};
     state_->trees.clear();
 }
 
@@ -397,21 +485,108 @@ const std::set<std::string>& BehaviorTreeFactory::builtinNodes() const {
 }
 
 Tree BehaviorTreeFactory::createTreeFromText(const std::string& text, Blackboard::Ptr blackboard) {
+    tinyxml2::XMLDocument parsed;
+    state_->verify_before_loading(text, {}, parsed);
+    // A SubTree the text does not define may be a registered tree's, as in BehaviorTree.CPP:
+    // the text is then read with the registered documents, its main tree made.
+    std::vector<std::string> defined;
+    std::string main;
+    bool uses_registered = false;
+    const tinyxml2::XMLElement* root = parsed.RootElement();
+    if (const char* attribute = root->Attribute("main_tree_to_execute")) main = attribute;
+    for (const auto* e = root->FirstChildElement("BehaviorTree"); e != nullptr;
+         e = e->NextSiblingElement("BehaviorTree")) {
+        if (const char* id = e->Attribute("ID")) defined.emplace_back(id);
+    }
+    if (main.empty() && defined.size() == 1) main = defined.front();
+    const auto& registered = state_->registered_trees.tree_ids;
+    std::function<void(const tinyxml2::XMLElement&)> find_uses =
+        [&](const tinyxml2::XMLElement& e) {
+            if (std::string_view(e.Name()) == "SubTree") {
+                const char* id = e.Attribute("ID");
+                if (id != nullptr &&
+                    std::find(defined.begin(), defined.end(), id) == defined.end() &&
+                    std::find(registered.begin(), registered.end(), id) != registered.end())
+                    uses_registered = true;
+            }
+            for (const auto* child = e.FirstChildElement(); child != nullptr;
+                 child = child->NextSiblingElement())
+                find_uses(*child);
+        };
+    find_uses(*root);
+    if (uses_registered && !main.empty()) {
+        detail::DocumentSet with_text = state_->registered_trees;
+        state_->register_document(with_text, text, {});
+        return state_->make(state_->load(detail::FactoryState::combined_text(with_text),
+                                         "<registered trees>", main),
+                            std::move(blackboard));
+    }
     return state_->make(state_->load(text, "<text>", {}), std::move(blackboard));
 }
 
 Tree BehaviorTreeFactory::createTreeFromFile(const std::filesystem::path& file_path,
                                              Blackboard::Ptr blackboard) {
+    tinyxml2::XMLDocument parsed;
+    state_->verify_before_loading(detail::read_file(file_path), file_path.string(), parsed);
     return state_->make(state_->load({}, file_path.string(), {}), std::move(blackboard));
 }
 
 Tree BehaviorTreeFactory::createTree(const std::string& tree_name, Blackboard::Ptr blackboard) {
-    const auto& ids = state_->tree_ids;
+    const auto& ids = state_->registered_trees.tree_ids;
     if (std::find(ids.begin(), ids.end(), tree_name) == ids.end()) {
         throw RuntimeError("Can't find a tree with name: ", tree_name);
     }
-    return state_->make(state_->load(state_->registered_text(), "<registered trees>", tree_name),
+    return state_->make(state_->load(detail::FactoryState::combined_text(state_->registered_trees),
+                                     "<registered trees>", tree_name),
                         std::move(blackboard));
+}
+
+void BehaviorTreeFactory::registerTestNode(const std::string& ID, const TestNodeConfig& config) {
+    state_->add_test_node(ID, config);
+}
+
+XMLParser::XMLParser(const BehaviorTreeFactory& factory)
+    : factory_(factory), documents_(std::make_unique<detail::DocumentSet>()) {}
+
+XMLParser::~XMLParser() = default;
+
+void XMLParser::loadFromFile(const std::filesystem::path& filename, bool /*add_includes*/) {
+    factory_.state_->register_document(*documents_, detail::read_file(filename),
+                                       std::filesystem::absolute(filename));
+}
+
+void XMLParser::loadFromText(const std::string& xml_text, bool /*add_includes*/) {
+    factory_.state_->register_document(*documents_, xml_text, {});
+}
+
+std::vector<std::string> XMLParser::registeredBehaviorTrees() const {
+    std::vector<std::string> ids = documents_->tree_ids;
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+Tree XMLParser::instantiateTree(const Blackboard::Ptr& root_blackboard, std::string main_tree_ID) {
+    const auto& ids = documents_->tree_ids;
+    if (main_tree_ID.empty() && !documents_->documents.empty()) {
+        tinyxml2::XMLDocument first;
+        const std::string& text = documents_->documents.front().text;
+        first.Parse(text.c_str(), text.size());
+        if (const char* main = first.RootElement()->Attribute("main_tree_to_execute"))
+            main_tree_ID = main;
+    }
+    if (main_tree_ID.empty() && ids.size() == 1) main_tree_ID = ids.front();
+    if (main_tree_ID.empty())
+        throw RuntimeError("[main_tree_to_execute] was not specified correctly");
+    if (std::find(ids.begin(), ids.end(), main_tree_ID) == ids.end())
+        throw RuntimeError("Can't find a tree with name: ", main_tree_ID);
+    detail::FactoryState& state = *factory_.state_;
+    return state.make(state.load(detail::FactoryState::combined_text(*documents_),
+                                 "<registered trees>", main_tree_ID),
+                      root_blackboard);
+}
+
+void XMLParser::clearInternalState() {
+    *documents_ = {};
 }
 
 void BehaviorTreeFactory::addMetadataToManifest(const std::string& node_id,
@@ -573,6 +748,14 @@ std::vector<const TreeNode*> Tree::allNodes() const {
 bool Tree::wildcardMatch(StringView text, StringView pattern) {
     return canopy::detail::wildcard_match(text, pattern);
 }
+
+}  // namespace BT
+
+bool wildcards_match(std::string_view text, std::string_view pattern) {
+    return canopy::detail::wildcard_match(text, pattern);
+}
+
+namespace BT {
 
 const canopy::tree& Tree::canopyTree() const {
     if (!state_) throw RuntimeError("Empty Tree");

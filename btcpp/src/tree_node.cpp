@@ -50,13 +50,56 @@ NodeStatus TreeNode::executeTick() {
 }
 
 NodeStatus TreeNode::tickNamingErrors() {
-    try {
-        return tick();
-    } catch (const NodeExecutionError&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw NodeExecutionError({name(), fullPath(), registrationName()}, e.what());
+    PreTickCallback pre_tick;
+    PostTickCallback post_tick;
+    TickMonitorCallback tick_monitor;
+    {
+        std::lock_guard<std::mutex> hold(callbacks_mutex_);
+        pre_tick = pre_tick_;
+        post_tick = post_tick_;
+        tick_monitor = tick_monitor_;
     }
+    NodeStatus result = NodeStatus::IDLE;
+    bool substituted = false;
+    if (pre_tick && !isStatusCompleted(status_)) {
+        result = pre_tick(*this);
+        substituted = isStatusCompleted(result);
+    }
+    if (!substituted) {
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            result = tick();
+        } catch (const NodeExecutionError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw NodeExecutionError({name(), fullPath(), registrationName()}, e.what());
+        }
+        if (tick_monitor) {
+            tick_monitor(*this, result,
+                         std::chrono::duration_cast<std::chrono::microseconds>(
+                             std::chrono::steady_clock::now() - start));
+        }
+    }
+    if (post_tick) {
+        const NodeStatus replaced = post_tick(*this, result);
+        if (isStatusCompleted(replaced)) result = replaced;
+    }
+    return result;
+}
+
+void TreeNode::setPreTickFunction(PreTickCallback callback) {
+    std::lock_guard<std::mutex> hold(callbacks_mutex_);
+    pre_tick_ = std::move(callback);
+}
+
+void TreeNode::setPostTickFunction(PostTickCallback callback) {
+    std::lock_guard<std::mutex> hold(callbacks_mutex_);
+    post_tick_ = std::move(callback);
+}
+
+void TreeNode::setTickMonitorCallback(TickMonitorCallback callback) {
+    std::lock_guard<std::mutex> hold(callbacks_mutex_);
+    tick_monitor_ = std::move(callback);
 }
 
 void TreeNode::haltNode() {
@@ -80,7 +123,6 @@ void TreeNode::resetStatus() {
 }
 
 void TreeNode::emitWakeUpSignal() {
-    wake_up_requested_ = true;
     if (tree_ != nullptr) tree_->wake();
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <utility>
 
 #include "canopy/core/error.hpp"
@@ -159,6 +160,22 @@ std::vector<std::pair<std::string, std::string>> written_ports(std::string_view 
     return ports;
 }
 
+std::optional<PreCond> precondition_named(std::string_view attribute) {
+    if (attribute == "_failureIf") return PreCond::FAILURE_IF;
+    if (attribute == "_successIf") return PreCond::SUCCESS_IF;
+    if (attribute == "_skipIf") return PreCond::SKIP_IF;
+    if (attribute == "_while") return PreCond::WHILE_TRUE;
+    return std::nullopt;
+}
+
+std::optional<PostCond> postcondition_named(std::string_view attribute) {
+    if (attribute == "_onHalted") return PostCond::ON_HALTED;
+    if (attribute == "_onFailure") return PostCond::ON_FAILURE;
+    if (attribute == "_onSuccess") return PostCond::ON_SUCCESS;
+    if (attribute == "_post") return PostCond::ALWAYS;
+    return std::nullopt;
+}
+
 // BehaviorTree.CPP's name of the C++ type a Canopy key holds.
 std::string key_type_name(const canopy::blackboard_key& key) {
     switch (key.type) {
@@ -207,11 +224,13 @@ void btcpp_node::halt(canopy::context& ctx) const {
 // ---- TreeState ----
 
 TreeState::TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard,
-                     std::shared_ptr<ScriptingEnumsRegistry> enums)
+                     std::shared_ptr<ScriptingEnumsRegistry> enums,
+                     const std::unordered_map<std::string, TreeNodeManifest>* manifests)
     : tree_(std::move(tree)),
       agent_(std::make_unique<canopy::agent>(tree_)),
       blackboard_(std::move(blackboard)),
-      enums_(std::move(enums)) {
+      enums_(std::move(enums)),
+      manifests_(manifests) {
     make_nodes();
     // What the program set before the tree existed goes to the agent's keys, from the
     // blackboard and its parents (whose keys the tree names as "@key"), the nearest first;
@@ -219,11 +238,12 @@ TreeState::TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr b
     for (Blackboard* board = blackboard_.get(); board != nullptr; board = board->parent_.get()) {
         for (auto found = board->values_.begin(); found != board->values_.end();) {
             const std::uint32_t slot = agent_->blackboard().find(found->first);
-            if (slot == canopy::blackboard::npos || !read_slot(slot, true).empty()) {
+            if (slot == canopy::blackboard::npos || found->second->value.empty() ||
+                !read_slot(slot, true).empty()) {
                 ++found;
                 continue;
             }
-            const std::string failure = write_slot(slot, found->second);
+            const std::string failure = write_slot(slot, found->second->value);
             if (!failure.empty())
                 throw RuntimeError("Blackboard::set(", found->first, "): ", failure);
             found = board->values_.erase(found);
@@ -247,7 +267,7 @@ TreeState::~TreeState() {
             const std::string& name = board.keys()[slot].name;
             if (name.find('#') != std::string::npos) continue;
             Any value = read_slot(slot, false);
-            if (!value.empty()) blackboard_->values_[name] = std::move(value);
+            if (!value.empty()) blackboard_->keep(name, std::move(value));
         }
     }
     for (Blackboard* board = blackboard_.get(); board != nullptr; board = board->parent_.get()) {
@@ -267,6 +287,14 @@ NodeConfig TreeState::config_of(std::uint32_t index, const TreeNodeManifest* man
     config.enums = enums_;
     config.uid = static_cast<std::uint16_t>(index + 1);
     for (auto& [port, text] : written_ports(tree_->written_params(index))) {
+        if (!port.empty() && port.front() == '_') {  // BehaviorTree.CPP's conditions
+            if (auto pre = precondition_named(port)) {
+                config.pre_conditions[*pre] = text;
+            } else if (auto post = postcondition_named(port)) {
+                config.post_conditions[*post] = text;
+            }
+            continue;
+        }
         PortDirection direction = PortDirection::INPUT;
         if (manifest != nullptr) {
             if (auto found = manifest->ports.find(port); found != manifest->ports.end())
@@ -275,6 +303,13 @@ NodeConfig TreeState::config_of(std::uint32_t index, const TreeNodeManifest* man
         // An in-out port is both, as in BehaviorTree.CPP.
         if (direction != PortDirection::OUTPUT) config.input_ports[port] = text;
         if (direction != PortDirection::INPUT) config.output_ports[port] = text;
+    }
+    // The attributes that are neither ports nor conditions, which the reader keeps as the
+    // node's metadata.
+    const auto [first, last] = tree_->metadata(index);
+    for (const auto* note = first; note != last; ++note) {
+        if (!note->name.empty() && note->name.front() == '_')
+            config.other_attributes[note->name] = note->value;
     }
     if (manifest != nullptr) {
         // BehaviorTree.CPP fills in the defaults the XML leaves out.
@@ -291,6 +326,12 @@ NodeConfig TreeState::config_of(std::uint32_t index, const TreeNodeManifest* man
 
 void TreeState::make_nodes() {
     const canopy::tree& t = *tree_;
+    for (canopy::tree::index i = 0; i < t.size(); ++i) {
+        const std::string_view written = t.written_type(i);
+        if (written == "SequenceWithMemory" || written == "SequenceStar" || written == "Repeat" ||
+            written == "RetryUntilSuccessful" || written == "RetryUntilSuccesful")
+            yielding_.push_back(i);
+    }
     nodes_.assign(t.size(), nullptr);
     // Paths as BehaviorTree.CPP gives them: each subtree's instance name, then the node's
     // name, with "::uid" when the XML gave it none.
@@ -311,6 +352,11 @@ void TreeState::make_nodes() {
             parent == canopy::tree::no_parent ? std::string() : prefix[parent];
         const auto* object = dynamic_cast<const btcpp_node*>(t.object(i));
         const TreeNodeManifest* manifest = object != nullptr ? &object->manifest() : nullptr;
+        if (manifest != nullptr && manifests_ != nullptr) {
+            // The Tree's own copy, which outlives the factory, as in BehaviorTree.CPP.
+            auto found = manifests_->find(manifest->registration_ID);
+            if (found != manifests_->end()) manifest = &found->second;
+        }
         NodeConfig config = config_of(i, manifest);
         config.path = own_prefix + name;
         if (name == type_id) config.path += "::" + std::to_string(config.uid);
@@ -385,6 +431,8 @@ void TreeState::make_nodes() {
         }
         // Seen, not owned: the agent and the tree own the nodes.
         subtrees_[use_of[i]]->nodes.push_back(TreeNode::Ptr(TreeNode::Ptr(), nodes_[i]));
+        // A node's blackboard is its use's, as in BehaviorTree.CPP (what it reads by name).
+        nodes_[i]->config().blackboard = subtrees_[use_of[i]]->blackboard;
     }
     show_keys(use_of, subtree_node_of);
     // Children, as BehaviorTree.CPP's controls and decorators hold them.
@@ -611,7 +659,23 @@ NodeStatus TreeState::tick_root() {
         throw RuntimeError(e.what());
     }
     if (transitions_ && isStatusCompleted(result)) transitions_->change(0, NodeStatus::IDLE);
+    if (result == NodeStatus::RUNNING && yielded()) wake();
     return result;
+}
+
+// BehaviorTree.CPP's SequenceWithMemory, Repeat and RetryUntilSuccessful end a tick with
+// RUNNING after a child that finished at once, when more is left, and ask for the next tick at
+// once (emitWakeUpSignal): Canopy's do the first; this is the second. Such a node running
+// with no child running has just done so.
+bool TreeState::yielded() const {
+    const canopy::tree& t = *tree_;
+    for (canopy::tree::index i : yielding_) {
+        if (!agent_->is_running(i)) continue;
+        bool child_running = false;
+        for (canopy::tree::index child : t.children(i)) child_running |= agent_->is_running(child);
+        if (!child_running) return true;
+    }
+    return false;
 }
 
 void TreeState::halt() {
@@ -719,6 +783,49 @@ Any TreeState::read_slot(std::uint32_t slot, bool in_place) {
                        *type.cpp_type);
 }
 
+namespace {
+
+// A program's std::vector<T> or SharedQueue<T> (std::shared_ptr<std::deque<T>>), copied into
+// a loop's queue key (a std::deque of Canopy's element type), as LoopNode<T> reads either.
+template <typename Element, typename... Programs>
+bool store_queue_of(canopy::blackboard& board, std::uint32_t slot, const Any& value) {
+    bool stored = false;
+    auto try_one = [&](auto program) {
+        using Program = decltype(program);
+        if (stored) return;
+        const std::vector<Program>* vector = value.castPtr<std::vector<Program>>();
+        const auto* shared = value.castPtr<std::shared_ptr<std::deque<Program>>>();
+        if (vector == nullptr && (shared == nullptr || *shared == nullptr)) return;
+        std::deque<Element> queue;
+        if (vector != nullptr) {
+            queue.assign(vector->begin(), vector->end());
+        } else {
+            queue.assign((*shared)->begin(), (*shared)->end());
+        }
+        board.set_object(slot, typeid(std::deque<Element>), &queue);
+        stored = true;
+    };
+    (try_one(Programs{}), ...);
+    return stored;
+}
+
+}  // namespace
+
+bool TreeState::store_queue(canopy::blackboard& board, std::uint32_t slot,
+                            const std::type_info& queue_type, const Any& value) {
+    if (value.kind() != Any::Kind::Object) return false;
+    if (queue_type == typeid(std::deque<std::int64_t>))
+        return store_queue_of<std::int64_t, int, long, long long, unsigned, short>(board, slot,
+                                                                                   value);
+    if (queue_type == typeid(std::deque<double>))
+        return store_queue_of<double, double, float>(board, slot, value);
+    if (queue_type == typeid(std::deque<std::string>))
+        return store_queue_of<std::string, std::string>(board, slot, value);
+    if (queue_type == typeid(std::deque<bool>))
+        return store_queue_of<bool, bool>(board, slot, value);
+    return false;
+}
+
 std::string TreeState::write_slot(std::uint32_t slot, const Any& value, bool as_is) {
     canopy::blackboard board = agent_->blackboard();
     const canopy::blackboard_key& key = board.keys()[slot];
@@ -733,7 +840,16 @@ std::string TreeState::write_slot(std::uint32_t slot, const Any& value, bool as_
     switch (key.type) {
         case canopy::param_type::integer: return store(value.tryCast<std::int64_t>());
         case canopy::param_type::number: return store(value.tryCast<double>());
-        case canopy::param_type::boolean: return store(value.tryCast<bool>());
+        case canopy::param_type::boolean:
+            if (value.isString()) {  // text the key's type reads, as a typed entry takes it
+                try {
+                    board.set(slot, convertFromString<bool>(value.cast<std::string>()));
+                    return {};
+                } catch (const std::exception& e) {
+                    return failed(e.what());
+                }
+            }
+            return store(value.tryCast<bool>());
         case canopy::param_type::string: {
             if (!value.isString() && !value.isNumber())
                 return failed("cannot store [" + demangle(value.type()) + "]");
@@ -777,6 +893,7 @@ std::string TreeState::write_slot(std::uint32_t slot, const Any& value, bool as_
         board.set_object(slot, typeid(btcpp_entry), &entry);
         return {};
     }
+    if (store_queue(board, slot, *key.custom->cpp_type, value)) return {};
     if (value.kind() != Any::Kind::Object || value.type() != *key.custom->cpp_type) {
         if (value.isString() && key.custom->from_text) {
             try {

@@ -92,9 +92,11 @@ private:
 
 class TreeState {
 public:
-    /// `enums`: the factory's scripting enums, which the nodes' configs give their getInput.
+    /// `enums`: the factory's scripting enums, which the nodes' configs give their getInput;
+    /// `manifests`: the Tree's copy of the factory's, which the nodes' configs point into.
     TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr blackboard,
-              std::shared_ptr<ScriptingEnumsRegistry> enums = nullptr);
+              std::shared_ptr<ScriptingEnumsRegistry> enums = nullptr,
+              const std::unordered_map<std::string, TreeNodeManifest>* manifests = nullptr);
     ~TreeState();
     TreeState(const TreeState&) = delete;
     TreeState& operator=(const TreeState&) = delete;
@@ -155,6 +157,12 @@ public:
     /// an error message when the key cannot hold it.
     /// `as_is`: a dynamic entry takes the value whatever its ports declared (what
     /// BehaviorTree.CPP's ImportBlackboardFromJSON does to an entry).
+    // Whether a node of yielding_ ended the tick with RUNNING of its own.
+    bool yielded() const;
+    // A program's vector or shared deque written into a loop's queue key; false when the
+    // key or the value is not one.
+    static bool store_queue(canopy::blackboard& board, std::uint32_t slot,
+                            const std::type_info& queue_type, const Any& value);
     std::string write_slot(std::uint32_t slot, const Any& value, bool as_is = false);
 
     // ---- for btcpp_node ----
@@ -192,6 +200,9 @@ private:
     std::unique_ptr<canopy::agent> agent_;
     Blackboard::Ptr blackboard_;
     std::shared_ptr<ScriptingEnumsRegistry> enums_;
+    const std::unordered_map<std::string, TreeNodeManifest>* manifests_ = nullptr;
+    // The nodes that ask for the next tick at once after a child that finished at once.
+    std::vector<canopy::tree::index> yielding_;
     std::vector<TreeNode*> nodes_;
     std::vector<std::unique_ptr<TreeNode>> views_;  // the built-in nodes' TreeNodes
     std::vector<Tree::Subtree::Ptr> subtrees_;

@@ -61,23 +61,9 @@ constexpr NodeType getType() {
 }
 
 template <typename T, typename = void>
-struct has_provided_ports : std::false_type {};
-template <typename T>
-struct has_provided_ports<T, std::void_t<decltype(T::providedPorts())>> : std::true_type {};
-
-template <typename T, typename = void>
 struct has_metadata : std::false_type {};
 template <typename T>
 struct has_metadata<T, std::void_t<decltype(T::metadata())>> : std::true_type {};
-
-template <typename T>
-PortsList getProvidedPorts() {
-    if constexpr (has_provided_ports<T>::value) {
-        return T::providedPorts();
-    } else {
-        return {};
-    }
-}
 
 template <typename T>
 TreeNodeManifest CreateManifest(const std::string& ID, PortsList portlist = getProvidedPorts<T>()) {
@@ -169,24 +155,6 @@ nlohmann::json ExportTreeToJSON(const Tree& tree);
 /// @warning throws std::runtime_error when the JSON has not one object per use.
 void ImportTreeFromJSON(const nlohmann::json& json, Tree& tree);
 
-/// What a substitution rule puts in a matched node's place: a TestNode's behaviour.
-struct TestNodeConfig {
-    /// What the node returns once it is done.
-    NodeStatus return_status = NodeStatus::SUCCESS;
-    /// A script run when it succeeds, and one run when it fails.
-    std::string success_script;
-    std::string failure_script;
-    /// A script run after either.
-    std::string post_script;
-    /// How long it runs first; zero: it finishes in its first tick.
-    std::chrono::milliseconds async_delay = std::chrono::milliseconds(0);
-    /// Called instead of the scripts, given the node: what it returns is the result.
-    std::function<NodeStatus()> complete_func;
-    /// A script whose value is the status (`a > 2 ? SUCCESS : FAILURE`), before
-    /// return_status.
-    std::string return_status_script;
-};
-
 /// The ID of a node type to run in a matched node's place, or a TestNode's behaviour.
 using SubstitutionRule = std::variant<std::string, TestNodeConfig>;
 
@@ -240,7 +208,16 @@ public:
     }
     template <typename T, typename... ExtraArgs>
     void registerNodeType(const std::string& ID, ExtraArgs... args) {
-        registerNodeType<T>(ID, getProvidedPorts<T>(), args...);
+        if constexpr (std::is_same_v<T, TestNode> && sizeof...(ExtraArgs) == 1) {
+            registerTestNode(ID, args...);
+        } else {
+            registerNodeType<T>(ID, getProvidedPorts<T>(), args...);
+        }
+    }
+    /// A node type that runs as `config` says, scripts included (TestNode).
+    void registerTestNode(const std::string& ID, const TestNodeConfig& config);
+    void registerTestNode(const std::string& ID, const std::shared_ptr<TestNodeConfig>& config) {
+        registerTestNode(ID, *config);
     }
 
     [[nodiscard]] const std::unordered_map<std::string, NodeBuilder>& builders() const;
@@ -291,6 +268,7 @@ public:
         const;
 
 private:
+    friend class XMLParser;
     friend std::string writeTreeNodesModelXML(const BehaviorTreeFactory& factory,
                                               bool include_builtin);
     std::unique_ptr<detail::FactoryState> state_;

@@ -6,10 +6,12 @@
 // registration's own arguments) and ticked, halted and given its ports as there.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -40,7 +42,37 @@ struct NodeConfig {
     std::string path;
     std::map<PreCond, std::string> pre_conditions;
     std::map<PostCond, std::string> post_conditions;
+    /// The XML's attributes that start with '_' and are neither a port nor a condition.
+    PortsRemapping other_attributes;
 };
+
+/// BehaviorTree.CPP 3's name for NodeConfig.
+using NodeConfiguration = NodeConfig;
+
+template <typename T, typename = void>
+struct has_provided_ports : std::false_type {};
+template <typename T>
+struct has_provided_ports<T, std::void_t<decltype(T::providedPorts())>> : std::true_type {};
+
+/// A node class's ports: its providedPorts(), or none.
+template <typename T>
+PortsList getProvidedPorts() {
+    if constexpr (has_provided_ports<T>::value) {
+        return T::providedPorts();
+    } else {
+        return {};
+    }
+}
+
+/// Remaps each of T's ports to the key of its own name ("{=}"): for a node a program makes
+/// itself, outside a tree.
+template <typename T>
+void assignDefaultRemapping(NodeConfig& config) {
+    for (const auto& [name, info] : getProvidedPorts<T>()) {
+        if (info.direction() != PortDirection::OUTPUT) config.input_ports[name] = "{=}";
+        if (info.direction() != PortDirection::INPUT) config.output_ports[name] = "{=}";
+    }
+}
 
 namespace detail {
 class TreeState;
@@ -105,9 +137,26 @@ public:
     [[nodiscard]] static Expected<StringView> getRemappedKey(StringView port_name,
                                                              StringView remapped_port);
 
+    /// Called before the node's tick() unless it finished: a SUCCESS or FAILURE it
+    /// returns is the tick's result instead (a test's or a debugger's injection).
+    using PreTickCallback = std::function<NodeStatus(TreeNode&)>;
+    /// Called after the tick with its result: a SUCCESS or FAILURE it returns
+    /// replaces it.
+    using PostTickCallback = std::function<NodeStatus(TreeNode&, NodeStatus)>;
+    /// Told each tick() and how long it took.
+    using TickMonitorCallback =
+        std::function<void(TreeNode&, NodeStatus, std::chrono::microseconds)>;
+    /// These apply to a program's node classes; a built-in node is run by Canopy's engine,
+    /// which does not call them (docs/btcpp-api.md).
+    void setPreTickFunction(PreTickCallback callback);
+    void setPostTickFunction(PostTickCallback callback);
+    void setTickMonitorCallback(TickMonitorCallback callback);
+
     /// Asks the tree to tick again at once (Tree::sleep returns early).
     void emitWakeUpSignal();
-    [[nodiscard]] bool requiresWakeUp() const { return wake_up_requested_; }
+    /// Whether the node is in a tree, which emitWakeUpSignal wakes (BehaviorTree.CPP's meaning:
+    /// its built-in classes hand the tick back early only then).
+    [[nodiscard]] bool requiresWakeUp() const { return tree_ != nullptr; }
 
     /// Makes a node of a class that may not take a NodeConfig in its constructor.
     template <class DerivedT, typename... ExtraArgs>
@@ -162,10 +211,13 @@ private:
     std::atomic<NodeStatus> status_{NodeStatus::IDLE};
     NodeConfig config_;
     std::string registration_ID_;
-    std::atomic_bool wake_up_requested_{false};  // set by a node's own thread too
-    bool view_ = false;                          // shows a node Canopy runs itself (a built-in)
-    detail::TreeState* tree_ = nullptr;          // set when a tree takes the node
-    std::uint32_t index_ = 0;                    // the node's index in the tree
+    std::mutex callbacks_mutex_;  // set from any thread, as there
+    PreTickCallback pre_tick_;
+    PostTickCallback post_tick_;
+    TickMonitorCallback tick_monitor_;
+    bool view_ = false;                  // shows a node Canopy runs itself (a built-in)
+    detail::TreeState* tree_ = nullptr;  // set when a tree takes the node
+    std::uint32_t index_ = 0;            // the node's index in the tree
 };
 
 template <typename T>
