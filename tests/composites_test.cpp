@@ -595,6 +595,34 @@ TEST_SUITE("composites") {
                         "exit failure #1"}}});
     }
 
+    TEST_CASE("TryCatch with catch_on_halt ticks the catch when halted in the try block") {
+        testing::script_log log;
+        agent a(make({record(1, 0, "TryCatch", R"({"catch_on_halt": true})"), leaf(2, 1, "r"),
+                      leaf(3, 1, "r")}),
+                &log, 1);
+        CHECK(run(a, 1) == "r");
+        log.calls.clear();
+        a.halt();
+        // The try child is halted first, then the catch runs once, and is halted in turn.
+        CHECK(log.calls == std::vector<std::string>{"halt #2", "enter #3", "halt #3"});
+        // Without it, or halted while the catch runs, a halt ticks nothing.
+        testing::script_log plain_log;
+        agent plain(make({record(1, 0, "TryCatch"), leaf(2, 1, "r"), leaf(3, 1, "s")}), &plain_log,
+                    1);
+        run(plain, 1);
+        plain_log.calls.clear();
+        plain.halt();
+        CHECK(plain_log.calls == std::vector<std::string>{"halt #2"});
+        testing::script_log catching_log;
+        agent catching(make({record(1, 0, "TryCatch", R"({"catch_on_halt": true})"),
+                             leaf(2, 1, "f"), leaf(3, 1, "r")}),
+                       &catching_log, 1);
+        CHECK(run(catching, 1) == "r");
+        catching_log.calls.clear();
+        catching.halt();
+        CHECK(catching_log.calls == std::vector<std::string>{"halt #3"});
+    }
+
     TEST_CASE("TryCatch refuses at load fewer than two children, as BehaviorTree.CPP does") {
         CHECK(refusal({record(1, 0, "TryCatch"), leaf(2, 1, "s")}) ==
               "node 1 ('TryCatch'): it takes 2 or more children (the try block, then the catch), "

@@ -376,11 +376,13 @@ private:
     // cannot know those.
     void declare_used_keys() {
         const std::size_t known = keys_.size();
-        std::vector<bool> typed;                                  // per key from `known` on
+        std::vector<bool> typed;       // per key from `known` on
+        std::vector<bool> port_typed;  // per key from `known` on: typed by a typed port
         std::vector<std::shared_ptr<const value_type>> fallback;  // per key from `known` on
         auto use = [&](std::string_view name, std::optional<param_type> type,
                        const std::shared_ptr<const value_type>& custom,
-                       const std::shared_ptr<const value_type>& untyped) {
+                       const std::shared_ptr<const value_type>& untyped, bool by_port,
+                       std::size_t record, source_location where) {
             auto same = std::find_if(keys_.begin(), keys_.end(),
                                      [&](const blackboard_key& k) { return k.name == name; });
             if (same == keys_.end()) {
@@ -390,6 +392,7 @@ private:
                 key.custom = custom;
                 keys_.push_back(std::move(key));
                 typed.push_back(type.has_value());
+                port_typed.push_back(type.has_value() && by_port);
                 fallback.push_back(type ? nullptr : untyped);
                 return;
             }
@@ -398,6 +401,10 @@ private:
                 same->type = *type;
                 same->custom = custom;
                 typed[at - known] = true;
+                port_typed[at - known] = by_port;
+            } else if (at >= known && type && by_port && port_typed[at - known] &&
+                       options_.rules == runtime_rules::btcpp) {
+                btcpp_second_port(*same, *type, custom, record, where);
             }
             if (at >= known && !type && fallback[at - known] == nullptr)
                 fallback[at - known] = untyped;
@@ -419,9 +426,12 @@ private:
                 } else if (spec != nullptr && spec->type == param_type::key) {
                     held_type = typed_value_of(i, *type);  // SetBlackboard's value, say
                 }
+                const bool by_port = spec != nullptr && spec->type != param_type::key &&
+                                     spec->type != param_type::key_value &&
+                                     spec->type != param_type::any;
                 use(*name, held_type,
                     spec != nullptr && spec->type == param_type::custom ? spec->custom : nullptr,
-                    spec != nullptr ? spec->implicit_key_type : nullptr);
+                    spec != nullptr ? spec->implicit_key_type : nullptr, by_port, i, raw->where);
                 if (spec != nullptr && spec->type == param_type::key &&
                     options_.rules == runtime_rules::btcpp) {
                     // Under BehaviorTree.CPP's rules, a key SetBlackboard writes is a dynamic
@@ -446,6 +456,29 @@ private:
             untyped_keys_.insert(untyped_keys_.begin(), {keys_[k].name, fallback[k - known]});
             keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
         }
+    }
+
+    // A typed port naming a key a typed port named first, under BehaviorTree.CPP's rules: its
+    // entry has the first port's type. A string entry takes ports of any type (they convert
+    // its text when they read it, as convertFromString does): it becomes a dynamic entry,
+    // declared as a string. Two other types differ, a number's from an integer's say, and the
+    // tree is refused, as BehaviorTree.CPP refuses it when it makes the tree; a program's
+    // types are checked where the ports are bound (polymorphic casts).
+    void btcpp_second_port(blackboard_key& key, param_type type,
+                           const std::shared_ptr<const value_type>& custom, std::size_t record,
+                           source_location where) {
+        if (type == key.type && custom == key.custom) return;
+        if (type == param_type::custom || key.type == param_type::custom) return;
+        if (key.type == param_type::string) {
+            key.type = param_type::custom;
+            key.custom = detail::btcpp_entry_type();
+            return;
+        }
+        if (type == param_type::string) return;  // a string port reads any entry as text
+        report_at(where, record, diagnostic_code::key_type_mismatch,
+                  "blackboard key '" + key.name + "' was made " + detail::with_article(key.type) +
+                      " by its first port, and a port of " + detail::with_article(type) +
+                      " names it too: BehaviorTree.CPP refuses a second type for an entry");
     }
 
     // Under BehaviorTree.CPP's rules, every key SetBlackboard writes (a `key` parameter) is a

@@ -132,7 +132,6 @@ inline std::string_view read_type(std::string_view btcpp) {
 /// writer gives every other type a model in <TreeNodesModel>, so that Groot2 shows it.
 inline constexpr std::string_view builtin_types[] = {
     "AlwaysFailure",
-    "AlwaysRunning",
     "AlwaysSuccess",
     "Delay",
     "EntryUpdatedAction",

@@ -469,6 +469,13 @@ private:
                 same_name = "{" + std::string(name) + "}";
                 value = same_name;
             }
+            // A key between spaces ("{key} ") is the key, as BehaviorTree.CPP trims them.
+            if (const std::size_t front = value.find_first_not_of(' '),
+                back = value.find_last_not_of(' ');
+                front != std::string_view::npos && (front != 0 || back + 1 != value.size()) &&
+                value[front] == '{' && value[back] == '}') {
+                value = value.substr(front, back - front + 1);
+            }
             // The file's words when the value or the name changes.
             auto add = [&](std::string_view canopy_name, param_value v, bool from_text,
                            double key_scale = 1) {

@@ -63,7 +63,8 @@ const registry& canopy_builtins() {
 // not a type the program registered under it.
 bool is_canopy_builtin(const node_type& known) {
     const node_type* canopy = canopy_builtins().find(known.name);
-    return canopy != nullptr && canopy->name == known.name &&
+    // The same id too: a program's type of the same name and parameters has none (or its own).
+    return canopy != nullptr && canopy->name == known.name && canopy->id == known.id &&
            std::equal(known.params.begin(), known.params.end(), canopy->params.begin(),
                       canopy->params.end(), [](const param_spec& a, const param_spec& b) {
                           return a.name == b.name && a.type == b.type;

@@ -633,7 +633,8 @@ private:
 // remembers per agent the child to go on with while it runs. A failure in it halts the try
 // block and, in the same tick, ticks the last child (the catch): while it runs the node runs,
 // and once it finishes, either way, the node fails. A try block that finishes succeeds, or is
-// skipped if every child of it was. BehaviorTree.CPP's catch_on_halt is not taken.
+// skipped if every child of it was. With catch_on_halt, a halt while the try block runs ticks
+// the catch once (halted in turn if it runs), as BehaviorTree.CPP 4.10's does.
 struct try_catch_state {
     std::uint32_t next = 0;
     std::uint32_t skipped = 0;
@@ -650,7 +651,14 @@ public:
     }
 
     void enter(context& ctx) const override { state(ctx) = {}; }
-    void halt(context& ctx) const override { state(ctx) = {}; }
+    // The engine halts the children first: the try block is halted when the catch runs.
+    void halt(context& ctx) const override {
+        const bool catch_now = *catch_on_halt_ && !state(ctx).catching;
+        state(ctx) = {};
+        if (!catch_now) return;
+        const tree::index catcher = child_at(ctx, child_count(ctx) - 1);
+        if (ctx.tick(catcher) == status::running) ctx.halt(catcher);
+    }
 
     status tick(context& ctx) const override {
         auto& run = state(ctx);
@@ -680,6 +688,9 @@ public:
         run = {};
         return status::failure;
     }
+
+private:
+    setting<bool> catch_on_halt_{"catch_on_halt", false};
 };
 
 // A Selector that starts at a child drawn from the agent's seeded generator and goes round
