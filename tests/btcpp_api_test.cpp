@@ -734,8 +734,11 @@ TEST_SUITE("BehaviorTree.CPP API") {
         const auto backup = BT::BlackboardBackup(tree);
         REQUIRE(backup.size() == 2);
         sub.set("own", std::string("changed"));
+        tree.rootBlackboard()->set("late", 1);  // written after the backup: gone once restored
         BT::BlackboardRestore(backup, tree);
         CHECK(sub.get<std::string>("own") == "set");
+        int late = 0;
+        CHECK_FALSE(tree.rootBlackboard()->get("late", late));
         const nlohmann::json json = BT::ExportTreeToJSON(tree);
         CHECK(json["Main"]["greeting"] == "hi");
         CHECK(json["sub"]["own"] == "set");

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -113,7 +114,35 @@ TEST_SUITE("btcpp entries") {
         CHECK(number->second.type() == typeid(double));
     }
 
-    TEST_CASE("Any casts to bool as BehaviorTree.CPP's: 0 or 1, a real not 0, never text") {
+    namespace {
+struct Spot {
+    double x = 0;
+    double y = 0;
+};
+}  // namespace
+
+TEST_CASE("converters given as functions convert vectors of their type too") {
+    BT::JsonExporter& exporter = BT::JsonExporter::get();
+    exporter.addConverter<Spot>(std::function<void(const Spot&, nlohmann::json&)>(
+        [](const Spot& spot, nlohmann::json& out) { out = {{"x", spot.x}, {"y", spot.y}}; }));
+    exporter.addConverter<Spot>(std::function<void(const nlohmann::json&, Spot&)>(
+        [](const nlohmann::json& in, Spot& spot) {
+            spot.x = in.at("x").get<double>();
+            spot.y = in.at("y").get<double>();
+        }));
+    nlohmann::json json;
+    REQUIRE(exporter.toJson(BT::Any(std::vector<Spot>{{1, 2}, {3, 4}}), json));
+    REQUIRE(json.size() == 2);
+    CHECK(json[1]["x"] == 3.0);
+    CHECK(json[1]["__type"] == BT::demangle(typeid(Spot)));
+    auto back = exporter.fromJson(json);
+    REQUIRE(back);
+    const auto spots = back->first.cast<std::vector<Spot>>();
+    REQUIRE(spots.size() == 2);
+    CHECK(spots[0].y == 2.0);
+}
+
+TEST_CASE("Any casts to bool as BehaviorTree.CPP's: 0 or 1, a real not 0, never text") {
         CHECK(BT::Any(1).cast<bool>());
         CHECK_FALSE(BT::Any(0).cast<bool>());
         CHECK_THROWS(BT::Any(42).cast<bool>());

@@ -1,5 +1,6 @@
 #include "behaviortree_cpp/blackboard.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -305,10 +306,15 @@ void Blackboard::clear() {
 }
 
 void Blackboard::cloneInto(Blackboard& dst) const {
-    for (StringView key : getKeys()) {
-        const std::string name(key);
-        dst.setAny(name, getAnyCopy(name));
+    std::vector<std::string> names;
+    for (StringView key : getKeys()) names.emplace_back(key);
+    for (const std::string& name : names) dst.setAny(name, getAnyCopy(name));
+    // What dst holds that this does not, it no longer holds, as in BehaviorTree.CPP.
+    std::vector<std::string> stale;
+    for (StringView key : dst.getKeys()) {
+        if (std::find(names.begin(), names.end(), key) == names.end()) stale.emplace_back(key);
     }
+    for (const std::string& name : stale) dst.unset(name);
 }
 
 }  // namespace BT

@@ -67,6 +67,17 @@ public:
             to_json(*any.castPtr<T>(), out);
             if (add_type) out["__type"] = demangle(typeid(T));
         };
+        // And a std::vector<T>, element by element.
+        to_json_[typeid(std::vector<T>)] = [to_json, add_type](const Any& any,
+                                                               nlohmann::json& out) {
+            out = nlohmann::json::array();
+            for (const T& element : *any.castPtr<std::vector<T>>()) {
+                nlohmann::json item;
+                to_json(element, item);
+                if (add_type) item["__type"] = demangle(typeid(T));
+                out.push_back(std::move(item));
+            }
+        };
     }
     template <typename T>
     void addConverter(std::function<void(const nlohmann::json&, T&)> from_json) {
@@ -77,6 +88,18 @@ public:
                                                       },
                                                       TypeInfo::Create<T>()});
         type_names_.emplace(demangle(typeid(T)), typeid(T));
+        from_json_.insert_or_assign(typeid(std::vector<T>),
+                                    Reader{[from_json](const nlohmann::json& in) {
+                                               std::vector<T> values;
+                                               for (const nlohmann::json& item : in) {
+                                                   T value;
+                                                   from_json(item, value);
+                                                   values.push_back(std::move(value));
+                                               }
+                                               return Any(std::move(values));
+                                           },
+                                           TypeInfo::Create<std::vector<T>>()});
+        vector_of_.insert_or_assign(typeid(T), typeid(std::vector<T>));
     }
 
 private:
