@@ -40,7 +40,16 @@ TEST_SUITE("btcpp entries") {
         CHECK_THROWS_AS(bb->set("count", std::string("abc")), BT::RuntimeError);
         CHECK(bb->get<int>("count") == 3);
 
-        bb->createEntry("small", BT::TypeInfo::Create<std::uint8_t>());
+        // Numbers BehaviorTree.CPP 4.10 takes as it takes them: an `int` never into a 64-bit entry.
+    bb->set("wide", std::int64_t{1});
+    CHECK_THROWS_AS(bb->set("wide", 5), BT::LogicError);
+    CHECK_NOTHROW(bb->set("wide", std::int64_t{5}));
+    bb->set("narrow", 1);
+    CHECK_NOTHROW(bb->set("narrow", std::int64_t{7}));
+    CHECK(bb->get<int>("narrow") == 7);
+    CHECK_NOTHROW(bb->set("narrow", true));
+
+    bb->createEntry("small", BT::TypeInfo::Create<std::uint8_t>());
         bb->set("small", 200);
         CHECK(bb->get<int>("small") == 200);
         CHECK_THROWS_AS(bb->set("small", 300), BT::LogicError);

@@ -32,9 +32,35 @@ private:
     }
 };
 
+class Locker : public BT::SyncActionNode {
+public:
+    Locker(const std::string& name, const BT::NodeConfig& config)
+        : BT::SyncActionNode(name, config) {}
+    static BT::PortsList providedPorts() {
+        return {BT::BidirectionalPort<int>("value", "{=}", "its own name's key by default")};
+    }
+
+private:
+    BT::NodeStatus tick() override {
+        auto locked = getLockedPortContent("value");
+        if (!locked) return BT::NodeStatus::FAILURE;
+        locked.assign(42);
+        return BT::NodeStatus::SUCCESS;
+    }
+};
+
 }  // namespace
 
 TEST_SUITE("btcpp registration") {
+
+TEST_CASE("getLockedPortContent makes the key a port's default names") {
+    BT::BehaviorTreeFactory factory;
+    factory.registerNodeType<Locker>("Locker");
+    BT::Tree tree =
+        factory.createTreeFromText(document(R"(<BehaviorTree ID="T"><Locker/></BehaviorTree>)"));
+    CHECK(tree.tickOnce() == BT::NodeStatus::SUCCESS);
+    CHECK(tree.rootBlackboard()->get<int>("value") == 42);
+}
     TEST_CASE("findForbiddenChar finds whitespace, XML's and paths' characters, '.', controls") {
         CHECK(BT::findForbiddenChar("my_action-2") == '\0');
         CHECK(BT::findForbiddenChar("检查门状态") == '\0');

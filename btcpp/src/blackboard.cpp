@@ -199,12 +199,12 @@ std::optional<Any> number_as(const Any& value, const std::type_index& type) {
 }  // namespace
 
 Any Blackboard::convertForEntry(const std::string& key, const Entry& entry, const Any& value,
-                                const std::type_info& written_type, bool text, bool arithmetic) {
+                                const std::type_info& written_type, bool text, bool safe_number) {
     if (text && value.isString()) {
         Any parsed = entry.info.parseString(value.cast<std::string>());
         if (!parsed.empty()) return parsed;
     }
-    if (arithmetic) {
+    if (safe_number) {
         if (auto number = number_as(value, entry.info.type())) return *number;
     }
     throw LogicError("Blackboard::set(", key,

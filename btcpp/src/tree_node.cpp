@@ -250,7 +250,19 @@ AnyPtrLocked TreeNode::getLockedPortContent(const std::string& key) {
     if (found == config_.input_ports.end()) return {};
     const Expected<StringView> remapped = getRemappedKey(key, found->second);
     if (!remapped || !config_.blackboard) return {};
-    return config_.blackboard->getAnyLocked(std::string(*remapped));
+    const std::string entry(*remapped);
+    // A key only the port's default names ("{=}") is made by the port, as BehaviorTree.CPP
+    // makes its entry with the tree.
+    if (!config_.blackboard->getEntry(entry)) {
+        TypeInfo type;
+        if (config_.manifest != nullptr) {
+            if (auto port = config_.manifest->ports.find(key);
+                port != config_.manifest->ports.end())
+                type = port->second;
+        }
+        config_.blackboard->createEntry(entry, type);
+    }
+    return config_.blackboard->getAnyLocked(entry);
 }
 
 // ---- actions and conditions ----

@@ -9,11 +9,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <typeindex>
 #include <vector>
 
 #include "behaviortree_cpp/basic_types.h"
@@ -23,7 +25,41 @@ namespace BT {
 
 namespace detail {
 class TreeState;
+
+// BehaviorTree.CPP 4.10's test of a number written into an entry of another numeric type
+// (its isCastingSafe): within the target's limits as 4.10 computes them, in the source's
+// type, and the same value converted there and back. The limits wrap where the source is the
+// narrower: an `int` never goes into an `int64_t` entry there, and so not here either.
+template <typename Source, typename Target>
+bool valid_cast(Source value) {
+    if constexpr (std::is_integral_v<Target> && !std::is_same_v<Target, bool>) {
+        constexpr bool max_rounds_up =
+            std::is_floating_point_v<Source> &&
+            std::numeric_limits<Target>::digits > std::numeric_limits<Source>::digits;
+        const auto max_limit = static_cast<Source>(std::numeric_limits<Target>::max());
+        const bool over = max_rounds_up ? value >= max_limit : value > max_limit;
+        if (over || value < static_cast<Source>(std::numeric_limits<Target>::lowest()))
+            return false;
+    }
+    return static_cast<Source>(static_cast<Target>(value)) == value;
 }
+
+template <typename Source>
+bool casting_safe(const std::type_index& type, Source value) {
+    if (type == typeid(Source)) return true;
+    if (type == typeid(std::uint8_t)) return valid_cast<Source, std::uint8_t>(value);
+    if (type == typeid(std::uint16_t)) return valid_cast<Source, std::uint16_t>(value);
+    if (type == typeid(std::uint32_t)) return valid_cast<Source, std::uint32_t>(value);
+    if (type == typeid(std::uint64_t)) return valid_cast<Source, std::uint64_t>(value);
+    if (type == typeid(std::int8_t)) return valid_cast<Source, std::int8_t>(value);
+    if (type == typeid(std::int16_t)) return valid_cast<Source, std::int16_t>(value);
+    if (type == typeid(std::int32_t)) return valid_cast<Source, std::int32_t>(value);
+    if (type == typeid(std::int64_t)) return valid_cast<Source, std::int64_t>(value);
+    if (type == typeid(float)) return valid_cast<Source, float>(value);
+    if (type == typeid(double)) return valid_cast<Source, double>(value);
+    return false;
+}
+}  // namespace detail
 
 /// A value seen in place (getAnyLocked): the tree's blackboards stay locked while it lives.
 class AnyPtrLocked {
@@ -90,9 +126,11 @@ public:
         } else if (!entry->info.isStronglyTyped()) {
             entry->info = TypeInfo::Create<Written>();
         } else if (entry->info.type() != typeid(Written) && entry->info.type() != written.type()) {
+            bool safe_number = false;
+            if constexpr (std::is_arithmetic_v<Written>)
+                safe_number = detail::casting_safe(entry->info.type(), Written(value));
             written = convertForEntry(key, *entry, written, typeid(Written),
-                                      std::is_constructible_v<StringView, Written>,
-                                      std::is_arithmetic_v<Written>);
+                                      std::is_constructible_v<StringView, Written>, safe_number);
         }
         std::lock_guard<std::mutex> hold_entry(entry->entry_mutex);
         entry->value = std::move(written);
@@ -227,9 +265,10 @@ private:
     // Stores the value in the tree's key, or in the parent's key `key` is remapped to;
     // false when neither has the key.
     bool storeInTree(const std::string& key, const Any& value, bool as_is);
-    // A value of another type than a typed entry's, as BehaviorTree.CPP's set() takes it.
+    // A value of another type than a typed entry's, as BehaviorTree.CPP's set() takes it:
+    // text its type reads, a number casting_safe found it holds.
     static Any convertForEntry(const std::string& key, const Entry& entry, const Any& value,
-                               const std::type_info& written_type, bool text, bool arithmetic);
+                               const std::type_info& written_type, bool text, bool safe_number);
     static void stampWrite(Entry& entry);
     // Keeps a value the tree's key held, once the tree is gone.
     void keep(const std::string& key, Any value);
