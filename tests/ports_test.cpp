@@ -207,8 +207,11 @@ TEST_SUITE("ports") {
         // An integer, as `length` writes {n}: BehaviorTree.CPP's rules refuse a key that ports
         // of two types name.
         reg.add_condition(
-            "Above", [](readings& host, context&, int limit) { return host.speed > limit; }, 120,
-            input<int>("limit"));
+            "Above",
+            [](readings& host, context&, int limit) {
+                return host.speed > static_cast<float>(limit);
+            },
+            120, input<int>("limit"));
         const node_type& say = *reg.find("Say");
         REQUIRE(say.params.size() == 3);
         CHECK(say.params[1].name == "times");
