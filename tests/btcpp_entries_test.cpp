@@ -40,16 +40,16 @@ TEST_SUITE("btcpp entries") {
         CHECK_THROWS_AS(bb->set("count", std::string("abc")), BT::RuntimeError);
         CHECK(bb->get<int>("count") == 3);
 
-        // Numbers BehaviorTree.CPP 4.10 takes as it takes them: an `int` never into a 64-bit entry.
-    bb->set("wide", std::int64_t{1});
-    CHECK_THROWS_AS(bb->set("wide", 5), BT::LogicError);
-    CHECK_NOTHROW(bb->set("wide", std::int64_t{5}));
-    bb->set("narrow", 1);
-    CHECK_NOTHROW(bb->set("narrow", std::int64_t{7}));
-    CHECK(bb->get<int>("narrow") == 7);
-    CHECK_NOTHROW(bb->set("narrow", true));
+        // Numbers as BehaviorTree.CPP 4.10 takes them: an `int` never into a 64-bit entry.
+        bb->set("wide", std::int64_t{1});
+        CHECK_THROWS_AS(bb->set("wide", 5), BT::LogicError);
+        CHECK_NOTHROW(bb->set("wide", std::int64_t{5}));
+        bb->set("narrow", 1);
+        CHECK_NOTHROW(bb->set("narrow", std::int64_t{7}));
+        CHECK(bb->get<int>("narrow") == 7);
+        CHECK_NOTHROW(bb->set("narrow", true));
 
-    bb->createEntry("small", BT::TypeInfo::Create<std::uint8_t>());
+        bb->createEntry("small", BT::TypeInfo::Create<std::uint8_t>());
         bb->set("small", 200);
         CHECK(bb->get<int>("small") == 200);
         CHECK_THROWS_AS(bb->set("small", 300), BT::LogicError);
@@ -124,34 +124,36 @@ TEST_SUITE("btcpp entries") {
     }
 
     namespace {
-struct Spot {
-    double x = 0;
-    double y = 0;
-};
-}  // namespace
+    struct Spot {
+        double x = 0;
+        double y = 0;
+    };
+    }  // namespace
 
-TEST_CASE("converters given as functions convert vectors of their type too") {
-    BT::JsonExporter& exporter = BT::JsonExporter::get();
-    exporter.addConverter<Spot>(std::function<void(const Spot&, nlohmann::json&)>(
-        [](const Spot& spot, nlohmann::json& out) { out = {{"x", spot.x}, {"y", spot.y}}; }));
-    exporter.addConverter<Spot>(std::function<void(const nlohmann::json&, Spot&)>(
-        [](const nlohmann::json& in, Spot& spot) {
-            spot.x = in.at("x").get<double>();
-            spot.y = in.at("y").get<double>();
-        }));
-    nlohmann::json json;
-    REQUIRE(exporter.toJson(BT::Any(std::vector<Spot>{{1, 2}, {3, 4}}), json));
-    REQUIRE(json.size() == 2);
-    CHECK(json[1]["x"] == 3.0);
-    CHECK(json[1]["__type"] == BT::demangle(typeid(Spot)));
-    auto back = exporter.fromJson(json);
-    REQUIRE(back);
-    const auto spots = back->first.cast<std::vector<Spot>>();
-    REQUIRE(spots.size() == 2);
-    CHECK(spots[0].y == 2.0);
-}
+    TEST_CASE("converters given as functions convert vectors of their type too") {
+        BT::JsonExporter& exporter = BT::JsonExporter::get();
+        exporter.addConverter<Spot>(std::function<void(const Spot&, nlohmann::json&)>(
+            [](const Spot& spot, nlohmann::json& out) {
+                out = {{"x", spot.x}, {"y", spot.y}};
+            }));
+        exporter.addConverter<Spot>(std::function<void(const nlohmann::json&, Spot&)>(
+            [](const nlohmann::json& in, Spot& spot) {
+                spot.x = in.at("x").get<double>();
+                spot.y = in.at("y").get<double>();
+            }));
+        nlohmann::json json;
+        REQUIRE(exporter.toJson(BT::Any(std::vector<Spot>{{1, 2}, {3, 4}}), json));
+        REQUIRE(json.size() == 2);
+        CHECK(json[1]["x"] == 3.0);
+        CHECK(json[1]["__type"] == BT::demangle(typeid(Spot)));
+        auto back = exporter.fromJson(json);
+        REQUIRE(back);
+        const auto spots = back->first.cast<std::vector<Spot>>();
+        REQUIRE(spots.size() == 2);
+        CHECK(spots[0].y == 2.0);
+    }
 
-TEST_CASE("Any casts to bool as BehaviorTree.CPP's: 0 or 1, a real not 0, never text") {
+    TEST_CASE("Any casts to bool as BehaviorTree.CPP's: 0 or 1, a real not 0, never text") {
         CHECK(BT::Any(1).cast<bool>());
         CHECK_FALSE(BT::Any(0).cast<bool>());
         CHECK_THROWS(BT::Any(42).cast<bool>());

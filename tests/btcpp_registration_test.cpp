@@ -52,15 +52,14 @@ private:
 }  // namespace
 
 TEST_SUITE("btcpp registration") {
-
-TEST_CASE("getLockedPortContent makes the key a port's default names") {
-    BT::BehaviorTreeFactory factory;
-    factory.registerNodeType<Locker>("Locker");
-    BT::Tree tree =
-        factory.createTreeFromText(document(R"(<BehaviorTree ID="T"><Locker/></BehaviorTree>)"));
-    CHECK(tree.tickOnce() == BT::NodeStatus::SUCCESS);
-    CHECK(tree.rootBlackboard()->get<int>("value") == 42);
-}
+    TEST_CASE("getLockedPortContent makes the key a port's default names") {
+        BT::BehaviorTreeFactory factory;
+        factory.registerNodeType<Locker>("Locker");
+        BT::Tree tree = factory.createTreeFromText(
+            document(R"(<BehaviorTree ID="T"><Locker/></BehaviorTree>)"));
+        CHECK(tree.tickOnce() == BT::NodeStatus::SUCCESS);
+        CHECK(tree.rootBlackboard()->get<int>("value") == 42);
+    }
     TEST_CASE("findForbiddenChar finds whitespace, XML's and paths' characters, '.', controls") {
         CHECK(BT::findForbiddenChar("my_action-2") == '\0');
         CHECK(BT::findForbiddenChar("检查门状态") == '\0');
@@ -146,19 +145,19 @@ TEST_CASE("getLockedPortContent makes the key a port's default names") {
     }
 
     TEST_CASE("a program may take AlwaysRunning, which BehaviorTree.CPP 4.10 does not have") {
-    BT::BehaviorTreeFactory factory;
-    int ticks = 0;
-    factory.registerSimpleCondition("AlwaysRunning", [&ticks](BT::TreeNode&) {
-        ++ticks;
-        return BT::NodeStatus::FAILURE;
-    });
-    BT::Tree tree = factory.createTreeFromText(
-        document(R"(<BehaviorTree ID="T"><AlwaysRunning/></BehaviorTree>)"));
-    CHECK(tree.tickOnce() == BT::NodeStatus::FAILURE);
-    CHECK(ticks == 1);
-}
+        BT::BehaviorTreeFactory factory;
+        int ticks = 0;
+        factory.registerSimpleCondition("AlwaysRunning", [&ticks](BT::TreeNode&) {
+            ++ticks;
+            return BT::NodeStatus::FAILURE;
+        });
+        BT::Tree tree = factory.createTreeFromText(
+            document(R"(<BehaviorTree ID="T"><AlwaysRunning/></BehaviorTree>)"));
+        CHECK(tree.tickOnce() == BT::NodeStatus::FAILURE);
+        CHECK(ticks == 1);
+    }
 
-TEST_CASE("XMLParser reads documents apart from the factory's and makes trees of them") {
+    TEST_CASE("XMLParser reads documents apart from the factory's and makes trees of them") {
         BT::BehaviorTreeFactory factory;
         BT::XMLParser parser(factory);
         parser.loadFromText(

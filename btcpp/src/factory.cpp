@@ -39,6 +39,36 @@ static std::string read_file(const std::filesystem::path& filename) {
     return text.str();
 }
 
+// The main tree of a document (main_tree_to_execute, else its only tree) when one of its
+// SubTrees names a tree it does not define and `registered` has; else "".
+static std::string main_tree_using(const tinyxml2::XMLDocument& document,
+                                   const std::vector<std::string>& registered) {
+    const tinyxml2::XMLElement* root = document.RootElement();
+    std::vector<std::string> defined;
+    for (const auto* e = root->FirstChildElement("BehaviorTree"); e != nullptr;
+         e = e->NextSiblingElement("BehaviorTree")) {
+        if (const char* id = e->Attribute("ID")) defined.emplace_back(id);
+    }
+    auto named = [](const std::vector<std::string>& ids, const char* id) {
+        return std::find(ids.begin(), ids.end(), id) != ids.end();
+    };
+    std::function<bool(const tinyxml2::XMLElement&)> uses_registered =
+        [&](const tinyxml2::XMLElement& e) {
+            const char* id = e.Attribute("ID");
+            if (std::string_view(e.Name()) == "SubTree" && id != nullptr && !named(defined, id) &&
+                named(registered, id))
+                return true;
+            for (const auto* child = e.FirstChildElement(); child != nullptr;
+                 child = child->NextSiblingElement()) {
+                if (uses_registered(*child)) return true;
+            }
+            return false;
+        };
+    if (!uses_registered(*root)) return {};
+    if (const char* main = root->Attribute("main_tree_to_execute")) return main;
+    return defined.size() == 1 ? defined.front() : std::string();
+}
+
 // Documents registered together: the factory's, or an XMLParser's.
 struct DocumentSet {
     struct document {
@@ -489,32 +519,8 @@ Tree BehaviorTreeFactory::createTreeFromText(const std::string& text, Blackboard
     state_->verify_before_loading(text, {}, parsed);
     // A SubTree the text does not define may be a registered tree's, as in BehaviorTree.CPP:
     // the text is then read with the registered documents, its main tree made.
-    std::vector<std::string> defined;
-    std::string main;
-    bool uses_registered = false;
-    const tinyxml2::XMLElement* root = parsed.RootElement();
-    if (const char* attribute = root->Attribute("main_tree_to_execute")) main = attribute;
-    for (const auto* e = root->FirstChildElement("BehaviorTree"); e != nullptr;
-         e = e->NextSiblingElement("BehaviorTree")) {
-        if (const char* id = e->Attribute("ID")) defined.emplace_back(id);
-    }
-    if (main.empty() && defined.size() == 1) main = defined.front();
-    const auto& registered = state_->registered_trees.tree_ids;
-    std::function<void(const tinyxml2::XMLElement&)> find_uses =
-        [&](const tinyxml2::XMLElement& e) {
-            if (std::string_view(e.Name()) == "SubTree") {
-                const char* id = e.Attribute("ID");
-                if (id != nullptr &&
-                    std::find(defined.begin(), defined.end(), id) == defined.end() &&
-                    std::find(registered.begin(), registered.end(), id) != registered.end())
-                    uses_registered = true;
-            }
-            for (const auto* child = e.FirstChildElement(); child != nullptr;
-                 child = child->NextSiblingElement())
-                find_uses(*child);
-        };
-    find_uses(*root);
-    if (uses_registered && !main.empty()) {
+    if (const std::string main = detail::main_tree_using(parsed, state_->registered_trees.tree_ids);
+        !main.empty()) {
         detail::DocumentSet with_text = state_->registered_trees;
         state_->register_document(with_text, text, {});
         return state_->make(state_->load(detail::FactoryState::combined_text(with_text),
