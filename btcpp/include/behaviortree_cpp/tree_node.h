@@ -211,7 +211,8 @@ private:
     std::atomic<NodeStatus> status_{NodeStatus::IDLE};
     NodeConfig config_;
     std::string registration_ID_;
-    std::mutex callbacks_mutex_;  // set from any thread, as there
+    std::mutex callbacks_mutex_;                  // set from any thread, as there
+    std::atomic_bool has_tick_callbacks_{false};  // any of the three set
     PreTickCallback pre_tick_;
     PostTickCallback post_tick_;
     TickMonitorCallback tick_monitor_;

@@ -213,11 +213,12 @@ bool execute_dynamic(const program& p, blackboard board, bool truth, double* num
 // Runs the program; with `truth`, gives the last statement's value as a boolean. `Strings`
 // false is the path of a program that makes no string and needs at most 16 cells (numbers,
 // booleans, enums, strings only compared): it holds nothing to free at its end.
-// With `number`, gives the last value there as a number instead; with `string_value`, a string
-// value there (script::value).
-template <bool Strings>
+// With `number`, gives the last value there as a number instead; `GivesString` (script::value)
+// gives a string value there in `string_value`. A template parameter, so that the other runs'
+// code is what it was without it (a pointer kept live through the loop costs them a register).
+template <bool Strings, bool GivesString = false>
 bool execute_as(const program& p, blackboard board, bool truth, double* number,
-                std::string* string_value) {
+                [[maybe_unused]] std::string* string_value = nullptr) {
     cell small[16];
     cell* stack = small;
     [[maybe_unused]] std::conditional_t<Strings, std::unique_ptr<cell[]>, char> large{};
@@ -442,9 +443,11 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number,
                 break;
         }
     }
-    if (string_value != nullptr && p.result == param_type::string) {
-        *string_value = std::string(top->s());
-        return false;
+    if constexpr (GivesString) {
+        if (p.result == param_type::string) {
+            *string_value = std::string(top->s());
+            return false;
+        }
     }
     if (number != nullptr) {
         switch (p.result) {
@@ -484,13 +487,10 @@ bool execute_behavior3(const program& p, const blackboard& board, double* number
     }
 }
 
-bool execute(const program& p, blackboard board, bool truth, double* number = nullptr,
-             std::string* string_value = nullptr) {
-    if (p.temporaries == 0 && p.max_stack <= 16) {
-        return execute_as<false>(p, board, truth, number, string_value);
-    }
+bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
+    if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth, number);
     if (p.max_stack == program::walked_stack) return execute_dynamic(p, board, truth, number);
-    return execute_as<true>(p, board, truth, number, string_value);
+    return execute_as<true>(p, board, truth, number);
 }
 
 }  // namespace
@@ -526,7 +526,11 @@ std::optional<dynamic_value> script::value(blackboard board) const {
     }
     if (p.behavior3 == nullptr && p.result == param_type::string) {
         std::string text;
-        (void)execute(p, board, false, nullptr, &text);
+        if (p.temporaries == 0 && p.max_stack <= 16) {
+            (void)execute_as<false, true>(p, board, false, nullptr, &text);
+        } else {
+            (void)execute_as<true, true>(p, board, false, nullptr, &text);
+        }
         return dynamic_value(std::move(text));
     }
     if (p.behavior3 == nullptr) return dynamic_value(number(board));
