@@ -232,6 +232,7 @@ TreeState::TreeState(std::shared_ptr<const canopy::tree> tree, Blackboard::Ptr b
       enums_(std::move(enums)),
       manifests_(manifests) {
     make_nodes();
+    manifests_ = nullptr;  // the nodes point into the map; the Tree holding it moves
     // What the program set before the tree existed goes to the agent's keys, from the
     // blackboard and its parents (whose keys the tree names as "@key"), the nearest first;
     // from then on they all reach the agent's keys.

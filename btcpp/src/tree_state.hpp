@@ -200,6 +200,7 @@ private:
     std::unique_ptr<canopy::agent> agent_;
     Blackboard::Ptr blackboard_;
     std::shared_ptr<ScriptingEnumsRegistry> enums_;
+    // The Tree's manifests, while the nodes are made (their configs point into it).
     const std::unordered_map<std::string, TreeNodeManifest>* manifests_ = nullptr;
     // The nodes that ask for the next tick at once after a child that finished at once.
     std::vector<canopy::tree::index> yielding_;
