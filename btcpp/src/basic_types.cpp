@@ -117,13 +117,16 @@ const char* LibraryVersionString() {
     return "4.10.0";
 }
 
-bool IsAllowedPortName(StringView name) {
-    if (name.empty() || std::isalpha(static_cast<unsigned char>(name.front())) == 0) return false;
-    if (findForbiddenChar(name) != '\0') return false;
+bool IsReservedAttribute(StringView name) {
     constexpr std::array<StringView, 11> reserved = {
         "name",      "ID",         "_successIf", "_failureIf", "_skipIf",   "_while",
         "_onHalted", "_onFailure", "_onSuccess", "_post",      "_autoremap"};
-    return std::find(reserved.begin(), reserved.end(), name) == reserved.end();
+    return std::find(reserved.begin(), reserved.end(), name) != reserved.end();
+}
+
+bool IsAllowedPortName(StringView name) {
+    if (name.empty() || std::isalpha(static_cast<unsigned char>(name.front())) == 0) return false;
+    return findForbiddenChar(name) == '\0' && !IsReservedAttribute(name);
 }
 
 namespace {

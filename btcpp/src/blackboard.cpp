@@ -1,9 +1,7 @@
 #include "behaviortree_cpp/blackboard.h"
 
 #include <algorithm>
-#include <cmath>
 #include <iostream>
-#include <limits>
 #include <optional>
 
 #include "canopy/run/blackboard.hpp"
@@ -147,44 +145,14 @@ bool Blackboard::storeInTree(const std::string& key, const Any& value, bool as_i
 namespace {
 
 template <typename Number>
-bool holds_exactly(const Any& value) {
-    if (value.kind() == Any::Kind::Integer) {
-        const auto integer = value.cast<std::int64_t>();
-        if constexpr (std::is_floating_point_v<Number>) {
-            return true;
-        } else if constexpr (std::is_unsigned_v<Number>) {
-            return integer >= 0 &&
-                   static_cast<std::uint64_t>(integer) <= std::numeric_limits<Number>::max();
-        } else {
-            return integer >= std::numeric_limits<Number>::lowest() &&
-                   integer <= std::numeric_limits<Number>::max();
-        }
-    }
-    if (value.kind() == Any::Kind::Real) {
-        const auto real = value.cast<double>();
-        if constexpr (std::is_floating_point_v<Number>) {
-            return true;
-        } else {
-            // max() + 1 as a double is exact (a power of two, or the max itself when
-            // small): a real must be below it (2^63 is not an int64_t).
-            return std::trunc(real) == real &&
-                   real >= static_cast<double>(std::numeric_limits<Number>::lowest()) &&
-                   real < static_cast<double>(std::numeric_limits<Number>::max()) + 1.0;
-        }
-    }
-    return false;
-}
-
-template <typename Number>
 std::optional<Any> as_number(const Any& value, const std::type_index& type) {
-    if (type != typeid(Number) || !holds_exactly<Number>(value)) return std::nullopt;
+    if (type != typeid(Number)) return std::nullopt;
     if (value.kind() == Any::Kind::Integer)
         return Any(static_cast<Number>(value.cast<std::int64_t>()));
     return Any(static_cast<Number>(value.cast<double>()));
 }
 
-// The number as a value of `type` when that holds it exactly (BehaviorTree.CPP's
-// isCastingSafe).
+// The number as a value of `type`, which detail::casting_safe found holds it.
 std::optional<Any> number_as(const Any& value, const std::type_index& type) {
     for (auto convert :
          {&as_number<std::uint8_t>, &as_number<std::uint16_t>, &as_number<std::uint32_t>,

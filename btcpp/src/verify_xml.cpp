@@ -1,7 +1,5 @@
 #include "verify_xml.hpp"
 
-#include <algorithm>
-#include <array>
 #include <cctype>
 #include <string>
 
@@ -33,21 +31,13 @@ void check_name(const tinyxml2::XMLElement& at, const std::string& name) {
         refuse(at, "Model name '" + name + "' contains forbidden character '" + c + "'");
 }
 
-// The names a port of a SubTree's model may not have: BehaviorTree.CPP's reserved attributes.
-bool is_reserved_attribute(std::string_view name) {
-    constexpr std::array<std::string_view, 11> reserved = {
-        "name",   "ID",        "_autoremap", "_failureIf", "_successIf", "_skipIf",
-        "_while", "_onHalted", "_onFailure", "_onSuccess", "_post"};
-    return std::find(reserved.begin(), reserved.end(), name) != reserved.end();
-}
-
 void check_port_name(const tinyxml2::XMLElement& at, const std::string& name) {
     if (name.empty()) refuse(at, "Port name cannot be empty");
     if (std::isdigit(static_cast<unsigned char>(name.front())) != 0)
         refuse(at, "Port name '" + name + "' cannot start with a digit");
     if (const char c = findForbiddenChar(name); c != '\0')
         refuse(at, "Port name '" + name + "' contains forbidden character '" + c + "'");
-    if (is_reserved_attribute(name))
+    if (IsReservedAttribute(name))
         refuse(at, "Port name '" + name + "' is a reserved attribute name");
 }
 

@@ -287,6 +287,9 @@ using KeyValueVector = std::vector<std::pair<std::string, std::string>>;
 /// Whether `name` may name a port: not empty, starting with a letter, not a reserved word,
 /// without a character findForbiddenChar finds.
 bool IsAllowedPortName(StringView name);
+/// Whether `name` is an attribute every node has, so no port's: `name`, `ID`, `_autoremap`
+/// and the pre- and post-conditions.
+bool IsReservedAttribute(StringView name);
 /// The first character of `name` that may not stand in the name of a tree or node type
 /// (whitespace, control characters, XML's and file paths' special characters, '.'), or '\0'.
 /// Bytes of UTF-8 sequences are allowed.
