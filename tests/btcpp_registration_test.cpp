@@ -70,8 +70,8 @@ TEST_SUITE("btcpp registration") {
         CHECK_FALSE(BT::IsAllowedPortName("port name"));
         CHECK_FALSE(BT::IsAllowedPortName("_autoremap"));
         CHECK(BT::IsAllowedPortName("goal"));
-    CHECK(BT::IsReservedAttribute("_skipIf"));
-    CHECK_FALSE(BT::IsReservedAttribute("goal"));
+        CHECK(BT::IsReservedAttribute("_skipIf"));
+        CHECK_FALSE(BT::IsReservedAttribute("goal"));
         CHECK(BT::LibraryVersionNumber() == 41000);
         CHECK(std::string(BT::LibraryVersionString()) == "4.10.0");
     }
