@@ -170,6 +170,33 @@ TEST_SUITE("conditions") {
         CHECK(running.tick().root == "skipped");
     }
 
+    TEST_CASE("a key a script makes, tested inline, fails until written, as the script does") {
+        // `m` exists from the Script's `:=` on (BehaviorTree.CPP's entry): the inline test of
+        // the _skipIf must not read it before then, but fail the tick as the script would.
+        const auto load = [](const std::string& body) {
+            const load_result r =
+                try_load_text(R"(<root BTCPP_format="4"><BehaviorTree ID="Main"><Sequence>)" +
+                                  body + "</Sequence></BehaviorTree></root>",
+                              file_format::btcpp_xml, conditions_registry(), "t.xml");
+            REQUIRE(r);
+            return r.tree;
+        };
+        runner early(load(R"(<Act results="s" _skipIf="m > 1"/><Script code="m := 5"/>)"));
+        REQUIRE((early.a.tree().layout().hooks[1] & detail::inline_condition_hook) != 0);
+        CHECK_THROWS_WITH_AS(early.a.tick(0.1),
+                             doctest::Contains("key 'm' holds no value: nothing wrote it yet"),
+                             error);
+
+        runner late(load(R"(<Script code="m := 5"/><Act results="s" _skipIf="m > 1"/>)"));
+        REQUIRE((late.a.tree().layout().hooks[2] & detail::inline_condition_hook) != 0);
+        CHECK(late.tick().root == "success");
+        CHECK(late.a.last_status(2) == status::skipped);
+        runner then(load(R"(<Script code="m := 1"/><Act results="s" _skipIf="m > 1"/>)"));
+        // Not skipped: the Act is entered and ticked.
+        CHECK(then.tick().events == events{"enter #2", "exit success #2", "enter #3",
+                                           "exit success #3", "enter #1", "exit success #1"});
+    }
+
     TEST_CASE("only a node's lone pre-condition of one comparison is tested inline") {
         const auto inline_tested = [](const std::string& attributes) {
             runner r(load_btcpp("<Act results=\"s\" " + attributes + "/>"));

@@ -247,6 +247,12 @@ public:
             made.boolean_key = test->boolean_key;
             set_range(made, test->op, test->constant);
             made.result = which == kind::failure_if   ? status::failure
+            if (test->value_checked &&
+                layout.board.stamps_offset != blackboard::layout::no_stamps) {
+                made.stamp_offset = static_cast<std::uint32_t>(layout.blackboard_offset +
+                                                               layout.board.stamps_offset +
+                                                               test->slot * sizeof(std::uint32_t));
+            }
                           : which == kind::success_if ? status::success
                                                       : status::skipped;
         }

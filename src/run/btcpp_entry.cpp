@@ -378,10 +378,11 @@ bool compare(std::string_view op, const btcpp_any& left, const btcpp_any& right,
     const auto epsilon = static_cast<double>(std::numeric_limits<float>::epsilon());
     if (op == "==") return std::abs(l - r) <= epsilon;
     if (op == "!=") return !(std::abs(l - r) <= epsilon);
-    if (op == "<") return l < r;
-    if (op == ">") return l > r;
-    if (op == "<=") return l <= r;
-    return l >= r;
+    // Each order as the negation of its opposite, as there: with a NaN (0 / 0) all hold.
+    if (op == "<") return !(l >= r);
+    if (op == ">") return !(l <= r);
+    if (op == "<=") return !(l > r);
+    return !(l < r);
 }
 
 bool ternary_truth(const btcpp_any& condition) {

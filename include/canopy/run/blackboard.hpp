@@ -177,6 +177,12 @@ public:
     bool is_set(std::uint32_t slot) const noexcept {
         return !has_stamps() || (stamps()[slot] & unset_bit) == 0;
     }
+    /// is_set() of both keys, in one test.
+    bool are_set(std::uint32_t first, std::uint32_t second) const noexcept {
+        if (!has_stamps()) return true;
+        const std::uint32_t* stamp = stamps();
+        return ((stamp[first] | stamp[second]) & unset_bit) == 0;
+    }
     /// Makes is_set() false and keeps the value: what a BehaviorTree.CPP file's dynamic
     /// entry is when it exists without a value (docs/btcpp-xml.md, "Dynamic entries"). Only in
     /// a tree whose key starts unset (blackboard_key::starts_unset); else it does nothing.
@@ -199,9 +205,11 @@ public:
     /// Destroys every value; the runtime calls it before freeing an agent's block.
     void destroy() noexcept;
 
-private:
+    /// The bit of a key's update stamp that says it holds no value (is_set() false): the
+    /// engine's inline condition tests reads it in the agent's block.
     static constexpr std::uint32_t unset_bit = 0x80000000U;
 
+private:
     [[noreturn]] void wrong_type(std::uint32_t slot, param_type asked) const;
     // A plain value into a key whose type takes them (value_type::takes_plain), else
     // wrong_type.

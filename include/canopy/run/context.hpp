@@ -224,11 +224,14 @@ inline status context::step(canopy::tree::index child) {
         if ((hooks & detail::inline_condition_hook) == 0) return step_with_conditions(child);
         const detail::inline_condition& condition = inline_conditions_[child];
         // A pre-condition is checked only on a node that is not running.
-        if (code != static_cast<std::uint8_t>(status::running) && condition.holds(block_)) {
-            if constexpr (observed) notify_visit(child);
-            code = detail::status_code(condition.result);
-            if constexpr (observed) notify_tick(child, false, condition.result);
-            return condition.result;
+        if (code != static_cast<std::uint8_t>(status::running)) {
+            if (CANOPY_UNLIKELY(!condition.testable(block_))) return step_with_conditions(child);
+            if (condition.holds(block_)) {
+                if constexpr (observed) notify_visit(child);
+                code = detail::status_code(condition.result);
+                if constexpr (observed) notify_tick(child, false, condition.result);
+                return condition.result;
+            }
         }
     }
     const canopy::node& behaviour = *nodes_[child];

@@ -31,6 +31,9 @@ struct key_test {
     std::uint32_t slot = 0;
     comparison op = comparison::equal;
     bool boolean_key = false;  ///< the key holds a bool (one byte), else an std::int64_t
+    /// The script fails where the key holds no value (blackboard::is_set false), as a
+    /// BehaviorTree.CPP file's reads do: the engine tests it inline only where it holds one.
+    bool value_checked = false;
     std::int64_t constant = 0;
 };
 

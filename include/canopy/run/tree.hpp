@@ -37,6 +37,19 @@ struct inline_condition {
     status result = status::skipped;  ///< the node's result when the test holds
     std::int64_t low = 0;
     std::uint64_t width = 0;  ///< high - low, as unsigned
+    /// Of the key's update stamp in the agent's block, where the condition fails on a key
+    /// that holds no value (key_test::value_checked); else no_stamp.
+    std::uint32_t stamp_offset = no_stamp;
+    static constexpr std::uint32_t no_stamp = 0xFFFFFFFF;
+
+    /// Whether the test can be made here: false where the key holds no value, which the
+    /// condition's script itself fails with its message.
+    bool testable(const std::byte* block) const noexcept {
+        if (stamp_offset == no_stamp) return true;
+        std::uint32_t stamp = 0;
+        std::memcpy(&stamp, block + stamp_offset, sizeof stamp);
+        return (stamp & blackboard::unset_bit) == 0;
+    }
 
     bool holds(const std::byte* block) const noexcept {
         std::int64_t value = 0;

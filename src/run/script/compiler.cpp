@@ -906,6 +906,7 @@ std::variant<std::shared_ptr<const script>, script_problem> script::compile(
     // (`c ? a : !s` with c true does not fail), and text converts as there.
     if (deferred != nullptr && deferred->size() > problems_before && scope.btcpp_values())
         return walked();
+    detail::script_code::choose_quick_form(*code);
     return std::shared_ptr<const script>(new script(std::move(code)));
 }
 

@@ -58,6 +58,37 @@ std::string number_text(double value) {
     return std::to_string(value);
 }
 
+void choose_quick_form(program& p) {
+    using form = program::quick_form;
+    p.quick = form::none;
+    const auto joins = [](const instruction& i) {
+        return i.op == opcode::logical_and || i.op == opcode::logical_or;
+    };
+    if (p.code.size() == 1) {
+        p.quick = form::one;
+        return;
+    }
+    if (p.code.size() == 3 && joins(p.code[2])) {
+        p.quick = form::pair;
+        return;
+    }
+    if (p.code.empty() || p.code.front().op != opcode::require_value || p.code.size() > 5) return;
+    std::size_t checks = 0;
+    std::size_t rest = 0;
+    for (const instruction& i : p.code) {
+        if (i.op == opcode::require_value) {
+            if (checks == 2) return;
+            p.checked_slots[checks++] = i.a;
+        } else {
+            if (rest == 3) return;
+            p.unchecked[rest++] = i;
+        }
+    }
+    if (checks == 1) p.checked_slots[1] = p.checked_slots[0];
+    if (rest == 1) p.quick = form::checked_one;
+    if (rest == 3 && joins(p.unchecked[2])) p.quick = form::checked_pair;
+}
+
 }  // namespace detail::script_code
 
 namespace {
@@ -94,11 +125,18 @@ bool holds(T left, T right, comparison c) {
     }
 }
 
-bool holds_number(double left, double right, comparison c) {
+// BehaviorTree.CPP's comparison of numbers: `==` within float's epsilon. With `as_btcpp` (a
+// BehaviorTree.CPP file's script, program::checked_truth) each order is the negation of its
+// opposite, as there, so that with a NaN (0 / 0) every order holds; else none does.
+bool holds_number(double left, double right, comparison c, bool as_btcpp) {
     switch (c) {
         case comparison::equal: return std::abs(left - right) <= tolerance;
         case comparison::not_equal: return !(std::abs(left - right) <= tolerance);
-        default: return holds(left, right, c);
+        default: {
+            const bool result = holds(left, right, c);
+            if (result || !as_btcpp) return result;
+            return std::isnan(left) || std::isnan(right);
+        }
     }
 }
 
@@ -172,7 +210,8 @@ bool compare(const program& p, const cell& left, const cell& right, const instru
     const bool right_integral =
         right_type == param_type::integer || right_type == param_type::boolean;
     if (left_integral && right_integral) return holds(left.i, right.i, i.sub);
-    return holds_number(as_number(p, left, left_type), as_number(p, right, right_type), i.sub);
+    return holds_number(as_number(p, left, left_type), as_number(p, right, right_type), i.sub,
+                        p.checked_truth);
 }
 
 void set_custom(blackboard board, std::uint32_t slot, const void* value) {
@@ -413,13 +452,14 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number,
                 (++top)->i = board.get<std::int64_t>(i.a) >= i.imm.i ? 1 : 0;
                 break;
             case opcode::compare_key_num:
-                (++top)->i = holds_number(board.get<double>(i.a), i.imm.d, i.sub) ? 1 : 0;
+                (++top)->i =
+                    holds_number(board.get<double>(i.a), i.imm.d, i.sub, p.checked_truth) ? 1 : 0;
                 break;
             case opcode::compare_key_int_num:
-                (++top)->i =
-                    holds_number(static_cast<double>(board.get<std::int64_t>(i.a)), i.imm.d, i.sub)
-                        ? 1
-                        : 0;
+                (++top)->i = holds_number(static_cast<double>(board.get<std::int64_t>(i.a)),
+                                          i.imm.d, i.sub, p.checked_truth)
+                                 ? 1
+                                 : 0;
                 break;
             case opcode::copy_custom:
                 board.copy(i.a, board, i.b);
@@ -552,7 +592,7 @@ namespace {
 
 // Whether `i` is a condition of one instruction (`a > 3`, `ready`, `true`), and if so its
 // value in `value`. Inline, so that the switch is the caller's.
-inline bool quick_truth(const instruction& i, const blackboard& board, bool& value) {
+inline bool quick_truth(const instruction& i, const blackboard& board, bool& value, bool as_btcpp) {
     // The six integer comparisons by conditional branches, not the switch's indirect jump,
     // which mispredicts the alternation of a condition's two (`a > 3 && b != 2`). They are
     // told apart by their place in the opcode list, which must keep their order:
@@ -591,47 +631,21 @@ inline bool quick_truth(const instruction& i, const blackboard& board, bool& val
         case opcode::push_int: value = i.imm.i != 0; return true;
         case opcode::load_bool: value = board.get<bool>(i.a); return true;
         case opcode::compare_key_num:
-            value = holds_number(board.get<double>(i.a), i.imm.d, i.sub);
+            value = holds_number(board.get<double>(i.a), i.imm.d, i.sub, as_btcpp);
             return true;
         default: return false;
     }
 }
 
-// `x && y` or `x || y` of two such conditions: both are evaluated, as the interpreter (and
-// BehaviorTree.CPP) does.
-bool quick_pair(const program& p, const blackboard& board, bool& value) {
-    const opcode join = p.code[2].op;
-    if (join != opcode::logical_and && join != opcode::logical_or) return false;
+// `x && y` or `x || y` of two such conditions (`code`, joined by code[2]): both are
+// evaluated, as the interpreter (and BehaviorTree.CPP) does.
+bool quick_pair(const instruction* code, const blackboard& board, bool& value, bool as_btcpp) {
     bool left = false;
     bool right = false;
-    if (!quick_truth(p.code[0], board, left) || !quick_truth(p.code[1], board, right)) return false;
-    value = join == opcode::logical_and ? left && right : left || right;
-    return true;
-}
-
-// The same over keys that may hold no value (a BehaviorTree.CPP tree's: each read checked
-// first by opcode::require_value), when every key read holds one: the checks fall away.
-bool quick_checked(const program& p, const blackboard& board, bool& value) {
-    if (p.code.size() > 5) return false;
-    const instruction* rest[3] = {};
-    std::size_t count = 0;
-    for (const instruction& i : p.code) {
-        if (i.op == opcode::require_value) {
-            if (!board.is_set(i.a)) return false;  // the loop fails it, where it stands
-        } else if (count == 3) {
-            return false;
-        } else {
-            rest[count++] = &i;
-        }
-    }
-    if (count == 1) return quick_truth(*rest[0], board, value);
-    if (count != 3) return false;
-    const opcode join = rest[2]->op;
-    if (join != opcode::logical_and && join != opcode::logical_or) return false;
-    bool left = false;
-    bool right = false;
-    if (!quick_truth(*rest[0], board, left) || !quick_truth(*rest[1], board, right)) return false;
-    value = join == opcode::logical_and ? left && right : left || right;
+    if (!quick_truth(code[0], board, left, as_btcpp) ||
+        !quick_truth(code[1], board, right, as_btcpp))
+        return false;
+    value = code[2].op == opcode::logical_and ? left && right : left || right;
     return true;
 }
 
@@ -648,22 +662,41 @@ bool script::test(blackboard board) const {
         if (p.behavior3 != nullptr) return execute_behavior3(p, board);
         return execute(p, board, true);
     }
-    if (p.code.size() == 1) {
-        if (quick_truth(p.code[0], board, value)) return value;
-    } else if (p.code.size() == 3) {
-        if (quick_pair(p, board, value)) return value;
-    } else if (p.code.front().op == opcode::require_value) {
-        if (quick_checked(p, board, value)) return value;
+    // Over keys whose reads are checked (a BehaviorTree.CPP tree's), when the keys hold
+    // values the checks fall away; a key without one, the loop fails where it stands.
+    using form = program::quick_form;
+    switch (p.quick) {
+        case form::one:
+            if (quick_truth(p.code[0], board, value, p.checked_truth)) return value;
+            break;
+        case form::pair:
+            if (quick_pair(p.code.data(), board, value, p.checked_truth)) return value;
+            break;
+        case form::checked_one:
+            if (board.are_set(p.checked_slots[0], p.checked_slots[1]) &&
+                quick_truth(p.unchecked[0], board, value, p.checked_truth))
+                return value;
+            break;
+        case form::checked_pair:
+            if (board.are_set(p.checked_slots[0], p.checked_slots[1]) &&
+                quick_pair(p.unchecked, board, value, p.checked_truth))
+                return value;
+            break;
+        case form::none: break;
     }
     return execute(p, board, true);
 }
 
 std::optional<detail::key_test> script::as_key_test() const noexcept {
     const program& p = *program_;
-    if (p.code.size() != 1) return std::nullopt;
-    const instruction& i = p.code.front();
+    const bool checked = p.quick == detail::script_code::program::quick_form::checked_one &&
+                         p.checked_slots[0] == p.unchecked[0].a &&
+                         p.checked_slots[1] == p.unchecked[0].a;
+    if (p.code.size() != 1 && !checked) return std::nullopt;
+    const instruction& i = checked ? p.unchecked[0] : p.code.front();
     using comparison = detail::key_test::comparison;
     detail::key_test test;
+    test.value_checked = checked;
     test.slot = i.a;
     test.constant = i.imm.i;
     switch (i.op) {

@@ -115,6 +115,14 @@ struct program {
     bool checked_truth = false;
     std::size_t max_stack = 0;
     std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
+    // How test() may answer without the loop (choose_quick_form): a condition of one
+    // instruction (`a > 3`), of two joined by `&&` or `||`, or either over keys whose reads
+    // are checked (opcode::require_value), its checks taken out into checked_slots (the
+    // second the first again where one key is read) and its rest into `unchecked`.
+    enum class quick_form : std::uint8_t { none, one, pair, checked_one, checked_pair };
+    quick_form quick = quick_form::none;
+    std::uint32_t checked_slots[2] = {};
+    instruction unchecked[3];
     // A BehaviorTree.CPP script over dynamic entries, walked instead of `code`, which is empty;
     // its max_stack is walked_stack, so that the typed paths never take it.
     std::shared_ptr<const dynamic_script> dynamic;
@@ -122,6 +130,9 @@ struct program {
     std::shared_ptr<const behavior3_expression::expression> behavior3;
     static constexpr std::size_t walked_stack = static_cast<std::size_t>(-1);
 };
+
+/// Sets program::quick, and checked_slots and unchecked where they serve.
+void choose_quick_form(program& p);
 
 // Conversions BehaviorTree.CPP makes, shared by the compiler (constants) and the interpreter.
 /// A string as a number: "true" 1, "false" 0, else the whole text as a real.
