@@ -32,6 +32,7 @@ public:
           conditions_(std::move(v.conditions)),
           scripts_(std::move(v.scripts)),
           interrupts_on_error_(v.interrupts_on_error),
+          fails_as_btcpp_(v.fails_as_btcpp),
           sink_(sink) {}
 
     // Lays the nodes out in preorder with one depth-first walk that writes each tree array
@@ -54,6 +55,7 @@ public:
         tree_layout& layout = parts.layout;
         layout.subtree_end.resize(count_);
         layout.interrupts_on_error = interrupts_on_error_;
+        layout.fails_as_btcpp = fails_as_btcpp_;
         parts.parent.resize(count_);
         parts.child_count.resize(count_);
         parts.type.resize(count_);
@@ -245,14 +247,14 @@ public:
             made.offset = static_cast<std::uint32_t>(layout.blackboard_offset +
                                                      layout.board.offsets[test->slot]);
             made.boolean_key = test->boolean_key;
-            set_range(made, test->op, test->constant);
-            made.result = which == kind::failure_if   ? status::failure
             if (test->value_checked &&
                 layout.board.stamps_offset != blackboard::layout::no_stamps) {
                 made.stamp_offset = static_cast<std::uint32_t>(layout.blackboard_offset +
                                                                layout.board.stamps_offset +
                                                                test->slot * sizeof(std::uint32_t));
             }
+            set_range(made, test->op, test->constant);
+            made.result = which == kind::failure_if   ? status::failure
                           : which == kind::success_if ? status::success
                                                       : status::skipped;
         }
@@ -299,6 +301,12 @@ public:
                 }
             } catch (const unused_children& e) {
                 report_node(parts, k, type, e.what(), diagnostic_severity::warning);
+            } catch (const children_refused_at_tick& e) {
+                // BehaviorTree.CPP builds such a node and its tick throws: so does Canopy's.
+                report_node(
+                    parts, k, type,
+                    fails_as_btcpp_ ? e.what() + std::string("; its tick fails") : e.what(),
+                    fails_as_btcpp_ ? diagnostic_severity::warning : diagnostic_severity::error);
             } catch (const std::exception& e) {
                 report_node(parts, k, type, e.what());
             } catch (...) {
@@ -341,6 +349,7 @@ private:
     std::vector<node_conditions> conditions_;
     std::vector<std::shared_ptr<const script>> scripts_;
     bool interrupts_on_error_;
+    bool fails_as_btcpp_;
     diagnostic_sink& sink_;
     bool failed_ = false;
 };

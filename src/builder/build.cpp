@@ -180,7 +180,8 @@ public:
             {records_, owned_, count_, root_, parent_, child_count_, slot_, slot_types_,
              std::move(params_), std::move(params_begin_), std::move(keys_),
              std::move(scripts_.condition_of_record), std::move(scripts_.conditions),
-             std::move(scripts_.owned), options_.rules == runtime_rules::behavior3},
+             std::move(scripts_.owned), options_.rules == runtime_rules::behavior3,
+             options_.rules == runtime_rules::btcpp},
             sink_);
         return finish();
     }

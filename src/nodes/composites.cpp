@@ -257,13 +257,29 @@ private:
     setting<std::int64_t> max_failures_{"max_failures", 1};
 };
 
-// Refuses a child count other than two or three (condition, then, else).
+// Refuses a child count other than two or three (condition, then, else): at load, or in a
+// BehaviorTree.CPP file's tree at the node's tick, with 4.10's message (`node` names it).
 void check_two_or_three(std::size_t count) {
     if (count != 2 && count != 3) {
-        throw param_error(
+        throw children_refused_at_tick(
             "it takes 2 children (condition, then) or 3 (condition, then, else), not " +
             std::to_string(count));
     }
+}
+
+void check_two_or_three_at_tick(const context& ctx, const char* node) {
+    const std::size_t count = child_count(ctx);
+    if (CANOPY_UNLIKELY(count != 2 && count != 3)) {
+        throw error(error_code::param, std::string(node) + " must have either 2 or 3 children");
+    }
+}
+
+// A BehaviorTree.CPP file's IfThenElse and WhileDoElse fail where a skipped condition leaves
+// 4.10's node without a result; Canopy's skip the node.
+[[noreturn]] void fail_skipped_condition(const char* message) {
+    throw error(
+        error_code::unsupported,
+        std::string("its condition was skipped, which BehaviorTree.CPP 4.10 refuses: ") + message);
 }
 
 // The children of IfThenElse and WhileDoElse: the condition, the branch for its success and,
@@ -284,21 +300,26 @@ struct conditional_children {
 // IfThenElse (BehaviorTree.CPP 4): ticks the condition until it finishes, then the branch it
 // chose until that finishes, without checking the condition again; with two children a
 // failed condition fails the node. The chosen branch is the one running, so no state. A
-// skipped condition or branch skips the node. A condition's error is the node's, with no
-// branch run, and so is a branch's (behavior3-ts's IfElse).
+// skipped condition or branch skips the node (a skipped condition fails the tick in a
+// BehaviorTree.CPP file, as 4.10's logic_error does). A condition's error is the node's,
+// with no branch run, and so is a branch's (behavior3-ts's IfElse).
 class if_then_else final : public node {
 public:
     static constexpr bool sees_errors = true;
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
+        check_two_or_three_at_tick(ctx, "IfThenElseNode");
         const conditional_children c(ctx);
         if (ctx.is_running(c.on_success)) return ctx.tick(c.on_success);
         if (c.has_else && ctx.is_running(c.on_failure)) return ctx.tick(c.on_failure);
         switch (ctx.tick(c.condition)) {
             case status::success: return ctx.tick(c.on_success);
             case status::failure: return c.has_else ? ctx.tick(c.on_failure) : status::failure;
-            case status::skipped: return status::skipped;
+            case status::skipped:
+                if (ctx.tree().layout().fails_as_btcpp)
+                    fail_skipped_condition("Something unexpected happened in IfThenElseNode");
+                return status::skipped;
             case status::error: return status::error;
             default: return status::running;
         }
@@ -308,12 +329,14 @@ public:
 // WhileDoElse (BehaviorTree.CPP 4): ticks the condition on every tick, then the branch it
 // chooses, halting the other one first; with two children a failed condition halts the
 // "do" branch and fails. While the condition runs, a running branch waits. A skipped
-// condition halts whichever branch runs and skips the node.
+// condition halts whichever branch runs and skips the node (then fails the tick in a
+// BehaviorTree.CPP file, where 4.10's node returns IDLE, which its tick refuses).
 class while_do_else final : public node {
 public:
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
+        check_two_or_three_at_tick(ctx, "WhileDoElseNode");
         const conditional_children c(ctx);
         switch (ctx.tick(c.condition)) {
             case status::success:
@@ -325,6 +348,11 @@ public:
             case status::skipped:
                 ctx.halt(c.on_success);
                 if (c.has_else) ctx.halt(c.on_failure);
+                if (ctx.tree().layout().fails_as_btcpp) {
+                    fail_skipped_condition(
+                        "WhileDoElse returns IDLE, and a node is not allowed to set its status "
+                        "to IDLE");
+                }
                 return status::skipped;
             default: return status::running;
         }

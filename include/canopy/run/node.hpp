@@ -81,6 +81,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// What check_children() throws for a child count that BehaviorTree.CPP 4.10's node refuses
+/// only when it ticks (IfThenElse, WhileDoElse): a BehaviorTree.CPP file's tree
+/// (tree_layout::fails_as_btcpp) loads with the message as a warning and the node's tick
+/// throws it; any other tree is refused at load.
+class children_refused_at_tick : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 /// What an agent tells the nodes that listen while idle (node_type::listens_while_idle), as
 /// events of these names: the moments behavior3's tree events name, and the start of each
 /// tick, after the clock has advanced, for nodes that keep time between ticks. Programs
