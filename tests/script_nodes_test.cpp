@@ -697,4 +697,104 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         CHECK(testing::tick_error(a, error_code::blackboard)
                   .find("Can't find the port referred by [value]") != std::string::npos);
     }
+
+    TEST_CASE("a NaN makes every order hold in a BehaviorTree.CPP file, none in Canopy's") {
+        // BehaviorTree.CPP tests `a > b` as !(a <= b): with 0 / 0 both orders hold there.
+        const char* scripts[] = {"n > 1", "n < 1", "n >= 1", "n <= 1", "1 < n", "z / z > 1"};
+        for (const char* condition : scripts) {
+            CAPTURE(condition);
+            auto bt = loaded(btcpp(std::string(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="z := 0.0; n := z / z"/>
+<ScriptCondition code=")") + condition +
+                                   R"("/>
+</Sequence></BehaviorTree>)"),
+                             file_format::btcpp_xml);
+            agent a(bt);
+            CHECK(a.tick(0.1) == status::success);
+            auto own = loaded(std::string(R"({"nodes": [
+{"id": 1, "type": "Sequence"},
+{"id": 2, "parentId": 1, "type": "Script", "params": {"code": "z := 0.0; n := z / z"}},
+{"id": 3, "parentId": 1, "type": "ScriptCondition", "params": {"code": ")") +
+                                  condition + R"("}}]})",
+                              file_format::flat_json);
+            agent b(own);
+            CHECK(b.tick(0.1) == status::failure);
+        }
+    }
+
+    TEST_CASE("a key a script makes from itself takes the program's value of any type") {
+        // `t := t` reads `t`, which only the program can have written first: its entry is
+        // dynamic, as BehaviorTree.CPP's, and holds what the program wrote.
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="t := t"/>
+<ScriptCondition code="t == '2.5'"/>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent a(t);
+        a.blackboard().set("t", std::string_view("2.5"));
+        CHECK(a.tick(0.1) == status::success);
+        agent unwritten(t);
+        CHECK(testing::tick_error(unwritten).find("t") != std::string::npos);
+    }
+
+    TEST_CASE("IfThenElse and WhileDoElse fail at tick where BehaviorTree.CPP's throw") {
+        // 4.10 builds them with any child count and throws from the tick; a skipped condition
+        // leaves IfThenElse's tick at its logic_error and WhileDoElse's returning IDLE.
+        const load_result one = load(btcpp(R"(<BehaviorTree ID="Main">
+<IfThenElse><AlwaysSuccess/></IfThenElse>
+</BehaviorTree>)"),
+                                     file_format::btcpp_xml);
+        REQUIRE(one);
+        CHECK(only(one, diagnostic_code::invalid_param).severity == diagnostic_severity::warning);
+        agent a(one.tree);
+        CHECK(testing::tick_error(a, error_code::param) ==
+              "IfThenElseNode must have either 2 or 3 children");
+
+        auto skipped = loaded(btcpp(R"(<BehaviorTree ID="Main">
+<IfThenElse><AlwaysSuccess _skipIf="true"/><AlwaysSuccess/></IfThenElse>
+</BehaviorTree>)"),
+                              file_format::btcpp_xml);
+        agent b(skipped);
+        CHECK(testing::tick_error(b, error_code::unsupported)
+                  .find("Something unexpected happened in IfThenElseNode") != std::string::npos);
+
+        auto halted = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="skip := 0; h := 0"/>
+<WhileDoElse>
+  <AlwaysSuccess _skipIf="skip == 1"/>
+  <KeepRunningUntilFailure _onHalted="h = 1"><AlwaysSuccess/></KeepRunningUntilFailure>
+</WhileDoElse>
+</Sequence></BehaviorTree>)"),
+                             file_format::btcpp_xml);
+        agent c(halted);
+        CHECK(c.tick(0.1) == status::running);
+        c.blackboard().set("skip", std::int64_t{1});
+        CHECK(testing::tick_error(c, error_code::unsupported).find("IDLE") != std::string::npos);
+        CHECK(c.blackboard().get<std::int64_t>("h") == 1);  // the running branch was halted
+    }
+
+    TEST_CASE("a key the program writes first keeps the program's type, as its entry does") {
+        // The program writes `b` as a double before the first tick; the script's `b := 2`
+        // then assigns into that entry. Told so (load_options::program_keys), the key is a
+        // dynamic entry; otherwise the script types it an integer, which refuses a double.
+        const std::string text = btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="b := 2"/>
+<ScriptCondition code="b == 2"/>
+</Sequence></BehaviorTree>)");
+        load_options options;
+        options.program_keys = {"b"};
+        const load_result told =
+            try_load_text(text, file_format::btcpp_xml, script_registry(), "t.xml", options);
+        REQUIRE(told);
+        agent a(told.tree);
+        a.blackboard().set("b", 2.5);
+        CHECK(a.blackboard().text(a.blackboard().slot("b")) == "2.5");
+        CHECK(a.tick(0.1) == status::success);
+        CHECK(a.blackboard().text(a.blackboard().slot("b")) == "2");
+
+        const load_result untold = load(text, file_format::btcpp_xml);
+        REQUIRE(untold);
+        agent b(untold.tree);
+        CHECK_THROWS_AS(b.blackboard().set("b", 2.5), error);
+    }
 }

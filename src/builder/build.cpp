@@ -153,6 +153,7 @@ public:
             if (!options_.main_keys_outside) drop_unused_program_keys();
         }
         if (options_.rules == runtime_rules::btcpp) {
+            make_program_keys_dynamic();
             for (std::size_t k = declared_keys; k < keys_.size(); ++k) {
                 keys_[k].starts_unset = true;
                 keys_[k].made_by_script = k >= port_keys && k < script_keys;
@@ -506,6 +507,23 @@ private:
                     keys_[k].custom = detail::btcpp_entry_type();
                 }
             }
+        }
+    }
+
+    // Under BehaviorTree.CPP's rules, a key the program writes before the first tick
+    // (build_options::program_keys) is a dynamic entry, declared by the port that names it
+    // (make_dynamic_entries): it holds the program's value as BehaviorTree.CPP's entry does,
+    // a typed one converting it or refusing it as there. (A script's `:=` of one:
+    // script_pass.)
+    void make_program_keys_dynamic() {
+        for (std::size_t k = registry_.keys().size(); k < keys_.size(); ++k) {
+            blackboard_key& key = keys_[k];
+            if (key.type == param_type::custom || key.from_file ||
+                std::find(options_.program_keys.begin(), options_.program_keys.end(), key.name) ==
+                    options_.program_keys.end())
+                continue;
+            key.type = param_type::custom;
+            key.custom = detail::btcpp_entry_type();
         }
     }
 

@@ -308,8 +308,9 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
             if (slots.count(c->key) == 0) {
                 const scope names(*this, *c->in, slots, keys);
                 // A script that reads a dynamic entry computes values whose type only the
-                // run tells: what it creates is a dynamic entry too.
-                if (defers() && names_entry(*c->in, names)) {
+                // run tells: what it creates is a dynamic entry too; and so is a key the
+                // program writes first, whose type is the program's.
+                if (defers() && (names_entry(*c->in, names) || program_writes(c->key))) {
                     slots.emplace(c->key, static_cast<std::uint32_t>(keys.size()));
                     blackboard_key made{c->key, param_type::custom, std::nullopt, false};
                     made.custom = btcpp_entry_type();
@@ -336,9 +337,20 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
     // stands in as an integer so that compiling reports that problem, not the key's absence.
     // (In a tree checked alone, a value that names the main tree's keys is typed when the
     // whole tree is built.)
+    // Under BehaviorTree.CPP's rules a key whose value reads the key itself (`t := t + 1`,
+    // with `t` the program's) is a dynamic entry: its value's type is the run's to tell, as
+    // there.
     for (creation& c : pending) {
         if (slots.count(c.key) != 0 || !compilable_alone(*c.in)) continue;
         slots.emplace(c.key, static_cast<std::uint32_t>(keys.size()));
+        if (defers() && (c.in->parsed.value_reads(c.assignment->index, c.assignment->name) ||
+                         program_writes(c.key))) {
+            blackboard_key made{c.key, param_type::custom, std::nullopt, false};
+            made.custom = btcpp_entry_type();
+            made.initial_object = std::make_shared<const btcpp_entry>();
+            keys.push_back(std::move(made));
+            continue;
+        }
         keys.push_back({c.key, param_type::integer, std::nullopt, false});
         untyped_.push_back({static_cast<std::size_t>(c.in - entries_.data()), c.assignment->offset,
                             c.assignment->name});

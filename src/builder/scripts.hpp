@@ -5,6 +5,7 @@
 // script may create keys that ports and other scripts use: parse every script, declare the
 // keys `:=` creates, then, once the tree's keys are all known, compile each.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <iterator>
@@ -121,6 +122,11 @@ private:
     // BehaviorTree.CPP's rules (runtime_rules::btcpp), else an error.
     void report_deferrable(const entry& e, std::size_t offset, const std::string& message);
     bool defers() const noexcept { return options_.rules == runtime_rules::btcpp; }
+    // Whether the program writes `key` before the first tick (build_options::program_keys).
+    bool program_writes(const std::string& key) const {
+        return std::find(options_.program_keys.begin(), options_.program_keys.end(), key) !=
+               options_.program_keys.end();
+    }
     // Whether a script names a dynamic entry (run/btcpp_entry.hpp).
     static bool names_entry(const entry& e, const script_scope& names);
     void spread_entries(std::vector<blackboard_key>& keys,

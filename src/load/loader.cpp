@@ -190,6 +190,7 @@ std::shared_ptr<const tree> loader::build(tree_ref ref, bool may_move) {
     build_options options;
     options.overlay = &subtree_types_;
     options.max_depth = options_.max_depth;
+    options.program_keys = options_.program_keys;
     options.rules = file.document.rules;
     options.canopy_names = file.document.canopy_names;
     options.words = file.document.words;

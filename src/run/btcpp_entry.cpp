@@ -184,12 +184,21 @@ std::shared_ptr<const value_type> made_entry_type() {
         [](std::string_view text) {
             btcpp_entry entry;
             entry.exists = true;
-            entry.value = literal_value(text);
+            if (text == "true" || text == "false") {  // the text below gives a boolean's
+                entry.type = btcpp_entry::declared::boolean;
+                entry.value = btcpp_any::integer(text == "true" ? 1 : 0);
+            } else {
+                entry.value = literal_value(text);
+            }
             return entry;
         },
         [](const btcpp_entry& entry) -> std::string {
             switch (entry.value.held) {
-                case btcpp_any::kind::integer: return std::to_string(entry.value.i);
+                case btcpp_any::kind::integer:
+                    // A boolean entry's value, which BT::Any keeps as an integer of type bool.
+                    if (entry.type == btcpp_entry::declared::boolean)
+                        return entry.value.i != 0 ? "true" : "false";
+                    return std::to_string(entry.value.i);
                 case btcpp_any::kind::real: return text::of_number(entry.value.d);
                 case btcpp_any::kind::string: return "'" + entry.value.s + "'";
                 default: return "";

@@ -70,8 +70,9 @@ struct btcpp_entry {
     }
 };
 
-/// The blackboard type of such keys, named "BT::Any". Its text is the value's: an integer,
-/// a real in the shortest form that reads back, a string between single quotes, or nothing.
+/// The blackboard type of such keys, named "BT::Any". Its text is the value's: an integer
+/// (`true` or `false` in a boolean entry, as BT::Any keeps a bool), a real in the shortest
+/// form that reads back, a string between single quotes, or nothing.
 std::shared_ptr<const value_type> btcpp_entry_type();
 /// Whether a key's type is btcpp_entry_type().
 bool is_btcpp_entry(const value_type* type) noexcept;

@@ -68,6 +68,34 @@ void add_reading_options(CLI::App& command, load_options& options) {
                     "--stub");
     group->add_flag("--warnings-as-errors", options.warnings_as_errors,
                     "Fail on warnings (a likely typo the format lets through) as on errors");
+    group
+        ->add_option_function<std::vector<std::string>>(
+            "--enum",
+            [](const std::vector<std::string>& enums) {
+                for (const std::string& text : enums) {
+                    const std::size_t equals = text.find('=');
+                    const std::string name = text.substr(0, equals);
+                    std::int64_t value = 0;
+                    const char* first = text.data() + equals + 1;
+                    const char* last = text.data() + text.size();
+                    const auto [end, e] = std::from_chars(first, last, value);
+                    if (equals == 0 || equals == std::string::npos || e != std::errc() ||
+                        end != last || first == last) {
+                        throw CLI::ValidationError("--enum",
+                                                   "'" + text +
+                                                       "' is not NAME=INTEGER (a name scripts may "
+                                                       "use, '=', and the integer it stands for)");
+                    }
+                    try {
+                        cli_registry_to_extend().add_enum(name, value);
+                    } catch (const std::exception& refused) {
+                        throw CLI::ValidationError("--enum", refused.what());
+                    }
+                }
+            },
+            "NAME=INTEGER: a name the tree's scripts may use for that integer, as the "
+            "program's registerScriptingEnum gives it (`mode == CHASE`); may be repeated")
+        ->type_name("NAME=INTEGER");
 }
 
 void add_stub_option(CLI::App& command, load_options& options) {

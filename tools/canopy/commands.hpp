@@ -27,6 +27,8 @@ namespace canopy::cli {
 /// The registry the CLI loads with: the built-in nodes and every demo node pack, so that
 /// each tree in data/ loads and runs.
 const registry& cli_registry();
+/// The same registry, for the options that add to it before any file is read (--enum).
+registry& cli_registry_to_extend();
 
 /// 'flat JSON', 'flat XML', ...: the names --from and --to take, for messages.
 std::string format_names();
@@ -35,7 +37,7 @@ std::string format_names();
 std::optional<file_format> find_format(const std::string& name);
 
 /// The reading options every command that reads a tree file takes, as one group:
-/// --tree, --from, --lenient and --warnings-as-errors.
+/// --tree, --from, --lenient, --warnings-as-errors and --enum.
 void add_reading_options(CLI::App& command, load_options& options);
 
 /// --stub STATUS (load_options::stub, which implies --lenient), for the commands that tick.

@@ -63,7 +63,8 @@ struct run_options {
 };
 
 // Writes a --set's VALUE into a key, as a program would: a JSON literal (an integer, a
-// number, true or false, a "string") as that value, other text as a string; a key of a
+// number, true or false, a "string") as that value, a name --enum registered as its
+// integer (the program's enum value), other text as a string; a key of a
 // registered type reads the text with its from_text (a `json` key: JSON, else a string).
 // @warning throws canopy::error (or the type's own exception) for a value the key refuses.
 void set_value(blackboard board, std::uint32_t slot, const std::string& text) {
@@ -88,9 +89,16 @@ void set_value(blackboard board, std::uint32_t slot, const std::string& text) {
         return board.set(slot, integer);
     double number = 0;
     if (auto [end, e] = std::from_chars(first, last, number);
-        e == std::errc() && end == last && std::isfinite(number))
+        e == std::errc() && end == last && std::isfinite(number)) {
+        // A whole number into an integer key, as a program's 3.0 goes into an int entry.
+        constexpr double limit = 9223372036854775808.0;  // 2^63
+        if (key.type == param_type::integer && number >= -limit && number < limit &&
+            std::trunc(number) == number)
+            return board.set(slot, static_cast<std::int64_t>(number));
         return board.set(slot, number);
+    }
     if (text == "true" || text == "false") return board.set(slot, text == "true");
+    if (const auto value = cli_registry().find_enum(text)) return board.set(slot, *value);
     if (!text.empty() && text.front() == '"') {
         const dynamic_value quoted = dynamic_value::from_json(text);
         if (!quoted.is_string()) throw error(error_code::invalid_argument, "not a JSON string");
@@ -395,8 +403,13 @@ int run(const run_options& o) {
     // Without --watch the tree is loaded once; with it, a library reloads it, checking that
     // each new version fits the demo world the agents were made in.
     auto check = std::make_shared<demo_check>();
+    // The keys --set writes are the program's: in a BehaviorTree.CPP file one that a script
+    // creates, or that only text ports name, then takes the program's value of any type.
+    load_options load = o.load;
+    for (const std::string& text : o.sets)
+        load.program_keys.push_back(text.substr(0, text.find('=')));
     tree_library_options library_options;
-    library_options.load = o.load;
+    library_options.load = load;
     library_options.accept = [check](const tree& t) { return (*check)(t); };
     tree_library trees(cli_registry(), library_options);
     tree_handle handle;
@@ -413,7 +426,7 @@ int run(const run_options& o) {
         }
         t = handle.current();
     } else {
-        load_result loaded = load_tree(o.file, o.load);
+        load_result loaded = load_tree(o.file, load);
         print_diagnostics(loaded.diagnostics);
         if (!loaded) return 1;
         t = loaded.tree;
@@ -633,7 +646,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->add_option("--set", o->sets,
                      "KEY=VALUE writes VALUE into blackboard key KEY of every agent before the "
                      "first tick, as a program would: a JSON literal (42, 0.5, true, \"text\") as "
-                     "that value, other text as a string, and text in a key of a registered type "
+                     "that value, a name --enum gives as its integer, other text as a string, and "
+                     "text in a key of a registered type "
                      "as that type reads it; may be repeated")
         ->check(CLI::Validator(check_set, "KEY=VALUE"));
     auto* watch = command->add_flag(

@@ -52,6 +52,8 @@ struct build_options {
     /// rather than left to overflow the stack of the thread that ticks it. See docs/formats.md.
     std::uint32_t max_depth = default_max_depth;
     static constexpr std::uint32_t default_max_depth = 10'000;
+    /// Keys the program writes before the first tick (load_options::program_keys).
+    std::vector<std::string> program_keys;
 };
 
 /// Validates records against a registry and builds one tree from them: checks ids, parents,

@@ -56,6 +56,12 @@ struct load_options {
     /// includes, its subtrees' files) are to start, for a document written into another
     /// folder (`canopy convert`); empty: the file's own folder.
     std::filesystem::path relative_to;
+    /// Keys the program writes into the main tree's blackboard before its first tick (what
+    /// `canopy run --set` writes). Under BehaviorTree.CPP's rules a key of these that a
+    /// script creates (`k := 1`) is a dynamic entry, which takes the program's value of any
+    /// type, as BehaviorTree.CPP's entry keeps the type of its first write; without it such a
+    /// key is typed by its script. Other rules ignore them.
+    std::vector<std::string> program_keys;
 };
 
 /// Loads a tree file, choosing the format by its extension and, where formats share one, by

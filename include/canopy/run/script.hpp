@@ -111,6 +111,8 @@ public:
     /// The type the value of assignment `index` has, given the keys `scope` knows (slots are
     /// not read), or nothing when it depends on a name the scope does not know yet.
     std::optional<param_type> value_type(std::size_t index, const script_scope& scope) const;
+    /// Whether the value of assignment `index` reads the name `name` (`t` in `t := t + 1`).
+    bool value_reads(std::size_t index, std::string_view name) const;
 
     const std::string& text() const noexcept;
 

@@ -361,6 +361,20 @@ std::vector<std::string_view> parsed_script::names() const {
     return names;
 }
 
+bool parsed_script::value_reads(std::size_t index, std::string_view name) const {
+    if (index >= syntax_->assignment_nodes.size()) return false;
+    const node& assignment = syntax_->nodes[syntax_->assignment_nodes[index]];
+    if (assignment.kids.size() < 2) return false;
+    std::vector<std::uint32_t> pending{assignment.kids[1]};
+    while (!pending.empty()) {
+        const node& n = syntax_->nodes[pending.back()];
+        pending.pop_back();
+        if (n.kind == node_kind::name && n.text == name) return true;
+        pending.insert(pending.end(), n.kids.begin(), n.kids.end());
+    }
+    return false;
+}
+
 const std::string& parsed_script::text() const noexcept {
     return syntax_->text;
 }
