@@ -5,8 +5,8 @@ Usage:
     scripts/btcpp_differential.py \
         (--btcpp-runner PATH | --btcpp-prefix DIR [--btcpp-src DIR]) \
         [--canopy build/debug/tools/canopy/canopy] [--trees 300] [--ticks 12] [--seed 1] \
-        [--out build/btcpp-diff] [--no-shrink] [--mixed] [--untyped-ports] [--substitute] \
-        [--coverage] [--only N]
+        [--out build/btcpp-diff] [--no-shrink] [--mixed] [--untyped-ports] [--program-keys] \
+        [--substitute] [--coverage] [--only N]
 
 Generates --trees random BehaviorTree.CPP 4 trees (`<root BTCPP_format="4"
 main_tree_to_execute="MainTree">`, reproducible from --seed; tree N from the seed and N alone,
@@ -29,6 +29,14 @@ not run, comparisons of strings with numbers, keys created from comparisons (`x 
 and reads of keys before any script made them (a missing or later first Script, key `d`
 that only a later node creates). --untyped-ports adds SetBlackboard nodes that carry text into
 keys (`value="3"`, `"2.5"`, `"abc"`, `"{b}"`), which scripts then use as numbers or strings.
+
+--program-keys has the program write keys before the first tick, as a BehaviorTree.CPP program
+sets its root blackboard once the tree is made: about half the number keys as integers or
+doubles and half the string keys as strings (a number's text among them), which the first
+Script then leaves alone, and always a boolean `f` and an enum `m` (a name of IDLE, PATROL,
+CHASE, which the program registers as scripting enums, or an integer). Scripts test and write
+them (`!f`, `m == CHASE`, `f = a > 2`, `m = PATROL`, `m += 1`). Canopy gets them as `canopy run
+--enum NAME=VALUE --set KEY=VALUE`, the runner as the same options.
 
 --substitute runs each tree under BehaviorTree.CPP 4.10's substitution rules. It gives some
 nodes a `name` (shared names, now and then another type's name), asks the runner for the
@@ -111,6 +119,10 @@ from xml.sax.saxutils import quoteattr
 NUM_KEYS = ["a", "b", "c"]
 STR_KEYS = ["s", "t"]
 LATE_KEY = "d"  # --mixed: a key that only a later node creates, if any does
+# --program-keys: a boolean and an enum the program sets, and the enum's registered names.
+FLAG_KEY = "f"
+ENUM_KEY = "m"
+ENUMS = {"IDLE": 0, "PATROL": 1, "CHASE": 2}
 
 COMPOSITES = ["Sequence", "Fallback", "ReactiveSequence", "ReactiveFallback",
               "SequenceWithMemory", "Parallel", "IfThenElse", "WhileDoElse"]
@@ -175,10 +187,12 @@ def node(type_, children=None, **attrs):
 
 
 class generator:
-    def __init__(self, rng, mixed, untyped):
+    def __init__(self, rng, mixed, untyped, program=False):
         self.rng = rng
         self.mixed = mixed
         self.untyped = untyped
+        self.program = program
+        self.program_sets = {}  # --program-keys: key -> the --set VALUE the program writes
 
     # -- expressions -------------------------------------------------------------------------
 
@@ -270,6 +284,8 @@ class generator:
         """A condition: comparisons joined by && and || (mixed without parentheses too), !."""
         r = self.rng
         if depth >= 2 or self.chance(0.45):
+            if self.program and self.chance(0.3):
+                return self.program_condition()
             if self.chance(0.15):
                 return r.choice(["true", "false", r.choice(NUM_KEYS)])
             return self.comparison(depth)
@@ -283,6 +299,41 @@ class generator:
         if k < 0.8:
             return f"!({self.comparison(depth + 1)})"
         return f"({self.bool_expr(depth + 1)})"
+
+    def program_condition(self):
+        """--program-keys: a test of the boolean or the enum the program set."""
+        r = self.rng
+        return r.choice([
+            FLAG_KEY, f"!{FLAG_KEY}", f"{FLAG_KEY} == true", f"{FLAG_KEY} != false",
+            f"{ENUM_KEY} == {r.choice(list(ENUMS))}", f"{ENUM_KEY} != {r.choice(list(ENUMS))}",
+            f"{ENUM_KEY} == {r.randint(0, 2)}", f"{ENUM_KEY} > IDLE",
+            f"{FLAG_KEY} && {ENUM_KEY} == CHASE"])
+
+    def program_assignment(self):
+        """--program-keys: a script's write into the boolean or the enum."""
+        r = self.rng
+        return r.choice([
+            f"{FLAG_KEY} = !{FLAG_KEY}", f"{FLAG_KEY} = {r.choice(NUM_KEYS)} > 2",
+            f"{FLAG_KEY} = {r.choice(['true', 'false'])}",
+            f"{ENUM_KEY} = {r.choice(list(ENUMS))}", f"{ENUM_KEY} = {r.randint(0, 2)}",
+            f"{ENUM_KEY} += 1"])
+
+    def program_values(self):
+        """--program-keys: what the program writes before the first tick, as --set VALUEs:
+        some number keys as integers or doubles, some string keys (a number's text among
+        them), always the boolean and the enum (by its name, or as an integer). The keys it
+        sets leave the first Script."""
+        r = self.rng
+        sets = {}
+        for key in NUM_KEYS:
+            if self.chance(0.5):
+                sets[key] = r.choice([str(r.randint(0, 5)), "0.5", "2.5", "-1", "3.0"])
+        for key in STR_KEYS:
+            if self.chance(0.5):
+                sets[key] = r.choice(['"abc"', "x", '"3"', '""', "hi", '"2.5"'])
+        sets[FLAG_KEY] = r.choice(["true", "false"])
+        sets[ENUM_KEY] = r.choice(list(ENUMS) + ["1", "2"])
+        self.program_sets = sets
 
     def wrong(self, depth=0):
         """--mixed: an operator on types it does not take, for the number slot it sits in."""
@@ -301,6 +352,8 @@ class generator:
 
     def assignment(self):
         r = self.rng
+        if self.program and self.chance(0.2):
+            return self.program_assignment()
         if self.mixed and self.chance(0.15):
             return r.choice([
                 f"{r.choice(STR_KEYS)} = {self.num_operand()}",          # s = 5
@@ -331,9 +384,14 @@ class generator:
             value = self.num_literal()
             if i > 0 and self.chance(0.2):  # from a key made before it
                 value = f"{r.choice(NUM_KEYS[:i])} {r.choice(['+', '-', '*'])} {value}"
-            parts.append(f"{key} := {value}")
+            if key not in self.program_sets:
+                parts.append(f"{key} := {value}")
         for key in STR_KEYS:
-            parts.append(f"{key} := '{r.choice(['', 'x', 'abc', 'hi', '3'])}'")
+            value = f"{key} := '{r.choice(['', 'x', 'abc', 'hi', '3'])}'"
+            if key not in self.program_sets:
+                parts.append(value)
+        if not parts:
+            parts.append(f"{FLAG_KEY} = {FLAG_KEY}")
         if self.mixed and self.chance(0.3):
             r.shuffle(parts)
             parts = parts[: r.randint(1, len(parts))]
@@ -423,6 +481,8 @@ class generator:
         return self.tree(2)
 
     def root(self):
+        if self.program:
+            self.program_values()
         body = self.tree(1)
         if self.mixed and self.chance(0.25):
             # No first Script, or one that comes after the body.
@@ -690,7 +750,8 @@ def read_paths(path):
 def run_btcpp(args, path, rules_path=None, ticks=None):
     """BehaviorTree.CPP's run; with rules_path, under those rules, and "paths" holds its nodes
     as the runner's --paths lists them (None when the tree does not load)."""
-    command = [args.btcpp_runner, path, "--ticks", str(ticks or args.ticks)]
+    command = [args.btcpp_runner, path, "--ticks", str(ticks or args.ticks)] \
+        + program_arguments(args, path)
     paths_out = path + ".paths.txt"
     if rules_path is not None:
         if os.path.exists(paths_out):
@@ -713,7 +774,8 @@ def run_btcpp(args, path, rules_path=None, ticks=None):
 
 
 def run_canopy(args, path, ignored=(), rules_path=None):
-    command = [args.canopy, "run", path, "--ticks", str(args.ticks), "--blackboard"]
+    command = [args.canopy, "run", path, "--ticks", str(args.ticks), "--blackboard"] \
+        + program_arguments(args, path)
     if rules_path is not None:
         command += ["--substitute", rules_path]
     try:
@@ -756,9 +818,11 @@ def compare_coverage(args, path, rules_path=None):
             os.remove(f)
     substitute = ["--substitute", rules_path] if rules_path is not None else []
     subprocess.run([args.canopy, "run", path, "--ticks", str(args.ticks), "--coverage",
-                    canopy_out] + substitute, capture_output=True, text=True, timeout=60)
+                    canopy_out] + substitute + program_arguments(args, path),
+                   capture_output=True, text=True, timeout=60)
     theirs_run = subprocess.run([args.btcpp_runner, path, "--ticks", str(args.ticks),
-                                 "--coverage", btcpp_out] + substitute,
+                                 "--coverage", btcpp_out] + substitute
+                                + program_arguments(args, path),
                                 capture_output=True, text=True, timeout=60)
     if "TreeObserver not built correctly" in theirs_run.stderr:
         return SAME_PATH
@@ -789,6 +853,23 @@ def compare_coverage(args, path, rules_path=None):
 def rules_path_of(path):
     """Where the rules of the tree at path go: next to it (tree.xml, tree.rules.json)."""
     return os.path.splitext(path)[0] + ".rules.json"
+
+
+def program_arguments(args, path):
+    """The --enum and --set arguments both sides take for the program's values: the keys
+    the tree at path names (a program sets the keys its tree uses; Canopy refuses a --set of
+    a key the tree lacks, and a smaller tree may lose one)."""
+    if not args.program_sets:
+        return []
+    with open(path) as f:
+        named = set(re.findall(r"[A-Za-z_]\w*", re.sub(r"'[^']*'", "", f.read())))
+    out = []
+    for name, value in ENUMS.items():
+        out += ["--enum", f"{name}={value}"]
+    for key, value in sorted(args.program_sets.items()):
+        if key in named:
+            out += ["--set", f"{key}={value}"]
+    return out
 
 
 def run_both(args, xml, path, rules=None):
@@ -1137,10 +1218,15 @@ def main():
                         help="also compare, on each tree both run alike, every node's success "
                              "and failure counts: canopy run --coverage against "
                              "BehaviorTree.CPP's TreeObserver (the runner's --coverage)")
+    parser.add_argument("--program-keys", action="store_true",
+                        help="the program sets keys before the first tick (integers, doubles, "
+                        "strings, a boolean, an enum whose names it registers): canopy run "
+                        "--set/--enum, the runner's --set/--enum")
     parser.add_argument("--substitute", action="store_true",
                         help="run each tree under 1 to 4 random substitution rules (canopy run "
                         "--substitute, loadSubstitutionRuleFromJSON in BehaviorTree.CPP)")
     args = parser.parse_args()
+    args.program_sets = {}  # --program-keys: the tree's key -> --set VALUE
 
     os.makedirs(args.out, exist_ok=True)
     for name in os.listdir(args.out):  # the trees of an earlier run
@@ -1164,7 +1250,8 @@ def main():
 
     flavour = (", mixed" if args.mixed else "") \
         + (", untyped ports" if args.untyped_ports else "") \
-        + (", substitution rules" if args.substitute else "")
+        + (", substitution rules" if args.substitute else "") \
+        + (", keys the program sets" if args.program_keys else "")
     indices = [args.only] if args.only is not None else range(args.trees)
     agree = 0
     covered = 0
@@ -1173,8 +1260,10 @@ def main():
     categories = Counter()
     examples = {}
     for n in indices:
-        gen = generator(random.Random(f"{args.seed}:{n}"), args.mixed, args.untyped_ports)
+        gen = generator(random.Random(f"{args.seed}:{n}"), args.mixed, args.untyped_ports,
+                        args.program_keys)
         root = gen.root()
+        args.program_sets = gen.program_sets
         rules = None
         if args.substitute:
             # Its own generator: the same trees as without --substitute, with names added.
@@ -1212,6 +1301,10 @@ def main():
         print(f"tree {n}: differs at {where}: {category}\n  ({detail})")
         report = {"tree": xml, "first_tick": tick, "category": category, "detail": detail,
                   "canopy": canopy["raw"], "btcpp": btcpp["raw"]}
+        if args.program_sets:
+            report["program"] = program_arguments(args, work)
+            if not args.quiet:
+                print("  program: " + " ".join(report["program"]))
         if rules is not None:
             report["rules"] = json.loads(rules_json(rules))
         save_tree(args.out, n, "", xml, rules)

@@ -13,7 +13,12 @@
 // (one command; scripts/btcpp_differential.py --btcpp-prefix BUILD runs it for you).
 //
 // Usage: btcpp_runner FILE.xml [--ticks N] [--tree ID] [--substitute RULES] [--paths OUT]
-//                     [--coverage OUT]
+//                     [--coverage OUT] [--enum NAME=INTEGER]... [--set KEY=VALUE]...
+// --enum registers a scripting enum (registerScriptingEnum). --set writes VALUE into the root
+// blackboard once the tree is made, before the first tick, as a program does and as `canopy
+// run --set` writes it: an integer as an `int` (an int64_t beyond its range), a number as a
+// `double`, true or false as a `bool`, a name --enum gave as a value of the program's enum type,
+// "text" (JSON-quoted, no escapes) as that std::string, other text as a std::string.
 // With --substitute, RULES is a JSON file of substitution rules, which the factory reads
 // (loadSubstitutionRuleFromJSON, with the file's text) before the tree is created; a file it
 // refuses is a load error. With --paths, once the tree is created, OUT gets one line per node
@@ -39,6 +44,8 @@
 // that does not load prints `load error: MESSAGE` and exits 1.
 #include <algorithm>
 #include <charconv>
+#include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -57,6 +64,9 @@
 #include "behaviortree_cpp/loggers/bt_observer.h"
 
 namespace {
+
+// The program's enum type: the values --set writes by a registered name.
+enum class ProgramEnum : int {};
 
 // The test leaf: its status on its k-th tick is the k-th letter of `script`, round and round.
 class Scripted final : public BT::ActionNodeBase {
@@ -177,9 +187,36 @@ std::string read_text(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// Writes a --set's VALUE into `board`, as the comment at the top says.
+void set_value(BT::Blackboard& board, const std::string& key, const std::string& text,
+               const std::map<std::string, int>& enums) {
+    const char* first = text.data();
+    const char* last = first + text.size();
+    std::int64_t integer = 0;
+    if (auto [end, e] = std::from_chars(first, last, integer); e == std::errc() && end == last) {
+        if (integer >= INT32_MIN && integer <= INT32_MAX) {
+            board.set(key, static_cast<int>(integer));
+        } else {
+            board.set(key, integer);
+        }
+        return;
+    }
+    char* end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    if (!text.empty() && end == last && std::isfinite(number)) return board.set(key, number);
+    if (text == "true" || text == "false") return board.set(key, text == "true");
+    if (const auto found = enums.find(text); found != enums.end()) {
+        return board.set(key, static_cast<ProgramEnum>(found->second));
+    }
+    if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+        return board.set(key, text.substr(1, text.size() - 2));
+    }
+    board.set(key, text);
+}
+
 int usage() {
     std::cerr << "usage: btcpp_runner FILE.xml [--ticks N] [--tree ID] [--substitute RULES]"
-                 " [--paths OUT] [--coverage OUT]\n";
+                 " [--paths OUT] [--coverage OUT] [--enum NAME=INTEGER]... [--set KEY=VALUE]...\n";
     return 2;
 }
 
@@ -192,6 +229,8 @@ int main(int argc, char** argv) {
     std::string substitute;
     std::string paths;
     long ticks = 10;
+    std::map<std::string, int> enums;
+    std::vector<std::pair<std::string, std::string>> sets;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--ticks" && i + 1 < argc) {
@@ -206,6 +245,17 @@ int main(int argc, char** argv) {
             substitute = argv[++i];
         } else if (arg == "--paths" && i + 1 < argc) {
             paths = argv[++i];
+        } else if ((arg == "--set" || arg == "--enum") && i + 1 < argc) {
+            const std::string given = argv[++i];
+            const std::size_t equals = given.find('=');
+            if (equals == 0 || equals == std::string::npos) return usage();
+            const std::string name = given.substr(0, equals);
+            const std::string value = given.substr(equals + 1);
+            if (arg == "--set") {
+                sets.emplace_back(name, value);
+            } else {
+                enums[name] = std::atoi(value.c_str());
+            }
         } else if (!arg.empty() && arg[0] == '-') {
             return usage();
         } else if (file.empty()) {
@@ -218,6 +268,7 @@ int main(int argc, char** argv) {
 
     BT::BehaviorTreeFactory factory;
     factory.registerNodeType<Scripted>("Scripted");
+    for (const auto& [name, value] : enums) factory.registerScriptingEnum(name, value);
     BT::Tree tree;
     try {
         // BehaviorTree.CPP resolves includes from the file's folder and fails on a bare name
@@ -232,6 +283,13 @@ int main(int argc, char** argv) {
         }
     } catch (const std::exception& e) {
         std::cout << "load error: " << one_line(e.what()) << std::endl;
+        return 1;
+    }
+
+    try {
+        for (const auto& [key, value] : sets) set_value(*tree.rootBlackboard(), key, value, enums);
+    } catch (const std::exception& e) {
+        std::cout << "load error: --set: " << one_line(e.what()) << std::endl;
         return 1;
     }
 
