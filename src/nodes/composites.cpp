@@ -257,8 +257,8 @@ private:
     setting<std::int64_t> max_failures_{"max_failures", 1};
 };
 
-// Refuses a child count other than two or three (condition, then, else): at load, or in a
-// BehaviorTree.CPP file's tree at the node's tick, with 4.10's message (`node` names it).
+// Refuses a child count other than two or three (condition, then, else): at load, but in a
+// BehaviorTree.CPP file's tree (children_refused_at_tick) at the node's tick, below.
 void check_two_or_three(std::size_t count) {
     if (count != 2 && count != 3) {
         throw children_refused_at_tick(
@@ -267,6 +267,7 @@ void check_two_or_three(std::size_t count) {
     }
 }
 
+// The same at tick, with 4.10's message (`node` is its class's name).
 void check_two_or_three_at_tick(const context& ctx, const char* node) {
     const std::size_t count = child_count(ctx);
     if (CANOPY_UNLIKELY(count != 2 && count != 3)) {

@@ -57,10 +57,11 @@ struct load_options {
     /// folder (`canopy convert`); empty: the file's own folder.
     std::filesystem::path relative_to;
     /// Keys the program writes into the main tree's blackboard before its first tick (what
-    /// `canopy run --set` writes). Under BehaviorTree.CPP's rules a key of these that a
-    /// script creates (`k := 1`) is a dynamic entry, which takes the program's value of any
-    /// type, as BehaviorTree.CPP's entry keeps the type of its first write; without it such a
-    /// key is typed by its script. Other rules ignore them.
+    /// `canopy run --set` writes). Under BehaviorTree.CPP's rules each of these that the
+    /// tree makes (a port's `{k}`, a script's `k := 1`) is a dynamic entry, which holds the
+    /// program's value as BehaviorTree.CPP's entry holds its first write (docs/btcpp-xml.md,
+    /// "Dynamic entries"); without it such a key is typed at load, by its port or script.
+    /// Other rules ignore them.
     std::vector<std::string> program_keys;
 };
 
