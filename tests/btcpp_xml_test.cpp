@@ -431,6 +431,23 @@ tree Patrol
         CHECK(d.record_id == std::optional<std::int64_t>(1));
     }
 
+    TEST_CASE("a ReactiveSequence of two AsyncSequences is refused, as BehaviorTree.CPP does") {
+        const read_result two = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+<ReactiveSequence>
+  <AsyncSequence><AlwaysSuccess/></AsyncSequence>
+  <AsyncSequence><AlwaysSuccess/></AsyncSequence>
+</ReactiveSequence></BehaviorTree></root>)");
+        const diagnostic& d = only(two, diagnostic_code::invalid_param);
+        CHECK(d.where.line == 2);
+        CHECK(d.message.find("more than one async child") != std::string::npos);
+        const read_result one = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+<ReactiveSequence>
+  <AsyncSequence><AlwaysSuccess/></AsyncSequence>
+  <Sequence><AlwaysSuccess/></Sequence>
+</ReactiveSequence></BehaviorTree></root>)");
+        CHECK(one.diagnostics.empty());
+    }
+
     TEST_CASE(
         "reads BehaviorTree.CPP 3 subtrees: bare key names, __shared_blackboard, SubTreePlus") {
         for (const char* format : {"", " BTCPP_format=\"3\""}) {

@@ -260,6 +260,48 @@ TEST_SUITE("composites") {
              {running, {"enter #2", "exit success #2", "enter #5", "enter #3", "enter #1"}}});
     }
 
+    // ---- AsyncSequence and AsyncFallback ------------------------------------------------
+
+    TEST_CASE("AsyncSequence ends a tick after each child that finished at once") {
+        // BehaviorTree.CPP's SequenceNode made asynch: after a child that was idle and
+        // succeeded, running when children are left; a failure starts it afresh.
+        expect_ticks(
+            {record(1, 0, "AsyncSequence"), leaf(2, 1, "s"), leaf(3, 1, "fs"), leaf(4, 1, "s")},
+            {{running, {"enter #2", "exit success #2", "enter #1"}},
+             {failure, {"enter #3", "exit failure #3", "exit failure #1"}},
+             {running, {"enter #2", "exit success #2", "enter #1"}},
+             {running, {"enter #3", "exit success #3"}},
+             {success, {"enter #4", "exit success #4", "exit success #1"}}});
+        // A child that was running and succeeds is followed in the same tick.
+        expect_ticks(
+            {record(1, 0, "AsyncSequence"), leaf(2, 1, "rs"), leaf(3, 1, "s")},
+            {{running, {"enter #2", "enter #1"}},
+             {success, {"exit success #2", "enter #3", "exit success #3", "exit success #1"}}});
+    }
+
+    TEST_CASE("AsyncFallback ends a tick after each child that failed at once") {
+        expect_ticks({record(1, 0, "AsyncFallback"), leaf(2, 1, "f"), leaf(3, 1, "s")},
+                     {{running, {"enter #2", "exit failure #2", "enter #1"}},
+                      {success, {"enter #3", "exit success #3", "exit success #1"}}});
+        CHECK(roots({record(1, 0, "AsyncFallback"), leaf(2, 1, "f"), leaf(3, 1, "f")}, 2) ==
+              std::vector<status>{running, failure});
+        CHECK(roots({record(1, 0, "AsyncSequence"), leaf(2, 1, "k"), leaf(3, 1, "k")}, 1) ==
+              std::vector<status>{skipped});
+    }
+
+    TEST_CASE("AsyncSequence starts afresh after a halt") {
+        // Unlike SequenceWithMemory: BehaviorTree.CPP's SequenceNode::halt resets its index.
+        expect_ticks({record(1, 0, "ReactiveSequence"), leaf(2, 1, "sfs"),
+                      record(3, 1, "AsyncSequence"), leaf(4, 3, "s"), leaf(5, 3, "s")},
+                     {{running,
+                       {"enter #2", "exit success #2", "enter #4", "exit success #4", "enter #3",
+                        "enter #1"}},
+                      {failure, {"enter #2", "exit failure #2", "halt #3", "exit failure #1"}},
+                      {running,
+                       {"enter #2", "exit success #2", "enter #4", "exit success #4", "enter #3",
+                        "enter #1"}}});
+    }
+
     // ---- IfThenElse and WhileDoElse -------------------------------------------------------
 
     TEST_CASE("IfThenElse runs the branch its condition chose without checking it again") {

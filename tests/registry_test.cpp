@@ -110,6 +110,8 @@ TEST_SUITE("registry") {
                                                 "RandomSelector",
                                                 "SequenceWithMemory",
                                                 "ParallelAll",
+                                                "AsyncSequence",
+                                                "AsyncFallback",
                                                 "IfThenElse",
                                                 "WhileDoElse",
                                                 "Switch2",

@@ -330,6 +330,7 @@ void TreeState::make_nodes() {
     for (canopy::tree::index i = 0; i < t.size(); ++i) {
         const std::string_view written = t.written_type(i);
         if (written == "SequenceWithMemory" || written == "SequenceStar" || written == "Repeat" ||
+            written == "AsyncSequence" || written == "AsyncFallback" ||
             written == "RetryUntilSuccessful" || written == "RetryUntilSuccesful")
             yielding_.push_back(i);
     }
@@ -581,7 +582,9 @@ public:
 private:
     // BehaviorTree.CPP's node types whose tick starts with setStatus(RUNNING).
     static bool says_running_first(std::string_view type) {
-        static constexpr std::string_view types[] = {"Fallback",
+        static constexpr std::string_view types[] = {"AsyncFallback",
+                                                     "AsyncSequence",
+                                                     "Fallback",
                                                      "IfThenElse",
                                                      "ParallelAll",
                                                      "Parallel",
@@ -664,10 +667,10 @@ NodeStatus TreeState::tick_root() {
     return result;
 }
 
-// BehaviorTree.CPP's SequenceWithMemory, Repeat and RetryUntilSuccessful end a tick with
-// RUNNING after a child that finished at once, when more is left, and ask for the next tick at
-// once (emitWakeUpSignal): Canopy's do the first; this is the second. Such a node running
-// with no child running has just done so.
+// BehaviorTree.CPP's SequenceWithMemory, AsyncSequence, AsyncFallback, Repeat and
+// RetryUntilSuccessful end a tick with RUNNING after a child that finished at once, when more is
+// left, and ask for the next tick at once (emitWakeUpSignal): Canopy's do the first; this is the
+// second. Such a node running with no child running has just done so.
 bool TreeState::yielded() const {
     const canopy::tree& t = *tree_;
     for (canopy::tree::index i : yielding_) {

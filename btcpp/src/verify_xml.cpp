@@ -81,6 +81,17 @@ void verify_node(const tinyxml2::XMLElement& e, int depth, int tree_count, const
             refuse(e, "The node '" + type + "' must have 1 or more children");
         if (*kind == NodeType::CONTROL && type == "TryCatch" && children < 2)
             refuse(e, "The node 'TryCatch' must have at least 2 children");
+        if (type == "ReactiveSequence") {
+            // 4.10 counts the children written <AsyncSequence> (among names of its async
+            // node classes no control is registered under).
+            int async_children = 0;
+            for (const auto* child = e.FirstChildElement(); child != nullptr;
+                 child = child->NextSiblingElement()) {
+                if (std::string_view(child->Name()) == "AsyncSequence" &&
+                    kind_of("AsyncSequence") == NodeType::CONTROL && ++async_children > 1)
+                    refuse(e, "A ReactiveSequence cannot have more than one async child.");
+            }
+        }
         if ((*kind == NodeType::ACTION || *kind == NodeType::CONDITION) && children != 0)
             refuse(e, "The node '" + type + "' must not have any child");
     }

@@ -133,6 +133,8 @@ inline std::string_view read_type(std::string_view btcpp) {
 inline constexpr std::string_view builtin_types[] = {
     "AlwaysFailure",
     "AlwaysSuccess",
+    "AsyncFallback",
+    "AsyncSequence",
     "Delay",
     "EntryUpdatedAction",
     "EntryUpdatedDecorator",

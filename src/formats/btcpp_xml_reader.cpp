@@ -387,6 +387,19 @@ private:
         std::string_view type = element;
         std::uint8_t problems = 0;
         const char* describe = e.Attribute("name");
+        // BehaviorTree.CPP 4.10 refuses this when it reads the file (its VerifyXML).
+        if (element == "ReactiveSequence") {
+            int async_children = 0;
+            for (const XMLElement* child = e.FirstChildElement("AsyncSequence"); child != nullptr;
+                 child = child->NextSiblingElement("AsyncSequence"))
+                ++async_children;
+            if (async_children > 1) {
+                report(where, diagnostic_code::invalid_param,
+                       "a ReactiveSequence cannot have more than one async child "
+                       "(<AsyncSequence>), as BehaviorTree.CPP refuses it",
+                       id);
+            }
+        }
         // The file's own elements name no node type: BehaviorTree.CPP refuses them inside a
         // tree too, and a type of such a name could not be written back as an element.
         if (kind == element_kind::compact &&

@@ -147,6 +147,41 @@ public:
     }
 };
 
+// AsyncSequence and AsyncFallback (BehaviorTree.CPP 4's SequenceNode and FallbackNode made
+// with `asynch`): a Sequence or Fallback that, after a child that was entered and returned
+// the result that moves it on in the same tick, returns running when children are left, so
+// that each tick runs at most one child that finishes at once. Its place is the agent's: a
+// halt, or a finish, starts it afresh, as a Sequence's. Skipped children as a Sequence's.
+template <status give_up_on>
+class async_ordered final : public stateful_node<memory_state> {
+public:
+    void enter(context& ctx) const override { state(ctx) = {}; }
+
+    status tick(context& ctx) const override {
+        auto& run = state(ctx);
+        const std::size_t count = child_count(ctx);
+        tree::index child = child_at(ctx, run.next);
+        while (run.next < count) {
+            const bool was_running = ctx.is_running(child);
+            const status result = ctx.tick(child);
+            if (result != opposite() && result != status::skipped) return result;
+            ++run.next;
+            child = ctx.tree().subtree_end(child);
+            if (result == status::skipped) {
+                ++run.skipped;
+            } else if (!was_running && run.next < count) {
+                return status::running;
+            }
+        }
+        return run.skipped == count ? status::skipped : opposite();
+    }
+
+private:
+    static constexpr status opposite() {
+        return give_up_on == status::failure ? status::success : status::failure;
+    }
+};
+
 // A signed count of children as BehaviorTree.CPP reads it: a negative one counts back from
 // the end, -1 being all of them.
 std::int64_t from_end(std::int64_t threshold, std::size_t count) {
@@ -800,6 +835,8 @@ void register_composites(registry& reg) {
     reg.add<random_selector>("RandomSelector", 9, arity::composite);
     reg.add<sequence_with_memory>("SequenceWithMemory", 22, arity::composite);
     reg.add<parallel_all>("ParallelAll", 23, arity::composite);
+    reg.add<async_ordered<status::failure>>("AsyncSequence", 65, arity::composite);
+    reg.add<async_ordered<status::success>>("AsyncFallback", 66, arity::composite);
     reg.add<if_then_else>("IfThenElse", 24, arity::composite);
     reg.add<while_do_else>("WhileDoElse", 25, arity::composite);
     add_switch_n<2>(reg, 26);
