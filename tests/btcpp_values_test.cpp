@@ -188,6 +188,23 @@ TEST_SUITE("btcpp values") {
         CHECK(said == "chasing in ");
     }
 
+    TEST_CASE("a key the program's blackboard holds keeps the program's type, as its entry does") {
+        // The program writes `b` as a double before the tree is made; the script's `b := 2`
+        // assigns into that entry (BehaviorTree.CPP 4.10: b is 2.0 after the tick). The same
+        // text made without it types `b` from the script.
+        const std::string text = tree_of(
+            R"(<Sequence><Script code="b := 2"/><ScriptCondition code="b == 2"/></Sequence>)");
+        auto board = BT::Blackboard::create();
+        board->set("b", 2.5);
+        BT::Tree tree = factory().createTreeFromText(text, board);
+        CHECK(board->get<double>("b") == 2.5);
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(board->get<double>("b") == 2.0);
+        BT::Tree plain = factory().createTreeFromText(text);
+        CHECK(plain.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(plain.rootBlackboard()->get<int>("b") == 2);
+    }
+
     TEST_CASE("a name a script reads that no one wrote fails the tick") {
         BT::Tree tree = factory().createTreeFromText(
             tree_of(R"(<Sequence><Say msg="x" _skipIf="flag"/></Sequence>)"));

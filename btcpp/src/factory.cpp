@@ -198,13 +198,26 @@ public:
         return type;
     }
 
-    // Loads XML text, the registered trees beside it when it names `tree`.
+    // Loads XML text, the registered trees beside it when it names `tree`. The keys that hold
+    // a value in `given`, the program's blackboard, are the program's (program_keys): a key
+    // of the tree among them holds the program's value as BehaviorTree.CPP's entry does.
     std::shared_ptr<const canopy::tree> load(const std::string& text, const std::string& path,
-                                             const std::string& tree) {
+                                             const std::string& tree,
+                                             const Blackboard::Ptr& given = nullptr) {
         registry();  // made again first if the casts changed, with the trees it loaded
-        const std::string cache_key = path + '\n' + tree + '\n' + text;
+        std::vector<std::string> written;
+        if (given) {
+            for (const StringView key : given->getKeys()) {
+                const auto entry = given->getEntry(std::string(key));
+                if (entry && !entry->value.empty()) written.emplace_back(key);
+            }
+            std::sort(written.begin(), written.end());
+        }
+        std::string cache_key = path + '\n' + tree + '\n' + text;
+        for (const std::string& key : written) cache_key += '\n' + key;
         if (auto found = trees.find(cache_key); found != trees.end()) return found->second;
         canopy::load_options options;
+        options.program_keys = written;
         options.tree = tree;
         options.format = canopy::file_format::btcpp_xml;
         if (!substitution_rules.empty()) options.substitutions = canopy_rules();
@@ -523,18 +536,20 @@ Tree BehaviorTreeFactory::createTreeFromText(const std::string& text, Blackboard
         !main.empty()) {
         detail::DocumentSet with_text = state_->registered_trees;
         state_->register_document(with_text, text, {});
-        return state_->make(state_->load(detail::FactoryState::combined_text(with_text),
-                                         "<registered trees>", main),
-                            std::move(blackboard));
+        auto loaded = state_->load(detail::FactoryState::combined_text(with_text),
+                                   "<registered trees>", main, blackboard);
+        return state_->make(std::move(loaded), std::move(blackboard));
     }
-    return state_->make(state_->load(text, "<text>", {}), std::move(blackboard));
+    auto loaded = state_->load(text, "<text>", {}, blackboard);
+    return state_->make(std::move(loaded), std::move(blackboard));
 }
 
 Tree BehaviorTreeFactory::createTreeFromFile(const std::filesystem::path& file_path,
                                              Blackboard::Ptr blackboard) {
     tinyxml2::XMLDocument parsed;
     state_->verify_before_loading(detail::read_file(file_path), file_path.string(), parsed);
-    return state_->make(state_->load({}, file_path.string(), {}), std::move(blackboard));
+    auto loaded = state_->load({}, file_path.string(), {}, blackboard);
+    return state_->make(std::move(loaded), std::move(blackboard));
 }
 
 Tree BehaviorTreeFactory::createTree(const std::string& tree_name, Blackboard::Ptr blackboard) {
@@ -542,9 +557,10 @@ Tree BehaviorTreeFactory::createTree(const std::string& tree_name, Blackboard::P
     if (std::find(ids.begin(), ids.end(), tree_name) == ids.end()) {
         throw RuntimeError("Can't find a tree with name: ", tree_name);
     }
-    return state_->make(state_->load(detail::FactoryState::combined_text(state_->registered_trees),
-                                     "<registered trees>", tree_name),
-                        std::move(blackboard));
+    // Loaded before `blackboard` is moved into make(): arguments have no order.
+    auto loaded = state_->load(detail::FactoryState::combined_text(state_->registered_trees),
+                               "<registered trees>", tree_name, blackboard);
+    return state_->make(std::move(loaded), std::move(blackboard));
 }
 
 void BehaviorTreeFactory::registerTestNode(const std::string& ID, const TestNodeConfig& config) {
@@ -587,7 +603,7 @@ Tree XMLParser::instantiateTree(const Blackboard::Ptr& root_blackboard, std::str
         throw RuntimeError("Can't find a tree with name: ", main_tree_ID);
     detail::FactoryState& state = *factory_.state_;
     return state.make(state.load(detail::FactoryState::combined_text(*documents_),
-                                 "<registered trees>", main_tree_ID),
+                                 "<registered trees>", main_tree_ID, root_blackboard),
                       root_blackboard);
 }
 
