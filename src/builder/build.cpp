@@ -519,8 +519,7 @@ private:
         for (std::size_t k = registry_.keys().size(); k < keys_.size(); ++k) {
             blackboard_key& key = keys_[k];
             if (key.type == param_type::custom || key.from_file ||
-                std::find(options_.program_keys.begin(), options_.program_keys.end(), key.name) ==
-                    options_.program_keys.end())
+                !scripts_.program_writes(key.name))
                 continue;
             key.type = param_type::custom;
             key.custom = detail::btcpp_entry_type();

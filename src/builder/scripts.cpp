@@ -343,8 +343,7 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
     for (creation& c : pending) {
         if (slots.count(c.key) != 0 || !compilable_alone(*c.in)) continue;
         slots.emplace(c.key, static_cast<std::uint32_t>(keys.size()));
-        if (defers() && (c.in->parsed.value_reads(c.assignment->index, c.assignment->name) ||
-                         program_writes(c.key))) {
+        if (defers() && c.in->parsed.value_reads(c.assignment->index, c.assignment->name)) {
             blackboard_key made{c.key, param_type::custom, std::nullopt, false};
             made.custom = btcpp_entry_type();
             made.initial_object = std::make_shared<const btcpp_entry>();

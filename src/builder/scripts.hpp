@@ -69,6 +69,11 @@ public:
     /// keys are implicit, a name a behavior3 expression reads and nothing declares becomes a
     /// number key (its variables are numbers unless something else says otherwise).
     void declare_keys(std::vector<blackboard_key>& keys);
+    /// Whether the program writes `key` before the first tick (build_options::program_keys).
+    bool program_writes(const std::string& key) const {
+        return std::find(options_.program_keys.begin(), options_.program_keys.end(), key) !=
+               options_.program_keys.end();
+    }
 
     /// The keys the scripts name, as the whole tree calls them.
     std::unordered_set<std::string> names_used() const;
@@ -122,11 +127,6 @@ private:
     // BehaviorTree.CPP's rules (runtime_rules::btcpp), else an error.
     void report_deferrable(const entry& e, std::size_t offset, const std::string& message);
     bool defers() const noexcept { return options_.rules == runtime_rules::btcpp; }
-    // Whether the program writes `key` before the first tick (build_options::program_keys).
-    bool program_writes(const std::string& key) const {
-        return std::find(options_.program_keys.begin(), options_.program_keys.end(), key) !=
-               options_.program_keys.end();
-    }
     // Whether a script names a dynamic entry (run/btcpp_entry.hpp).
     static bool names_entry(const entry& e, const script_scope& names);
     void spread_entries(std::vector<blackboard_key>& keys,

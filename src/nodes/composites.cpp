@@ -108,21 +108,33 @@ private:
     }
 };
 
-// SequenceWithMemory (BehaviorTree.CPP 4): a Sequence that remembers, per agent, the child to
-// go on with. A failure keeps it, so the next run resumes at the failed child and does not
-// tick again the children that already succeeded; only a full success, not a halt, starts it
-// afresh. A child that was entered and succeeded in this tick ends the tick with running
-// when children are left (BehaviorTree.CPP's wake-up rule: one synchronous child per tick).
-// A skipped child is passed over in the same tick; a run in which every child was skipped
-// is skipped (the count of skipped children starts afresh when the node is entered).
+// The Sequences and Fallbacks that run at most one child that finishes at once per tick: a
+// child that was entered and returned the result that moves the node on (success for a
+// Sequence, failure for a Fallback) ends the tick with running when children are left
+// (BehaviorTree.CPP's wake-up rule), and the next tick goes on at the next child. A child that
+// was running and finishes is followed in the same tick. A skipped child is passed over in
+// the same tick; a run in which every child was skipped is skipped. The place is the agent's.
+//   SequenceWithMemory (`keeps_place`): a failure keeps the place, so the next run resumes
+//     at the failed child and does not tick again the children that already succeeded; only
+//     a full success, not a halt, starts it afresh (the count of skipped children starts
+//     afresh when the node is entered).
+//   AsyncSequence, AsyncFallback (BehaviorTree.CPP 4's SequenceNode and FallbackNode made
+//     with `asynch`): a halt or a finish starts it afresh, as a Sequence's.
 struct memory_state {
     std::uint32_t next = 0;
     std::uint32_t skipped = 0;
 };
 
-class sequence_with_memory final : public stateful_node<memory_state> {
+template <status give_up_on, bool keeps_place>
+class one_per_tick final : public stateful_node<memory_state> {
 public:
-    void enter(context& ctx) const override { state(ctx).skipped = 0; }
+    void enter(context& ctx) const override {
+        if constexpr (keeps_place) {
+            state(ctx).skipped = 0;
+        } else {
+            state(ctx) = {};
+        }
+    }
 
     status tick(context& ctx) const override {
         auto& run = state(ctx);
@@ -131,8 +143,8 @@ public:
         while (run.next < count) {
             const bool was_running = ctx.is_running(child);
             const status result = ctx.tick(child);
-            if (result != status::success && result != status::skipped) {
-                return result;  // failure keeps `next`
+            if (result != opposite() && result != status::skipped) {
+                return result;  // with keeps_place, a failure keeps `next`
             }
             ++run.next;
             child = ctx.tree().subtree_end(child);
@@ -143,36 +155,6 @@ public:
             }
         }
         run.next = 0;
-        return run.skipped == count ? status::skipped : status::success;
-    }
-};
-
-// AsyncSequence and AsyncFallback (BehaviorTree.CPP 4's SequenceNode and FallbackNode made
-// with `asynch`): a Sequence or Fallback that, after a child that was entered and returned
-// the result that moves it on in the same tick, returns running when children are left, so
-// that each tick runs at most one child that finishes at once. Its place is the agent's: a
-// halt, or a finish, starts it afresh, as a Sequence's. Skipped children as a Sequence's.
-template <status give_up_on>
-class async_ordered final : public stateful_node<memory_state> {
-public:
-    void enter(context& ctx) const override { state(ctx) = {}; }
-
-    status tick(context& ctx) const override {
-        auto& run = state(ctx);
-        const std::size_t count = child_count(ctx);
-        tree::index child = child_at(ctx, run.next);
-        while (run.next < count) {
-            const bool was_running = ctx.is_running(child);
-            const status result = ctx.tick(child);
-            if (result != opposite() && result != status::skipped) return result;
-            ++run.next;
-            child = ctx.tree().subtree_end(child);
-            if (result == status::skipped) {
-                ++run.skipped;
-            } else if (!was_running && run.next < count) {
-                return status::running;
-            }
-        }
         return run.skipped == count ? status::skipped : opposite();
     }
 
@@ -833,10 +815,10 @@ void register_composites(registry& reg) {
     reg.add<reactive<status::success>>("ReactiveSelector", 7, arity::composite);
     reg.add<parallel>("Parallel", 8, arity::composite);
     reg.add<random_selector>("RandomSelector", 9, arity::composite);
-    reg.add<sequence_with_memory>("SequenceWithMemory", 22, arity::composite);
+    reg.add<one_per_tick<status::failure, true>>("SequenceWithMemory", 22, arity::composite);
     reg.add<parallel_all>("ParallelAll", 23, arity::composite);
-    reg.add<async_ordered<status::failure>>("AsyncSequence", 65, arity::composite);
-    reg.add<async_ordered<status::success>>("AsyncFallback", 66, arity::composite);
+    reg.add<one_per_tick<status::failure, false>>("AsyncSequence", 65, arity::composite);
+    reg.add<one_per_tick<status::success, false>>("AsyncFallback", 66, arity::composite);
     reg.add<if_then_else>("IfThenElse", 24, arity::composite);
     reg.add<while_do_else>("WhileDoElse", 25, arity::composite);
     add_switch_n<2>(reg, 26);

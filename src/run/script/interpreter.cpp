@@ -527,8 +527,13 @@ bool execute_behavior3(const program& p, const blackboard& board, double* number
     }
 }
 
+// Whether execute_as<false> runs the program: it makes no string and needs at most 16 cells.
+bool on_small_stack(const program& p) {
+    return p.temporaries == 0 && p.max_stack <= 16;
+}
+
 bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
-    if (p.temporaries == 0 && p.max_stack <= 16) return execute_as<false>(p, board, truth, number);
+    if (on_small_stack(p)) return execute_as<false>(p, board, truth, number);
     if (p.max_stack == program::walked_stack) return execute_dynamic(p, board, truth, number);
     return execute_as<true>(p, board, truth, number);
 }
@@ -566,7 +571,7 @@ std::optional<dynamic_value> script::value(blackboard board) const {
     }
     if (p.behavior3 == nullptr && p.result == param_type::string) {
         std::string text;
-        if (p.temporaries == 0 && p.max_stack <= 16) {
+        if (on_small_stack(p)) {
             (void)execute_as<false, true>(p, board, false, nullptr, &text);
         } else {
             (void)execute_as<true, true>(p, board, false, nullptr, &text);
