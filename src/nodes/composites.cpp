@@ -284,12 +284,13 @@ void check_two_or_three(std::size_t count) {
     }
 }
 
-// The same at tick, with 4.10's message (`node` is its class's name).
-void check_two_or_three_at_tick(const context& ctx, const char* node) {
+// The same at tick, with 4.10's message (`node` is its class's name): the child count.
+std::size_t two_or_three_at_tick(const context& ctx, const char* node) {
     const std::size_t count = child_count(ctx);
     if (CANOPY_UNLIKELY(count != 2 && count != 3)) {
         throw error(error_code::param, std::string(node) + " must have either 2 or 3 children");
     }
+    return count;
 }
 
 // A BehaviorTree.CPP file's IfThenElse and WhileDoElse fail where a skipped condition leaves
@@ -301,17 +302,17 @@ void check_two_or_three_at_tick(const context& ctx, const char* node) {
 }
 
 // The children of IfThenElse and WhileDoElse: the condition, the branch for its success and,
-// with a third child, the branch for its failure.
+// with a third child, the branch for its failure. Another count fails the tick (`node`).
 struct conditional_children {
     tree::index condition;
     tree::index on_success;
     bool has_else;
     tree::index on_failure;  // meaningful only when has_else
 
-    explicit conditional_children(const context& ctx)
+    conditional_children(const context& ctx, const char* node)
         : condition(ctx.node() + 1),
           on_success(ctx.tree().subtree_end(condition)),
-          has_else(child_count(ctx) == 3),
+          has_else(two_or_three_at_tick(ctx, node) == 3),
           on_failure(has_else ? ctx.tree().subtree_end(on_success) : 0) {}
 };
 
@@ -327,8 +328,7 @@ public:
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
-        check_two_or_three_at_tick(ctx, "IfThenElseNode");
-        const conditional_children c(ctx);
+        const conditional_children c(ctx, "IfThenElseNode");
         if (ctx.is_running(c.on_success)) return ctx.tick(c.on_success);
         if (c.has_else && ctx.is_running(c.on_failure)) return ctx.tick(c.on_failure);
         switch (ctx.tick(c.condition)) {
@@ -354,8 +354,7 @@ public:
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
-        check_two_or_three_at_tick(ctx, "WhileDoElseNode");
-        const conditional_children c(ctx);
+        const conditional_children c(ctx, "WhileDoElseNode");
         switch (ctx.tick(c.condition)) {
             case status::success:
                 if (c.has_else) ctx.halt(c.on_failure);
