@@ -481,6 +481,17 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         agent b(t);
         b.blackboard().set("z", std::int64_t{0});
         CHECK(b.tick(0.1) == status::success);
+
+        // A Script before in the Sequence surely wrote `a`, unless the tree may unset it.
+        auto u = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="a := 4"/>
+<UnsetBlackboard key="a"/>
+<ScriptCondition code="a &gt; 3 &amp;&amp; a != 2"/>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent c(u);
+        // (UnsetBlackboard's key is a dynamic entry, whose read fails as 4.10's does.)
+        CHECK(testing::tick_error(c).find("Variable not found: a") != std::string::npos);
     }
 
     TEST_CASE("a BehaviorTree.CPP file's conditions cast to bool as BehaviorTree.CPP does") {

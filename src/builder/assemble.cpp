@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <limits>
 #include <optional>
 #include <string>
 
@@ -193,36 +192,6 @@ public:
         layout.conditions = std::move(conditions_);
     }
 
-    // `value OP constant` as inline_condition's range test.
-    static void set_range(inline_condition& made, key_test::comparison op, std::int64_t constant) {
-        using comparison = key_test::comparison;
-        using limits = std::numeric_limits<std::int64_t>;
-        std::int64_t low = limits::min();
-        std::int64_t high = limits::max();
-        made.outside = false;
-        switch (op) {
-            case comparison::not_equal: made.outside = true; [[fallthrough]];
-            case comparison::equal: low = high = constant; break;
-            case comparison::less_equal: high = constant; break;
-            case comparison::greater_equal: low = constant; break;
-            case comparison::less:
-                // Nothing is less than the least value: the whole range, outside.
-                if (constant == limits::min())
-                    made.outside = true;
-                else
-                    high = constant - 1;
-                break;
-            case comparison::greater:
-                if (constant == limits::max())
-                    made.outside = true;
-                else
-                    low = constant + 1;
-                break;
-        }
-        made.low = low;
-        made.width = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
-    }
-
     // Where a node's one condition is a key compared with a constant, the engine tests it
     // inline (detail::inline_condition); it needs the key's offset in the agent's block.
     static void place_inline_conditions(tree_layout& layout) {
@@ -247,13 +216,7 @@ public:
             made.offset = static_cast<std::uint32_t>(layout.blackboard_offset +
                                                      layout.board.offsets[test->slot]);
             made.boolean_key = test->boolean_key;
-            if (test->value_checked &&
-                layout.board.stamps_offset != blackboard::layout::no_stamps) {
-                made.stamp_offset = static_cast<std::uint32_t>(layout.blackboard_offset +
-                                                               layout.board.stamps_offset +
-                                                               test->slot * sizeof(std::uint32_t));
-            }
-            set_range(made, test->op, test->constant);
+            made.range = test->range();
             made.result = which == kind::failure_if   ? status::failure
                           : which == kind::success_if ? status::success
                                                       : status::skipped;

@@ -175,7 +175,11 @@ public:
                         "a tree uses at most 65535 distinct node types");
             return finish();
         }
-        scripts_.compile(keys_, params_, params_begin_);
+        scripts_.compile(keys_, params_, params_begin_,
+                         {parent_, [this](std::size_t record) -> const node_type* {
+                              const std::uint32_t slot = slot_[record];
+                              return slot < slot_types_.size() ? slot_types_[slot] : nullptr;
+                          }});
         if (has_errors(diagnostics_)) return finish();
         tree_ = detail::assemble_tree(
             {records_, owned_, count_, root_, parent_, child_count_, slot_, slot_types_,

@@ -33,21 +33,86 @@ std::size_t column_of(std::string_view text, std::size_t offset) {
 
 }  // namespace
 
+// Where a key that starts unset surely holds a value when a script reads it: after a sibling
+// that assigned it, under a parent that ticks its children in order (node_type::
+// ticks_in_order). Such a sibling is of a type that runs its scripts whole
+// (runs_scripts_whole), has no pre-condition that could skip it, and assigns the key in a
+// statement of its own; it has succeeded before any later sibling is ticked, and a key once
+// written keeps a value unless something unsets it. In a tree whose nodes may unset keys
+// (node_type::watches_updates), nothing is sure. A program that unsets a key (canopy::btcpp's
+// Blackboard::unset) between ticks of a running Sequence is not seen
+// (docs/btcpp-xml.md, "Keys that start unset").
+class script_pass::surely_written {
+public:
+    surely_written(const script_pass& pass, const tree_shape& shape) : shape_(shape) {
+        const std::size_t count = shape.parent.size();
+        for (std::size_t r = 0; r < count; ++r) {
+            const node_type* type = shape.type(r);
+            if (type != nullptr && type->watches_updates) return;
+        }
+        std::vector<bool> preconditioned(count, false);
+        for (const entry& e : pass.entries_) {
+            const std::optional<std::size_t> at = condition_position(e.name);
+            if (at && *at < node_conditions::pre_count) preconditioned[e.record] = true;
+        }
+        for (const entry& e : pass.entries_) {
+            const std::uint32_t parent = shape.parent[e.record];
+            if (preconditioned[e.record] || parent == none || condition_position(e.name) ||
+                e.dialect != script_dialect::btcpp)
+                continue;
+            const node_type* type = shape.type(e.record);
+            const node_type* parent_type = shape.type(parent);
+            if (type == nullptr || !type->runs_scripts_whole || parent_type == nullptr ||
+                !parent_type->ticks_in_order)
+                continue;
+            for (const script_assignment& a : e.parsed.assignments()) {
+                if (a.statement) writes_[parent].push_back({e.record, pass.whole_name(e, a.name)});
+            }
+        }
+    }
+
+    /// Whether key `name` (as the whole tree calls it) holds a value whenever record
+    /// `record`'s scripts run.
+    bool before(std::size_t record, const std::string& name) const {
+        if (writes_.empty()) return false;
+        for (std::size_t child = record; shape_.parent[child] != none;
+             child = shape_.parent[child]) {
+            auto found = writes_.find(shape_.parent[child]);
+            if (found == writes_.end()) continue;
+            for (const write& w : found->second) {
+                if (w.record < child && w.key == name) return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    struct write {
+        std::size_t record;  // siblings are in record order
+        std::string key;
+    };
+    const tree_shape& shape_;
+    std::unordered_map<std::uint32_t, std::vector<write>> writes_;  // by parent record
+};
+
 // What a script's names mean: the tree's keys (through the expander's name map where the
 // record has one) and the registry's enums.
 class script_pass::scope final : public script_scope {
 public:
     scope(const script_pass& pass, const entry& e,
           const std::unordered_map<std::string, std::uint32_t>& slots,
-          const std::vector<blackboard_key>& keys)
-        : pass_(pass), entry_(e), slots_(slots), keys_(keys) {}
+          const std::vector<blackboard_key>& keys, const surely_written* written = nullptr)
+        : pass_(pass), entry_(e), slots_(slots), keys_(keys), written_(written) {}
 
     std::optional<key> find_key(std::string_view name) const override {
-        auto found = slots_.find(pass_.whole_name(entry_, name));
+        const std::string whole = pass_.whole_name(entry_, name);
+        auto found = slots_.find(whole);
         if (found == slots_.end()) return std::nullopt;
         const blackboard_key& k = keys_[found->second];
-        return key{found->second, k.type, k.custom.get(), k.starts_unset,
-                   k.starts_unset && k.made_by_script};
+        const bool may_be_unset =
+            k.starts_unset && (written_ == nullptr || !written_->before(entry_.record, whole));
+        return key{found->second, k.type, k.custom.get(), may_be_unset,
+                   may_be_unset && k.made_by_script};
     }
     std::optional<std::int64_t> find_enum(std::string_view name) const override {
         return pass_.find_enum(entry_, name);
@@ -59,6 +124,7 @@ private:
     const entry& entry_;
     const std::unordered_map<std::string, std::uint32_t>& slots_;
     const std::vector<blackboard_key>& keys_;
+    const surely_written* written_;
 };
 
 std::size_t script_pass::aliases_of(std::size_t record) {
@@ -396,7 +462,8 @@ void script_pass::declare_keys(std::vector<blackboard_key>& keys) {
 }
 
 void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<param>& params,
-                          const std::vector<std::uint32_t>& params_begin) {
+                          const std::vector<std::uint32_t>& params_begin, const tree_shape& shape) {
+    const surely_written written(*this, shape);
     std::unordered_map<std::string, std::uint32_t> slots;
     for (std::size_t k = 0; k < keys.size(); ++k)
         slots.emplace(keys[k].name, static_cast<std::uint32_t>(k));
@@ -405,7 +472,7 @@ void script_pass::compile(const std::vector<blackboard_key>& keys, std::vector<p
     std::vector<std::size_t> failed;         // entries
     std::vector<script_problem> deferred;    // the problems of the entry being compiled
     for (const entry& e : entries_) {
-        const scope names(*this, e, slots, keys);
+        const scope names(*this, e, slots, keys, &written);
         std::variant<std::shared_ptr<const script>, script_problem> compiled;
         if (compilable_alone(e)) {
             compiled = script::compile(e.parsed, names, defers() ? &deferred : nullptr);

@@ -88,11 +88,19 @@ public:
     std::unordered_map<std::size_t, behavior3_expression::expression> behavior3_expressions(
         std::string_view param, const std::unordered_set<std::size_t>& records) const;
 
+    /// The tree the scripts are in, as far as compiling them needs it: each record's parent
+    /// record (or none) and type (or null).
+    struct tree_shape {
+        const std::vector<std::uint32_t>& parent;
+        std::function<const node_type*(std::size_t)> type;
+    };
+
     /// Compiles every script against the tree's final keys: a `script` parameter's compiled
     /// pointer is set in `params` (record by record, from `params_begin`), conditions are
-    /// gathered per record. Problems are reported.
+    /// gathered per record. Problems are reported. A read of a key that starts unset is
+    /// checked unless `shape` shows the key surely holds a value there (surely_written).
     void compile(const std::vector<blackboard_key>& keys, std::vector<param>& params,
-                 const std::vector<std::uint32_t>& params_begin);
+                 const std::vector<std::uint32_t>& params_begin, const tree_shape& shape);
 
     /// Per record: its entry in conditions(), or none_; filled by compile().
     std::vector<std::uint32_t> condition_of_record;
@@ -110,6 +118,7 @@ private:
         script_dialect dialect;
     };
     class scope;
+    class surely_written;
 
     std::size_t aliases_of(std::size_t record);
     // The value of an enum a script of `e` names: the registry's, and a test node's statuses.

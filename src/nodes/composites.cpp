@@ -59,6 +59,7 @@ public:
     // A Sequence returns a child's error as it returns its failure (behavior3-ts's Sequence);
     // to a Selector an error is a failure, so it goes on to the next child.
     static constexpr bool sees_errors = give_up_on == status::failure;
+    static constexpr bool ticks_in_order = give_up_on == status::failure;
     status tick(context& ctx) const override {
         tree::index running = ctx.running_child();
         bool all_skipped = true;
@@ -88,6 +89,7 @@ private:
 template <status give_up_on>
 class reactive final : public node {
 public:
+    static constexpr bool ticks_in_order = give_up_on == status::failure;
     status tick(context& ctx) const override {
         const tree::index was_running = ctx.running_child();
         bool all_skipped = true;
@@ -128,6 +130,7 @@ struct memory_state {
 template <status give_up_on, bool keeps_place>
 class one_per_tick final : public stateful_node<memory_state> {
 public:
+    static constexpr bool ticks_in_order = give_up_on == status::failure;
     void enter(context& ctx) const override {
         if constexpr (keeps_place) {
             state(ctx).skipped = 0;

@@ -16,6 +16,7 @@ namespace {
 // key, say) throws canopy::error (code `script`) out of the tick, as BehaviorTree.CPP's does.
 class script_action final : public node {
 public:
+    static constexpr bool runs_scripts_whole = true;
     static std::vector<param_spec> parameters() {
         return {param_spec::required("code", param_type::script)};
     }

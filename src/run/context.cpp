@@ -179,7 +179,7 @@ status context::step_with_conditions(tree::index child) {
         }
         result = behaviour.tick(*this);
         if (result != status::running) {
-            if (result == status::idle || result == status::error) result = settled(result, outer);
+            if (unsettled(result)) result = settled(result, outer);
             if (uses(child, node::hook::exit)) behaviour.exit(*this, result);
         }
     }

@@ -171,6 +171,15 @@ private:
     }
     /// A finished result as `parent` receives it: a tick must not say idle (failure), and
     /// error reaches only a parent that sees errors (failure for any other).
+    /// Whether settled() must see a result: idle or error, the values outside success
+    /// (1) .. skipped (4), told apart in one unsigned compare on every visit.
+    static bool unsettled(status result) noexcept {
+        static_assert(
+            static_cast<int>(status::idle) == 0 && static_cast<int>(status::success) == 1 &&
+                static_cast<int>(status::skipped) == 4 && static_cast<int>(status::error) == 5,
+            "the statuses in the order unsettled() reads them");
+        return static_cast<std::uint8_t>(static_cast<std::uint8_t>(result) - 1) > 3;
+    }
     status settled(status result, canopy::tree::index parent) const noexcept {
         if (result == status::error && (hooks_[parent] & detail::error_seeing_hook) != 0)
             return result;
@@ -225,7 +234,6 @@ inline status context::step(canopy::tree::index child) {
         const detail::inline_condition& condition = inline_conditions_[child];
         // A pre-condition is checked only on a node that is not running.
         if (code != static_cast<std::uint8_t>(status::running)) {
-            if (CANOPY_UNLIKELY(!condition.testable(block_))) return step_with_conditions(child);
             if (condition.holds(block_)) {
                 if constexpr (observed) notify_visit(child);
                 code = detail::status_code(condition.result);
@@ -246,8 +254,7 @@ inline status context::step(canopy::tree::index child) {
     }
     status result = behaviour.tick(*this);
     if (result != status::running) {
-        if (CANOPY_UNLIKELY(result == status::idle || result == status::error))
-            result = settled(result, outer);
+        if (CANOPY_UNLIKELY(unsettled(result))) result = settled(result, outer);
         if ((hooks & static_cast<std::uint8_t>(node::hook::exit)) != 0)
             behaviour.exit(*this, result);
     }

@@ -63,6 +63,16 @@ struct node_type {
     /// failure instead. add<Node> sets it when Node has `static constexpr bool sees_errors =
     /// true`.
     bool sees_errors = false;
+    /// Its nodes tick a child only once every child before it has succeeded or been skipped
+    /// (a Sequence). add<Node> sets it when Node has `static constexpr bool ticks_in_order =
+    /// true`. With runs_scripts_whole, it tells the builder where a key surely holds a value.
+    bool ticks_in_order = false;
+    /// Its nodes succeed only after running each of their `script` parameters to its end
+    /// (Script): a key such a script assigns in a statement of its own holds a value once the
+    /// node has succeeded, and a later sibling under a ticks_in_order parent reads it without
+    /// the check a key that starts unset needs. add<Node> sets it when Node has `static
+    /// constexpr bool runs_scripts_whole = true`.
+    bool runs_scripts_whole = false;
 };
 
 namespace detail {
@@ -190,6 +200,20 @@ struct sees_errors : std::false_type {};
 template <typename Node>
 struct sees_errors<Node, std::void_t<decltype(Node::sees_errors)>>
     : std::bool_constant<Node::sees_errors> {};
+
+// Whether Node declares `static constexpr bool ticks_in_order = true`.
+template <typename Node, typename = void>
+struct ticks_in_order : std::false_type {};
+template <typename Node>
+struct ticks_in_order<Node, std::void_t<decltype(Node::ticks_in_order)>>
+    : std::bool_constant<Node::ticks_in_order> {};
+
+// Whether Node declares `static constexpr bool runs_scripts_whole = true`.
+template <typename Node, typename = void>
+struct runs_scripts_whole : std::false_type {};
+template <typename Node>
+struct runs_scripts_whole<Node, std::void_t<decltype(Node::runs_scripts_whole)>>
+    : std::bool_constant<Node::runs_scripts_whole> {};
 
 // Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
 template <typename Node, typename = void>
@@ -342,6 +366,8 @@ public:
         type.watches_updates = detail::watches_updates<Node>::value;
         type.listens_while_idle = detail::listens_while_idle<Node>::value;
         type.sees_errors = detail::sees_errors<Node>::value;
+        type.ticks_in_order = detail::ticks_in_order<Node>::value;
+        type.runs_scripts_whole = detail::runs_scripts_whole<Node>::value;
         return add(std::move(type));
     }
 

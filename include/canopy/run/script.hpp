@@ -17,6 +17,21 @@ namespace canopy {
 
 namespace detail {
 
+/// An integer compared with a constant, as a range: it holds where `low <= value <= low +
+/// width`, or outside that where `outside`. One subtraction and one unsigned compare, no branch
+/// on the operator.
+struct value_range {
+    std::int64_t low = 0;
+    std::uint64_t width = 0;
+    bool outside = false;
+
+    bool holds(std::int64_t value) const noexcept {
+        const bool inside =
+            static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(low) <= width;
+        return inside != outside;
+    }
+};
+
 /// A script that is no more than one integer or boolean key compared with a constant
 /// (`a > 3`, `mode == 2`, `ready`): what the engine can test without running it.
 struct key_test {
@@ -31,10 +46,10 @@ struct key_test {
     std::uint32_t slot = 0;
     comparison op = comparison::equal;
     bool boolean_key = false;  ///< the key holds a bool (one byte), else an std::int64_t
-    /// The script fails where the key holds no value (blackboard::is_set false), as a
-    /// BehaviorTree.CPP file's reads do: the engine tests it inline only where it holds one.
-    bool value_checked = false;
     std::int64_t constant = 0;
+
+    /// `value op constant` as a range.
+    value_range range() const noexcept;
 };
 
 }  // namespace detail
@@ -61,6 +76,9 @@ struct script_assignment {
     bool creates = false;
     std::size_t offset = 0;  ///< of the name in the text
     std::size_t index = 0;   ///< which assignment of the script, for parsed_script::value_type
+    /// The assignment is a whole statement (`a := 1;`, not inside `c ? (a := 1) : 0`): a run
+    /// of the script that ends has made it.
+    bool statement = false;
 };
 
 /// What compiling needs to know of the tree a script runs in.

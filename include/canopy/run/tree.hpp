@@ -28,29 +28,11 @@ namespace detail {
 /// A node's one pre-condition when it is `_failureIf`, `_successIf` or `_skipIf` of the form
 /// key_test and the node has no other condition: the engine's inline step tests it on the
 /// agent's block, where a call into the script would cost as much as the node's own visit.
-/// Every comparison is kept as a range, `low <= value <= high`, or outside it when `outside`:
-/// one subtraction and one unsigned compare, no branch on the operator.
 struct inline_condition {
-    std::uint32_t offset = 0;  ///< of the key's value in the agent's block
-    bool boolean_key = false;  ///< one byte, 0 or 1; else an std::int64_t
-    bool outside = false;
+    std::uint32_t offset = 0;         ///< of the key's value in the agent's block
+    bool boolean_key = false;         ///< one byte, 0 or 1; else an std::int64_t
     status result = status::skipped;  ///< the node's result when the test holds
-    std::int64_t low = 0;
-    std::uint64_t width = 0;  ///< high - low, as unsigned
-    /// Of the key's update stamp in the agent's block, where the condition fails on a key
-    /// that holds no value (key_test::value_checked); else no_stamp.
-    std::uint32_t stamp_offset = no_stamp;
-    static constexpr std::uint32_t no_stamp = 0xFFFFFFFF;
-
-    /// Whether the test can be made here: false where the key holds no value, which the
-    /// condition's script itself fails with its message.
-    bool testable(const std::byte* block) const noexcept {
-        if (stamp_offset == no_stamp) return true;
-        std::uint32_t stamp = 0;
-        std::memcpy(&stamp, block + stamp_offset, sizeof stamp);
-        return (stamp & blackboard::unset_bit) == 0;
-    }
-
+    value_range range;
     bool holds(const std::byte* block) const noexcept {
         std::int64_t value = 0;
         if (boolean_key) {
@@ -60,9 +42,7 @@ struct inline_condition {
         } else {
             std::memcpy(&value, block + offset, sizeof value);
         }
-        const bool inside =
-            static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(low) <= width;
-        return inside != outside;
+        return range.holds(value);
     }
 };
 

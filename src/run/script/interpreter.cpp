@@ -58,35 +58,90 @@ std::string number_text(double value) {
     return std::to_string(value);
 }
 
+namespace {
+
+// The condition `i` is, as a quick_term, where it is one.
+std::optional<quick_term> quick_term_of(const instruction& i) {
+    quick_term t;
+    t.slot = i.a;
+    switch (i.op) {
+        case opcode::push_int:
+            t.what = quick_term::kind::constant;
+            t.truth = i.imm.i != 0;
+            return t;
+        case opcode::load_bool: t.what = quick_term::kind::boolean_key; return t;
+        case opcode::compare_key_num:
+            t.what = quick_term::kind::number_key;
+            t.sub = i.sub;
+            t.number = i.imm.d;
+            return t;
+        default: break;
+    }
+    // The six integer comparisons are told apart by their place in the opcode list, in
+    // key_test::comparison's order.
+    using key_comparison = key_test::comparison;
+    static_assert(static_cast<int>(opcode::compare_key_int_not_equal) -
+                              static_cast<int>(opcode::compare_key_int_equal) ==
+                          static_cast<int>(key_comparison::not_equal) &&
+                      static_cast<int>(opcode::compare_key_int_less) -
+                              static_cast<int>(opcode::compare_key_int_equal) ==
+                          static_cast<int>(key_comparison::less) &&
+                      static_cast<int>(opcode::compare_key_int_greater) -
+                              static_cast<int>(opcode::compare_key_int_equal) ==
+                          static_cast<int>(key_comparison::greater) &&
+                      static_cast<int>(opcode::compare_key_int_less_equal) -
+                              static_cast<int>(opcode::compare_key_int_equal) ==
+                          static_cast<int>(key_comparison::less_equal) &&
+                      static_cast<int>(opcode::compare_key_int_greater_equal) -
+                              static_cast<int>(opcode::compare_key_int_equal) ==
+                          static_cast<int>(key_comparison::greater_equal),
+                  "the integer key comparisons in key_test::comparison's order");
+    const auto comparison =
+        static_cast<unsigned>(i.op) - static_cast<unsigned>(opcode::compare_key_int_equal);
+    if (comparison > static_cast<unsigned>(key_comparison::greater_equal)) return std::nullopt;
+    key_test test;
+    test.op = static_cast<key_comparison>(comparison);
+    test.constant = i.imm.i;
+    t.what = quick_term::kind::integer_key;
+    t.range = test.range();
+    return t;
+}
+
+}  // namespace
+
 void choose_quick_form(program& p) {
-    using form = program::quick_form;
-    p.quick = form::none;
-    const auto joins = [](const instruction& i) {
-        return i.op == opcode::logical_and || i.op == opcode::logical_or;
-    };
-    if (p.code.size() == 1) {
-        p.quick = form::one;
-        return;
-    }
-    if (p.code.size() == 3 && joins(p.code[2])) {
-        p.quick = form::pair;
-        return;
-    }
-    if (p.code.empty() || p.code.front().op != opcode::require_value || p.code.size() > 5) return;
+    p.quick = quick_condition{};
+    // Under BehaviorTree.CPP's rules a condition that is not a boolean is cast to one, with
+    // checks the loop makes.
+    if (p.checked_truth && p.result != param_type::boolean) return;
+    quick_condition q;
+    instruction rest[3];
+    std::size_t count = 0;
     std::size_t checks = 0;
-    std::size_t rest = 0;
     for (const instruction& i : p.code) {
         if (i.op == opcode::require_value) {
+            // Terms have no effect, and both are evaluated: the checks may all come first.
             if (checks == 2) return;
-            p.checked_slots[checks++] = i.a;
+            q.checked_slots[checks++] = i.a;
         } else {
-            if (rest == 3) return;
-            p.unchecked[rest++] = i;
+            if (count == 3) return;
+            rest[count++] = i;
         }
     }
-    if (checks == 1) p.checked_slots[1] = p.checked_slots[0];
-    if (rest == 1) p.quick = form::checked_one;
-    if (rest == 3 && joins(p.unchecked[2])) p.quick = form::checked_pair;
+    if (count != 1 && count != 3) return;
+    if (count == 3) {
+        if (rest[2].op != opcode::logical_and && rest[2].op != opcode::logical_or) return;
+        q.join_and = rest[2].op == opcode::logical_and;
+    }
+    q.terms = static_cast<std::uint8_t>(count == 1 ? 1 : 2);
+    for (std::size_t k = 0; k < q.terms; ++k) {
+        const std::optional<quick_term> t = quick_term_of(rest[k]);
+        if (!t) return;
+        q.term[k] = *t;
+    }
+    q.checked = checks != 0;
+    if (checks == 1) q.checked_slots[1] = q.checked_slots[0];
+    p.quick = q;
 }
 
 }  // namespace detail::script_code
@@ -515,9 +570,13 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number,
 }
 
 // A behavior3 expression's truth (evaluated by script::run too, for its errors) or, with
-// `number`, its number instead; first in each entry point, so that the typed form it holds
-// runs with no call between.
-bool execute_behavior3(const program& p, const blackboard& board, double* number = nullptr) {
+// `number`, its number instead. Out of line and given the blackboard by value: inlined, its
+// reference would keep the entry points' blackboard in memory, and test()'s quick path would
+// reload it from there on every call.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+bool execute_behavior3(const program& p, blackboard board, double* number = nullptr) {
     try {
         if (number == nullptr) return detail::behavior3_expression::test(*p.behavior3, board);
         *number = detail::behavior3_expression::number(*p.behavior3, board);
@@ -534,26 +593,21 @@ bool on_small_stack(const program& p) {
 
 bool execute(const program& p, blackboard board, bool truth, double* number = nullptr) {
     if (on_small_stack(p)) return execute_as<false>(p, board, truth, number);
-    if (p.max_stack == program::walked_stack) return execute_dynamic(p, board, truth, number);
+    if (p.max_stack == program::walked_stack) {
+        if (p.behavior3 != nullptr) return execute_behavior3(p, board, number);
+        return execute_dynamic(p, board, truth, number);
+    }
     return execute_as<true>(p, board, truth, number);
 }
 
 }  // namespace
 
 void script::run(blackboard board) const {
-    if (program_->behavior3 != nullptr) {
-        (void)execute_behavior3(*program_, board);
-        return;
-    }
     (void)execute(*program_, board, false);
 }
 
 double script::number(blackboard board) const {
     double value = 0;
-    if (program_->behavior3 != nullptr) {
-        (void)execute_behavior3(*program_, board, &value);
-        return value;
-    }
     (void)execute(*program_, board, false, &value);
     return value;
 }
@@ -595,113 +649,90 @@ param_type script::result_type() const noexcept {
 
 namespace {
 
-// Whether `i` is a condition of one instruction (`a > 3`, `ready`, `true`), and if so its
-// value in `value`. Inline, so that the switch is the caller's.
-inline bool quick_truth(const instruction& i, const blackboard& board, bool& value, bool as_btcpp) {
-    // The six integer comparisons by conditional branches, not the switch's indirect jump,
-    // which mispredicts the alternation of a condition's two (`a > 3 && b != 2`). They are
-    // told apart by their place in the opcode list, which must keep their order:
-    static_assert(static_cast<int>(opcode::compare_key_int_not_equal) ==
-                          static_cast<int>(opcode::compare_key_int_equal) + 1 &&
-                      static_cast<int>(opcode::compare_key_int_less) ==
-                          static_cast<int>(opcode::compare_key_int_equal) + 2 &&
-                      static_cast<int>(opcode::compare_key_int_greater) ==
-                          static_cast<int>(opcode::compare_key_int_equal) + 3 &&
-                      static_cast<int>(opcode::compare_key_int_less_equal) ==
-                          static_cast<int>(opcode::compare_key_int_equal) + 4 &&
-                      static_cast<int>(opcode::compare_key_int_greater_equal) ==
-                          static_cast<int>(opcode::compare_key_int_equal) + 5,
-                  "the integer key comparisons in the order quick_truth reads them");
-    const auto comparison =
-        static_cast<unsigned>(i.op) - static_cast<unsigned>(opcode::compare_key_int_equal);
-    if (comparison <= 5) {
-        const auto x = board.get<std::int64_t>(i.a);
-        const std::int64_t c = i.imm.i;
-        if (comparison == 0) {
-            value = x == c;
-        } else if (comparison == 1) {
-            value = x != c;
-        } else if (comparison == 2) {
-            value = x < c;
-        } else if (comparison == 3) {
-            value = x > c;
-        } else if (comparison == 4) {
-            value = x <= c;
-        } else {
-            value = x >= c;
-        }
-        return true;
+// A quick_term's truth. Its key's type is the one the term was compiled for, so it is read
+// without blackboard::get's check of the type.
+inline bool term_holds(const quick_term& t, const blackboard& board, bool as_btcpp) {
+    if (t.what == quick_term::kind::integer_key) {
+        std::int64_t value = 0;
+        std::memcpy(&value, board.address(t.slot), sizeof value);
+        return t.range.holds(value);
     }
-    switch (i.op) {
-        case opcode::push_int: value = i.imm.i != 0; return true;
-        case opcode::load_bool: value = board.get<bool>(i.a); return true;
-        case opcode::compare_key_num:
-            value = holds_number(board.get<double>(i.a), i.imm.d, i.sub, as_btcpp);
-            return true;
-        default: return false;
+    if (t.what == quick_term::kind::boolean_key) {
+        bool value = false;
+        std::memcpy(&value, board.address(t.slot), sizeof value);
+        return value;
     }
+    if (t.what == quick_term::kind::number_key) {
+        double value = 0;
+        std::memcpy(&value, board.address(t.slot), sizeof value);
+        return holds_number(value, t.number, t.sub, as_btcpp);
+    }
+    return t.truth;
 }
 
-// `x && y` or `x || y` of two such conditions (`code`, joined by code[2]): both are
-// evaluated, as the interpreter (and BehaviorTree.CPP) does.
-bool quick_pair(const instruction* code, const blackboard& board, bool& value, bool as_btcpp) {
-    bool left = false;
-    bool right = false;
-    if (!quick_truth(code[0], board, left, as_btcpp) ||
-        !quick_truth(code[1], board, right, as_btcpp))
-        return false;
-    value = code[2].op == opcode::logical_and ? left && right : left || right;
-    return true;
+// test() when the quick path cannot answer. Out of line and called last, with the
+// blackboard as test() received it: so GCC passes it on in its registers, where an inlined
+// call copied it through memory at test()'s entry, and the quick path reloaded it from there.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+bool test_by_loop(const program& p, blackboard board) {
+    return execute(p, board, true);
 }
 
 }  // namespace
 
 bool script::test(blackboard board) const {
-    // The most common conditions, one such instruction or two joined by `&&` or `||`
-    // (`a > 3 && b != 2`), are answered without the interpreter's loop, and so are they over
-    // keys whose reads are checked, when the keys hold values.
     const program& p = *program_;
-    bool value = false;
-    if (p.checked_truth && p.result != param_type::boolean) {
-        // behavior3's expressions among them (their result is a program's type).
-        if (p.behavior3 != nullptr) return execute_behavior3(p, board);
-        return execute(p, board, true);
+    const quick_condition& q = p.quick;
+    if (q.terms != 0 && (!q.checked || board.are_set(q.checked_slots[0], q.checked_slots[1]))) {
+        const bool first = term_holds(q.term[0], board, p.checked_truth);
+        if (q.terms == 1) return first;
+        const bool second = term_holds(q.term[1], board, p.checked_truth);
+        return q.join_and ? first && second : first || second;
     }
-    // Over keys whose reads are checked (a BehaviorTree.CPP tree's), when the keys hold
-    // values the checks fall away; a key without one, the loop fails where it stands.
-    using form = program::quick_form;
-    switch (p.quick) {
-        case form::one:
-            if (quick_truth(p.code[0], board, value, p.checked_truth)) return value;
-            break;
-        case form::pair:
-            if (quick_pair(p.code.data(), board, value, p.checked_truth)) return value;
-            break;
-        case form::checked_one:
-            if (board.are_set(p.checked_slots[0], p.checked_slots[1]) &&
-                quick_truth(p.unchecked[0], board, value, p.checked_truth))
-                return value;
-            break;
-        case form::checked_pair:
-            if (board.are_set(p.checked_slots[0], p.checked_slots[1]) &&
-                quick_pair(p.unchecked, board, value, p.checked_truth))
-                return value;
-            break;
-        case form::none: break;
-    }
-    return execute(p, board, true);
+    return test_by_loop(p, board);
 }
+
+namespace detail {
+
+value_range key_test::range() const noexcept {
+    using limits = std::numeric_limits<std::int64_t>;
+    value_range made;
+    std::int64_t low = limits::min();
+    std::int64_t high = limits::max();
+    switch (op) {
+        case comparison::not_equal: made.outside = true; [[fallthrough]];
+        case comparison::equal: low = high = constant; break;
+        case comparison::less_equal: high = constant; break;
+        case comparison::greater_equal: low = constant; break;
+        case comparison::less:
+            // Nothing is less than the least value: the whole range, outside.
+            if (constant == limits::min())
+                made.outside = true;
+            else
+                high = constant - 1;
+            break;
+        case comparison::greater:
+            if (constant == limits::max())
+                made.outside = true;
+            else
+                low = constant + 1;
+            break;
+    }
+    made.low = low;
+    made.width = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+    return made;
+}
+
+}  // namespace detail
 
 std::optional<detail::key_test> script::as_key_test() const noexcept {
     const program& p = *program_;
-    const bool checked = p.quick == detail::script_code::program::quick_form::checked_one &&
-                         p.checked_slots[0] == p.unchecked[0].a &&
-                         p.checked_slots[1] == p.unchecked[0].a;
-    if (p.code.size() != 1 && !checked) return std::nullopt;
-    const instruction& i = checked ? p.unchecked[0] : p.code.front();
+    if (p.code.size() != 1) return std::nullopt;
+    const instruction& i = p.code.front();
     using comparison = detail::key_test::comparison;
     detail::key_test test;
-    test.value_checked = checked;
     test.slot = i.a;
     test.constant = i.imm.i;
     switch (i.op) {

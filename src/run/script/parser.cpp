@@ -102,6 +102,9 @@ public:
         if (peek().kind == token_kind::end) fail(0, "the script is empty");
         while (true) {
             out_.statements.push_back(parse_expression());
+            const node& statement = out_.nodes[out_.statements.back()];
+            if (statement.kind == node_kind::assign)
+                out_.assignments[statement.assignment].statement = true;
             if (peek().kind == token_kind::semicolon) {
                 next();
                 if (peek().kind == token_kind::end) break;  // one trailing ';' is allowed

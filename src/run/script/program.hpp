@@ -104,6 +104,29 @@ struct instruction {
     } imm{0};
 };
 
+// One term of a quick_condition: a key compared with a constant, a boolean key, or a constant.
+struct quick_term {
+    enum class kind : std::uint8_t { integer_key, boolean_key, number_key, constant };
+    kind what = kind::constant;
+    bool truth = false;                  // constant's value
+    comparison sub = comparison::equal;  // number_key's comparison
+    std::uint32_t slot = 0;
+    value_range range;  // integer_key's
+    double number = 0;  // number_key's constant
+};
+
+// The most common conditions, one term or two joined by `&&` or `||` (`a > 3 && b != 2`),
+// which test() answers without the interpreter's loop. Over keys whose reads are checked
+// (opcode::require_value, at most two), where they hold values; else the loop answers and
+// fails where it stands.
+struct quick_condition {
+    std::uint8_t terms = 0;  // 0 where the loop answers
+    bool join_and = true;    // of two terms: `&&`, else `||` (both evaluated, as the loop does)
+    bool checked = false;
+    std::uint32_t checked_slots[2] = {};  // the second the first again where one is checked
+    quick_term term[2];
+};
+
 struct program {
     std::string text;
     std::vector<instruction> code;
@@ -115,14 +138,8 @@ struct program {
     bool checked_truth = false;
     std::size_t max_stack = 0;
     std::size_t temporaries = 0;  // strings a run may make: reserved so views stay valid
-    // How test() may answer without the loop (choose_quick_form): a condition of one
-    // instruction (`a > 3`), of two joined by `&&` or `||`, or either over keys whose reads
-    // are checked (opcode::require_value), its checks taken out into checked_slots (the
-    // second the first again where one key is read) and its rest into `unchecked`.
-    enum class quick_form : std::uint8_t { none, one, pair, checked_one, checked_pair };
-    quick_form quick = quick_form::none;
-    std::uint32_t checked_slots[2] = {};
-    instruction unchecked[3];
+    // A condition test() answers without the loop (choose_quick_form), or none.
+    quick_condition quick;
     // A BehaviorTree.CPP script over dynamic entries, walked instead of `code`, which is empty;
     // its max_stack is walked_stack, so that the typed paths never take it.
     std::shared_ptr<const dynamic_script> dynamic;
@@ -131,7 +148,7 @@ struct program {
     static constexpr std::size_t walked_stack = static_cast<std::size_t>(-1);
 };
 
-/// Sets program::quick, and checked_slots and unchecked where they serve.
+/// Sets program::quick where the program's form allows.
 void choose_quick_form(program& p);
 
 // Conversions BehaviorTree.CPP makes, shared by the compiler (constants) and the interpreter.
