@@ -168,6 +168,39 @@ TEST_SUITE("btcpp values") {
         }
     }
 
+    TEST_CASE("Switch reads registered enums' names on either side, as BehaviorTree.CPP's does") {
+        const std::string cases =
+            R"(<Switch3 variable="{color}" case_1="Red" case_2="Green" case_3="2">)"
+            R"(<Say msg="red"/><Say msg="green"/><Say msg="two"/><Say msg="default"/></Switch3>)";
+        struct writer {
+            const char* what;
+            std::string xml;
+            std::string branch;
+        };
+        for (const writer& w : {
+                 writer{"a script's enum", R"(<Script code="color:=Green"/>)", "green "},
+                 writer{"a script's enum 2", R"(<Script code="color:=Blue"/>)", "two "},
+                 writer{"SetBlackboard's name",
+                        R"(<SetBlackboard output_key="color" value="Blue"/>)", "two "},
+                 writer{"a script's integer", R"(<Script code="color:=0"/>)", "red "},
+                 writer{"a script's string of a name", R"(<Script code="color:='Green'"/>)",
+                        "green "},
+                 writer{"a name not registered", R"(<Script code="color:='Purple'"/>)", "default "},
+             }) {
+            CAPTURE(w.what);
+            said.clear();
+            BT::Tree tree =
+                factory().createTreeFromText(tree_of("<Sequence>" + w.xml + cases + "</Sequence>"));
+            CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+            CHECK(said == w.branch);
+        }
+        said.clear();
+        BT::Tree tree = factory().createTreeFromText(tree_of(cases));
+        tree.rootBlackboard()->set("color", std::string("Red"));
+        CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(said == "red ");
+    }
+
     TEST_CASE("Switch takes the case of a string the program sets") {
         said.clear();
         BT::Tree tree = factory().createTreeFromText(switch_after(""));

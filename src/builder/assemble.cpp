@@ -32,6 +32,7 @@ public:
           scripts_(std::move(v.scripts)),
           interrupts_on_error_(v.interrupts_on_error),
           fails_as_btcpp_(v.fails_as_btcpp),
+          enums_(v.enums),
           sink_(sink) {}
 
     // Lays the nodes out in preorder with one depth-first walk that writes each tree array
@@ -253,7 +254,7 @@ public:
                     const std::uint32_t record = parts.record_of[k];
                     const param_list params(
                         parts.param_values.data() + parts.params_begin[record],
-                        parts.params_begin[record + 1] - parts.params_begin[record]);
+                        parts.params_begin[record + 1] - parts.params_begin[record], &enums_);
                     std::unique_ptr<node> made = type->create(params);
                     objects[k] = made.get();
                     if (shareable) shared[slot] = made.get();
@@ -313,6 +314,7 @@ private:
     std::vector<std::shared_ptr<const script>> scripts_;
     bool interrupts_on_error_;
     bool fails_as_btcpp_;
+    const enum_table& enums_;
     diagnostic_sink& sink_;
     bool failed_ = false;
 };

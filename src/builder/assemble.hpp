@@ -36,6 +36,7 @@ struct validated_records {
     std::vector<std::shared_ptr<const script>> scripts;  ///< every compiled script
     bool interrupts_on_error = false;                    ///< tree_layout::interrupts_on_error
     bool fails_as_btcpp = false;                         ///< tree_layout::fails_as_btcpp
+    const enum_table& enums;                             ///< the registry's, for the creators
 };
 
 /// Builds the tree, or reports (a node's creator refusing its parameters, say) and gives null.

@@ -186,7 +186,7 @@ public:
              std::move(params_), std::move(params_begin_), std::move(keys_),
              std::move(scripts_.condition_of_record), std::move(scripts_.conditions),
              std::move(scripts_.owned), options_.rules == runtime_rules::behavior3,
-             options_.rules == runtime_rules::btcpp},
+             options_.rules == runtime_rules::btcpp, registry_.enums()},
             sink_);
         return finish();
     }

@@ -380,7 +380,8 @@ public:
 };
 
 // One case of a switch, read at load as every type a blackboard value may have, so that a
-// tick compares without parsing or allocating.
+// tick compares without parsing or allocating. A registered enum's name is its value as an
+// integer and a number too, as BehaviorTree.CPP's CheckStringEquality reads it.
 struct switch_case {
     std::string text;
     bool is_integer = false;
@@ -391,17 +392,29 @@ struct switch_case {
     bool is_boolean = false;
     bool boolean = false;
 
-    explicit switch_case(std::string value) : text(std::move(value)) {
+    switch_case(std::string value, const enum_table& enums) : text(std::move(value)) {
+        const auto named = enums.find(text);
+        if (named != enums.end()) {
+            integer = named->second;
+            is_integer = true;
+            is_int = fits_int(integer);
+            number = static_cast<double>(integer);
+            is_number = true;
+            return;
+        }
         const char* first = text.data();
         const char* last = first + text.size();
         auto [int_end, int_error] = std::from_chars(first, last, integer);
         is_integer = int_error == std::errc() && int_end == last && first != last;
-        is_int = is_integer && integer >= std::numeric_limits<int>::min() &&
-                 integer <= std::numeric_limits<int>::max();
+        is_int = is_integer && fits_int(integer);
         auto [num_end, num_error] = std::from_chars(first, last, number);
         is_number = num_error == std::errc() && num_end == last && first != last;
         is_boolean = text == "true" || text == "false";
         boolean = text == "true";
+    }
+
+    static bool fits_int(std::int64_t value) {
+        return value >= std::numeric_limits<int>::min() && value <= std::numeric_limits<int>::max();
     }
 };
 
@@ -410,13 +423,17 @@ struct switch_case {
 // the last child (the default) when none is; a previously running other child is halted
 // first. Integers and numbers compare by value, booleans as true/false, and text as
 // BehaviorTree.CPP compares it (text_equal): a string key, and a BehaviorTree.CPP file's
-// dynamic entry as its getInput<std::string> reads it.
+// dynamic entry as its getInput<std::string> reads it. Registered enums' names stand for their
+// values on both sides, as there.
 class switch_node final : public node {
 public:
-    switch_node(const param_list& params, std::vector<switch_case> cases, std::string cases_from)
+    switch_node(const param_list& params, const std::vector<std::string>& cases,
+                std::string cases_from)
         : slot_(static_cast<std::uint32_t>(params.get<std::int64_t>("variable"))),
-          cases_(std::move(cases)),
-          cases_from_(std::move(cases_from)) {}
+          cases_from_(std::move(cases_from)),
+          enums_(params.enums()) {
+        for (const std::string& c : cases) cases_.emplace_back(c, enums_);
+    }
 
     void check_children(std::size_t count) const override {
         if (count == cases_.size() + 1) return;
@@ -446,7 +463,7 @@ private:
         switch (board.type(slot_)) {
             case param_type::string: {
                 const auto value = board.get<std::string_view>(slot_);
-                while (k < cases_.size() && !text_equal(value, cases_[k])) ++k;
+                while (k < cases_.size() && !text_equal(value, k)) ++k;
                 break;
             }
             case param_type::integer: {
@@ -479,18 +496,27 @@ private:
                     break;
                 }
                 const std::string value = cast_text(entry.value);
-                while (k < cases_.size() && !text_equal(value, cases_[k])) ++k;
+                while (k < cases_.size() && !text_equal(value, k)) ++k;
             }
         }
         return k;
     }
 
-    // BehaviorTree.CPP's CheckStringEquality (without its scripting enums): the same text,
-    // else both whole `int`s and equal, else both numbers within FLT_EPSILON; so the
-    // text "1" written by a script or SetBlackboard matches case "1" and "1.000000" (a real's
+    // BehaviorTree.CPP's CheckStringEquality with case `k`: the same text, else both whole
+    // `int`s (or enums' names) and equal, else both numbers within FLT_EPSILON; so the text
+    // "1" written by a script or SetBlackboard matches case "1", and "1.000000" (a real's
     // text there) matches "1" too.
-    static bool text_equal(std::string_view value, const switch_case& c) {
+    bool text_equal(std::string_view value, std::size_t k) const {
+        const switch_case& c = cases_[k];
         if (value == c.text) return true;
+        if (!enums_.empty()) {
+            const auto named = enums_.find(std::string(value));
+            if (named != enums_.end()) {
+                const std::int64_t as_int = named->second;
+                return (c.is_int && switch_case::fits_int(as_int) && c.integer == as_int) ||
+                       (c.is_number && near(c.number, static_cast<double>(as_int)));
+            }
+        }
         const char* first = value.data();
         const char* last = first + value.size();
         int as_int = 0;
@@ -517,34 +543,33 @@ private:
     std::uint32_t slot_;
     std::vector<switch_case> cases_;
     std::string cases_from_;  // how the file gave the cases, for messages
+    enum_table enums_;        // a copy: the registry may not outlive the tree
 };
 
 // SwitchN: the cases are the parameters case_1 .. case_N.
 template <int cases>
 std::unique_ptr<node> make_switch_n(const param_list& params) {
-    std::vector<switch_case> read;
-    for (int k = 1; k <= cases; ++k) {
-        read.emplace_back(params.get<std::string>("case_" + std::to_string(k)));
-    }
-    return std::make_unique<switch_node>(params, std::move(read),
-                                         "case_1 to case_" + std::to_string(cases));
+    std::vector<std::string> read;
+    for (int k = 1; k <= cases; ++k)
+        read.push_back(params.get<std::string>("case_" + std::to_string(k)));
+    return std::make_unique<switch_node>(params, read, "case_1 to case_" + std::to_string(cases));
 }
 
 // Switch: the cases are the parameter `cases`, split at ';', each trimmed of spaces and tabs.
 std::unique_ptr<node> make_switch(const param_list& params) {
     const auto& text = params.get<std::string>("cases");
-    std::vector<switch_case> read;
+    std::vector<std::string> read;
     std::size_t start = 0;
     for (;;) {
         const std::size_t end = std::min(text.find(';', start), text.size());
         std::string_view one(text.data() + start, end - start);
         while (!one.empty() && (one.front() == ' ' || one.front() == '\t')) one.remove_prefix(1);
         while (!one.empty() && (one.back() == ' ' || one.back() == '\t')) one.remove_suffix(1);
-        read.emplace_back(std::string(one));
+        read.emplace_back(one);
         if (end == text.size()) break;
         start = end + 1;
     }
-    return std::make_unique<switch_node>(params, std::move(read), "'cases' is \"" + text + "\"");
+    return std::make_unique<switch_node>(params, read, "'cases' is \"" + text + "\"");
 }
 
 // PipelineSequence (Nav2): ticks the children from the first on every tick. A running child

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <typeinfo>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -153,12 +154,24 @@ struct param {
     const std::type_info* object_type = nullptr;  ///< the C++ type of `object`
 };
 
+/// Names of integer constants scripts may use (registry::add_enum).
+using enum_table = std::unordered_map<std::string, std::int64_t>;
+
 /// The parameters of one tree node: every parameter its type declares, in declaration order,
 /// defaults filled in. A view into storage owned by a tree (or by the builder while it runs).
 class param_list {
 public:
     param_list() = default;
-    param_list(const param* first, std::size_t count) : first_(first), count_(count) {}
+    param_list(const param* first, std::size_t count, const enum_table* enums = nullptr)
+        : first_(first), count_(count), enums_(enums) {}
+
+    /// The enums of the registry the tree is built with, while its nodes are made (empty
+    /// elsewhere): for a node that reads names among them as BehaviorTree.CPP's do (Switch's
+    /// cases). A node that needs them later keeps a copy.
+    const enum_table& enums() const noexcept {
+        static const enum_table none;
+        return enums_ != nullptr ? *enums_ : none;
+    }
 
     const param* begin() const noexcept { return first_; }
     const param* end() const noexcept { return first_ + count_; }
@@ -217,6 +230,7 @@ public:
 private:
     const param* first_ = nullptr;
     std::size_t count_ = 0;
+    const enum_table* enums_ = nullptr;
 };
 
 }  // namespace canopy

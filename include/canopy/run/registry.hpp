@@ -385,6 +385,7 @@ public:
     void add_enum(std::string name, std::int64_t value);
     /// The value of an enum name, if registered.
     std::optional<std::int64_t> find_enum(std::string_view name) const;
+    const enum_table& enums() const noexcept { return enums_; }
     /// Registers a C++ type for the blackboard under `name`, which files use to declare keys
     /// of it: `from_text` reads a value from a file's text (BehaviorTree.CPP's
     /// convertFromString<T>, throwing for text it cannot read) and `to_text` shows one (its
@@ -479,7 +480,7 @@ private:
     std::unordered_map<std::int64_t, const node_type*> by_id_;
     std::vector<std::string> alias_names_;
     std::vector<blackboard_key> keys_;
-    std::unordered_map<std::string, std::int64_t> enums_;
+    enum_table enums_;
     std::vector<std::shared_ptr<const value_type>> value_types_;
 };
 
