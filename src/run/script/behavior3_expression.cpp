@@ -1047,14 +1047,14 @@ result evaluate(const expression& e, const blackboard& board) {
     return run.run();
 }
 
-bool test(const expression& e, const blackboard& board) {
+bool test(const expression& e, blackboard board) {
     quick_cell quick{};
     if (number_answer(e, board, quick)) return truthy_number(quick.d);
     evaluator run(e, board);
     return truthy(run.run());
 }
 
-double number(const expression& e, const blackboard& board) {
+double number(const expression& e, blackboard board) {
     quick_cell quick{};
     if (number_answer(e, board, quick)) return quick.d;
     evaluator run(e, board);

@@ -117,13 +117,15 @@ result evaluate(const expression& e, const blackboard& board);
 
 /// JavaScript's truthiness of what it gives, as `Check` tests it: evaluate() and truthy()
 /// without making the value.
+/// The blackboard by value, as the script's entry points hold it (two pointers): a reference
+/// would make them keep it in memory.
 /// @warning throws as evaluate() does.
-bool test(const expression& e, const blackboard& board);
+bool test(const expression& e, blackboard board);
 
 /// What it gives as a number (a boolean as 1 or 0, undefined as NaN), without making the
 /// value: for a number variable, which no expression that gives undefined is written to.
 /// @warning throws as evaluate() does.
-double number(const expression& e, const blackboard& board);
+double number(const expression& e, blackboard board);
 
 /// JavaScript's truthiness of a result.
 bool truthy(const result& r) noexcept;

@@ -570,12 +570,8 @@ bool execute_as(const program& p, blackboard board, bool truth, double* number,
 }
 
 // A behavior3 expression's truth (evaluated by script::run too, for its errors) or, with
-// `number`, its number instead. Out of line and given the blackboard by value: inlined, its
-// reference would keep the entry points' blackboard in memory, and test()'s quick path would
-// reload it from there on every call.
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
+// `number`, its number instead. The blackboard by value: a reference would keep the entry
+// points' blackboard in memory, and test()'s quick path would reload it from there.
 bool execute_behavior3(const program& p, blackboard board, double* number = nullptr) {
     try {
         if (number == nullptr) return detail::behavior3_expression::test(*p.behavior3, board);
