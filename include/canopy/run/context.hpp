@@ -169,8 +169,6 @@ private:
     bool uses(canopy::tree::index n, node::hook h) const noexcept {
         return (hooks_[n] & static_cast<std::uint8_t>(h)) != 0;
     }
-    /// A finished result as `parent` receives it: a tick must not say idle (failure), and
-    /// error reaches only a parent that sees errors (failure for any other).
     /// Whether settled() must see a result: idle or error, the values outside success
     /// (1) .. skipped (4), told apart in one unsigned compare on every visit.
     static bool unsettled(status result) noexcept {
@@ -180,6 +178,8 @@ private:
             "the statuses in the order unsettled() reads them");
         return static_cast<std::uint8_t>(static_cast<std::uint8_t>(result) - 1) > 3;
     }
+    /// A finished result as `parent` receives it: a tick must not say idle (failure), and
+    /// error reaches only a parent that sees errors (failure for any other).
     status settled(status result, canopy::tree::index parent) const noexcept {
         if (result == status::error && (hooks_[parent] & detail::error_seeing_hook) != 0)
             return result;
