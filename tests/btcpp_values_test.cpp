@@ -201,6 +201,43 @@ TEST_SUITE("btcpp values") {
         CHECK(said == "red ");
     }
 
+    TEST_CASE("a subtree's key no one wrote holds no value; autoremap reaches the main tree") {
+        // Says its message, or that it has none.
+        class Echo : public BT::SyncActionNode {
+        public:
+            Echo(const std::string& name, const BT::NodeConfig& config)
+                : BT::SyncActionNode(name, config) {}
+            static BT::PortsList providedPorts() { return {BT::InputPort<std::string>("msg")}; }
+            BT::NodeStatus tick() override {
+                const auto msg = getInput<std::string>("msg");
+                said += (msg ? msg.value() : std::string("(missing)")) + " ";
+                return BT::NodeStatus::SUCCESS;
+            }
+        };
+        BT::BehaviorTreeFactory f;
+        f.registerNodeType<Echo>("Echo");
+        said.clear();
+        // `greetings` is the main tree's, read and never written: in a file with subtrees too.
+        BT::Tree unwritten = f.createTreeFromText(
+            R"(<root BTCPP_format="4" main_tree_to_execute="Main"><BehaviorTree ID="Main"><Sequence>)"
+            R"(<Script code="thoughts := 'hi'"/><SubTree ID="Sub" in_arg="{thoughts}"/>)"
+            R"(<Echo msg="{greetings}"/></Sequence></BehaviorTree>)"
+            R"(<BehaviorTree ID="Sub"><Echo msg="{in_arg}"/></BehaviorTree></root>)");
+        CHECK(unwritten.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(said == "hi (missing) ");
+        said.clear();
+        // Two levels of _autoremap: the inner tree reads and writes the main tree's keys.
+        BT::Tree nested = f.createTreeFromText(
+            R"(<root BTCPP_format="4" main_tree_to_execute="Main"><BehaviorTree ID="Main"><Sequence>)"
+            R"(<SetBlackboard output_key="topic" value="news"/>)"
+            R"(<SubTree ID="Outer" _autoremap="true"/><Echo msg="{reply}"/></Sequence></BehaviorTree>)"
+            R"(<BehaviorTree ID="Outer"><SubTree ID="Inner" _autoremap="true"/></BehaviorTree>)"
+            R"(<BehaviorTree ID="Inner"><Sequence><Echo msg="{topic}"/>)"
+            R"(<Script code="reply := 'done'"/></Sequence></BehaviorTree></root>)");
+        CHECK(nested.tickWhileRunning() == BT::NodeStatus::SUCCESS);
+        CHECK(said == "news done ");
+    }
+
     TEST_CASE("Switch takes the case of a string the program sets") {
         said.clear();
         BT::Tree tree = factory().createTreeFromText(switch_after(""));

@@ -294,6 +294,8 @@ private:
                 key.type = *type;
                 key.initial = std::move(initial);
                 key.from_file = true;
+                key.starts_unset = declared.starts_unset;
+                key.made_by_script = declared.made_by_script;
                 keys_.push_back(std::move(key));
             } else if (static_cast<std::size_t>(same - keys_.begin()) >= program_keys) {
                 report_key("is declared twice in the file");
@@ -319,6 +321,8 @@ private:
         key.custom = registry_.find_type(declared.type);
         if (key.custom == nullptr) key.custom = detail::btcpp_entry_type();
         key.from_file = true;
+        key.starts_unset = declared.starts_unset;
+        key.made_by_script = declared.made_by_script;
         if (declared.initial) {
             const param_value& value = declared.initial->value;
             std::string text = std::holds_alternative<std::string>(value)

@@ -183,7 +183,7 @@ public:
                 scopes_[0].names[keys[k].name] = name;
                 if (!plain.insert(name).second) continue;  // `x` is declared as itself
                 scopes_[0].names[name] = name;
-                declare(name, keys[k].type_name(), keys[k].initial);
+                declare(name, keys[k].type_name(), keys[k].initial, &keys[k]);
                 continue;
             }
             scopes_[0].names[keys[k].name] = keys[k].name;
@@ -193,7 +193,7 @@ public:
                 guessed_.insert(keys[k].name);
                 continue;
             }
-            declare(keys[k].name, keys[k].type_name(), keys[k].initial);
+            declare(keys[k].name, keys[k].type_name(), keys[k].initial, &keys[k]);
         }
         // The main tree keeps its ids; subtree nodes are numbered after its largest.
         for (std::size_t i = 0; i < records.size(); ++i)
@@ -230,6 +230,7 @@ private:
         bool implicit_keys;
         std::unordered_map<std::string, std::string> names;  // its key -> the whole tree's
         std::unordered_set<std::string> subtree_names;       // its SubTree records' names, so far
+        bool autoremapped = false;                           // its SubTree record says `_autoremap`
     };
 
     struct job {
@@ -239,14 +240,20 @@ private:
     };
 
     // `type` by its name: a built-in one's or a registered one's.
+    // `like`: the key of a tree's own check it stands for, whose starting without a value
+    // it keeps; none for a key a literal fills.
     void declare(const std::string& name, std::string_view type,
-                 const std::optional<param_value>& initial) {
+                 const std::optional<param_value>& initial, const blackboard_key* like = nullptr) {
         if (!declared_.emplace(name).second) return;
         declared_types_.emplace(name, type);
         record_set::key_declaration key;
         key.name = name;
         key.type = std::string(type);
         if (initial) key.initial = record_set::raw_param{name, *initial, {}, false};
+        if (like != nullptr) {
+            key.starts_unset = like->starts_unset;
+            key.made_by_script = like->made_by_script;
+        }
         out_.declare_key(std::move(key));
     }
 
@@ -541,6 +548,7 @@ private:
                 remaps.push_back(p);
             }
         }
+        scopes_[index].autoremapped = autoremap;
         // The subtree's model's defaults, for the ports this use leaves out.
         for (const record_set::raw_param& fallback :
              owner_.records(scopes_[index].ref).port_defaults()) {
@@ -586,7 +594,7 @@ private:
                 name = outer_key(user, key.name, key);
             } else {
                 name = scopes_[index].prefix + key.name;
-                declare(name, key.type_name(), key.initial);
+                declare(name, key.type_name(), key.initial, &key);
             }
             scopes_[index].names[key.name] = name;
         }
@@ -612,17 +620,23 @@ private:
             name.erase(0, 1);
             in = 0;
         }
+        // A name an autoremapped scope does not hold is its user's, and so on up, as
+        // BehaviorTree.CPP's autoremapped blackboard looks up (and creates) an entry in its
+        // parent's; a private name (`_x`) stays where it is.
+        while (in != 0 && scopes_[in].autoremapped && name.front() != '_' &&
+               scopes_[in].names.count(name) == 0)
+            in = scopes_[in].parent;
         auto found = scopes_[in].names.find(name);
         if (found != scopes_[in].names.end()) {
             if (guessed_.erase(found->second) != 0)
-                declare(found->second, like.type_name(), like.initial);
+                declare(found->second, like.type_name(), like.initial, &like);
             entry_where_types_differ(found->second, like);
             return found->second;
         }
         if (program_key_names_.count(name) != 0) return name;
         std::string made = scopes_[in].prefix + name;
         scopes_[in].names[name] = made;
-        declare(made, like.type_name(), like.initial);
+        declare(made, like.type_name(), like.initial, &like);
         return made;
     }
 

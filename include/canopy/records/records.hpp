@@ -94,6 +94,11 @@ public:
         std::string type;
         std::optional<raw_param> initial;  ///< its name is the key's
         source_location where;
+        /// A key a BehaviorTree.CPP tree makes, which holds no value until written, and
+        /// (made_by_script) one a script's `:=` makes: what the subtree expander carries over
+        /// from each tree's own keys (blackboard_key::starts_unset, made_by_script).
+        bool starts_unset = false;
+        bool made_by_script = false;
     };
 
     /// An editor's note on a record or on the whole tree, as written: meaningless to the
