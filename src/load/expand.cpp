@@ -623,7 +623,7 @@ private:
         // A name an autoremapped scope does not hold is its user's, and so on up, as
         // BehaviorTree.CPP's autoremapped blackboard looks up (and creates) an entry in its
         // parent's; a private name (`_x`) stays where it is.
-        while (in != 0 && scopes_[in].autoremapped && name.front() != '_' &&
+        while (in != 0 && scopes_[in].autoremapped && !name.empty() && name.front() != '_' &&
                scopes_[in].names.count(name) == 0)
             in = scopes_[in].parent;
         auto found = scopes_[in].names.find(name);
