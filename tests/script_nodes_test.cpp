@@ -482,7 +482,9 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         b.blackboard().set("z", std::int64_t{0});
         CHECK(b.tick(0.1) == status::success);
 
-        // A Script before in the Sequence surely wrote `a`, unless the tree may unset it.
+        // An UnsetBlackboard between the write and the read: its key is a dynamic entry. (The
+        // proof's guard for typed keys is tested in conditions_test.cpp, with a node of the
+        // program's that unsets.)
         auto u = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
 <Script code="a := 4"/>
 <UnsetBlackboard key="a"/>
@@ -490,7 +492,6 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
 </Sequence></BehaviorTree>)"),
                         file_format::btcpp_xml);
         agent c(u);
-        // (UnsetBlackboard's key is a dynamic entry, whose read fails as 4.10's does.)
         CHECK(testing::tick_error(c).find("Variable not found: a") != std::string::npos);
     }
 

@@ -379,28 +379,26 @@ public:
     }
 };
 
-// One case of a switch, read at load as every type a blackboard value may have, so that a
-// tick compares without parsing or allocating. A registered enum's name is its value as an
-// integer and a number too, as BehaviorTree.CPP's CheckStringEquality reads it.
-struct switch_case {
-    std::string text;
+// What a text stands for as a number, as BehaviorTree.CPP's CheckStringEquality reads either
+// side: a registered enum's value, else the whole text as an integer and as a real.
+struct switch_number {
     bool is_integer = false;
-    bool is_int = false;  // an integer that fits a C++ int (BehaviorTree.CPP parses cases so)
+    bool is_int = false;  // an integer that fits a C++ int (BehaviorTree.CPP parses so)
     std::int64_t integer = 0;
     bool is_number = false;
     double number = 0;
-    bool is_boolean = false;
-    bool boolean = false;
 
-    switch_case(std::string value, const enum_table& enums) : text(std::move(value)) {
-        const auto named = enums.find(text);
-        if (named != enums.end()) {
-            integer = named->second;
-            is_integer = true;
-            is_int = fits_int(integer);
-            number = static_cast<double>(integer);
-            is_number = true;
-            return;
+    switch_number(std::string_view text, const enum_table& enums) {
+        if (!enums.empty()) {
+            const auto named = enums.find(std::string(text));
+            if (named != enums.end()) {
+                integer = named->second;
+                is_integer = true;
+                is_int = fits_int(integer);
+                number = static_cast<double>(integer);
+                is_number = true;
+                return;
+            }
         }
         const char* first = text.data();
         const char* last = first + text.size();
@@ -409,12 +407,35 @@ struct switch_case {
         is_int = is_integer && fits_int(integer);
         auto [num_end, num_error] = std::from_chars(first, last, number);
         is_number = num_error == std::errc() && num_end == last && first != last;
-        is_boolean = text == "true" || text == "false";
-        boolean = text == "true";
     }
 
+    // Equal as both `int`s, else as both numbers within FLT_EPSILON.
+    bool same_number(const switch_number& other) const {
+        return (is_int && other.is_int && integer == other.integer) ||
+               (is_number && other.is_number && near(number, other.number));
+    }
+
+    static bool near(double a, double b) {
+        return std::abs(a - b) <= static_cast<double>(std::numeric_limits<float>::epsilon());
+    }
+
+private:
     static bool fits_int(std::int64_t value) {
         return value >= std::numeric_limits<int>::min() && value <= std::numeric_limits<int>::max();
+    }
+};
+
+// One case of a switch, read at load as every type a blackboard value may have, so that a
+// tick compares without parsing or allocating.
+struct switch_case : switch_number {
+    std::string text;
+    bool is_boolean = false;
+    bool boolean = false;
+
+    switch_case(std::string value, const enum_table& enums)
+        : switch_number(value, enums), text(std::move(value)) {
+        is_boolean = text == "true" || text == "false";
+        boolean = text == "true";
     }
 };
 
@@ -463,7 +484,8 @@ private:
         switch (board.type(slot_)) {
             case param_type::string: {
                 const auto value = board.get<std::string_view>(slot_);
-                while (k < cases_.size() && !text_equal(value, k)) ++k;
+                const switch_number number(value, enums_);
+                while (k < cases_.size() && !text_equal(value, number, cases_[k])) ++k;
                 break;
             }
             case param_type::integer: {
@@ -473,7 +495,8 @@ private:
             }
             case param_type::number: {
                 const auto value = board.get<double>(slot_);
-                while (k < cases_.size() && !(cases_[k].is_number && near(cases_[k].number, value)))
+                while (k < cases_.size() &&
+                       !(cases_[k].is_number && switch_number::near(cases_[k].number, value)))
                     ++k;
                 break;
             }
@@ -496,41 +519,20 @@ private:
                     break;
                 }
                 const std::string value = cast_text(entry.value);
-                while (k < cases_.size() && !text_equal(value, k)) ++k;
+                const switch_number number(value, enums_);
+                while (k < cases_.size() && !text_equal(value, number, cases_[k])) ++k;
             }
         }
         return k;
     }
 
-    // BehaviorTree.CPP's CheckStringEquality with case `k`: the same text, else both whole
-    // `int`s (or enums' names) and equal, else both numbers within FLT_EPSILON; so the text
-    // "1" written by a script or SetBlackboard matches case "1", and "1.000000" (a real's
-    // text there) matches "1" too.
-    bool text_equal(std::string_view value, std::size_t k) const {
-        const switch_case& c = cases_[k];
-        if (value == c.text) return true;
-        if (!enums_.empty()) {
-            const auto named = enums_.find(std::string(value));
-            if (named != enums_.end()) {
-                const std::int64_t as_int = named->second;
-                return (c.is_int && switch_case::fits_int(as_int) && c.integer == as_int) ||
-                       (c.is_number && near(c.number, static_cast<double>(as_int)));
-            }
-        }
-        const char* first = value.data();
-        const char* last = first + value.size();
-        int as_int = 0;
-        auto [int_end, int_error] = std::from_chars(first, last, as_int);
-        if (int_error == std::errc() && int_end == last && c.is_int && c.integer == as_int)
-            return true;
-        double as_number = 0;
-        auto [num_end, num_error] = std::from_chars(first, last, as_number);
-        return num_error == std::errc() && num_end == last && c.is_number &&
-               near(c.number, as_number);
-    }
-
-    static bool near(double a, double b) {
-        return std::abs(a - b) <= static_cast<double>(std::numeric_limits<float>::epsilon());
+    // BehaviorTree.CPP's CheckStringEquality of a text value, read once as `number`, with
+    // case `c`: the same text, else the same number (switch_number::same_number); so the
+    // text "1" written by a script or SetBlackboard matches case "1", and "1.000000" (a
+    // real's text there) matches "1" too.
+    static bool text_equal(std::string_view value, const switch_number& number,
+                           const switch_case& c) {
+        return value == c.text || number.same_number(c);
     }
 
     // An integer equals a case written as that integer, or as a number of the same value

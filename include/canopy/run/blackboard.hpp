@@ -205,11 +205,9 @@ public:
     /// Destroys every value; the runtime calls it before freeing an agent's block.
     void destroy() noexcept;
 
-    /// The bit of a key's update stamp that says it holds no value (is_set() false): the
-    /// engine's inline condition tests reads it in the agent's block.
-    static constexpr std::uint32_t unset_bit = 0x80000000U;
-
 private:
+    // The bit of a key's update stamp that says it holds no value (is_set() false).
+    static constexpr std::uint32_t unset_bit = 0x80000000U;
     [[noreturn]] void wrong_type(std::uint32_t slot, param_type asked) const;
     // A plain value into a key whose type takes them (value_type::takes_plain), else
     // wrong_type.

@@ -80,22 +80,17 @@ std::optional<quick_term> quick_term_of(const instruction& i) {
     // The six integer comparisons are told apart by their place in the opcode list, in
     // key_test::comparison's order.
     using key_comparison = key_test::comparison;
-    static_assert(static_cast<int>(opcode::compare_key_int_not_equal) -
-                              static_cast<int>(opcode::compare_key_int_equal) ==
-                          static_cast<int>(key_comparison::not_equal) &&
-                      static_cast<int>(opcode::compare_key_int_less) -
-                              static_cast<int>(opcode::compare_key_int_equal) ==
-                          static_cast<int>(key_comparison::less) &&
-                      static_cast<int>(opcode::compare_key_int_greater) -
-                              static_cast<int>(opcode::compare_key_int_equal) ==
-                          static_cast<int>(key_comparison::greater) &&
-                      static_cast<int>(opcode::compare_key_int_less_equal) -
-                              static_cast<int>(opcode::compare_key_int_equal) ==
-                          static_cast<int>(key_comparison::less_equal) &&
-                      static_cast<int>(opcode::compare_key_int_greater_equal) -
-                              static_cast<int>(opcode::compare_key_int_equal) ==
-                          static_cast<int>(key_comparison::greater_equal),
-                  "the integer key comparisons in key_test::comparison's order");
+    constexpr auto place = [](opcode op) {
+        return static_cast<int>(op) - static_cast<int>(opcode::compare_key_int_equal);
+    };
+    constexpr auto index = [](key_comparison c) { return static_cast<int>(c); };
+    static_assert(
+        place(opcode::compare_key_int_not_equal) == index(key_comparison::not_equal) &&
+            place(opcode::compare_key_int_less) == index(key_comparison::less) &&
+            place(opcode::compare_key_int_greater) == index(key_comparison::greater) &&
+            place(opcode::compare_key_int_less_equal) == index(key_comparison::less_equal) &&
+            place(opcode::compare_key_int_greater_equal) == index(key_comparison::greater_equal),
+        "the integer key comparisons in key_test::comparison's order");
     const auto comparison =
         static_cast<unsigned>(i.op) - static_cast<unsigned>(opcode::compare_key_int_equal);
     if (comparison > static_cast<unsigned>(key_comparison::greater_equal)) return std::nullopt;
