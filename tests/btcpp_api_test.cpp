@@ -100,6 +100,22 @@ struct Calls {
     int halts = 0;
 };
 
+// Fails at its first start and succeeds at every later one.
+class FailsFirst : public BT::StatefulActionNode {
+public:
+    FailsFirst(const std::string& name, const BT::NodeConfig& config, Calls* calls)
+        : BT::StatefulActionNode(name, config), calls_(calls) {}
+    static BT::PortsList providedPorts() { return {}; }
+    BT::NodeStatus onStart() override {
+        return ++calls_->starts == 1 ? BT::NodeStatus::FAILURE : BT::NodeStatus::SUCCESS;
+    }
+    BT::NodeStatus onRunning() override { return BT::NodeStatus::SUCCESS; }
+    void onHalted() override { ++calls_->halts; }
+
+private:
+    Calls* calls_;
+};
+
 class Walk : public BT::StatefulActionNode {
 public:
     Walk(const std::string& name, const BT::NodeConfig& config, Calls* calls)
@@ -287,6 +303,24 @@ TEST_SUITE("BehaviorTree.CPP API") {
         CHECK(calls.halts == 2);
         CHECK(tree.tickWhileRunning(0ms) == BT::NodeStatus::SUCCESS);
         CHECK(calls.starts == 3);
+    }
+
+    TEST_CASE("a stateful condition that an IfThenElse leaves failed fails again unstarted") {
+        // 4.10's two-child IfThenElse returns its condition's failure without resetting it:
+        // at the next run the condition still says FAILURE, and a StatefulActionNode with
+        // that status returns it without onStart, though this one would succeed if started.
+        // Checked against 4.10: one start in three ticks, and the branch never runs.
+        BT::BehaviorTreeFactory factory;
+        Calls calls;
+        factory.registerNodeType<FailsFirst>("FailsFirst", &calls);
+        BT::Tree tree = factory.createTreeFromText(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
+            <Sequence>
+              <Script code="n := 0"/>
+              <ForceSuccess><IfThenElse><FailsFirst/><Script code="n := 1"/></IfThenElse></ForceSuccess>
+            </Sequence></BehaviorTree></root>)");
+        for (int k = 0; k < 3; ++k) CHECK(tree.tickOnce() == BT::NodeStatus::SUCCESS);
+        CHECK(calls.starts == 1);
+        CHECK(tree.rootBlackboard()->get<int>("n") == 0);
     }
 
     TEST_CASE("a ThreadedAction runs its tick on its own thread and wakes the tree") {

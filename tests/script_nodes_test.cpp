@@ -770,19 +770,179 @@ TEST_SUITE("BehaviorTree.CPP's rules") {
         CHECK(testing::tick_error(b, error_code::unsupported)
                   .find("Something unexpected happened in IfThenElseNode") != std::string::npos);
 
-        auto halted = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+        auto while_skipped = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<Script code="skip := 1"/>
+<WhileDoElse>
+  <AlwaysSuccess _skipIf="skip == 1"/>
+  <KeepRunningUntilFailure><AlwaysSuccess/></KeepRunningUntilFailure>
+</WhileDoElse>
+</Sequence></BehaviorTree>)"),
+                                    file_format::btcpp_xml);
+        agent c(while_skipped);
+        CHECK(testing::tick_error(c, error_code::unsupported).find("IDLE") != std::string::npos);
+    }
+
+    TEST_CASE("a condition its parent left unreset is ticked without its pre-conditions") {
+        // 4.10 checks _failureIf, _successIf, _skipIf and _while only on an idle node. Its
+        // two-child IfThenElse does not reset a condition that failed, and WhileDoElse resets
+        // its condition only when it finishes: ticked again, the condition still holds its
+        // last result, so its pre-conditions are passed over and its script runs. Checked
+        // against 4.10 (the same trees, and a _skipIf that a program sets mid-run).
+        auto if_then = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<RunOnce><Script code="n := 0"/></RunOnce>
+<Script code="n += 1; r := 0; f := 0"/>
+<ForceSuccess><IfThenElse>
+  <ScriptCondition code="false" _successIf="n &gt;= 2" _onFailure="f += 1"/>
+  <Script code="r := n"/>
+</IfThenElse></ForceSuccess>
+</Sequence></BehaviorTree>)"),
+                              file_format::btcpp_xml);
+        agent a(if_then);
+        for (int k = 0; k < 3; ++k) {
+            CHECK(a.tick(0.1) == status::success);
+            CHECK(a.blackboard().get<std::int64_t>("r") == 0);  // _successIf never checked
+            CHECK(a.blackboard().get<std::int64_t>("f") == 1);  // post-conditions run
+        }
+
+        auto while_do = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
 <Script code="skip := 0; h := 0"/>
 <WhileDoElse>
   <AlwaysSuccess _skipIf="skip == 1"/>
   <KeepRunningUntilFailure _onHalted="h = 1"><AlwaysSuccess/></KeepRunningUntilFailure>
 </WhileDoElse>
 </Sequence></BehaviorTree>)"),
-                             file_format::btcpp_xml);
-        agent c(halted);
+                               file_format::btcpp_xml);
+        agent b(while_do);
+        CHECK(b.tick(0.1) == status::running);
+        b.blackboard().set("skip", std::int64_t{1});
+        CHECK(b.tick(0.1) == status::running);
+        CHECK(b.blackboard().get<std::int64_t>("h") == 0);
+
+        // Canopy's own trees enter a condition afresh, pre-conditions and all.
+        auto own = loaded(R"({"blackboard": {"skip": "integer", "h": "integer"}, "nodes": [
+{"id": 1, "type": "Sequence"},
+{"id": 2, "parentId": 1, "type": "Script", "params": {"code": "h = 0"}},
+{"id": 3, "parentId": 1, "type": "WhileDoElse"},
+{"id": 4, "parentId": 3, "type": "AlwaysSuccess", "params": {"_skipIf": "skip == 1"}},
+{"id": 5, "parentId": 3, "type": "RepeatUntilFailure", "params": {"_onHalted": "h = 1"}},
+{"id": 6, "parentId": 5, "type": "AlwaysSuccess"}]})",
+                          file_format::flat_json);
+        agent c(own);
+        c.blackboard().set("skip", std::int64_t{0});
         CHECK(c.tick(0.1) == status::running);
         c.blackboard().set("skip", std::int64_t{1});
-        CHECK(testing::tick_error(c, error_code::unsupported).find("IDLE") != std::string::npos);
+        CHECK(c.tick(0.1) == status::success);  // WhileDoElse skipped, the Sequence done
         CHECK(c.blackboard().get<std::int64_t>("h") == 1);  // the running branch was halted
+    }
+
+    TEST_CASE("a control a skip leaves running is halted where its parent resets it") {
+        // 4.10's controls and decorators set themselves running as their tick starts, and a
+        // skipped child's SKIPPED keeps that status: their parent's reset halts them, and
+        // their _onHalted runs then. Each expectation was checked against 4.10.
+        auto at_end = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<RunOnce><Script code="h := 0; seen := 0"/></RunOnce>
+<Inverter _onHalted="h += 1"><AlwaysSuccess _skipIf="true"/></Inverter>
+<Script code="seen := h"/>
+</Sequence></BehaviorTree>)"),
+                             file_format::btcpp_xml);
+        agent a(at_end);
+        for (int k = 1; k <= 3; ++k) {
+            CHECK(a.tick(0.1) == status::success);
+            // The Sequence resets its children once the last has run.
+            CHECK(testing::number_at(a.blackboard(), "seen") == k - 1);
+            CHECK(testing::number_at(a.blackboard(), "h") == k);
+        }
+        CHECK(a.last_status(3) == status::skipped);  // the Inverter: halted, then skipped still
+
+        // A ReactiveSequence resets a skipped child at once; the halt goes down through
+        // the decorators it left running, the inner first.
+        auto at_once = loaded(btcpp(R"(<BehaviorTree ID="Main"><ReactiveSequence>
+<RunOnce><Script code="h := 0; seen := 0"/></RunOnce>
+<Inverter _onHalted="h = h * 2 + 1"><ForceSuccess _onHalted="h += 10"><AlwaysSuccess _skipIf="true"/></ForceSuccess></Inverter>
+<Script code="seen := h"/>
+</ReactiveSequence></BehaviorTree>)"),
+                              file_format::btcpp_xml);
+        agent b(at_once);
+        CHECK(b.tick(0.1) == status::success);
+        CHECK(testing::number_at(b.blackboard(), "seen") == 21);
+
+        // 4.10's Switch does not set itself running, so its parent's reset passes it by, and
+        // with it the Inverter its skipped case left running: that one is halted when the
+        // Switch next resets its cases, after another case finished.
+        auto past_switch = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<RunOnce><Script code="h := 0; n := 0"/></RunOnce>
+<Script code="n += 1"/>
+<Fallback>
+  <Sequence _onHalted="h += 1"><AlwaysFailure _skipIf="true"/><AlwaysFailure _skipIf="true"/></Sequence>
+  <Switch2 variable="{n}" case_1="1" case_2="2" _onHalted="h += 100">
+    <Inverter _onHalted="h += 10"><AlwaysFailure _skipIf="true"/></Inverter>
+    <AlwaysSuccess/>
+    <AlwaysFailure/>
+  </Switch2>
+</Fallback>
+</Sequence></BehaviorTree>)"),
+                                  file_format::btcpp_xml);
+        agent c(past_switch);
+        const std::uint32_t h = c.blackboard().slot("h");  // an entry: BT::Any to the port
+        CHECK(c.tick(0.1) == status::success);
+        CHECK(c.blackboard().text(h) == "1");
+        CHECK(c.tick(0.1) == status::success);
+        CHECK(c.blackboard().text(h) == "12");
+
+        // Canopy's own trees halt only what runs.
+        auto own = loaded(R"({"blackboard": {"h": "integer"}, "nodes": [
+{"id": 1, "type": "Sequence"},
+{"id": 2, "parentId": 1, "type": "Not", "params": {"_onHalted": "h += 1"}},
+{"id": 3, "parentId": 2, "type": "AlwaysSuccess", "params": {"_skipIf": "true"}},
+{"id": 4, "parentId": 1, "type": "AlwaysSuccess"}]})",
+                          file_format::flat_json);
+        agent d(own);
+        CHECK(d.tick(0.1) == status::success);
+        CHECK(d.blackboard().get<std::int64_t>("h") == 0);
+        CHECK(d.last_status(1) == status::skipped);
+    }
+
+    TEST_CASE("a Repeat a skip leaves running starts its count afresh when reset") {
+        // 4.10's Repeat keeps its count over a skipped child ("Don't reset the counter"), but
+        // the ReactiveSequence halts it at once, and its halt zeroes the count: the run after
+        // the skip needs both cycles again. Checked against 4.10.
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><ReactiveSequence>
+<RunOnce><Script code="n := 0; c := 0"/></RunOnce>
+<Script code="n += 1"/>
+<Repeat num_cycles="2"><Sequence><Script code="c += 1" _skipIf="n == 2"/></Sequence></Repeat>
+</ReactiveSequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent a(t);
+        CHECK(testing::run(a, 5) == "rsrsr");
+        CHECK(testing::number_at(a.blackboard(), "c") == 4);
+    }
+
+    TEST_CASE("a node a skip left running is ticked again as a running node") {
+        // A Parallel ticks a skipped child again at its next tick, before any reset: 4.10's
+        // Inverter is still running then, so its _successIf is not checked, and it fails.
+        auto t = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<RunOnce><Script code="n := 1"/></RunOnce>
+<Parallel>
+  <Inverter _successIf="n &gt;= 2"><AlwaysSuccess _skipIf="n == 1"/></Inverter>
+  <KeepRunningUntilFailure><ScriptCondition code="n += 1; n &lt; 4"/></KeepRunningUntilFailure>
+</Parallel>
+</Sequence></BehaviorTree>)"),
+                        file_format::btcpp_xml);
+        agent a(t);
+        CHECK(testing::run(a, 4) == "rfrf");
+
+        // Nor is it entered afresh: the Timeout skipped at its first tick keeps the deadline
+        // that tick set (checked against 4.10 on its wall clock, ticks 100 ms apart).
+        auto timed = loaded(btcpp(R"(<BehaviorTree ID="Main"><Sequence>
+<RunOnce><Script code="n := 0"/></RunOnce>
+<Parallel>
+  <Timeout msec="250"><KeepRunningUntilFailure _skipIf="n == 0"><AlwaysSuccess/></KeepRunningUntilFailure></Timeout>
+  <KeepRunningUntilFailure><ScriptCondition code="n += 1; n &lt; 10"/></KeepRunningUntilFailure>
+</Parallel>
+</Sequence></BehaviorTree>)"),
+                            file_format::btcpp_xml);
+        agent b(timed);
+        CHECK(testing::run(b, 4, 0.1) == "rrrf");
     }
 
     TEST_CASE("a key the program writes first keeps the program's type, as its entry does") {

@@ -179,6 +179,33 @@ TEST_SUITE("substitution") {
               std::string::npos);
     }
 
+    TEST_CASE("a test node that an IfThenElse leaves failed fails again without its scripts") {
+        // 4.10's TestNode is a StatefulActionNode: as the condition of a two-child IfThenElse
+        // that failed, it is not reset, and at the next run returns FAILURE without running
+        // its status script (which would now give SUCCESS) or its other scripts. Checked
+        // against 4.10 with the same tree and rules.
+        const auto t = loaded_with(R"(<root BTCPP_format="4">
+  <BehaviorTree ID="Main">
+    <Sequence>
+      <RunOnce><Script code="n := 0; runs := 0"/></RunOnce>
+      <Script code="n += 1; r := 0"/>
+      <ForceSuccess><IfThenElse>
+        <AlwaysFailure name="probe"/>
+        <Script code="r := n"/>
+      </IfThenElse></ForceSuccess>
+    </Sequence>
+  </BehaviorTree>
+</root>)",
+                                   R"({"TestNodeConfigs": {"T": {
+            "return_status_script": "n >= 2 ? SUCCESS : FAILURE", "post_script": "runs += 1"}},
+            "SubstitutionRules": {"probe": "T"}})");
+        agent a(t);
+        for (int k = 0; k < 3; ++k) CHECK(a.tick(0.1) == status::success);
+        CHECK(testing::number_at(a.blackboard(), "n") == 3);
+        CHECK(testing::number_at(a.blackboard(), "r") == 0);
+        CHECK(testing::number_at(a.blackboard(), "runs") == 1);
+    }
+
     TEST_CASE("a delay runs on the agent's clock; running without one runs for ever") {
         const std::string xml = R"(<root BTCPP_format="4">
   <BehaviorTree ID="Main"><AlwaysSuccess name="x"/></BehaviorTree></root>)";

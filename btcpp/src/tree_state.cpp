@@ -205,8 +205,10 @@ TreeNode& btcpp_node::object(canopy::context& ctx) const {
     return *held;
 }
 
+// A node entered with the result its parent did not reset (canopy::context::kept_result)
+// keeps it, so that its tick sees it as 4.10's does (a StatefulActionNode returns it again).
 void btcpp_node::enter(canopy::context& ctx) const {
-    object(ctx).status_ = NodeStatus::IDLE;
+    if (ctx.kept_result() == canopy::status::idle) object(ctx).status_ = NodeStatus::IDLE;
 }
 
 canopy::status btcpp_node::tick(canopy::context& ctx) const {

@@ -129,6 +129,7 @@ public:
             return (offset + align - 1) / align * align;
         };
         std::size_t offset = count;  // one status byte per node
+        if (layout.fails_as_btcpp) layout.left_running_flag = static_cast<std::uint32_t>(offset++);
         std::size_t align = 1;
         layout.state_offset.assign(count, 0);
         layout.runnable = !layout.objects.empty();
@@ -169,6 +170,8 @@ public:
                 layout.listeners.push_back(k);
             }
             if (type.sees_errors) layout.hooks[k] |= error_seeing_hook;
+            if (fails_as_btcpp_ && parts.child_count[k] != 0 && !type.stays_idle_when_skipped)
+                layout.hooks[k] |= left_running_hook;
         }
         for (const node_type* type : slot_types_) {
             if (type->host == nullptr) continue;
@@ -227,7 +230,11 @@ public:
             return;
         layout.inline_conditions.resize(layout.size());
         for (tree::index k = 0; k < layout.size(); ++k) {
-            if ((layout.hooks[k] & conditions_hook) == 0) continue;
+            // A node a skip may leave running (left_running_hook) takes the general step,
+            // which tells that from not running.
+            if ((layout.hooks[k] & conditions_hook) == 0 ||
+                (layout.hooks[k] & left_running_hook) != 0)
+                continue;
             const std::optional<inline_condition>& made = inline_entry[layout.condition_index[k]];
             if (!made) continue;
             layout.inline_conditions[k] = *made;
@@ -254,7 +261,8 @@ public:
                     const std::uint32_t record = parts.record_of[k];
                     const param_list params(
                         parts.param_values.data() + parts.params_begin[record],
-                        parts.params_begin[record + 1] - parts.params_begin[record], &enums_);
+                        parts.params_begin[record + 1] - parts.params_begin[record], &enums_,
+                        fails_as_btcpp_);
                     std::unique_ptr<node> made = type->create(params);
                     objects[k] = made.get();
                     if (shareable) shared[slot] = made.get();

@@ -17,12 +17,15 @@ constexpr std::string_view post_script_param = "_test.post_script";
 
 struct test_state {
     std::int64_t started_ns = 0;
-    bool stuck = false;  // finished running without a delay: running for ever, as there
+    bool stuck = false;          // finished running without a delay: running for ever, as there
+    status kept = status::idle;  // entered still holding this result (context::kept_result)
 };
 
 // BehaviorTree.CPP's TestNode (docs/testing.md): finishes on its first tick, or once
 // `delay_ns` of the agent's clock has passed since it started; then its status is the
-// script's value or the configured one, and the scripts for it run.
+// script's value or the configured one, and the scripts for it run. Entered with a result
+// its parent did not reset (context::kept_result), it returns that result and runs nothing,
+// as 4.10's TestNode, a StatefulActionNode, does.
 class test_node final : public stateful_node<test_state> {
 public:
     test_node(const param_list& params, std::optional<status> result, std::int64_t delay_ns)
@@ -33,9 +36,12 @@ public:
           failure_script_(compiled(params, failure_script_param)),
           post_script_(compiled(params, post_script_param)) {}
 
-    void enter(context& ctx) const override { state(ctx) = {ctx.time_ns(), false}; }
+    void enter(context& ctx) const override {
+        state(ctx) = {ctx.time_ns(), false, ctx.kept_result()};
+    }
     status tick(context& ctx) const override {
         test_state& s = state(ctx);
+        if (s.kept != status::idle) return s.kept;
         if (s.stuck || (delay_ns_ > 0 && ctx.time_ns() - s.started_ns < delay_ns_))
             return status::running;
         const blackboard board = ctx.blackboard();

@@ -61,6 +61,7 @@ void count_population(const agent* first, std::size_t count, const tree& t,
         for (std::size_t w = 0; w < words; ++w) {
             std::uint64_t word = 0;
             std::memcpy(&word, bytes + w * 8, std::min<std::size_t>(8, nodes - w * 8));
+            word &= 0x0707070707070707ULL;  // the statuses (detail::status_of_code)
             sums[w] += bytes_equal(word, 1);
             sums[words + w] += bytes_equal(word, 2);
             sums[2 * words + w] += bytes_equal(word, 3);
@@ -84,7 +85,8 @@ std::vector<std::size_t> agents_at(const agent* first, std::size_t count, const 
     std::vector<std::size_t> found;
     if (node >= t.size()) return found;
     for (std::size_t k = 0; k < count && found.size() < limit; ++k) {
-        if (&first[k].tree() == &t && first[k].status_bytes()[node] == code) found.push_back(k);
+        if (&first[k].tree() == &t && status_of_code(first[k].status_bytes()[node]) == code)
+            found.push_back(k);
     }
     return found;
 }

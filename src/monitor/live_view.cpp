@@ -164,17 +164,19 @@ struct live_view::impl {
         tick_record record;
         record.number = tick;
         record.time_ns = watched->time_ns();
-        if (previous.size() == n && previous_agent == watched) {
-            for (std::size_t i = 0; i < n; ++i) {
-                if (bytes[i] == previous[i]) continue;
-                const auto node = static_cast<std::uint32_t>(i);
-                const bool halted = bytes[i] == 0 && previous[i] == running_code;
-                record.changes.push_back({halted ? 2U : 1U, node, previous[i], bytes[i]});
-            }
-        } else {
+        const bool same = previous.size() == n && previous_agent == watched;
+        if (!same) {
             ring.clear();  // another agent: its ticks start here
+            previous.assign(n, 0);
         }
-        previous.assign(bytes, bytes + n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint8_t now = detail::status_of_code(bytes[i]);
+            if (now == previous[i]) continue;
+            const auto node = static_cast<std::uint32_t>(i);
+            const bool halted = now == 0 && previous[i] == running_code;
+            if (same) record.changes.push_back({halted ? 2U : 1U, node, previous[i], now});
+            previous[i] = now;
+        }
         previous_agent = watched;
         statuses = previous;
         shown_tick = tick;

@@ -10,7 +10,10 @@
 //
 // A skipped child (BehaviorTree.CPP's SKIPPED) did nothing, and its status byte says skipped:
 // not running, so entered afresh when ticked again. Each composite moves past it, and one
-// that ticked only skipped children is skipped itself (docs/nodes.md, "Skipped").
+// that ticked only skipped children is skipped itself (docs/nodes.md, "Skipped"). In a
+// BehaviorTree.CPP file's tree, a composite or decorator skipped so is still running to
+// 4.10, and the nodes below reset it (context::reset, reset_children) where 4.10's node of
+// the name resets its children: its `_onHalted` runs then.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -53,7 +56,8 @@ bool finished(status s) {
 // children are passed over; when every child of the run was skipped, so is the node. In a
 // resumed run, the children before the running one were ticked earlier in it, and their status
 // bytes say how: skipped, or how they finished.
-template <status give_up_on>
+// The BehaviorTree.CPP form (`btcpp`) resets its children as it finishes.
+template <status give_up_on, bool btcpp>
 class ordered final : public node {
 public:
     // A Sequence returns a child's error as it returns its failure (behavior3-ts's Sequence);
@@ -63,17 +67,27 @@ public:
     status tick(context& ctx) const override {
         tree::index running = ctx.running_child();
         bool all_skipped = true;
+        bool some_skipped = false;  // only a skipped child can be left running (btcpp)
         for (tree::index child : ctx.children()) {
             if (running != tree::no_parent && child != running) {
-                all_skipped = all_skipped && ctx.last_status(child) == status::skipped;
+                const bool skipped = ctx.last_status(child) == status::skipped;
+                all_skipped = all_skipped && skipped;
+                some_skipped = some_skipped || skipped;
                 continue;
             }
             running = tree::no_parent;
             const status result = ctx.tick(child);
-            if (result == status::skipped) continue;
+            if (result == status::skipped) {
+                some_skipped = true;
+                continue;
+            }
             all_skipped = false;
-            if (result != opposite()) return result;  // give_up_on or running
+            if (result != opposite()) {  // give_up_on or running
+                if (btcpp && some_skipped && result != status::running) ctx.reset_children();
+                return result;
+            }
         }
+        if (btcpp && some_skipped) ctx.reset_children();
         return all_skipped ? status::skipped : opposite();
     }
 
@@ -86,7 +100,8 @@ private:
 // ReactiveSequence and ReactiveSelector: re-check from the first child on every tick; a child
 // that runs halts whichever later child was running before, and a finish halts it too.
 // Skipped children are passed over; when every child was skipped, so is the node.
-template <status give_up_on>
+// The BehaviorTree.CPP form (`btcpp`) resets a skipped child at once.
+template <status give_up_on, bool btcpp>
 class reactive final : public node {
 public:
     static constexpr bool ticks_in_order = give_up_on == status::failure;
@@ -95,7 +110,10 @@ public:
         bool all_skipped = true;
         for (tree::index child : ctx.children()) {
             const status result = ctx.tick(child);
-            if (result == status::skipped) continue;
+            if (result == status::skipped) {
+                if (btcpp) ctx.reset(child);  // 4.10: "to allow it to be skipped again"
+                continue;
+            }
             all_skipped = false;
             if (result == opposite()) continue;
             if (was_running != tree::no_parent && was_running != child) ctx.halt(was_running);
@@ -147,7 +165,18 @@ public:
             const bool was_running = ctx.is_running(child);
             const status result = ctx.tick(child);
             if (result != opposite() && result != status::skipped) {
-                return result;  // with keeps_place, a failure keeps `next`
+                // With keeps_place, a failure keeps `next` and resets from the failed child
+                // on (4.10's SequenceWithMemory); else resets all.
+                if (result != status::running) {
+                    if constexpr (keeps_place) {
+                        const tree::index end = ctx.tree().subtree_end(ctx.node());
+                        for (tree::index c = child; c < end; c = ctx.tree().subtree_end(c))
+                            ctx.reset(c);
+                    } else {
+                        ctx.reset_children();
+                    }
+                }
+                return result;
             }
             ++run.next;
             child = ctx.tree().subtree_end(child);
@@ -158,6 +187,7 @@ public:
             }
         }
         run.next = 0;
+        ctx.reset_children();
         return run.skipped == count ? status::skipped : opposite();
     }
 
@@ -203,6 +233,8 @@ public:
     }
 
     void enter(context& ctx) const override {
+        // Left running by a skip, it goes on with the children it had, as 4.10's.
+        if (ctx.left_running()) return;
         for (tree::index child : ctx.children()) ctx.clear(child);
     }
 
@@ -227,11 +259,13 @@ public:
             if (succeeded >= success_needed ||
                 (*success_threshold_ < 0 && succeeded + skipped >= success_needed)) {
                 ctx.halt_children();
+                ctx.reset_children();
                 return status::success;
             }
             if (failed >= failure_needed ||
                 static_cast<std::int64_t>(count) - failed < success_needed) {
                 ctx.halt_children();
+                ctx.reset_children();
                 return status::failure;
             }
         }
@@ -253,6 +287,8 @@ public:
     }
 
     void enter(context& ctx) const override {
+        // Left running by a skip, it goes on with the children it had, as 4.10's.
+        if (ctx.left_running()) return;
         for (tree::index child : ctx.children()) ctx.clear(child);
     }
 
@@ -270,6 +306,7 @@ public:
         const std::size_t count = child_count(ctx);
         if (skipped == count) return status::skipped;
         if (!all_finished) return status::running;
+        ctx.reset_children();
         return failed >= from_end(*max_failures_, count) ? status::failure : status::success;
     }
 
@@ -321,29 +358,59 @@ struct conditional_children {
 
 // IfThenElse (BehaviorTree.CPP 4): ticks the condition until it finishes, then the branch it
 // chose until that finishes, without checking the condition again; with two children a
-// failed condition fails the node. The chosen branch is the one running, so no state. A
-// skipped condition or branch skips the node (a skipped condition fails the tick in a
-// BehaviorTree.CPP file, as 4.10's logic_error does). A condition's error is the node's,
-// with no branch run, and so is a branch's (behavior3-ts's IfElse).
+// failed condition fails the node. The chosen branch is the one running. A skipped condition
+// or branch skips the node (a skipped condition fails the tick in a BehaviorTree.CPP file, as
+// 4.10's logic_error does). A condition's error is the node's, with no branch run, and so is
+// a branch's (behavior3-ts's IfElse).
+// The BehaviorTree.CPP form (`btcpp`) resets its children once a branch finishes; with two
+// children, a condition that failed is not reset, as 4.10's returns before its
+// resetChildren: the next run ticks a condition that still holds that failure
+// (context::tick_kept), whatever happened between. A byte of the agent's state remembers it,
+// as a halt from above clears the condition's status byte but not 4.10's status.
+template <bool btcpp>
 class if_then_else final : public node {
 public:
     static constexpr bool sees_errors = true;
     void check_children(std::size_t count) const override { check_two_or_three(count); }
+    // The BehaviorTree.CPP form remembers whether its condition holds a failure.
+    state_layout state() const override {
+        return btcpp ? state_layout{1, 1, false} : state_layout{};
+    }
+    void construct_state(void* storage) const override {
+        if (btcpp) ::new (storage) bool(false);
+    }
 
     status tick(context& ctx) const override {
         const conditional_children c(ctx, "IfThenElseNode");
-        if (ctx.is_running(c.on_success)) return ctx.tick(c.on_success);
-        if (c.has_else && ctx.is_running(c.on_failure)) return ctx.tick(c.on_failure);
-        switch (ctx.tick(c.condition)) {
-            case status::success: return ctx.tick(c.on_success);
-            case status::failure: return c.has_else ? ctx.tick(c.on_failure) : status::failure;
+        if (ctx.is_running(c.on_success)) return branch(ctx, c.on_success);
+        if (c.has_else && ctx.is_running(c.on_failure)) return branch(ctx, c.on_failure);
+        status condition = status::idle;
+        if constexpr (btcpp) {
+            bool& failure_kept = *std::launder(reinterpret_cast<bool*>(ctx.state_storage()));
+            condition =
+                failure_kept ? ctx.tick_kept(c.condition, status::failure) : ctx.tick(c.condition);
+            failure_kept = condition == status::failure && !c.has_else;
+        } else {
+            condition = ctx.tick(c.condition);
+        }
+        switch (condition) {
+            case status::success: return branch(ctx, c.on_success);
+            case status::failure: return c.has_else ? branch(ctx, c.on_failure) : status::failure;
             case status::skipped:
-                if (ctx.tree().layout().fails_as_btcpp)
+                if (btcpp)
                     fail_skipped_condition("Something unexpected happened in IfThenElseNode");
                 return status::skipped;
             case status::error: return status::error;
             default: return status::running;
         }
+    }
+
+private:
+    // A branch's result; once it has finished, the children are reset, as 4.10's are.
+    static status branch(context& ctx, tree::index chosen) {
+        const status result = ctx.tick(chosen);
+        if (btcpp && result != status::running) ctx.reset_children();
+        return result;
     }
 };
 
@@ -352,19 +419,30 @@ public:
 // "do" branch and fails. While the condition runs, a running branch waits. A skipped
 // condition halts whichever branch runs and skips the node (then fails the tick in a
 // BehaviorTree.CPP file, where 4.10's node returns IDLE, which its tick refuses).
+// In a BehaviorTree.CPP file, while a branch runs the condition still holds the result that
+// chose it, as 4.10 resets it only when the node finishes: it is ticked so
+// (context::tick_kept).
 class while_do_else final : public node {
 public:
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
         const conditional_children c(ctx, "WhileDoElseNode");
-        switch (ctx.tick(c.condition)) {
+        const bool branch_runs =
+            ctx.is_running(c.on_success) || (c.has_else && ctx.is_running(c.on_failure));
+        const status condition = branch_runs
+                                     ? ctx.tick_kept(c.condition, ctx.last_status(c.condition))
+                                     : ctx.tick(c.condition);
+        status result = status::running;
+        switch (condition) {
             case status::success:
                 if (c.has_else) ctx.halt(c.on_failure);
-                return ctx.tick(c.on_success);
+                result = ctx.tick(c.on_success);
+                break;
             case status::failure:
                 ctx.halt(c.on_success);
-                return c.has_else ? ctx.tick(c.on_failure) : status::failure;
+                result = c.has_else ? ctx.tick(c.on_failure) : status::failure;
+                break;
             case status::skipped:
                 ctx.halt(c.on_success);
                 if (c.has_else) ctx.halt(c.on_failure);
@@ -376,6 +454,8 @@ public:
                 return status::skipped;
             default: return status::running;
         }
+        if (result != status::running) ctx.reset_children();  // as 4.10 resets them
+        return result;
     }
 };
 
@@ -470,7 +550,10 @@ public:
         const tree::index branch = child_at(ctx, match);
         const tree::index running = ctx.running_child();
         if (running != tree::no_parent && running != branch) ctx.halt(running);
-        return ctx.tick(branch);
+        const status result = ctx.tick(branch);
+        // 4.10 resets its cases when one finishes, not when it is skipped.
+        if (result != status::running && result != status::skipped) ctx.reset_children();
+        return result;
     }
 
 private:
@@ -745,6 +828,7 @@ public:
                 if (result == status::running) return result;
                 if (result == status::failure) {
                     ctx.halt_children();
+                    ctx.reset_children();
                     run.catching = true;
                     break;
                 }
@@ -755,12 +839,14 @@ public:
             if (!run.catching) {
                 const bool all_skipped = run.skipped == tries;
                 run = {};
+                ctx.reset_children();
                 return all_skipped ? status::skipped : status::success;
             }
         }
         const status result = ctx.tick(child_at(ctx, tries));
         if (result == status::running) return result;
         run = {};
+        ctx.reset_children();
         return status::failure;
     }
 
@@ -823,9 +909,11 @@ std::vector<param_spec> switch_params(int cases) {
 }
 
 // The switches are made by hand (their cases come from their parameters), so they say which
-// hooks they use as add<Node> would have found: none.
+// hooks they use as add<Node> would have found: none. 4.10's SwitchNode does not set itself
+// running as its tick starts.
 void add_switch(registry& reg, node_type type) {
     type.hooks = overridden_hooks<switch_node>();
+    type.stays_idle_when_skipped = true;
     reg.add(std::move(type));
 }
 
@@ -838,17 +926,22 @@ void add_switch_n(registry& reg, std::int64_t id) {
 }  // namespace
 
 void register_composites(registry& reg) {
-    reg.add<ordered<status::failure>>("Sequence", 1, arity::composite);
-    reg.add<ordered<status::success>>("Selector", 2, arity::composite);
-    reg.add<reactive<status::failure>>("ReactiveSequence", 6, arity::composite);
-    reg.add<reactive<status::success>>("ReactiveSelector", 7, arity::composite);
+    add_with_btcpp_form<ordered<status::failure, false>, ordered<status::failure, true>>(
+        reg, "Sequence", 1, arity::composite);
+    add_with_btcpp_form<ordered<status::success, false>, ordered<status::success, true>>(
+        reg, "Selector", 2, arity::composite);
+    add_with_btcpp_form<reactive<status::failure, false>, reactive<status::failure, true>>(
+        reg, "ReactiveSequence", 6, arity::composite);
+    add_with_btcpp_form<reactive<status::success, false>, reactive<status::success, true>>(
+        reg, "ReactiveSelector", 7, arity::composite);
     reg.add<parallel>("Parallel", 8, arity::composite);
     reg.add<random_selector>("RandomSelector", 9, arity::composite);
     reg.add<one_per_tick<status::failure, true>>("SequenceWithMemory", 22, arity::composite);
     reg.add<parallel_all>("ParallelAll", 23, arity::composite);
     reg.add<one_per_tick<status::failure, false>>("AsyncSequence", 65, arity::composite);
     reg.add<one_per_tick<status::success, false>>("AsyncFallback", 66, arity::composite);
-    reg.add<if_then_else>("IfThenElse", 24, arity::composite);
+    add_with_btcpp_form<if_then_else<false>, if_then_else<true>>(reg, "IfThenElse", 24,
+                                                                 arity::composite);
     reg.add<while_do_else>("WhileDoElse", 25, arity::composite);
     add_switch_n<2>(reg, 26);
     add_switch_n<3>(reg, 27);

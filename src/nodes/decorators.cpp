@@ -98,11 +98,14 @@ public:
     }
 
     // Entering after a finish or a halt starts the count afresh; after a skip it goes on.
+    // A halt after a skip (a BehaviorTree.CPP file's parent resetting the node a skip left
+    // running, detail::left_running_code) starts it afresh too, as 4.10's halt does.
     void enter(context& ctx) const override {
         auto& s = state(ctx);
         if (!s.skipped) s.done = 0;
         s.skipped = false;
     }
+    void halt(context& ctx) const override { state(ctx).skipped = false; }
 
     status tick(context& ctx) const override {
         // 32 bits keep an agent's block small; past 2^32 - 1 iterations (over four billion
@@ -115,6 +118,7 @@ public:
             const bool was_running = ctx.is_running(child);
             const status result = ctx.tick(child);
             state(ctx).skipped = result == status::skipped;
+            if (result == status::skipped) ctx.reset(child);  // as 4.10 resets it then
             if (result != again) return result;  // running, skipped, or the other result
             // Counted under -1 too, as BehaviorTree.CPP does: a count set later stops it.
             if (done != std::numeric_limits<std::uint32_t>::max()) ++done;
@@ -169,7 +173,9 @@ private:
 class timeout final : public stateful_node<std::int64_t> {
 public:
     timeout() { check_seconds(seconds_); }
-    void enter(context& ctx) const override { state(ctx) = ctx.time_ns(); }
+    void enter(context& ctx) const override {
+        if (!ctx.left_running()) state(ctx) = ctx.time_ns();  // else 4.10's timer goes on
+    }
     status tick(context& ctx) const override {
         const std::int64_t elapsed = ctx.time_ns() - state(ctx);
         const std::int64_t limit = seconds_to_ns(seconds_.get(ctx));
@@ -191,7 +197,9 @@ class delay final : public stateful_node<std::int64_t> {
 
 public:
     delay() { check_seconds(seconds_); }
-    void enter(context& ctx) const override { state(ctx) = not_started; }
+    void enter(context& ctx) const override {
+        if (!ctx.left_running()) state(ctx) = not_started;  // else 4.10's timer goes on
+    }
     status tick(context& ctx) const override {
         auto& started = state(ctx);
         const tree::index child = ctx.child();
@@ -254,6 +262,7 @@ status parse_else(const std::string& text) {
 // halt). A script that fails as it runs throws out of the tick, as BehaviorTree.CPP's does.
 class precondition final : public node {
 public:
+    static constexpr bool stays_idle_when_skipped = true;  // as 4.10's PreconditionNode
     static std::vector<param_spec> parameters() {
         return {param_spec::required("if", param_type::script),
                 param_spec::optional("else", std::string("FAILURE"))};

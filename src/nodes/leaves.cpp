@@ -1,6 +1,8 @@
 // AlwaysSuccess, AlwaysFailure, AlwaysRunning, Wait, WaitTicks, Log, CheckBlackboard and
 // SetBlackboard.
+#include <cstdint>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -28,7 +30,8 @@ public:
 
 // Running until `seconds` of agent time have passed since the tick that entered it, then
 // success: with S seconds at steps of dt, the first tick at which elapsed >= S, i.e. tick
-// ceil(S/dt) + 1 of the run.
+// ceil(S/dt) + 1 of the run. Entered with its success kept (context::kept_result), it
+// succeeds at once, as BehaviorTree.CPP's SleepNode, a StatefulActionNode, returns it again.
 class wait final : public stateful_node<std::int64_t> {
 public:
     wait() {
@@ -36,13 +39,18 @@ public:
             throw param_error("'seconds' must not be negative");
         }
     }
-    void enter(context& ctx) const override { state(ctx) = ctx.time_ns(); }
+    void enter(context& ctx) const override {
+        state(ctx) = ctx.kept_result() == status::idle ? ctx.time_ns() : success_kept;
+    }
     status tick(context& ctx) const override {
+        if (state(ctx) == success_kept) return status::success;
         const std::int64_t elapsed = ctx.time_ns() - state(ctx);
         return elapsed >= seconds_to_ns(seconds_.get(ctx)) ? status::success : status::running;
     }
 
 private:
+    // A start no clock reaches (the agent's starts at 0).
+    static constexpr std::int64_t success_kept = std::numeric_limits<std::int64_t>::min();
     input<double> seconds_{"seconds"};
 };
 

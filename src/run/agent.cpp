@@ -287,6 +287,7 @@ void agent::reset() {
         if (!failure) failure = std::current_exception();
     }
     core_.time_ns = 0;
+    if (const std::uint32_t flag = tree_->layout().left_running_flag) codes()[flag] = 0;
     renew_states();
     if (failure) std::rethrow_exception(failure);
 }
@@ -368,7 +369,7 @@ canopy::blackboard agent::blackboard() noexcept {
 }
 
 status agent::last_status(tree::index node) const noexcept {
-    return static_cast<status>(codes()[node]);
+    return static_cast<status>(detail::status_of_code(codes()[node]));
 }
 
 bool agent::is_running(tree::index node) const noexcept {

@@ -60,10 +60,6 @@ void context::require_value(std::uint32_t slot) const {
                                             "', which holds no value: nothing wrote it yet");
 }
 
-// In reverse preorder every descendant comes before its ancestors, so children are halted
-// before their parents. Finished nodes in the subtree become idle too. An _onHalted that
-// fails does not stop the halt: every running node is still halted, and the first failure
-// is thrown at the end.
 void context::deliver_event(std::string_view event, const event_values& values) {
     const tree::index outer = node_;
     const event_values* outer_event = event_;
@@ -102,14 +98,23 @@ void context::deliver_agent_event(std::string_view event) {
     node_ = outer;
 }
 
+// In reverse preorder every descendant comes before its ancestors, so children are halted
+// before their parents. Finished nodes in the subtree become idle too. A node a skipped tick
+// left running to BehaviorTree.CPP (detail::left_running_code) is halted as a running one,
+// where 4.10's halt reaches it.
+// An _onHalted that fails does not stop the halt: every running node is still halted, and
+// the first failure is thrown at the end.
 void context::halt_subtree(tree::index node) {
     const tree::index outer = node_;
     std::uint8_t* code = codes();
     std::optional<error> failure;
     for (tree::index k = layout_->subtree_end[node]; k-- > node;) {
         if (code[k] != static_cast<std::uint8_t>(status::running)) {
-            code[k] = idle_code;
-            continue;
+            if (code[k] != detail::left_running_code) {
+                code[k] = idle_code;
+                continue;
+            }
+            if (!halt_reaches(node, k)) continue;
         }
         node_ = k;
         if (uses(k, node::hook::halt)) nodes_[k]->halt(*this);
@@ -132,32 +137,64 @@ void context::halt_subtree(tree::index node) {
     if (failure) throw *failure;
 }
 
+// Whether halting `top` halts `k`, a node left running to BehaviorTree.CPP below it: 4.10's
+// halts go down through running nodes only, so one under an idle node keeps its status.
+// The ancestors' bytes are read before the halt changes them (reverse preorder).
+bool context::halt_reaches(tree::index top, tree::index k) const {
+    const std::uint8_t* code = codes();
+    // `k` is in top's subtree: its ancestors lead to `top`.
+    for (tree::index up = tree_->parent(k); k != top && up != top; up = tree_->parent(up)) {
+        if (code[up] != static_cast<std::uint8_t>(status::running) &&
+            code[up] != detail::left_running_code)
+            return false;
+    }
+    return true;
+}
+
+void context::reset_left_running_children() {
+    for (const tree::index child : children()) reset(child);
+}
+
+// The node was skipped in this run, and stays so to the composites that count skips
+// (ordered's all_skipped): only its being running to BehaviorTree.CPP ends.
+void context::reset_left_running(tree::index node) {
+    halt_subtree(node);
+    codes()[node] = static_cast<std::uint8_t>(status::skipped);
+}
+
 // The step of a node with conditions, after BehaviorTree.CPP's executeTick. Pre-conditions,
 // in its order: on a node that is not running, the first of _failureIf, _successIf, _skipIf
 // that holds gives the result, and a _while that does not hold skips the node; on a running
 // node only _while is checked, and when it no longer holds the node is halted and skipped.
-// Such a result replaces the node's tick (the node is neither entered nor exited). A result of
-// success or failure, from either, runs _onSuccess or _onFailure and then _post. A script
-// that fails throws an error naming the node and the condition.
-status context::step_with_conditions(tree::index child) {
+// None is checked on a node that still holds a result (`kept`, from tick_kept), as 4.10
+// checks them only on an idle or skipped node. Such a result replaces the node's tick (the
+// node is neither entered nor exited). A result of success or failure, from either, runs
+// _onSuccess or _onFailure and then _post. A script that fails throws an error naming the
+// node and the condition. A node without conditions comes here only from tick_kept.
+status context::step_with_conditions(tree::index child, status kept) {
     using kind = detail::node_conditions;
-    const kind& conditions = layout_->conditions[layout_->condition_index[child]];
+    const bool has_conditions = (hooks_[child] & detail::conditions_hook) != 0;
+    const kind* conditions =
+        has_conditions ? &layout_->conditions[layout_->condition_index[child]] : nullptr;
     std::uint8_t& code = codes()[child];
     const tree::index outer = node_;
     node_ = child;
     if (observer_ != nullptr) notify_visit(child);
     const bool was_running = code == static_cast<std::uint8_t>(status::running);
+    // Running to BehaviorTree.CPP: only _while is checked, and a halt runs _onHalted.
+    const bool runs = was_running || code == detail::left_running_code;
     const canopy::blackboard board = blackboard();
     std::size_t which = 0;  // the condition being run, for a failure's message
     status result = status::idle;
+    bool ticked = false;
     try {
-        for (; which < kind::pre_count; ++which) {
-            const script* condition = conditions.pre[which];
-            if (condition == nullptr || (was_running && which != kind::while_true)) continue;
+        for (; conditions != nullptr && kept == status::idle && which < kind::pre_count; ++which) {
+            const script* condition = conditions->pre[which];
+            if (condition == nullptr || (runs && which != kind::while_true)) continue;
             const bool holds = condition->test(board);
             if (which == kind::while_true) {
                 if (holds) continue;
-                if (was_running) halt_subtree(child);
+                if (runs) halt_subtree(child);
                 result = status::skipped;
                 break;
             }
@@ -174,24 +211,35 @@ status context::step_with_conditions(tree::index child) {
     if (result == status::idle) {
         const canopy::node& behaviour = *nodes_[child];
         if (!was_running) {
-            if (uses(child, node::hook::enter)) behaviour.enter(*this);
+            if (uses(child, node::hook::enter)) {
+                kept_ = kept;  // for this enter only: the node's children are entered anew
+                try {
+                    behaviour.enter(*this);
+                } catch (...) {
+                    kept_ = status::idle;
+                    throw;
+                }
+                kept_ = status::idle;
+            }
             code = static_cast<std::uint8_t>(status::running);
         }
         result = behaviour.tick(*this);
+        ticked = true;
         if (result != status::running) {
-            if (unsettled(result)) result = settled(result, outer);
+            if (unsettled(result) && result != status::skipped) result = settled(result, outer);
             if (uses(child, node::hook::exit)) behaviour.exit(*this, result);
         }
     }
     // Set before the post-conditions run, so that one that throws leaves a finished node
     // finished (a later reset must not halt what has exited).
-    code = detail::status_code(result);
-    if (result == status::success || result == status::failure || result == status::error) {
+    code = ticked && result == status::skipped ? skipped_code(child) : detail::status_code(result);
+    if (conditions != nullptr &&
+        (result == status::success || result == status::failure || result == status::error)) {
         which = result == status::success ? kind::on_success : kind::on_failure;
         try {
-            if (const script* post = conditions.post[which]) post->run(board);
+            if (const script* post = conditions->post[which]) post->run(board);
             which = kind::post_any;
-            if (const script* post = conditions.post[which]) post->run(board);
+            if (const script* post = conditions->post[which]) post->run(board);
         } catch (const error& e) {
             throw condition_failure(child, pre_condition_count + which, e);
         }
@@ -199,6 +247,45 @@ status context::step_with_conditions(tree::index child) {
     if (observer_ != nullptr) notify_tick(child, was_running, result);
     node_ = outer;
     return result;
+}
+
+// The end of the inline step for a result other than success, failure or running: idle and
+// error as settled() says, skipped with the code skipped_code() gives.
+status context::finish_unsettled(tree::index child, status result, tree::index outer,
+                                 bool was_running) {
+    if (result != status::skipped) result = settled(result, outer);
+    if (uses(child, node::hook::exit)) nodes_[child]->exit(*this, result);
+    codes()[child] = result == status::skipped ? skipped_code(child) : detail::status_code(result);
+    if (observer_ != nullptr) notify_tick(child, was_running, result);
+    node_ = outer;
+    return result;
+}
+
+// The status byte of a node whose own tick returned skipped: in a BehaviorTree.CPP file's
+// tree, a node with a child that was skipped (a control or decorator passing its children's
+// skip on, detail::left_running_hook) stays running to BehaviorTree.CPP, which the tree's flag
+// byte notes; any other is skipped. 4.10's RunOnce that skips a child it already ran did not
+// set itself running first, and the test of a skipped child tells it apart.
+std::uint8_t context::skipped_code(tree::index node) {
+    if ((hooks_[node] & detail::left_running_hook) != 0) {
+        std::uint8_t* code = codes();
+        const tree::index end = layout_->subtree_end[node];
+        for (tree::index c = node + 1; c < end; c = layout_->subtree_end[c]) {
+            if (detail::status_of_code(code[c]) == static_cast<std::uint8_t>(status::skipped)) {
+                code[layout_->left_running_flag] = 1;
+                left_running_ = true;
+                return detail::left_running_code;
+            }
+        }
+    }
+    return static_cast<std::uint8_t>(status::skipped);
+}
+
+status context::tick_kept(tree::index child, status kept) {
+    if (!layout_->fails_as_btcpp || (kept != status::success && kept != status::failure) ||
+        is_running(child))
+        return tick(child);
+    return step_with_conditions(child, kept);
 }
 
 error context::condition_failure(tree::index node, std::size_t condition,

@@ -29,10 +29,13 @@ coverage_recorder::coverage_recorder(std::shared_ptr<const tree> observed)
     : serial_(++recorders_made),
       tree_(std::move(observed)),
       counts_(std::make_unique<counters[]>(tree_->size())),
-      reactive_(tree_->size(), false) {
+      reactive_(tree_->size(), false),
+      keeps_failed_condition_(tree_->size(), false) {
     for (tree::index i = 0; i < tree_->size(); ++i) {
         const std::string_view type = tree_->type_name(i);
         reactive_[i] = type == "ReactiveSequence" || type == "ReactiveSelector";
+        keeps_failed_condition_[i] =
+            tree_->layout().fails_as_btcpp && type == "IfThenElse" && tree_->child_count(i) == 2;
     }
 }
 
@@ -63,11 +66,17 @@ void coverage_recorder::on_tick(const agent& a, tree::index node, status before,
     // finishes: their next statuses are changes again.
     // The root is reset after each tick it finishes, as BehaviorTree.CPP's tickRoot resets it.
     // A reactive composite whose child runs resets its other children (their subtrees keep
-    // their statuses), as BehaviorTree.CPP's "reset the previous children".
+    // their statuses), as BehaviorTree.CPP's "reset the previous children". A BehaviorTree.CPP
+    // file's two-child IfThenElse whose condition failed (its branch was not ticked) resets
+    // neither, as 4.10's: the condition's next failure is no change.
     const bool finished = result != status::running;
     const tree::index parent = tree_->parent(node);
     if (finished) {
-        for (const tree::index child : tree_->children(node)) statuses[child] = status::idle;
+        const bool keeps = keeps_failed_condition_[node] && result == status::failure &&
+                           statuses[tree_->subtree_end(node + 1)] == status::idle;
+        if (!keeps) {
+            for (const tree::index child : tree_->children(node)) statuses[child] = status::idle;
+        }
         if (node == tree::root || (parent != tree::no_parent && tree_->child_count(parent) == 1))
             statuses[node] = status::idle;
     } else if (parent != tree::no_parent && reactive_[parent]) {

@@ -162,8 +162,15 @@ using enum_table = std::unordered_map<std::string, std::int64_t>;
 class param_list {
 public:
     param_list() = default;
-    param_list(const param* first, std::size_t count, const enum_table* enums = nullptr)
-        : first_(first), count_(count), enums_(enums) {}
+    param_list(const param* first, std::size_t count, const enum_table* enums = nullptr,
+               bool btcpp_rules = false)
+        : first_(first), count_(count), enums_(enums), btcpp_rules_(btcpp_rules) {}
+
+    /// While its nodes are made: whether the tree is a BehaviorTree.CPP file's
+    /// (runtime_rules::btcpp). A built-in then makes the node that ticks as 4.10's node of the
+    /// name where Canopy's own differs (docs/btcpp-xml.md), so that Canopy's trees carry none
+    /// of it.
+    bool btcpp_rules() const noexcept { return btcpp_rules_; }
 
     /// The enums of the registry the tree is built with, while its nodes are made (empty
     /// elsewhere): for a node that reads names among them as BehaviorTree.CPP's do (Switch's
@@ -231,6 +238,7 @@ private:
     const param* first_ = nullptr;
     std::size_t count_ = 0;
     const enum_table* enums_ = nullptr;
+    bool btcpp_rules_ = false;
 };
 
 }  // namespace canopy

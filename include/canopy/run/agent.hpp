@@ -115,9 +115,10 @@ public:
     status last_status(canopy::tree::index node) const noexcept;
     bool is_running(canopy::tree::index node) const noexcept;
     /// Every node's status byte in preorder, tree().size() of them, as last_status reads
-    /// them (idle 0, success 1, failure 2, running 3, skipped 4): for code that scans many
-    /// agents at once, as a population count does. Valid until the agent is moved, reset or
-    /// destroyed.
+    /// them (idle 0, success 1, failure 2, running 3, skipped 4, in the low three bits; in a
+    /// BehaviorTree.CPP file's tree a skipped node may also carry 8, detail::left_running_code):
+    /// for code that scans many agents at once, as a population count does. Valid until the agent
+    /// is moved, reset or destroyed.
     const std::uint8_t* status_bytes() const noexcept { return codes(); }
     /// The size of this agent's state block in bytes.
     std::size_t state_bytes() const noexcept;

@@ -13,11 +13,15 @@
 #include "canopy/run/node.hpp"
 #include "canopy/run/tree.hpp"
 
-// Marks the engine's rare branches, so that the common step stays straight-line code.
+// CANOPY_UNLIKELY marks the engine's rare branches, so that the common step stays
+// straight-line code; CANOPY_ALWAYS_INLINE keeps that step in each composite's loop over its
+// children, where GCC's own choice leaves it out of line once enough composites call it.
 #if defined(__GNUC__) || defined(__clang__)
 #define CANOPY_UNLIKELY(condition) __builtin_expect(static_cast<bool>(condition), 0)
+#define CANOPY_ALWAYS_INLINE [[gnu::always_inline]]
 #else
 #define CANOPY_UNLIKELY(condition) (condition)
+#define CANOPY_ALWAYS_INLINE
 #endif
 
 namespace canopy {
@@ -63,7 +67,9 @@ public:
           inline_conditions_(t.layout().inline_conditions.data()),
           block_(core.block),
           observer_(core.watcher),
-          dt_ns_(dt_ns) {}
+          dt_ns_(dt_ns),
+          left_running_(t.layout().left_running_flag != 0 &&
+                        core.block[t.layout().left_running_flag] != std::byte{0}) {}
 
     /// The node being ticked.
     canopy::tree::index node() const noexcept { return node_; }
@@ -125,7 +131,22 @@ public:
     /// composite, its first.
     canopy::tree::index child() const noexcept { return node_ + 1; }
     /// Ticks a child: enters it if it is idle, ticks it, exits it if it finishes.
-    status tick(canopy::tree::index child);
+    CANOPY_ALWAYS_INLINE status tick(canopy::tree::index child);
+    /// Ticks a child that finished with `kept` (success or failure) in an earlier tick and
+    /// that this node has not reset since, as BehaviorTree.CPP's IfThenElse and WhileDoElse
+    /// tick their condition (docs/btcpp-xml.md, "Statuses a parent does not reset"): in a
+    /// BehaviorTree.CPP file's tree no pre-condition is checked and the child is entered with
+    /// kept_result() saying `kept`; any other `kept`, or another tree, is a plain tick().
+    status tick_kept(canopy::tree::index child, status kept);
+    /// While a node is entered by tick_kept: the result it finished with and still holds, as a
+    /// BehaviorTree.CPP node that its parent did not reset (one of its StatefulActionNodes
+    /// returns it again without starting). Idle in every other enter().
+    status kept_result() const noexcept { return kept_; }
+    /// In enter(): whether a skipped tick left this node running to BehaviorTree.CPP and its
+    /// parent ticks it again before resetting it (detail::left_running_code, a
+    /// BehaviorTree.CPP file's tree only). 4.10 ticks such a node as a running one, so a node
+    /// that keeps something for its run (a deadline, its finished children) keeps it.
+    bool left_running() const noexcept { return codes()[node_] == detail::left_running_code; }
     /// Halts a child and everything running below it; no-op if the child is idle.
     void halt(canopy::tree::index child) {
         if (is_running(child)) halt_subtree(child);
@@ -134,13 +155,26 @@ public:
     void halt_children() {
         for (canopy::tree::index child : children()) halt(child);
     }
+    /// BehaviorTree.CPP's resetChild, for a child that is not running: halts it (its
+    /// `_onHalted` runs) when a skipped tick left it running to BehaviorTree.CPP
+    /// (detail::left_running_code, a BehaviorTree.CPP file's tree only), and it is then plain
+    /// skipped; else does nothing. A built-in calls it where 4.10's node of the name resets
+    /// or halts a child.
+    void reset(canopy::tree::index child) {
+        if (CANOPY_UNLIKELY(codes()[child] == detail::left_running_code)) reset_left_running(child);
+    }
+    /// reset() of every child, as BehaviorTree.CPP's resetChildren: one test in a tree where
+    /// no tick has left a node so.
+    void reset_children() {
+        if (CANOPY_UNLIKELY(left_running_)) reset_left_running_children();
+    }
     /// Whether the child is running (entered and not yet finished).
     bool is_running(canopy::tree::index child) const noexcept {
         return codes()[child] == static_cast<std::uint8_t>(status::running);
     }
     /// The status the child's last tick returned (idle if not ticked since it was cleared).
     status last_status(canopy::tree::index child) const noexcept {
-        return static_cast<status>(codes()[child]);
+        return static_cast<status>(detail::status_of_code(codes()[child]));
     }
     /// Forgets a finished child's last status (it becomes idle); a running child is halted.
     void clear(canopy::tree::index child) { halt_subtree(child); }
@@ -169,14 +203,16 @@ private:
     bool uses(canopy::tree::index n, node::hook h) const noexcept {
         return (hooks_[n] & static_cast<std::uint8_t>(h)) != 0;
     }
-    /// Whether settled() must see a result: idle or error, the values outside success
-    /// (1) .. skipped (4), told apart in one unsigned compare on every visit.
+    /// Whether a finished result takes finish_unsettled(): idle, skipped or error, the
+    /// values outside success (1) .. running (3), told apart in one unsigned compare on
+    /// every visit.
     static bool unsettled(status result) noexcept {
         static_assert(
             static_cast<int>(status::idle) == 0 && static_cast<int>(status::success) == 1 &&
-                static_cast<int>(status::skipped) == 4 && static_cast<int>(status::error) == 5,
+                static_cast<int>(status::running) == 3 && static_cast<int>(status::skipped) == 4 &&
+                static_cast<int>(status::error) == 5,
             "the statuses in the order unsettled() reads them");
-        return static_cast<std::uint8_t>(static_cast<std::uint8_t>(result) - 1) > 3;
+        return static_cast<std::uint8_t>(static_cast<std::uint8_t>(result) - 1) > 2;
     }
     /// A finished result as `parent` receives it: a tick must not say idle (failure), and
     /// error reaches only a parent that sees errors (failure for any other).
@@ -187,10 +223,16 @@ private:
     }
     [[noreturn]] void throw_host_mismatch() const;
     void halt_subtree(canopy::tree::index node);
+    void reset_left_running(canopy::tree::index node);
+    void reset_left_running_children();
+    bool halt_reaches(canopy::tree::index top, canopy::tree::index k) const;
     template <bool observed>
-    status step(canopy::tree::index child);
+    CANOPY_ALWAYS_INLINE status step(canopy::tree::index child);
     status tick_observed(canopy::tree::index child);
-    status step_with_conditions(canopy::tree::index child);
+    status step_with_conditions(canopy::tree::index child, status kept = status::idle);
+    status finish_unsettled(canopy::tree::index child, status result, canopy::tree::index outer,
+                            bool was_running);
+    std::uint8_t skipped_code(canopy::tree::index node);
     error condition_failure(canopy::tree::index node, std::size_t condition,
                             const error& failure) const;
     void notify_visit(canopy::tree::index node);
@@ -208,6 +250,10 @@ private:
     std::int64_t dt_ns_;
     canopy::tree::index node_ = 0;
     const event_values* event_ = nullptr;  // while delivering a posted event
+    status kept_ = status::idle;           // while tick_kept enters a node
+    // A node may be at left_running_code: the agent's flag byte (tree_layout::
+    // left_running_flag), read once a tick so that a reset tests one bool.
+    bool left_running_;
 };
 
 // The engine's inner step, inline so that each composite's loop over its children compiles
@@ -220,8 +266,7 @@ inline status context::tick(canopy::tree::index child) {
     return step<false>(child);
 }
 
-// `inline` matters here: as a plain template GCC may leave the step out of line, a call
-// more per visit.
+// Inlined always (CANOPY_ALWAYS_INLINE): out of line, it costs a call more per visit.
 template <bool observed>
 inline status context::step(canopy::tree::index child) {
     // A node with pre- or post-conditions takes the step out of line, unless its one
@@ -232,7 +277,8 @@ inline status context::step(canopy::tree::index child) {
     if (CANOPY_UNLIKELY((hooks & detail::conditions_hook) != 0)) {
         if ((hooks & detail::inline_condition_hook) == 0) return step_with_conditions(child);
         const detail::inline_condition& condition = inline_conditions_[child];
-        // A pre-condition is checked only on a node that is not running.
+        // A pre-condition is checked only on a node that is not running (a node a skip may
+        // leave running to BehaviorTree.CPP has none inline).
         if (code != static_cast<std::uint8_t>(status::running)) {
             if (condition.holds(block_)) {
                 if constexpr (observed) notify_visit(child);
@@ -254,11 +300,13 @@ inline status context::step(canopy::tree::index child) {
     }
     status result = behaviour.tick(*this);
     if (result != status::running) {
-        if (CANOPY_UNLIKELY(unsettled(result))) result = settled(result, outer);
+        // Unobserved, was_running is not needed after the tick: not kept across it.
+        if (CANOPY_UNLIKELY(unsettled(result)))
+            return finish_unsettled(child, result, outer, observed && was_running);
         if ((hooks & static_cast<std::uint8_t>(node::hook::exit)) != 0)
             behaviour.exit(*this, result);
     }
-    code = detail::status_code(result);
+    code = static_cast<std::uint8_t>(result);
     if constexpr (observed) notify_tick(child, was_running, result);
     node_ = outer;
     return result;

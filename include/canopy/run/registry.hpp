@@ -73,6 +73,12 @@ struct node_type {
     /// the check a key that starts unset needs. add<Node> sets it when Node has `static
     /// constexpr bool runs_scripts_whole = true`.
     bool runs_scripts_whole = false;
+    /// Its nodes, skipped because a child was, are not running to BehaviorTree.CPP 4.10,
+    /// whose node of the name does not set itself running as its tick starts (Switch,
+    /// Precondition): in a BehaviorTree.CPP file's tree no reset halts them then
+    /// (detail::left_running_code). add<Node> sets it when Node has `static constexpr bool
+    /// stays_idle_when_skipped = true`.
+    bool stays_idle_when_skipped = false;
 };
 
 namespace detail {
@@ -180,40 +186,19 @@ bool is_null_callable(const F& f) {
     }
 }
 
-// Whether Node declares `static constexpr bool watches_updates = true`.
-template <typename Node, typename = void>
-struct watches_updates : std::false_type {};
-template <typename Node>
-struct watches_updates<Node, std::void_t<decltype(Node::watches_updates)>>
-    : std::bool_constant<Node::watches_updates> {};
-
-// Whether Node declares `static constexpr bool listens_while_idle = true`.
-template <typename Node, typename = void>
-struct listens_while_idle : std::false_type {};
-template <typename Node>
-struct listens_while_idle<Node, std::void_t<decltype(Node::listens_while_idle)>>
-    : std::bool_constant<Node::listens_while_idle> {};
-
-// Whether Node declares `static constexpr bool sees_errors = true`.
-template <typename Node, typename = void>
-struct sees_errors : std::false_type {};
-template <typename Node>
-struct sees_errors<Node, std::void_t<decltype(Node::sees_errors)>>
-    : std::bool_constant<Node::sees_errors> {};
-
-// Whether Node declares `static constexpr bool ticks_in_order = true`.
-template <typename Node, typename = void>
-struct ticks_in_order : std::false_type {};
-template <typename Node>
-struct ticks_in_order<Node, std::void_t<decltype(Node::ticks_in_order)>>
-    : std::bool_constant<Node::ticks_in_order> {};
-
-// Whether Node declares `static constexpr bool runs_scripts_whole = true`.
-template <typename Node, typename = void>
-struct runs_scripts_whole : std::false_type {};
-template <typename Node>
-struct runs_scripts_whole<Node, std::void_t<decltype(Node::runs_scripts_whole)>>
-    : std::bool_constant<Node::runs_scripts_whole> {};
+// Whether Node declares `static constexpr bool NAME = true`: detail::NAME<Node>::value.
+#define CANOPY_DETAIL_FLAG_TRAIT(NAME)        \
+    template <typename Node, typename = void> \
+    struct NAME : std::false_type {};         \
+    template <typename Node>                  \
+    struct NAME<Node, std::void_t<decltype(Node::NAME)>> : std::bool_constant<Node::NAME> {};
+CANOPY_DETAIL_FLAG_TRAIT(watches_updates)
+CANOPY_DETAIL_FLAG_TRAIT(listens_while_idle)
+CANOPY_DETAIL_FLAG_TRAIT(sees_errors)
+CANOPY_DETAIL_FLAG_TRAIT(ticks_in_order)
+CANOPY_DETAIL_FLAG_TRAIT(runs_scripts_whole)
+CANOPY_DETAIL_FLAG_TRAIT(stays_idle_when_skipped)
+#undef CANOPY_DETAIL_FLAG_TRAIT
 
 // Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
 template <typename Node, typename = void>
@@ -368,6 +353,7 @@ public:
         type.sees_errors = detail::sees_errors<Node>::value;
         type.ticks_in_order = detail::ticks_in_order<Node>::value;
         type.runs_scripts_whole = detail::runs_scripts_whole<Node>::value;
+        type.stays_idle_when_skipped = detail::stays_idle_when_skipped<Node>::value;
         return add(std::move(type));
     }
 

@@ -64,6 +64,23 @@ inline constexpr std::uint8_t listening_hook = 32;
 /// (node_type::sees_errors); any other parent sees failure.
 inline constexpr std::uint8_t error_seeing_hook = 64;
 
+/// The bit that marks, in a BehaviorTree.CPP file's tree, a node with children that 4.10
+/// leaves running when a skipped child skips it (its type does not say
+/// node_type::stays_idle_when_skipped).
+inline constexpr std::uint8_t left_running_hook = 128;
+
+/// The status byte of a node that BehaviorTree.CPP 4.10 leaves running after a skipped tick,
+/// in a BehaviorTree.CPP file's tree: a control or decorator whose own tick returned skipped
+/// because its children were skipped (4.10's set themselves running as their tick starts,
+/// and a skip keeps the status there). Skipped to everything that reads the status (the low
+/// three bits say 4), but halted, with its `_onHalted`, where its parent resets it, as 4.10's
+/// resetChildren halts a running child (context::reset).
+inline constexpr std::uint8_t left_running_code = 8 | 4;
+/// The status a status byte says: left_running_code reads skipped.
+constexpr std::uint8_t status_of_code(std::uint8_t code) noexcept {
+    return static_cast<std::uint8_t>(code & 7);
+}
+
 /// What ticking reads of a tree, and nothing else: the engine (agent and context) sees the tree
 /// through this one view, as fmt's formatters see only basic_format_args. Indexes are the
 /// tree's preorder ones. The builder fills it; a tree never changes it.
@@ -99,6 +116,10 @@ struct tree_layout {
     /// BehaviorTree.CPP 4.10's throws (children_refused_at_tick, IfThenElse's skipped
     /// condition), where in Canopy's own trees it is refused at load or skipped.
     bool fails_as_btcpp = false;
+    /// In a BehaviorTree.CPP file's tree, the index of one more status byte after the nodes':
+    /// not 0 once a tick has left a node at left_running_code, so that the resets of trees
+    /// where none was left cost one test. 0 in any other tree.
+    std::uint32_t left_running_flag = 0;
 
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(subtree_end.size()); }
 };
@@ -137,10 +158,12 @@ public:
             using pointer = const index*;
             using reference = index;
 
-            iterator(const tree* t, index at) : tree_(t), at_(at) {}
+            // The subtree ends themselves, not the tree: a composite's loop keeps one pointer
+            // across its children's ticks, and steps with one load.
+            iterator(const index* subtree_end, index at) : subtree_end_(subtree_end), at_(at) {}
             index operator*() const { return at_; }
             iterator& operator++() {
-                at_ = tree_->subtree_end(at_);
+                at_ = subtree_end_[at_];
                 return *this;
             }
             iterator operator++(int) {
@@ -152,17 +175,19 @@ public:
             friend bool operator!=(iterator a, iterator b) { return a.at_ != b.at_; }
 
         private:
-            const tree* tree_;
+            const index* subtree_end_;
             index at_;
         };
 
         child_range(const tree* t, index parent)
-            : tree_(t), first_(parent + 1), end_(t->subtree_end(parent)) {}
-        iterator begin() const { return {tree_, first_}; }
-        iterator end() const { return {tree_, end_}; }
+            : subtree_end_(t->layout_.subtree_end.data()),
+              first_(parent + 1),
+              end_(subtree_end_[parent]) {}
+        iterator begin() const { return {subtree_end_, first_}; }
+        iterator end() const { return {subtree_end_, end_}; }
 
     private:
-        const tree* tree_;
+        const index* subtree_end_;
         index first_;
         index end_;
     };

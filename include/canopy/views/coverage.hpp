@@ -62,6 +62,9 @@ private:
     std::shared_ptr<const tree> tree_;
     std::unique_ptr<counters[]> counts_;
     std::vector<bool> reactive_;  // per node: a ReactiveSequence or ReactiveSelector
+    // Per node: a BehaviorTree.CPP file's IfThenElse of two children, which does not reset a
+    // condition that failed.
+    std::vector<bool> keeps_failed_condition_;
     std::mutex agents_mutex_;
     std::unordered_map<const agent*, std::vector<status>> agents_;
 };
