@@ -12,8 +12,8 @@
 // not running, so entered afresh when ticked again. Each composite moves past it, and one
 // that ticked only skipped children is skipped itself (docs/nodes.md, "Skipped"). In a
 // BehaviorTree.CPP file's tree, a composite or decorator skipped so is still running to
-// 4.10, and the nodes below reset it (context::reset, reset_children) where 4.10's node of
-// the name resets its children: its `_onHalted` runs then.
+// 4.10, and the composites and decorators here reset it (context::reset, reset_children)
+// where 4.10's node of the name resets its children: its `_onHalted` runs then.
 #include <algorithm>
 #include <charconv>
 #include <cmath>

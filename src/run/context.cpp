@@ -116,10 +116,12 @@ void context::halt_subtree(tree::index node) {
             }
             if (!halt_reaches(node, k)) continue;
         }
+        // Observers saw a node left running finish skipped: its halt is 4.10's alone.
+        const bool running = code[k] == static_cast<std::uint8_t>(status::running);
         node_ = k;
         if (uses(k, node::hook::halt)) nodes_[k]->halt(*this);
         code[k] = idle_code;
-        if (observer_ != nullptr) observer_->on_halt(*agent_, k);
+        if (observer_ != nullptr && running) observer_->on_halt(*agent_, k);
         if ((hooks_[k] & detail::conditions_hook) != 0) {
             const detail::node_conditions& c = layout_->conditions[layout_->condition_index[k]];
             using kind = detail::node_conditions;

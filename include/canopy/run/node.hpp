@@ -30,7 +30,10 @@ struct state_layout {
 ///   - tick() on every tick, until it returns success or failure,
 ///   - exit() right after the tick that finished it, with that result,
 ///   - halt() instead, when a parent abandons it while it is running.
-/// Every enter() is matched by exactly one exit() or halt().
+/// Every enter() is matched by exactly one exit() or halt(). In a BehaviorTree.CPP file's
+/// tree, a node with children whose tick returned skipped (exit() told so) may also be
+/// halted later, where its parent resets it, as 4.10 halts a node a skip left running
+/// (context::left_running); observers hear no halt then.
 ///
 /// registry::add<Node> finds which of enter, exit and halt Node overrides (publicly), and the
 /// runtime calls only those: a class needs to say nothing for it.
