@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -367,18 +368,12 @@ struct conditional_children {
 // resetChildren: the next run ticks a condition that still holds that failure
 // (context::tick_kept), whatever happened between. A byte of the agent's state remembers it,
 // as a halt from above clears the condition's status byte but not 4.10's status.
+// The BehaviorTree.CPP form's state: whether its condition holds a failure.
 template <bool btcpp>
-class if_then_else final : public node {
+class if_then_else final : public std::conditional_t<btcpp, stateful_node<bool>, node> {
 public:
     static constexpr bool sees_errors = true;
     void check_children(std::size_t count) const override { check_two_or_three(count); }
-    // The BehaviorTree.CPP form remembers whether its condition holds a failure.
-    state_layout state() const override {
-        return btcpp ? state_layout{1, 1, false} : state_layout{};
-    }
-    void construct_state(void* storage) const override {
-        if (btcpp) ::new (storage) bool(false);
-    }
 
     status tick(context& ctx) const override {
         const conditional_children c(ctx, "IfThenElseNode");
@@ -386,7 +381,7 @@ public:
         if (c.has_else && ctx.is_running(c.on_failure)) return branch(ctx, c.on_failure);
         status condition = status::idle;
         if constexpr (btcpp) {
-            bool& failure_kept = *std::launder(reinterpret_cast<bool*>(ctx.state_storage()));
+            bool& failure_kept = this->state(ctx);
             condition =
                 failure_kept ? ctx.tick_kept(c.condition, status::failure) : ctx.tick(c.condition);
             failure_kept = condition == status::failure && !c.has_else;

@@ -270,11 +270,9 @@ status context::finish_unsettled(tree::index child, status result, tree::index o
 // set itself running first, and the test of a skipped child tells it apart.
 std::uint8_t context::skipped_code(tree::index node) {
     if ((hooks_[node] & detail::left_running_hook) != 0) {
-        std::uint8_t* code = codes();
-        const tree::index end = layout_->subtree_end[node];
-        for (tree::index c = node + 1; c < end; c = layout_->subtree_end[c]) {
-            if (detail::status_of_code(code[c]) == static_cast<std::uint8_t>(status::skipped)) {
-                code[layout_->left_running_flag] = 1;
+        for (const tree::index c : tree_->children(node)) {
+            if (last_status(c) == status::skipped) {
+                codes()[layout_->left_running_flag] = 1;
                 left_running_ = true;
                 return detail::left_running_code;
             }
