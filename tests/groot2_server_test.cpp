@@ -17,6 +17,7 @@
 #include "behaviortree_cpp/loggers/groot2_publisher.h"
 #include "canopy/canopy.hpp"
 #include "monitor/groot2_protocol.hpp"
+#include "reload_versions.hpp"
 #include "runtime_support.hpp"
 
 namespace canopy {
@@ -550,6 +551,93 @@ TEST_SUITE("groot2 server") {
         reply = client.ask(protocol::request_type::full_tree);
         CHECK(client.tree != first_id);  // Groot2 sees the id change and asks for the tree
         CHECK(reply[1].find(R"(ID="second")") != std::string::npos);
+        server->watch(nullptr);
+    }
+
+    TEST_CASE("starts over on each reloaded tree: more nodes, then fewer, then keys reordered") {
+        groot2_options options;
+        options.heartbeat_timeout = 2s;  // bounds a tick a stale breakpoint would hold
+        auto server = start_server(options);
+        test_client client(*server);
+        tree_handle handle(testing::runtime_tree(testing::first_version));
+        agent a(handle);
+        coverage_recorder coverage(handle.current());  // the program's own observer
+        server->watch(&a, &coverage);
+        std::vector<std::string> reply = client.ask(protocol::request_type::full_tree);
+        CHECK(reply[1].find(R"(ID="first")") != std::string::npos);
+        // Before the last AlwaysSuccess of the first tree; in the grown tree, uid 4 is an
+        // AlwaysSuccess its first tick reaches.
+        const std::string hook =
+            R"({"enabled": true, "uid": 4, "mode": 0, "once": false, "desired_status": "SKIPPED", "position": 0})";
+        REQUIRE(client.ask(protocol::request_type::hook_insert, hook).size() == 1);
+        for (int k = 0; k < 2; ++k) {
+            server->update();
+            a.tick(0.1);
+        }
+        REQUIRE(a.is_running(2));  // the Wait runs; the hook's node is not reached yet
+        const auto shows_the_agent = [&] {
+            const auto shown = client.statuses();
+            REQUIRE(shown.size() == a.tree().size());
+            for (tree::index i = 0; i < a.tree().size(); ++i) {
+                CAPTURE(i);
+                CHECK(shown.at(static_cast<std::uint16_t>(i + 1)) ==
+                      protocol::status_code(a.last_status(i)));
+            }
+        };
+        shows_the_agent();
+        protocol::tree_id last_id = client.tree;
+
+        // More nodes: the breakpoint named a node of the old tree, and goes with it.
+        handle.publish(testing::runtime_tree(testing::grown_version));
+        server->update();
+        const auto start = std::chrono::steady_clock::now();
+        a.tick(0.1);
+        CHECK(std::chrono::steady_clock::now() - start < 1s);  // not held
+        REQUIRE(a.tree().size() == 10);
+        reply = client.ask(protocol::request_type::full_tree);
+        CHECK(client.tree != last_id);
+        last_id = client.tree;
+        CHECK(reply[1].find(R"(ID="grown")") != std::string::npos);
+        CHECK(reply[1].find(R"(_uid="10")") != std::string::npos);
+        shows_the_agent();
+        CHECK(client.ask(protocol::request_type::hooks_dump)[1] == "[]");
+        CHECK(coverage.other_tree_ticks() == 1);
+        CHECK(coverage.of(2).running == 1);  // the first tree's run, counted before the reload
+
+        // Fewer nodes.
+        handle.publish(testing::runtime_tree(testing::shrunk_version));
+        server->update();
+        a.tick(0.1);
+        reply = client.ask(protocol::request_type::full_tree);
+        CHECK(client.tree != last_id);
+        last_id = client.tree;
+        CHECK(reply[1].find(R"(ID="shrunk")") != std::string::npos);
+        shows_the_agent();
+        const std::string past_the_end =
+            R"({"enabled": true, "uid": 5, "mode": 0, "once": false, "desired_status": "SKIPPED", "position": 0})";
+        CHECK(client.ask(protocol::request_type::hook_insert, past_the_end)[0] == "error");
+        CHECK(coverage.other_tree_ticks() == 2);
+
+        // Keys declared in another order: each value under its own name.
+        a.blackboard().set("speed", 2.5);
+        handle.publish(testing::runtime_tree(testing::reordered_version));
+        server->update();
+        a.tick(0.1);
+        a.blackboard().set("label", std::string("north"));
+        reply = client.ask(protocol::request_type::full_tree);
+        CHECK(client.tree != last_id);
+        shows_the_agent();
+        {
+            ticking_thread ticking(a, *server);
+            const std::vector<std::string> board =
+                client.ask(protocol::request_type::blackboard, std::string("reordered"));
+            REQUIRE(board.size() == 2);
+            const nlohmann::json values = nlohmann::json::from_msgpack(board[1]);
+            CHECK(values["reordered"]["speed"] == 2.5);
+            CHECK(values["reordered"]["label"] == "north");
+        }
+        CHECK(coverage.other_tree_ticks() >= 3);
+        CHECK(coverage.of(2).running == 1);
         server->watch(nullptr);
     }
 }

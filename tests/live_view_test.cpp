@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "canopy/canopy.hpp"
+#include "reload_versions.hpp"
 #include "runtime_support.hpp"
 
 namespace canopy {
@@ -400,6 +401,111 @@ TEST_SUITE("live view") {
         page = client.http.Get("/");
         REQUIRE(page);
         CHECK(page->body.find(R"("name":"second")") != std::string::npos);
+        view.watch(nullptr);
+    }
+
+    TEST_CASE("starts over on each reloaded tree: more nodes, then fewer, then keys reordered") {
+        live_options options = test_options();
+        options.population_budget = 1;  // a count at every update() that may count
+        live_view view(options);
+        test_client client(view);
+        tree_handle handle(testing::runtime_tree(testing::first_version));
+        std::vector<agent> agents;
+        agents.reserve(6);
+        for (int k = 0; k < 6; ++k) {
+            agents.emplace_back(handle);
+            for (int n = 0; n <= k % 4; ++n) agents.back().tick(0.1);  // most mid-run
+        }
+        view.watch(&agents[0]);
+        view.watch_population(agents.data(), agents.size());
+        std::uint64_t tick = 1;
+        client.get("/api/state");  // the page opens and asks for a count
+        view.update(tick);
+        json state = client.get("/api/state");
+        const json first_tree = state["tree"];
+        CHECK(state["statuses"].size() == 4);
+        CHECK(state["population"]["counts"].size() == 4);
+        // Ticks the first `movers` agents (the watched one among them) once; then the state
+        // once the page has asked for a count of them.
+        const auto tick_and_look = [&](std::size_t movers) {
+            for (std::size_t k = 0; k < movers; ++k) agents[k].tick(0.1);
+            view.update(++tick);
+            client.get("/api/state");
+            view.update(tick);
+            return client.get("/api/state");
+        };
+        const auto statuses_of = [](const agent& a) {
+            std::vector<int> statuses;
+            for (tree::index i = 0; i < a.tree().size(); ++i)
+                statuses.push_back(static_cast<int>(a.last_status(i)));
+            return statuses;
+        };
+        // The changes of the kept ticks name nodes of a tree of `size` nodes, from `since` on.
+        const auto ticks_fit = [](const json& ticks, std::size_t size, std::uint64_t since) {
+            for (const json& record : ticks) {
+                if (record["n"].get<std::uint64_t>() < since) return false;
+                for (const json& e : record["e"])
+                    if (e[1].get<std::size_t>() >= size) return false;
+            }
+            return true;
+        };
+
+        // More nodes, half the agents moved: the others are counted apart.
+        const auto grown = testing::runtime_tree(testing::grown_version);
+        handle.publish(grown);
+        state = tick_and_look(3);
+        CHECK(state["tree"] != first_tree);
+        CHECK(state["statuses"].get<std::vector<int>>() == statuses_of(agents[0]));
+        CHECK(state["statuses"].size() == 10);
+        CHECK(ticks_fit(state["ticks"], 10, tick));
+        REQUIRE(state["population"].is_object());
+        CHECK(state["population"]["counted"] == 3);
+        CHECK(state["population"]["other_tree"] == 3);
+        CHECK(state["population"]["counts"].get<std::vector<node_counts>>() ==
+              direct_counts(agents, *grown));
+        httplib::Result page = client.http.Get("/");
+        REQUIRE(page);
+        CHECK(page->body.find(R"("name":"grown")") != std::string::npos);
+        {
+            updating_thread program(view);
+            // Node 9 is past the first tree's end; node 3 is in both, and only the agents on
+            // the grown tree are asked.
+            CHECK(client.get("/api/agents?node=9&status=idle")["agents"] == json::array({0, 1, 2}));
+            CHECK(client.get("/api/agents?node=3&status=success")["agents"] ==
+                  json::array({0, 1, 2}));
+        }
+
+        // Fewer nodes, every agent moved.
+        for (std::size_t k = 3; k < agents.size(); ++k) agents[k].tick(0.1);
+        const auto shrunk = testing::runtime_tree(testing::shrunk_version);
+        handle.publish(shrunk);
+        state = tick_and_look(agents.size());
+        CHECK(state["statuses"].get<std::vector<int>>() == statuses_of(agents[0]));
+        CHECK(state["statuses"].size() == 2);
+        CHECK(ticks_fit(state["ticks"], 2, tick));
+        CHECK(state["population"]["counted"] == 6);
+        CHECK(state["population"]["other_tree"] == 0);
+        CHECK(state["population"]["counts"].get<std::vector<node_counts>>() ==
+              direct_counts(agents, *shrunk));
+        client.get("/api/agents?node=5&status=idle", 404);
+
+        // Keys declared in another order: each value under its own name.
+        agents[0].blackboard().set("speed", 2.5);
+        const auto reordered = testing::runtime_tree(testing::reordered_version);
+        handle.publish(reordered);
+        state = tick_and_look(agents.size());
+        agents[0].blackboard().set("label", std::string("north"));
+        state = tick_and_look(agents.size());
+        CHECK(state["statuses"].size() == 6);
+        CHECK(state["population"]["counts"].size() == 6);
+        // The registry's keys, then the tree's in its order.
+        json declared = json::array();
+        for (const json& entry : state["blackboard"]) {
+            if (entry[0] == "label" || entry[0] == "speed") declared.push_back(entry);
+        }
+        CHECK(declared ==
+              json::parse(R"([["label", "string", "north"], ["speed", "number", "2.5"]])"));
+        view.watch_population(nullptr, 0);
         view.watch(nullptr);
     }
 

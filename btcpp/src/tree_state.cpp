@@ -549,12 +549,16 @@ public:
         }
     }
 
-    void on_visit(const canopy::agent& /*a*/, canopy::tree::index node) override {
+    // Events of another tree than the Tree's (its agent moved, which tick_root refuses) name
+    // none of its nodes: the loggers do not hear them.
+    void on_visit(const canopy::agent& a, canopy::tree::index node) override {
+        if (&a.tree() != &state_.tree()) return;
         if (isStatusCompleted(shown_[node])) change(node, NodeStatus::IDLE);
         if (running_first_[node]) change(node, NodeStatus::RUNNING);
     }
-    void on_tick(const canopy::agent& /*a*/, canopy::tree::index node, canopy::status /*before*/,
+    void on_tick(const canopy::agent& a, canopy::tree::index node, canopy::status /*before*/,
                  canopy::status result) override {
+        if (&a.tree() != &state_.tree()) return;
         const NodeStatus now = from_canopy(result);
         const canopy::tree& t = state_.tree();
         if (t.child_count(node) > 0) {
@@ -570,7 +574,8 @@ public:
         }
         change(node, now);
     }
-    void on_halt(const canopy::agent& /*a*/, canopy::tree::index node) override {
+    void on_halt(const canopy::agent& a, canopy::tree::index node) override {
+        if (&a.tree() != &state_.tree()) return;
         change(node, NodeStatus::IDLE);
     }
     void change(canopy::tree::index node, NodeStatus to) {
@@ -655,6 +660,12 @@ NodeStatus TreeState::tick_root() {
     const double dt = last_tick_ ? std::chrono::duration<double>(now - *last_tick_).count() : 0.0;
     last_tick_ = now;
     std::lock_guard<TreeLock> hold(lock_);
+    if (&agent_->tree() != tree_.get()) {
+        // The node objects were in the old tree's state, and the views name its nodes.
+        throw RuntimeError(
+            "Tree::canopyAgent() was moved to another tree; a BT::Tree runs the tree it was made "
+            "of: make a new Tree from the factory instead");
+    }
     for (const auto& between : between_ticks_) between.second();
     NodeStatus result = NodeStatus::IDLE;
     try {

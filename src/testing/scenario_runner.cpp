@@ -15,10 +15,12 @@
 namespace canopy {
 namespace {
 
-// Which nodes a tick visited, and its trace; passes every event on to `also`.
+// Which nodes of the scenario's tree a tick visited, and its trace; passes every event on to
+// `also`. A visit on another tree (a hook moved the agent) names none of this tree's nodes: it
+// is traced but not marked, and the run fails once the tick is over.
 class tick_watch final : public observer {
 public:
-    tick_watch(std::size_t nodes, observer* also) : visited_(nodes, false), also_(also) {}
+    tick_watch(const tree& t, observer* also) : tree_(&t), visited_(t.size(), false), also_(also) {}
 
     void start_tick() {
         std::fill(visited_.begin(), visited_.end(), false);
@@ -26,9 +28,11 @@ public:
         printer_ = trace_printer(trace_);
     }
     void on_visit(const agent& a, tree::index node) override {
-        visited_[node] = true;
-        ever_.resize(visited_.size(), false);
-        ever_[node] = true;
+        if (&a.tree() == tree_) {
+            visited_[node] = true;
+            ever_.resize(visited_.size(), false);
+            ever_[node] = true;
+        }
         printer_.on_visit(a, node);
         if (also_ != nullptr) also_->on_visit(a, node);
     }
@@ -45,6 +49,7 @@ public:
     std::string trace() const { return trace_.str(); }
 
 private:
+    const tree* tree_;
     std::vector<bool> visited_;
     std::vector<bool> ever_;
     std::ostringstream trace_;
@@ -173,7 +178,7 @@ public:
         } catch (const error& e) {
             return fail(0, s_.where, std::string("the tree cannot run: ") + e.what());
         }
-        tick_watch watch(t->size(), hooks.observe ? hooks.observe(t) : nullptr);
+        tick_watch watch(*t, hooks.observe ? hooks.observe(t) : nullptr);
         a->set_observer(&watch);
         for (const scenario_value& v : s_.blackboard) set(*a, 0, v);
         auto step = s_.steps.begin();
@@ -202,6 +207,15 @@ public:
                 return;
             }
             result_.ticks = k;
+            if (&a->tree() != t.get()) {
+                // The steps name nodes and keys of the tree loaded: checked on another tree,
+                // they would name other nodes, or none.
+                fail(k, checked ? step->where : s_.where,
+                     "the agent no longer runs the scenario's tree (a hook moved it to another "
+                     "tree); a scenario checks the tree it loaded",
+                     watch.trace());
+                return;
+            }
             if (checked) check(*a, *step, root, watch);
             if (checked) ++step;
         }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "canopy/core/error.hpp"
+#include "canopy/run/agent.hpp"
 
 namespace canopy {
 
@@ -42,21 +43,55 @@ coverage_recorder::coverage_recorder(std::shared_ptr<const tree> observed)
 coverage_recorder::~coverage_recorder() = default;
 
 std::vector<status>& coverage_recorder::statuses_of(const agent& a) {
-    if (cache.recorder == serial_ && cache.who == &a) return *cache.statuses;
-    const std::lock_guard<std::mutex> lock(agents_mutex_);
-    std::vector<status>& statuses = agents_[&a];  // a map's values stay where they are
-    if (statuses.empty()) statuses.assign(tree_->size(), status::idle);
-    cache = {serial_, &a, &statuses};
-    return statuses;
+    std::vector<status>* statuses = nullptr;
+    if (cache.recorder == serial_ && cache.who == &a) {
+        statuses = cache.statuses;
+    } else {
+        const std::lock_guard<std::mutex> lock(agents_mutex_);
+        statuses = &agents_[&a];  // a map's values stay where they are
+        cache = {serial_, &a, statuses};
+    }
+    // Only the thread ticking the agent touches its statuses, so this needs no lock.
+    if (statuses->empty()) statuses->assign(tree_->size(), status::idle);
+    return *statuses;
 }
 
+void coverage_recorder::forget_statuses(const agent& a) {
+    std::vector<status>* statuses = nullptr;
+    if (cache.recorder == serial_ && cache.who == &a) {
+        statuses = cache.statuses;
+    } else {
+        const std::lock_guard<std::mutex> lock(agents_mutex_);
+        const auto found = agents_.find(&a);
+        if (found == agents_.end()) return;  // never heard here: nothing to forget
+        statuses = &found->second;
+        cache = {serial_, &a, statuses};
+    }
+    statuses->clear();
+}
+
+bool coverage_recorder::runs_observed(const agent& a) const noexcept {
+    return &a.tree() == tree_.get();
+}
+
+// Events from an agent on another tree name that tree's nodes: indexes that may lie past
+// observed()'s end, or name other nodes of it. They are left out, never counted here.
 void coverage_recorder::on_visit(const agent& a, tree::index node) {
+    if (!runs_observed(a)) {
+        // Once a tick, not at every event: a lookup may take the lock.
+        if (node == tree::root) forget_statuses(a);
+        return;
+    }
     // BehaviorTree.CPP's controls and decorators set themselves running as their tick starts:
     // whatever they return then is a change.
     if (tree_->child_count(node) != 0) statuses_of(a)[node] = status::running;
 }
 
 void coverage_recorder::on_tick(const agent& a, tree::index node, status before, status result) {
+    if (!runs_observed(a)) {
+        if (node == tree::root) other_tree_ticks_.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
     std::vector<status>& statuses = statuses_of(a);
     // A run counts once: at the tick that left the node running when it was not.
     const status previous = result == status::running ? before : statuses[node];
@@ -97,14 +132,25 @@ void coverage_recorder::on_tick(const agent& a, tree::index node, status before,
 }
 
 void coverage_recorder::on_halt(const agent& a, tree::index node) {
+    if (!runs_observed(a)) return;
     std::vector<status>& statuses = statuses_of(a);
     std::fill(statuses.begin() + node, statuses.begin() + tree_->subtree_end(node), status::idle);
 }
 
 node_coverage coverage_recorder::of(tree::index i) const {
+    if (i >= tree_->size()) {
+        throw error(error_code::invalid_argument,
+                    "coverage_recorder::of: no node " + std::to_string(i) + " in tree '" +
+                        tree_->name() + "' of " + std::to_string(tree_->size()) +
+                        " nodes: ask a recorder made for the tree that node is of");
+    }
     const counters& c = counts_[i];
     return {c.success.load(std::memory_order_relaxed), c.failure.load(std::memory_order_relaxed),
             c.running.load(std::memory_order_relaxed), c.skipped.load(std::memory_order_relaxed)};
+}
+
+std::uint64_t coverage_recorder::other_tree_ticks() const noexcept {
+    return other_tree_ticks_.load(std::memory_order_relaxed);
 }
 
 void coverage_recorder::add(const coverage_recorder& other) {
@@ -123,6 +169,7 @@ void coverage_recorder::add(const coverage_recorder& other) {
         counts_[i].running.fetch_add(n.running, std::memory_order_relaxed);
         counts_[i].skipped.fetch_add(n.skipped, std::memory_order_relaxed);
     }
+    other_tree_ticks_.fetch_add(other.other_tree_ticks(), std::memory_order_relaxed);
 }
 
 coverage_summary summarize(const coverage_recorder& coverage) {
@@ -197,6 +244,10 @@ void print_coverage_summary(std::ostream& out, const coverage_recorder& coverage
     print_list(out, t, "never ticked", summary.never_ticked);
     print_list(out, t, "never succeeded", summary.never_succeeded);
     print_list(out, t, "never failed", summary.never_failed);
+    if (const std::uint64_t other = coverage.other_tree_ticks(); other != 0) {
+        out << "  not counted: " << other << (other == 1 ? " tick" : " ticks")
+            << " of agents on another tree (a reload they followed)\n";
+    }
 }
 
 }  // namespace canopy

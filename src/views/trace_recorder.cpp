@@ -84,6 +84,9 @@ trace_recorder::trace_recorder(std::shared_ptr<const tree> t, std::size_t max_ti
 
 void trace_recorder::record(const agent& a, const trace_event& e) {
     if (&a.tree() != tree_.get()) {  // the agent moved to another tree: start over on it
+        // Its nodes are not the old tree's: a tick of both would name nodes of neither. The
+        // tick that moved it (its halts of the old tree opened a record) keeps its number.
+        if (tick_open_) --ticks_seen_;
         tree_ = a.shared_tree();
         clear();
     }

@@ -133,6 +133,9 @@ public:
 
     /// The Canopy tree it runs, shared by every Tree made of it, and its own agent.
     const canopy::tree& canopyTree() const;
+    /// @warning the agent runs canopyTree() for the Tree's life, its state holding the Tree's
+    /// node objects: do not move it to another tree (agent::move_to, replace_tree) nor assign
+    /// it another agent. The Tree's next tick throws RuntimeError if it runs another tree.
     canopy::agent& canopyAgent();
 
 private:

@@ -50,7 +50,10 @@ public:
     /// The agent Groot2 sees from now on, or none; may change while the program runs. The
     /// server becomes the agent's observer and passes every event on to `next`, if given (an
     /// agent has one observer: give here the one it had). When the agent moves to another
-    /// tree (a tree_handle's reload), Groot2 is sent the new tree.
+    /// tree (a tree_handle's reload), Groot2 is sent the new tree at its first tick there:
+    /// statuses, transitions and breakpoints start over on it, since Groot2 names nodes by
+    /// index (uid). Events of any other tree than the one Groot2 was sent are passed on to
+    /// `next` only.
     void watch(agent* a, observer* next = nullptr);
     /// Call between ticks of the watched agent, on its thread, e.g. once per frame: attaches the
     /// server's observer when a client has come and detaches it when the client has gone. The

@@ -57,11 +57,14 @@ public:
     ~live_view();
 
     /// The agent the page shows, or none; may change at any time. When it moves to another
-    /// tree (a tree_handle's reload), the page loads the new tree.
+    /// tree (a tree_handle's reload), the view starts over on the new tree at the next
+    /// update(): the page loads it, and the last ticks and the population counts of the old
+    /// tree are dropped, since their node indexes name the old tree's nodes.
     void watch(agent* a);
     /// The agents the population view counts and the page may pick one of to watch
     /// (`count` agents from `first`), or none. Only agents on the watched agent's tree are
-    /// counted (the others are reported as such).
+    /// counted (the others are reported as such, `other_tree`): after a reload, the agents
+    /// not yet moved to it.
     void watch_population(agent* first, std::size_t count);
     /// Call between ticks on the ticking thread, e.g. once per frame: `tick` is the number
     /// of the tick just finished, which the page shows. While a page is open, copies the

@@ -86,6 +86,8 @@ scenario_read_result load_scenario(const std::filesystem::path& path);
 /// world on before each tick (the demos' worlds, a game's). Both optional.
 struct scenario_hooks {
     std::function<host_ref(const tree&)> host;
+    /// May feed the agent, not move it: an agent moved to another tree (agent::move_to) fails
+    /// the scenario after that tick, since its steps name the loaded tree's nodes.
     std::function<void(agent&, double dt)> before_tick;
     /// An observer the agent's events also go to (a coverage_recorder), for the tree the
     /// scenario loaded; null: none.

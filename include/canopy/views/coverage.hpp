@@ -32,6 +32,11 @@ struct node_coverage {
 /// Counts, for every node of one tree, what its ticks returned, over every agent of that tree
 /// it is attached to (agent::set_observer); each agent may tick on its own thread. It keeps,
 /// for each agent it has seen, one status per node: the status BehaviorTree.CPP would hold.
+///
+/// The counts are of observed()'s nodes only. An agent that runs another tree (it followed a
+/// tree_handle's reload, or was moved) is heard but not counted: its ticks add to
+/// other_tree_ticks(), and its statuses start afresh if it comes back to observed(). To count
+/// a reloaded tree, attach a recorder made for it (docs/hot_reload.md).
 class coverage_recorder final : public observer {
 public:
     explicit coverage_recorder(std::shared_ptr<const tree> observed);
@@ -42,10 +47,16 @@ public:
     void on_halt(const agent& a, tree::index node) override;
 
     const tree& observed() const noexcept { return *tree_; }
-    /// The counts of node `i` so far.
+    /// The counts of node `i` of observed() so far.
+    /// @warning throws canopy::error (invalid_argument) for a node past observed()'s end, such
+    /// as a node of a reloaded tree that has more.
     node_coverage of(tree::index i) const;
-    /// Adds another recorder's counts to these, node by node: the same file loaded again (by
-    /// another test), whose tree has as many nodes with the same ids.
+    /// The ticks of agents that ran another tree than observed(), which of() leaves out: one
+    /// per agent tick that reached its root's result. Not 0 once the agents observed have
+    /// moved to a reloaded tree.
+    std::uint64_t other_tree_ticks() const noexcept;
+    /// Adds another recorder's counts to these, node by node, and its other_tree_ticks(): the
+    /// same file loaded again (by another test), whose tree has as many nodes with the same ids.
     /// @warning throws canopy::error (invalid_argument) for a tree of another shape.
     void add(const coverage_recorder& other);
 
@@ -58,6 +69,9 @@ private:
     };
     // Each agent's nodes' statuses as BehaviorTree.CPP would hold them, to count changes.
     std::vector<status>& statuses_of(const agent& a);
+    // An agent heard on another tree: the statuses it had here no longer describe it.
+    void forget_statuses(const agent& a);
+    bool runs_observed(const agent& a) const noexcept;
     std::uint64_t serial_;
     std::shared_ptr<const tree> tree_;
     std::unique_ptr<counters[]> counts_;
@@ -65,7 +79,10 @@ private:
     // Per node: a BehaviorTree.CPP file's IfThenElse of two children, which does not reset a
     // condition that failed.
     std::vector<bool> keeps_failed_condition_;
+    std::atomic<std::uint64_t> other_tree_ticks_{0};
     std::mutex agents_mutex_;
+    // Empty for an agent whose statuses are to start afresh. Never erased: a thread's cache
+    // may point at an entry.
     std::unordered_map<const agent*, std::vector<status>> agents_;
 };
 

@@ -19,6 +19,10 @@ namespace canopy {
 ///     Selector #1: idle -> running
 ///
 /// A halt is a line `  Sequence #2: halted`.
+///
+/// It names each node from the tree the agent runs at that event and keeps nothing per node,
+/// so an agent that moves to another tree (a tree_handle's reload) prints the old tree's
+/// halts, then the new tree's nodes.
 class trace_printer : public observer {
 public:
     explicit trace_printer(std::ostream& out) : out_(&out) {}

@@ -65,8 +65,15 @@ std::uint64_t tree_checksum(const tree& t);
 /// `max_ticks` of them, oldest dropped first. A tick opens at the first event after the
 /// previous tick's root result, so halts between ticks (agent::reset, agent::move_to) start
 /// the next tick's record. Once each kept tick has seen as many events as it will, recording
-/// allocates nothing: a dropped tick's storage is reused. If the agent moves to another tree,
-/// the recording starts over on it.
+/// allocates nothing: a dropped tick's storage is reused.
+///
+/// If the agent moves to another tree (a tree_handle's reload, agent::move_to), the recording
+/// starts over on it at the agent's first event there: the ticks of the old tree are dropped,
+/// halts of its nodes included, recording() and write() describe the new tree, and the tick
+/// that moved keeps its number. So a recording always fits the tree it names (check_trace_fits).
+/// The recorder lets go of the old tree then: a reference recorded_tree() gave before is valid
+/// only while something else holds that tree. It follows one agent: attached to agents on
+/// different trees, it would start over at each switch between them.
 class trace_recorder final : public observer {
 public:
     /// @param t the tree the agent runs
@@ -84,6 +91,8 @@ public:
     /// Forgets every tick kept (numbering goes on).
     void clear() noexcept;
 
+    /// The tree the ticks kept were recorded on: the agent's current tree once it has an
+    /// event there.
     const tree& recorded_tree() const noexcept { return *tree_; }
     std::size_t max_ticks() const noexcept { return slots_.size(); }
 
