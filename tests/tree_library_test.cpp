@@ -295,12 +295,15 @@ TEST_SUITE("hot reload") {
         CHECK(log.events[1].outcome == reload_outcome::reloaded);
         CHECK(log.events[1].nodes == 3);
         CHECK(a.is_running(1));
-        CHECK(run(a, 1) == "r");  // the running leaf is halted, the new tree starts at its root
+        // The running leaf is unchanged, so it keeps its place (docs/snapshots.md): it goes on
+        // from its third tick and succeeds, then the new leaf runs.
+        CHECK(run(a, 1) == "s");
+        CHECK(host.enters == 3);
         CHECK(a.tree().size() == 3);
         CHECK(host.violations == 0);
+        CHECK(host.enters == host.finishes);  // the Sequence finished
+        CHECK(run(a, 1) == "r");                // and starts again
         CHECK(host.enters == host.finishes + 1);
-        CHECK(run(a, 1) == "s");
-        CHECK(host.enters == host.finishes);
     }
 
     TEST_CASE("a change to a subtree file reloads every tree that uses it") {
@@ -394,7 +397,7 @@ TEST_SUITE("hot reload") {
         CHECK(trees.size() == 1);
     }
 
-    TEST_CASE("agents made from a handle run the new tree from their next tick") {
+    TEST_CASE("agents made from a handle run the new tree from their next tick, in place") {
         scratch_folder folder;
         const registry reg = runtime_registry();
         write(folder / "a.json", json_tree({record(1, 0, "Sequence"), leaf(2, 1, "r")}));
@@ -415,9 +418,11 @@ TEST_SUITE("hot reload") {
         }
         for (const script_log& host : hosts) {
             CHECK(host.violations == 0);
-            CHECK(host.enters == 3);  // the first leaf, then both new ones
+            // Only the running leaf's parameter changed: it keeps its place and ticks on with
+            // the new one, then the new leaf runs.
+            CHECK(host.enters == 2);
             CHECK(host.enters == host.finishes);
-            CHECK(host.calls[1] == "halt #2");
+            CHECK(host.calls[1] == "exit success #2");
         }
     }
 

@@ -86,6 +86,7 @@ std::string_view to_string(error_code code) noexcept {
         case error_code::limit_exceeded: return "limit-exceeded";
         case error_code::unsupported: return "unsupported";
         case error_code::script: return "script";
+        case error_code::snapshot: return "snapshot";
     }
     return "unknown";
 }

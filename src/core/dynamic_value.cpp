@@ -8,6 +8,7 @@
 #include <string>
 
 #include "canopy/core/error.hpp"
+#include "core/bytes.hpp"
 #include "core/json_text.hpp"
 
 namespace canopy {
@@ -500,10 +501,78 @@ dynamic_value dynamic_value::from_json(std::string_view text) {
     return json_parser(text).whole();
 }
 
+void dynamic_value::append_bytes(std::string& out) const {
+    detail::put(out, static_cast<std::uint8_t>(type()));
+    switch (type()) {
+        case kind::null: break;
+        case kind::boolean: detail::put(out, static_cast<std::uint8_t>(boolean())); break;
+        case kind::number: detail::put(out, number()); break;
+        case kind::string: detail::put_text(out, string()); break;
+        case kind::array:
+            detail::put(out, static_cast<std::uint32_t>(array()->size()));
+            for (const dynamic_value& element : *array()) element.append_bytes(out);
+            break;
+        case kind::object:
+            detail::put(out, static_cast<std::uint32_t>(object()->size()));
+            for (const auto& [name, field] : *object()) {
+                detail::put_text(out, name);
+                field.append_bytes(out);
+            }
+            break;
+    }
+}
+
+namespace {
+
+dynamic_value read_value(detail::byte_reader& in, int depth) {
+    if (depth > dynamic_value::max_depth) in.fail("a value", "nested too deep");
+    const auto tag = in.get<std::uint8_t>("a value's kind");
+    switch (static_cast<dynamic_value::kind>(tag)) {
+        case dynamic_value::kind::null: return {};
+        case dynamic_value::kind::boolean: return in.get<std::uint8_t>("a boolean") != 0;
+        case dynamic_value::kind::number: return in.get<double>("a number");
+        case dynamic_value::kind::string: return std::string(in.get_text("a string"));
+        case dynamic_value::kind::array: {
+            dynamic_value::array_type elements(in.get_count(1, "an array's length"));
+            for (dynamic_value& element : elements) element = read_value(in, depth + 1);
+            return elements;
+        }
+        case dynamic_value::kind::object: {
+            dynamic_value::object_type fields(in.get_count(5, "an object's size"));
+            for (auto& [name, field] : fields) {
+                name = std::string(in.get_text("a field's name"));
+                field = read_value(in, depth + 1);
+            }
+            return fields;
+        }
+    }
+    in.fail("a value's kind", "no kind " + std::to_string(tag));
+}
+
+}  // namespace
+
+dynamic_value dynamic_value::from_bytes(std::string_view bytes) {
+    detail::byte_reader in(bytes);
+    dynamic_value value = read_value(in, 0);
+    if (!in.done()) in.fail("a value", "bytes left after it");
+    return value;
+}
+
 std::shared_ptr<const value_type> dynamic_value_type() {
-    static const std::shared_ptr<const value_type> type = make_value_type<dynamic_value>(
-        "json", [](std::string_view text) { return dynamic_value::from_json(text); },
-        [](const dynamic_value& value) { return value.to_json(); });
+    static const std::shared_ptr<const value_type> type = [] {
+        auto made = std::const_pointer_cast<value_type>(make_value_type<dynamic_value>(
+            "json", [](std::string_view text) { return dynamic_value::from_json(text); },
+            [](const dynamic_value& value) { return value.to_json(); }));
+        made->save = [](const void* value) {
+            std::string bytes;
+            static_cast<const dynamic_value*>(value)->append_bytes(bytes);
+            return bytes;
+        };
+        made->restore = [](void* at, std::string_view saved) {
+            *static_cast<dynamic_value*>(at) = dynamic_value::from_bytes(saved);
+        };
+        return std::shared_ptr<const value_type>(std::move(made));
+    }();
     return type;
 }
 

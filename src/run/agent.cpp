@@ -2,15 +2,15 @@
 // is the tick engine's, in canopy/run/context.hpp and src/run/context.cpp.
 #include "canopy/run/agent.hpp"
 
-#include <cstring>
 #include <exception>
-#include <new>
 #include <string>
 
 #include "canopy/core/error.hpp"
 #include "canopy/run/event.hpp"
 #include "core/param_text.hpp"
 #include "run/node_named.hpp"
+#include "run/key_carry.hpp"
+#include "run/state_block.hpp"
 #include "run/tree_handle_state.hpp"
 
 namespace canopy {
@@ -33,12 +33,6 @@ void check_host(const tree& t, host_ref host) {
                          (host ? "is of another type" : "is missing") +
                          ": give the agent a pointer to the type its actions take");
     }
-}
-
-// Destroys the node states that own something (state_layout::owns); the others need nothing.
-void destroy_states(const detail::tree_layout& layout, std::byte* block) noexcept {
-    for (tree::index k : layout.owning)
-        layout.objects[k]->destroy_state(block + layout.state_offset[k]);
 }
 
 // The root's result as the program receives it: a root that sees errors may return one, and
@@ -111,9 +105,12 @@ agent::~agent() {
 }
 
 void agent::allocate() {
-    const canopy::tree& t = *tree_;
-    const detail::tree_layout& layout = t.layout();
-    if (!layout.runnable) {
+    check_runnable(*tree_);
+    core_.block = detail::state_block(*tree_).release();
+}
+
+void agent::check_runnable(const canopy::tree& t) const {
+    if (!t.layout().runnable) {
         for (tree::index i = 0; i < t.size(); ++i) {
             if (t.object(i) == nullptr) {
                 throw error(error_code::not_runnable,
@@ -124,38 +121,16 @@ void agent::allocate() {
         }
     }
     check_host(t, core_.host);
-    core_.block = static_cast<std::byte*>(
-        ::operator new(layout.block_size, std::align_val_t(layout.block_align)));
-    std::memset(core_.block, 0, layout.block_size);  // idle statuses, stamps 0
-    construct_states();
-    try {
-        blackboard().construct();
-    } catch (...) {
-        destroy_states(layout, core_.block);
-        ::operator delete(core_.block, std::align_val_t(layout.block_align));
-        core_.block = nullptr;
-        throw;
-    }
-}
-
-void agent::construct_states() {
-    const detail::tree_layout& layout = tree_->layout();
-    for (tree::index k : layout.stateful)
-        layout.objects[k]->construct_state(core_.block + layout.state_offset[k]);
 }
 
 void agent::renew_states() {
-    destroy_states(tree_->layout(), core_.block);
-    construct_states();
+    detail::state_block::renew_states(*tree_, core_.block);
 }
 
 void agent::release() noexcept {
-    if (core_.block != nullptr) {
-        destroy_states(tree_->layout(), core_.block);
-        blackboard().destroy();
-        ::operator delete(core_.block, std::align_val_t(tree_->layout().block_align));
-        core_.block = nullptr;
-    }
+    if (core_.block == nullptr) return;  // moved from: no tree either
+    detail::state_block::free(*tree_, core_.block);
+    core_.block = nullptr;
 }
 
 void agent::set_host(host_ref host) {
@@ -197,6 +172,7 @@ status agent::tick(double dt) {
         follow_new_tree();
     }
     core_.time_ns += dt_ns;
+    ++core_.ticks;
     if (CANOPY_UNLIKELY(tree_->layout().interrupts_on_error)) return tick_or_interrupt(dt_ns);
     if (CANOPY_UNLIKELY(!tree_->layout().listeners.empty()))
         return tick_telling_listeners(*this, core_, *tree_, dt_ns);
@@ -287,6 +263,7 @@ void agent::reset() {
         if (!failure) failure = std::current_exception();
     }
     core_.time_ns = 0;
+    core_.ticks = 0;
     if (const std::uint32_t flag = tree_->layout().left_running_flag) codes()[flag] = 0;
     renew_states();
     if (failure) std::rethrow_exception(failure);
@@ -296,6 +273,7 @@ void agent::replace_tree(std::shared_ptr<const canopy::tree> tree) {
     if (!tree) throw error(error_code::invalid_argument, "an agent needs a tree");
     halt_all();
     core_.time_ns = 0;
+    core_.ticks = 0;
     switch_to(std::move(tree), false);
 }
 
@@ -310,57 +288,25 @@ tree_handle agent::followed() const {
     return tree_handle(extras_->handle);
 }
 
-namespace {
-
-// Copies the values of the keys two layouts share, by name and type: a value written or
-// unset keeps its state, and a key that kept its stamp reads as not updated.
-void carry_keys(const canopy::blackboard& from, canopy::blackboard to) {
-    const std::vector<blackboard_key>& from_keys = from.keys();
-    const std::vector<blackboard_key>& to_keys = to.keys();
-    for (std::size_t k = 0; k < to_keys.size(); ++k) {
-        for (std::size_t j = 0; j < from_keys.size(); ++j) {
-            if (from_keys[j].name != to_keys[k].name || !from_keys[j].same_type(to_keys[k]))
-                continue;
-            to.carry(static_cast<std::uint32_t>(k), from, static_cast<std::uint32_t>(j));
-            break;
-        }
-    }
-}
-
-}  // namespace
-
-void agent::move_to(std::shared_ptr<const canopy::tree> tree) {
-    if (!tree) throw error(error_code::invalid_argument, "an agent needs a tree");
-    halt_all();
-    switch_to(std::move(tree), true);
-}
-
 void agent::switch_to(std::shared_ptr<const canopy::tree> tree, bool keep_shared_keys) {
     std::shared_ptr<const canopy::tree> old = std::move(tree_);
     std::byte* old_block = core_.block;
     tree_ = std::move(tree);
     try {
         allocate();
-    } catch (...) {
+        if (keep_shared_keys) {
+            const detail::tree_layout& old_layout = old->layout();
+            detail::carry_shared_keys({old_block + old_layout.blackboard_offset, &old_layout.board},
+                                      blackboard());
+        }
+    } catch (...) {  // the tree cannot run, or a value's copy threw: the old block stays
+        if (core_.block != old_block) release();
         tree_ = std::move(old);
         core_.block = old_block;
         renew_states();
         throw;
     }
-    const detail::tree_layout& old_layout = old->layout();
-    canopy::blackboard old_board(old_block + old_layout.blackboard_offset, &old_layout.board);
-    try {
-        if (keep_shared_keys) carry_keys(old_board, blackboard());
-    } catch (...) {  // a value's copy threw: the new block goes, the old one stays
-        release();
-        tree_ = std::move(old);
-        core_.block = old_block;
-        renew_states();
-        throw;
-    }
-    destroy_states(old_layout, old_block);
-    old_board.destroy();
-    ::operator delete(old_block, std::align_val_t(old_layout.block_align));
+    detail::state_block::free(*old, old_block);
 }
 
 canopy::blackboard agent::blackboard() noexcept {

@@ -1,6 +1,7 @@
 #include "canopy/run/blackboard.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <type_traits>
 #include <variant>
 
@@ -28,6 +29,8 @@ storage storage_of(const blackboard_key& key) {
 }  // namespace
 
 void blackboard::layout::place(std::vector<blackboard_key> in_slot_order, bool stamps) {
+    static std::atomic<std::uint64_t> next_serial{1};
+    serial = next_serial.fetch_add(1, std::memory_order_relaxed);
     keys = std::move(in_slot_order);
     offsets.clear();
     bytes = 0;

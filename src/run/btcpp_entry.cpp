@@ -9,6 +9,7 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/tree.hpp"
+#include "core/bytes.hpp"
 #include "run/javascript_port.hpp"
 
 namespace canopy::detail {
@@ -205,6 +206,35 @@ std::shared_ptr<const value_type> made_entry_type() {
             }
         }));
     type->takes_plain = &plain_writes;
+    // The entry whole for a snapshot: whether it exists and its declared type, which its text
+    // does not say.
+    type->save = [](const void* value) {
+        const auto& entry = *static_cast<const btcpp_entry*>(value);
+        std::string bytes;
+        put(bytes, static_cast<std::uint8_t>(entry.exists));
+        put(bytes, static_cast<std::uint8_t>(entry.type));
+        put(bytes, static_cast<std::uint8_t>(entry.value.held));
+        put(bytes, entry.value.i);
+        put(bytes, entry.value.d);
+        bytes += entry.value.s;
+        return bytes;
+    };
+    type->restore = [](void* at, std::string_view saved) {
+        byte_reader in(saved);
+        btcpp_entry entry;
+        entry.exists = in.get<std::uint8_t>("an entry") != 0;
+        const auto declared = in.get<std::uint8_t>("an entry's type");
+        const auto held = in.get<std::uint8_t>("an entry's value");
+        if (declared > static_cast<std::uint8_t>(btcpp_entry::declared::object) ||
+            held > static_cast<std::uint8_t>(btcpp_any::kind::string))
+            in.fail("an entry", "not a BT::Any entry");
+        entry.type = static_cast<btcpp_entry::declared>(declared);
+        entry.value.held = static_cast<btcpp_any::kind>(held);
+        entry.value.i = in.get<std::int64_t>("an entry's integer");
+        entry.value.d = in.get<double>("an entry's real");
+        entry.value.s = std::string(in.get_bytes(in.left(), "an entry's string"));
+        *static_cast<btcpp_entry*>(at) = std::move(entry);
+    };
     return type;
 }
 

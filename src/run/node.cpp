@@ -1,5 +1,8 @@
 #include "canopy/run/node.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "canopy/core/status.hpp"
 
 namespace canopy {
@@ -22,6 +25,12 @@ void node::halt(context& /*ctx*/) const {}
 void node::on_event(context& /*ctx*/, std::string_view /*event*/) const {}
 void node::construct_state(void* /*storage*/) const {}
 void node::destroy_state(void* /*storage*/) const noexcept {}
+bool node::save_state(const void* /*storage*/, std::string& /*out*/) const {
+    return false;
+}
+void node::restore_state(void* /*storage*/, std::string_view /*saved*/) const {
+    throw std::logic_error("restore_state of a node whose save_state saves nothing");
+}
 void node::check_children(std::size_t /*count*/) const {}
 
 }  // namespace canopy

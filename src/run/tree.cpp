@@ -1,6 +1,33 @@
 #include "canopy/run/tree.hpp"
 
+#include <string_view>
+
+#include "core/param_text.hpp"
+
 namespace canopy {
+namespace {
+
+// FNV-1a over length-prefixed texts, so that ("ab", "c") and ("a", "bc") differ.
+class hasher {
+public:
+    void add(std::string_view text) noexcept {
+        add_number(text.size());
+        for (const char c : text) byte(static_cast<unsigned char>(c));
+    }
+    void add_number(std::uint64_t number) noexcept {
+        for (int k = 0; k < 8; ++k) byte(static_cast<unsigned char>(number >> (8 * k)));
+    }
+    std::uint64_t value() const noexcept { return hash_; }
+
+private:
+    void byte(unsigned char c) noexcept {
+        hash_ ^= c;
+        hash_ *= 1099511628211ULL;
+    }
+    std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+}  // namespace
 
 tree::tree(detail::tree_parts&& parts)
     : layout_(std::move(parts.layout)),
@@ -33,6 +60,38 @@ param_list tree::params(index i) const {
     const std::uint32_t record = record_of_[i];
     return {param_values_.data() + params_begin_[record],
             params_begin_[record + 1] - params_begin_[record]};
+}
+
+std::uint64_t tree::fingerprint() const noexcept {
+    if (const std::uint64_t known = fingerprint_.value.load(std::memory_order_acquire)) return known;
+    hasher h;
+    h.add_number(layout_.fails_as_btcpp);
+    h.add_number(layout_.interrupts_on_error);
+    const std::vector<blackboard_key>& all_keys = keys();
+    for (const blackboard_key& key : all_keys) {
+        h.add(key.name);
+        h.add(key.type_name());
+        h.add(key.initial ? detail::value_text(*key.initial) : std::string());
+        h.add_number(key.starts_unset);
+    }
+    for (index i = 0; i < size(); ++i) {
+        h.add(type_name(i));
+        h.add(describe(i));
+        h.add_number(subtree_end(i) - i);
+        for (const param& p : params(i)) {
+            h.add(p.name);
+            h.add(p.key < all_keys.size() ? "{" + all_keys[p.key].name + "}"
+                                          : detail::value_text(p.value));
+            h.add_number(p.output);
+        }
+        for (std::size_t which = 0; which < std::size(condition_params); ++which) {
+            const script* condition = this->condition(i, which);
+            h.add(condition != nullptr ? std::string_view(condition->text()) : std::string_view());
+        }
+    }
+    const std::uint64_t computed = h.value() == 0 ? 1 : h.value();
+    fingerprint_.value.store(computed, std::memory_order_release);
+    return computed;
 }
 
 const node* tree::object(index i) const {

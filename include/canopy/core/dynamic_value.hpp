@@ -111,6 +111,12 @@ public:
     /// nests deeper than max_depth.
     static dynamic_value from_json(std::string_view text);
     static constexpr int max_depth = 256;
+    /// Appends the value as bytes that from_bytes reads back exactly, NaN and the infinities
+    /// included, which JSON cannot say: how a snapshot keeps it (agent::save). An array or
+    /// object that several values share comes back as a copy for each.
+    void append_bytes(std::string& out) const;
+    /// @warning throws canopy::error (code `snapshot`) for bytes append_bytes did not write.
+    static dynamic_value from_bytes(std::string_view bytes);
 
 private:
     using storage = std::variant<std::monostate, bool, double, std::string,

@@ -27,6 +27,7 @@ enum class error_code : std::uint8_t {
     unsupported,       ///< something Canopy does not do, asked for (a palette in flat JSON)
     script,            ///< a script failed as it ran (docs/scripting.md): a value that does
                        ///< not convert, such as a real with a fraction stored in an integer key
+    snapshot,          ///< a snapshot that cannot be saved or restored (agent::save, restore)
 };
 
 /// The stable spelling of a code, e.g. "invalid-argument".

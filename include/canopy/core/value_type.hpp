@@ -39,6 +39,12 @@ struct value_type {
     std::function<std::string(const void* value)> to_text;
     /// A new value from a file's text. @warning throws (any std::exception) for bad text.
     std::function<std::shared_ptr<const void>(std::string_view text)> from_text;
+    /// How a snapshot (agent::save) keeps a value: `save` gives bytes from which `restore`
+    /// gives the same value back into a constructed one, throwing (any std::exception) for
+    /// bytes it cannot read. Empty: the snapshot keeps the value's to_text and restores it
+    /// with from_text, which must then read back what it showed.
+    std::function<std::string(const void* value)> save;
+    std::function<void(void* at, std::string_view saved)> restore;
 
     /// For a type that holds whatever plain value is written into it (a BehaviorTree.CPP
     /// file's dynamic entry): how each plain value a program writes (blackboard::set) is

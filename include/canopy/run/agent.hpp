@@ -12,10 +12,15 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/host.hpp"
 #include "canopy/run/observer.hpp"
+#include "canopy/run/snapshot.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/run/tree_handle.hpp"
 
 namespace canopy {
+
+namespace detail {
+struct snapshot_access;  // src/run/snapshot.cpp: saves and restores an agent's state block
+}
 
 /// One runner of a shared tree (the structure/runtime split of the articles Canopy grew from): the
 /// tree, immutable and shared by any number of agents, plus one block of this agent's own state: a
@@ -81,13 +86,34 @@ public:
     void halt();
     /// Halts every running node, then runs `tree` from scratch (a new state block).
     void replace_tree(std::shared_ptr<const canopy::tree> tree);
-    /// Moves to another version of the tree, as a followed handle's agents do: halts every
-    /// running node, children before parents, then runs `tree` from its root with fresh node
-    /// state. The clock goes on, and every blackboard key the two trees share (same name and
+    /// Moves to another version of the tree, as a followed handle's agents do, keeping its
+    /// place (docs/snapshots.md, "Changed trees"): each node that the new tree has unchanged,
+    /// under ancestors that are, keeps its status and state, so an agent whose running branch
+    /// did not change goes on where it was; each running node that does not keep its place is
+    /// halted first, children before parents, and its parent goes on as after any halt of a
+    /// child. The clock goes on, and every blackboard key the two trees share (same name and
     /// type) keeps its value. If `tree` cannot run (a type without behaviour), throws
     /// canopy::error (host_error if its actions take another host type) and stays on its
     /// tree, halted.
     void move_to(std::shared_ptr<const canopy::tree> tree);
+    /// The agent as a snapshot (docs/snapshots.md): its tree's fingerprint and description,
+    /// every node's status and state, the blackboard, the clock, the tick count and the
+    /// generator, in bytes that restore() reads in this process or another.
+    /// views/snapshot_json.hpp gives the same content as JSON.
+    /// @warning throws canopy::error (code `snapshot`) naming a running node whose state
+    /// cannot be saved (node::save_state), unless `unsaved` says restart, and for a key whose
+    /// custom type cannot save its value.
+    std::string save(unsaved_state unsaved = unsaved_state::refuse) const;
+    /// Makes the agent what a snapshot says it was: statuses, node states, blackboard, clock,
+    /// tick count, generator. Nothing is halted first: the running nodes it had are dropped
+    /// as when the agent is destroyed. Keeps the tree, the host and the observer.
+    /// @warning throws canopy::error (code `snapshot`), the agent untouched, for bytes that
+    /// are not a snapshot, are truncated, come from a newer format, belong to another tree
+    /// (with snapshot_match::changed_tree, one whose root does not match), hold a key whose
+    /// type differs from the tree's, or a state its node refuses.
+    void restore(std::string_view snapshot, snapshot_match match = snapshot_match::same_tree);
+    /// The ticks since the agent was made or reset (a snapshot keeps them).
+    std::uint64_t ticks() const noexcept { return core_.ticks; }
     /// The handle this agent follows, if any.
     tree_handle followed() const;
 
@@ -128,9 +154,12 @@ public:
     void* node_state(canopy::tree::index node) noexcept;
 
 private:
+    friend struct detail::snapshot_access;
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(core_.block); }
     void allocate();
-    void construct_states();
+    // Throws as allocate() would for `t`: a node type without behaviour, a host that does
+    // not fit.
+    void check_runnable(const canopy::tree& t) const;
     void renew_states();  // destroys the node states, then constructs them
     void release() noexcept;
     void follow_new_tree();

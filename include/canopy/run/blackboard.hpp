@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,8 @@
 #include "canopy/core/value_type.hpp"
 
 namespace canopy {
+
+class key_slot;
 
 /// A blackboard key: what nodes and the host may read and write per agent. A program declares
 /// keys with registry::add_key; a tree file may declare its own (docs/formats.md).
@@ -82,6 +85,10 @@ public:
         /// is not trivial); a block of integers, numbers and booleans needs neither.
         bool needs_lifetime = false;
 
+        /// A number no other layout of this process has: what a key_slot remembers its
+        /// tree's layout by.
+        std::uint64_t serial = 0;
+
         /// Places `keys` (given in slot order), with an update stamp each if `stamps` or if
         /// a key starts unset, and sets every other member.
         void place(std::vector<blackboard_key> in_slot_order, bool stamps);
@@ -92,8 +99,13 @@ public:
     /// The slot of a key, or npos when the tree has no such key.
     std::uint32_t find(std::string_view name) const noexcept;
     static constexpr std::uint32_t npos = 0xFFFFFFFF;
-    /// The slot of a key. @warning throws canopy::error for a key the tree does not have.
+    /// The slot of a key. A slot number belongs to the tree it came from: after the agent
+    /// moves to another version of its tree (a reload), the same number may name another
+    /// key. A program that keeps a key across ticks keeps a key_slot.
+    /// @warning throws canopy::error for a key the tree does not have.
     std::uint32_t slot(std::string_view name) const;
+    /// Which tree's layout this blackboard has (layout::serial).
+    std::uint64_t layout_serial() const noexcept { return layout_->serial; }
 
     /// The value as T: bool for a boolean key, std::int64_t for an integer key, double for a
     /// number or integer key, std::string_view for a string key (valid until the value
@@ -129,6 +141,11 @@ public:
     T get(std::string_view name) const {
         return get<T>(slot(name));
     }
+    /// get() and set() of a key_slot's key, in whichever tree this blackboard's is.
+    template <typename T>
+    T get(const key_slot& key) const;
+    template <typename T>
+    void set(const key_slot& key, const T& value);
     template <typename T>
     void set(std::string_view name, const T& value) {
         set(slot(name), value);
@@ -248,6 +265,57 @@ private:
     std::byte* base_;
     const layout* layout_;
 };
+
+/// A blackboard key named once and kept by a program across ticks: it finds its slot in each
+/// tree it is used with, so it names the same key after the agent moves to a new version of
+/// its tree, whatever order that version declares its keys in. The lookup by name happens
+/// once per tree; each use after that costs one comparison. Copyable; usable from several
+/// threads at once.
+///
+///     canopy::key_slot health("health");
+///     guard.blackboard().set(health, 10.0);
+class key_slot {
+public:
+    explicit key_slot(std::string name) : name_(std::move(name)) {}
+    key_slot(const key_slot& other) : name_(other.name_), cached_(other.cached_.load()) {}
+    key_slot& operator=(const key_slot& other) {
+        name_ = other.name_;
+        cached_ = other.cached_.load();
+        return *this;
+    }
+
+    /// The key's slot in `board`.
+    /// @warning throws canopy::error when board's tree has no key of this name.
+    std::uint32_t in(const blackboard& board) const {
+        const std::uint64_t cached = cached_.load(std::memory_order_relaxed);
+        if ((cached >> slot_bits) == (board.layout_serial() & serial_mask))
+            return static_cast<std::uint32_t>(cached & slot_mask);
+        const std::uint32_t slot = board.slot(name_);
+        if (slot <= slot_mask) {
+            cached_.store(((board.layout_serial() & serial_mask) << slot_bits) | slot,
+                          std::memory_order_relaxed);
+        }
+        return slot;
+    }
+    const std::string& name() const noexcept { return name_; }
+
+private:
+    // The layout's serial and the slot in one word, read and written whole.
+    static constexpr int slot_bits = 24;
+    static constexpr std::uint64_t slot_mask = (std::uint64_t{1} << slot_bits) - 1;
+    static constexpr std::uint64_t serial_mask = (std::uint64_t{1} << (64 - slot_bits)) - 1;
+    std::string name_;
+    mutable std::atomic<std::uint64_t> cached_{0};  // serials start at 1: 0 is no tree
+};
+
+template <typename T>
+T blackboard::get(const key_slot& key) const {
+    return get<T>(key.in(*this));
+}
+template <typename T>
+void blackboard::set(const key_slot& key, const T& value) {
+    set(key.in(*this), value);
+}
 
 template <typename T>
 T blackboard::get(std::uint32_t slot) const {

@@ -47,6 +47,7 @@ struct agent_core {
     observer* watcher = nullptr;
     std::int64_t time_ns = 0;
     std::uint64_t random = 0;
+    std::uint64_t ticks = 0;  ///< agent::tick calls since the agent was made or reset
 };
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -19,6 +20,10 @@ struct state_layout {
     /// Whether the state owns something (a std::vector, a std::string): the agent then calls
     /// node::destroy_state before it frees the storage or constructs the state anew.
     bool owns = false;
+    /// Whether a snapshot (agent::save) keeps the state as its bytes: a trivially copyable
+    /// state that holds no pointer or handle, whose bytes mean the same in another process.
+    /// A state that is not is saved by node::save_state, if the class overrides it.
+    bool saved_as_bytes = false;
 };
 
 /// The behaviour of one tree node, made by its type's creator from the node's parameters.
@@ -68,6 +73,14 @@ public:
     virtual void construct_state(void* storage) const;
     /// Destroys that state, when the agent is freed or reset; called only when state().owns.
     virtual void destroy_state(void* storage) const noexcept;
+    /// Appends to `out` what restore_state needs to give the state back, for a snapshot
+    /// (agent::save, docs/snapshots.md); called only for a state not saved_as_bytes. Returns
+    /// false, the default, when the state cannot be saved: saving an agent in which the node
+    /// runs is then refused, and an idle one starts afresh when the snapshot is restored.
+    virtual bool save_state(const void* storage, std::string& out) const;
+    /// Gives back, in a state just constructed, what save_state wrote. Throws an exception
+    /// derived from std::exception for bytes it cannot read: the restore is refused.
+    virtual void restore_state(void* storage, std::string_view saved) const;
 
     /// Refuses, by throwing an exception derived from std::exception, a child count this node
     /// cannot work with (beyond what its type's arity says: IfThenElse takes two or three).

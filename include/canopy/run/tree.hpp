@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -258,11 +259,28 @@ public:
     const std::vector<blackboard_key>& keys() const noexcept { return layout_.board.keys; }
     /// The bytes of state each agent of this tree holds (see agent).
     std::size_t state_bytes() const noexcept { return layout_.block_size; }
+    /// A 64-bit hash of what the tree means: its nodes' types, shape, names and parameters
+    /// (values, bound keys, condition scripts), its keys' names, types and initial values, and
+    /// the runtime rules of its format. Two loads of one file, or of files that differ only in
+    /// layout, spacing or ids, give the same; a snapshot names the tree by it
+    /// (docs/snapshots.md). Computed at the first call.
+    std::uint64_t fingerprint() const noexcept;
 
     /// What the tick engine reads; not for programs, whose view is the members above.
     const detail::tree_layout& layout() const noexcept { return layout_; }
 
 private:
+    // Computed once, by whichever thread asks first (the same value whoever computes it).
+    struct lazy_hash {
+        mutable std::atomic<std::uint64_t> value{0};  // 0: not yet
+        lazy_hash() = default;
+        lazy_hash(lazy_hash&& other) noexcept : value(other.value.load()) {}
+        lazy_hash& operator=(lazy_hash&& other) noexcept {
+            value = other.value.load();
+            return *this;
+        }
+    };
+
     detail::tree_layout layout_;
     std::vector<index> parent_;
     std::vector<std::uint32_t> child_count_;
@@ -278,6 +296,7 @@ private:
     std::vector<param> param_values_;          // record by record
     std::vector<std::uint32_t> params_begin_;  // per record, and one past the last
     std::vector<type_info> types_;
+    lazy_hash fingerprint_;
 };
 
 namespace detail {

@@ -16,6 +16,7 @@
 #include "canopy/run/event.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
+#include "core/bytes.hpp"
 #include "nodes/behavior3/dynamic_io.hpp"
 #include "nodes/behavior3/family.hpp"
 #include "nodes/builtin.hpp"
@@ -209,6 +210,28 @@ public:
             s.cached.insert(group, values.begin(), values.end());
         }
         return status::success;
+    }
+    bool save_state(const void* storage, std::string& out) const override {
+        const auto& s = *static_cast<const delay_state*>(storage);
+        put(out, s.pending);
+        for (int k = 0; k < s.pending; ++k) put(out, s.due_ns[k]);
+        dynamic_value(s.cached).append_bytes(out);
+        return true;
+    }
+    void restore_state(void* storage, std::string_view saved) const override {
+        auto& s = *static_cast<delay_state*>(storage);
+        byte_reader in(saved);
+        const int pending = in.get<int>("a Delay's waiting runs");
+        if (pending < 0 || pending > delay_state::max_pending)
+            in.fail("a Delay's waiting runs", std::to_string(pending) + " of them");
+        for (int k = 0; k < pending; ++k) s.due_ns[k] = in.get<std::int64_t>("a Delay's due time");
+        const dynamic_value cached =
+            dynamic_value::from_bytes(in.get_bytes(in.left(), "a Delay's cached values"));
+        if (!cached.is_array() ||
+            cached.array()->size() != cached_.size() * static_cast<std::size_t>(pending))
+            in.fail("a Delay's cached values", "not one group per waiting run");
+        s.pending = pending;
+        s.cached = *cached.array();
     }
     void on_event(context& ctx, std::string_view event) const override {
         if (event != agent_event::tick) return;

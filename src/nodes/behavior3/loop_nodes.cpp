@@ -3,11 +3,14 @@
 // child, each first lets the child go on, then does what behavior3-ts's node does when resumed
 // with the child's status, in the same tick.
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
+#include "core/bytes.hpp"
 #include "nodes/behavior3/dynamic_io.hpp"
 #include "nodes/behavior3/family.hpp"
 #include "nodes/behavior3/value_nodes.hpp"
@@ -123,6 +126,21 @@ public:
         filter_state& s = state(ctx);
         s.at = 0;
         s.picked.clear();
+    }
+    bool save_state(const void* storage, std::string& out) const override {
+        const auto& s = *static_cast<const filter_state*>(storage);
+        put(out, s.at);
+        dynamic_value(s.picked).append_bytes(out);
+        return true;
+    }
+    void restore_state(void* storage, std::string_view saved) const override {
+        auto& s = *static_cast<filter_state*>(storage);
+        byte_reader in(saved);
+        s.at = in.get<std::int64_t>("a Filter's place");
+        const dynamic_value picked =
+            dynamic_value::from_bytes(in.get_bytes(in.left(), "a Filter's elements"));
+        if (!picked.is_array()) in.fail("a Filter's elements", "not an array");
+        s.picked = *picked.array();
     }
 
     status tick(context& ctx) const override {
