@@ -1,6 +1,10 @@
 #include "demo.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "canopy/core/error.hpp"
 #include "canopy/run/registry.hpp"
@@ -16,6 +20,8 @@ namespace {
 // describe(const Host&) beside it.
 template <typename Host>
 class hosts final : public world {
+    static_assert(std::is_trivially_copyable_v<Host>, "a demo's host is saved as its bytes");
+
 public:
     hosts(std::size_t agents, std::uint64_t seed) {
         hosts_.reserve(agents);
@@ -27,6 +33,14 @@ public:
         return ::canopy::demo::describe(hosts_[i]);
     }
     std::size_t host_bytes() const noexcept override { return sizeof(Host); }
+    std::string save(std::size_t i) const override {
+        return {reinterpret_cast<const char*>(&hosts_[i]), sizeof(Host)};
+    }
+    bool restore(std::size_t i, std::string_view saved) override {
+        if (saved.size() != sizeof(Host)) return false;
+        std::memcpy(static_cast<void*>(&hosts_[i]), saved.data(), sizeof(Host));
+        return true;
+    }
 
 private:
     std::vector<Host> hosts_;

@@ -28,6 +28,12 @@ public:
     virtual std::string describe(std::size_t i) const = 0;
     /// The size of one host in bytes.
     virtual std::size_t host_bytes() const noexcept = 0;
+    /// Agent i's world as bytes, for `canopy run --save-state`: every demo's host is plain
+    /// data, saved as it is.
+    virtual std::string save(std::size_t i) const = 0;
+    /// Gives agent i's world back from save()'s bytes; false, changing nothing, for bytes of
+    /// another demo's world.
+    virtual bool restore(std::size_t i, std::string_view saved) = 0;
 };
 
 /// One demo pack: its name, its node types, and how to make its world.

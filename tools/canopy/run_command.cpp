@@ -9,7 +9,9 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -28,6 +30,7 @@
 #include "canopy/run/parallel_ticker.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/views/coverage.hpp"
+#include "canopy/views/snapshot_json.hpp"
 #include "canopy/views/trace_printer.hpp"
 #if CANOPY_HAS_GROOT2
 #include "canopy/monitor/groot2_server.hpp"
@@ -59,6 +62,8 @@ struct run_options {
     std::vector<std::string> sets;        // "KEY=VALUE": written before the first tick
     std::string coverage;                 // the file coverage JSON goes to; empty: none
     std::optional<double> min_coverage;   // percent of node outcomes a run must see
+    std::string save_state;               // agent 0's snapshot goes there after the last tick
+    std::string resume;                   // agent 0 starts from that snapshot
     load_options load;
 };
 
@@ -298,6 +303,65 @@ void print_summary(const run_options& o, std::uint64_t ticks, const tree& t, con
     std::cout << '\n';
 }
 
+// --save-state: agent 0's snapshot in its JSON form (docs/snapshots.md), with its demo world
+// beside it as "demo" and "host" (the host's bytes), which a resumed run needs to go on alike.
+bool save_state(const run_options& o, const agent& a, const demo::pack* pack,
+                const demo::world* world) {
+    nlohmann::ordered_json state;
+    try {
+        state = nlohmann::ordered_json::parse(snapshot_to_json(a.save()));
+    } catch (const error& e) {
+        std::cerr << o.save_state << ": error: cannot save agent 0: " << e.what() << '\n';
+        return false;
+    }
+    if (world != nullptr) {
+        state["demo"] = pack->name;
+        const std::string host = world->save(0);
+        state["host"] = std::vector<std::uint8_t>(host.begin(), host.end());
+    }
+    std::ofstream out(o.save_state, std::ios::binary);
+    out << state.dump(1) << '\n';
+    if (!out.flush()) {
+        std::cerr << o.save_state << ": error: cannot write the snapshot\n";
+        return false;
+    }
+    return true;
+}
+
+// --resume: agent 0 (and its demo world) as a snapshot says, in its JSON form with the world
+// that save_state writes, or in bytes (agent::save) when the tree needs no demo world.
+bool resume(const run_options& o, agent& a, const demo::pack* pack, demo::world* world) {
+    std::ifstream in(o.resume, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) {
+        std::cerr << o.resume << ": error: cannot read the snapshot\n";
+        return false;
+    }
+    const auto fail = [&](const std::string& why) {
+        std::cerr << o.resume << ": error: " << why << '\n';
+        return false;
+    };
+    try {
+        const std::size_t first = text.find_first_not_of(" \t\r\n");
+        const bool json_form = first != std::string::npos && text[first] == '{';
+        a.restore(json_form ? snapshot_from_json(text) : text);
+        if (world != nullptr) {
+            const nlohmann::json state = json_form ? nlohmann::json::parse(text) : nlohmann::json();
+            if (!state.contains("host") || state.value("demo", "") != pack->name)
+                return fail("the snapshot holds no " + std::string(pack->name) +
+                            " demo world, which this tree's agents live in");
+            const auto host = state["host"].get<std::vector<std::uint8_t>>();
+            if (!world->restore(0, std::string(host.begin(), host.end())))
+                return fail("the snapshot's demo world is not a " + std::string(pack->name) + " one");
+        }
+    } catch (const error& e) {
+        return fail(e.what());
+    } catch (const nlohmann::json::exception& e) {
+        return fail(std::string("the snapshot's demo world: ") + e.what());
+    }
+    return true;
+}
+
 std::string agents_text(std::size_t n) {
     return std::to_string(n) + (n == 1 ? " agent" : " agents");
 }
@@ -462,6 +526,9 @@ int run(const run_options& o) {
     }
 
     if (!apply_sets(o.sets, agents, o.file)) return 1;
+    // A resumed run goes on from the snapshot's tick: its --set values are in the snapshot.
+    if (!o.resume.empty() && !resume(o, agents.front(), pack, world.get())) return 1;
+    const std::uint64_t first_tick = agents.front().ticks();
 
     trace_printer printer(std::cout);
     const bool covered = !o.coverage.empty() || o.min_coverage.has_value();
@@ -517,8 +584,8 @@ int run(const run_options& o) {
         std::chrono::duration<double>(live ? 1.0 / o.rate : o.dt));
     auto next_tick = clock::now();
     auto next_poll = next_tick + interval;
-    std::uint64_t k = 0;
-    while (o.ticks == 0 || k < o.ticks) {
+    std::uint64_t k = first_tick;
+    while (o.ticks == 0 || k < first_tick + o.ticks) {
         if (o.watch || live) {
             // Wait for the tick's time (real-time pace unless --fast), polling the file every
             // interval and looking for a stop request at least every 50 ms meanwhile.
@@ -587,8 +654,10 @@ int run(const run_options& o) {
 #if CANOPY_HAS_GROOT2
     groot2.reset();  // on this thread, which ticked agent 0: lets a held tick go first
 #endif
-    print_summary(o, k, agents.front().tree(), pack, world.get(), counter.visits(), ticking);
+    print_summary(o, k - first_tick, agents.front().tree(), pack, world.get(), counter.visits(),
+                  ticking);
     const bool enough = !coverage || report_coverage(o, *coverage);
+    if (!o.save_state.empty() && !save_state(o, agents.front(), pack, world.get())) return 1;
     std::cout.flush();
     return std::cout && enough ? 0 : 1;
 }
@@ -626,6 +695,15 @@ void add_run_command(CLI::App& app, int& exit_code) {
     command->add_flag("--blackboard", o->blackboard,
                       "After each tick, print agent 0's main-tree blackboard as '  bb NAME=VALUE' "
                       "lines sorted by name, for each key that holds a value");
+    command->add_option("--save-state", o->save_state,
+                        "After the last tick, write agent 0's snapshot (its JSON form, with its "
+                        "demo world) to FILE; see docs/snapshots.md");
+    command
+        ->add_option("--resume", o->resume,
+                     "Start agent 0 from a snapshot --save-state wrote (or agent::save's bytes): "
+                     "the tick numbering, the clock, the statuses and the blackboard go on "
+                     "from it")
+        ->check(CLI::ExistingFile);
     command->add_option("--threads", o->threads, "Threads that tick the agents; 0: one per core")
         ->capture_default_str()
         ->check(whole_number(0, 1024, "0 TO 1024"));
