@@ -21,7 +21,9 @@
 
 #include "canopy/formats/format.hpp"
 #include "canopy/run/registry.hpp"
+#include "canopy/views/snapshot_json.hpp"
 #include "fuzz_registries.hpp"
+#include "snapshot_fixtures.hpp"
 #include "tree_generator.hpp"
 
 namespace fs = std::filesystem;
@@ -135,6 +137,21 @@ int write_script_seeds(const fs::path& dir) {
 
 }  // namespace
 
+// The snapshot harness's inputs: each fixture's snapshots without their checksum (the
+// harness adds it), and their JSON forms.
+void write_snapshot_seeds(const fs::path& dir) {
+    fs::create_directories(dir);
+    int n = 0;
+    for (const canopy_fuzz::fixture& f : canopy_fuzz::fixtures()) {
+        const std::string& bytes = f.snapshot;
+        std::ofstream(dir / ("snapshot" + std::to_string(n) + ".bin"), std::ios::binary)
+            << bytes.substr(0, bytes.size() - 8);
+        std::ofstream(dir / ("snapshot" + std::to_string(n) + ".json"))
+            << canopy::snapshot_to_json(bytes);
+        ++n;
+    }
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::cerr << "usage: canopy_fuzz_seeds OUT [--generated N] [SOURCE_DIR...]\n";
@@ -159,6 +176,7 @@ int main(int argc, char** argv) {
     const int written = write_generated(generated, out);
     write_dictionary(out / "types.dict");
     write_script_seeds(out / "script");
+    write_snapshot_seeds(out / "snapshot");
     std::cout << "seeds: " << copied << " files copied, " << written << " trees generated, in "
               << out.string() << "\n";
     return 0;

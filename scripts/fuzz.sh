@@ -4,8 +4,8 @@
 # Each harness runs in one process for the time given; --jobs says how many harnesses run at
 # once (default 1). No harness named: all of them (read_*, load_*, tick_*, one per format, and
 # script_fuzzer, the script language's, substitution_fuzzer and scenario_fuzzer, the
-# substitution rules' and the scenarios' readers, and groot2_fuzzer, the Groot2 request
-# decoder's).
+# substitution rules' and the scenarios' readers, snapshot_fuzzer, snapshots', and
+# groot2_fuzzer, the Groot2 request decoder's).
 # Corpora are kept in build/fuzz-corpus/<harness>/ between runs; seeds (data/, tests/data/,
 # tests/cli/, ../shared/corpus/ if present, and generated trees) are made afresh in
 # build/fuzz-seeds/.
@@ -37,7 +37,7 @@ if [[ ${#harnesses[@]} -eq 0 ]]; then
     for f in "$bin/${kind}"_*; do harnesses+=("$(basename "$f")"); done
   done
   harnesses+=(script_fuzzer)
-  harnesses+=(substitution_fuzzer scenario_fuzzer)
+  harnesses+=(substitution_fuzzer scenario_fuzzer snapshot_fuzzer)
   [[ -x $bin/groot2_fuzzer ]] && harnesses+=(groot2_fuzzer)
 fi
 
@@ -54,6 +54,7 @@ summary=build/fuzz-logs/summary.txt
 run_one() {
   local harness=$1 format=${1#*_}
   [[ $harness == script_fuzzer ]] && format=script  # scripts, in no file format
+  [[ $harness == snapshot_fuzzer ]] && format=snapshot  # seeds written by canopy_fuzz_seeds
   if [[ $harness == groot2_fuzzer || $harness == substitution_fuzzer ||
         $harness == scenario_fuzzer ]]; then
     format=${harness%_fuzzer}  # seeded from fuzz/FORMAT_seeds/
