@@ -313,6 +313,28 @@ TEST_SUITE("snapshots") {
         CHECK(a.is_running(1));  // the Repeat kept its place
     }
 
+    TEST_CASE("values that share an array keep sharing it, and NaN keeps its sign") {
+        registry reg;
+        register_builtin_nodes(reg);
+        const std::shared_ptr<const tree> t = json_tree(
+            R"({"blackboard": {"j": "json", "v": "json", "z": "number"},
+                "nodes": [{"id": 1, "type": "AlwaysRunning"}]})",
+            reg);
+        agent a(t);
+        const dynamic_value list(dynamic_value::array_type{dynamic_value(1.0)});
+        a.blackboard().set("j", list);
+        a.blackboard().set("v", list);  // the same array, as JavaScript's `v = j`
+        a.blackboard().set("z", -std::numeric_limits<double>::quiet_NaN());
+        for (const std::string& bytes : {a.save(), snapshot_from_json(snapshot_to_json(a.save()))}) {
+            agent b(t);
+            b.restore(bytes);
+            const dynamic_value j = b.blackboard().get<dynamic_value>("j");
+            j.shared_array()->push_back(dynamic_value(2.0));
+            CHECK(b.blackboard().get<dynamic_value>("v").to_json() == "[1,2]");
+            CHECK(std::signbit(b.blackboard().get<double>("z")));
+        }
+    }
+
     TEST_CASE("a program type's key is saved through its converters") {
         registry reg;
         register_builtin_nodes(reg);

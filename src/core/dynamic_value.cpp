@@ -6,10 +6,13 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <unordered_map>
 
 #include "canopy/core/error.hpp"
 #include "core/bytes.hpp"
 #include "core/json_text.hpp"
+#include "core/value_sharing.hpp"
 
 namespace canopy {
 namespace {
@@ -501,8 +504,52 @@ dynamic_value dynamic_value::from_json(std::string_view text) {
     return json_parser(text).whole();
 }
 
+namespace detail {
+
+struct value_sharing_scope::tables {
+    std::unordered_map<const void*, std::uint32_t> written;  // an array or object -> its name
+    std::unordered_map<std::uint32_t, dynamic_value> read;   // a name -> the value made for it
+};
+
+namespace {
+thread_local value_sharing_scope::tables* active_sharing = nullptr;
+// The bit of a value's kind byte that says a name of the array or object it shares follows.
+constexpr std::uint8_t shared_bit = 0x80;
+}  // namespace
+
+value_sharing_scope::value_sharing_scope() {
+    if (active_sharing != nullptr) return;
+    own_ = std::make_unique<tables>();
+    active_sharing = own_.get();
+}
+
+value_sharing_scope::~value_sharing_scope() {
+    if (own_ != nullptr) active_sharing = nullptr;
+}
+
+}  // namespace detail
+
 void dynamic_value::append_bytes(std::string& out) const {
-    detail::put(out, static_cast<std::uint8_t>(type()));
+    const void* shared = identity();
+    const bool named = shared != nullptr && detail::active_sharing != nullptr &&
+                       std::visit(
+                           [](const auto& held) {
+                               if constexpr (std::is_same_v<std::decay_t<decltype(held)>,
+                                                            std::shared_ptr<array_type>> ||
+                                             std::is_same_v<std::decay_t<decltype(held)>,
+                                                            std::shared_ptr<object_type>>)
+                                   return held.use_count() > 1;
+                               return false;
+                           },
+                           value_);
+    detail::put(out, static_cast<std::uint8_t>(static_cast<std::uint8_t>(type()) |
+                                               (named ? detail::shared_bit : 0)));
+    if (named) {
+        auto& written = detail::active_sharing->written;
+        const auto [at, fresh] =
+            written.emplace(shared, static_cast<std::uint32_t>(written.size()));
+        detail::put(out, at->second);
+    }
     switch (type()) {
         case kind::null: break;
         case kind::boolean: detail::put(out, static_cast<std::uint8_t>(boolean())); break;
@@ -524,9 +571,32 @@ void dynamic_value::append_bytes(std::string& out) const {
 
 namespace {
 
+dynamic_value read_value(detail::byte_reader& in, int depth);
+dynamic_value read_value_of_kind(detail::byte_reader& in, int depth, std::uint8_t tag);
+
+// An array or object whose bytes name it shared: the first value read under a name is kept, and
+// every later one gives it back (its own bytes, the same content, read past).
+dynamic_value read_shared(detail::byte_reader& in, int depth, std::uint8_t kind) {
+    const auto name = in.get<std::uint32_t>("a shared value's name");
+    dynamic_value value = read_value_of_kind(in, depth, kind);
+    if (detail::active_sharing == nullptr) return value;
+    return detail::active_sharing->read.emplace(name, std::move(value)).first->second;
+}
+
 dynamic_value read_value(detail::byte_reader& in, int depth) {
     if (depth > dynamic_value::max_depth) in.fail("a value", "nested too deep");
     const auto tag = in.get<std::uint8_t>("a value's kind");
+    const auto kind = static_cast<std::uint8_t>(tag & ~detail::shared_bit);
+    if ((tag & detail::shared_bit) != 0) {
+        if (kind != static_cast<std::uint8_t>(dynamic_value::kind::array) &&
+            kind != static_cast<std::uint8_t>(dynamic_value::kind::object))
+            in.fail("a value's kind", "no shared kind " + std::to_string(kind));
+        return read_shared(in, depth, kind);
+    }
+    return read_value_of_kind(in, depth, kind);
+}
+
+dynamic_value read_value_of_kind(detail::byte_reader& in, int depth, std::uint8_t tag) {
     switch (static_cast<dynamic_value::kind>(tag)) {
         case dynamic_value::kind::null: return {};
         case dynamic_value::kind::boolean: return in.get<std::uint8_t>("a boolean") != 0;

@@ -23,6 +23,7 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/tree.hpp"
 #include "core/bytes.hpp"
+#include "core/value_sharing.hpp"
 #include "run/key_carry.hpp"
 #include "run/state_block.hpp"
 
@@ -293,6 +294,8 @@ struct snapshot_access {
         out.random = a.core_.random;
         out.image.assign(reinterpret_cast<const char*>(block), shape.block_size);
         out.parts.clear();
+        // Values that share an array or object (behavior3's) are saved sharing it.
+        const value_sharing_scope sharing;
         std::uint32_t restarting_until = 0;  // a branch saved idle, by unsaved_state::restart
         for (std::uint32_t i = 0; i < shape.nodes.size(); ++i) {
             const content::node& n = shape.nodes[i];
@@ -368,6 +371,7 @@ struct snapshot_access {
             std::memcpy(block, image, to.block_size);
             return made;
         }
+        const value_sharing_scope sharing;  // values saved sharing come back sharing
         std::vector<const std::string*> node_part(from.nodes.size(), nullptr);
         std::vector<const std::string*> key_part(from.keys.size(), nullptr);
         for (const auto& [index, bytes] : saved.parts) {

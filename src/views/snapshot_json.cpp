@@ -100,13 +100,14 @@ bool valid_text(std::string_view text) {
 }
 
 json number_json(double value) {
-    if (std::isnan(value)) return "NaN";
+    if (std::isnan(value)) return std::signbit(value) ? "-NaN" : "NaN";
     if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
     return value;
 }
 double number_of_json(const json& value, const std::string& field) {
     if (value.is_number()) return value.get<double>();
     if (value == "NaN") return std::numeric_limits<double>::quiet_NaN();
+    if (value == "-NaN") return -std::numeric_limits<double>::quiet_NaN();
     if (value == "Infinity") return std::numeric_limits<double>::infinity();
     if (value == "-Infinity") return -std::numeric_limits<double>::infinity();
     refuse(field + ": a number expected");

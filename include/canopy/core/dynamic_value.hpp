@@ -113,7 +113,8 @@ public:
     static constexpr int max_depth = 256;
     /// Appends the value as bytes that from_bytes reads back exactly, NaN and the infinities
     /// included, which JSON cannot say: how a snapshot keeps it (agent::save). An array or
-    /// object that several values share comes back as a copy for each.
+    /// object that several values share comes back as a copy for each, except within one
+    /// snapshot, whose values come back sharing what they shared.
     void append_bytes(std::string& out) const;
     /// @warning throws canopy::error (code `snapshot`) for bytes append_bytes did not write.
     static dynamic_value from_bytes(std::string_view bytes);
