@@ -12,6 +12,7 @@
 #include <canopy/canopy.hpp>
 #include <canopy/run/parallel_ticker.hpp>
 #include <chrono>
+#include <cstring>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -530,6 +531,58 @@ void canopy_tick_threads(benchmark::State& state) {
     state.counters["cores"] = cpu_total / wall_total;
 }
 
+// (e) Snapshots of a population (docs/snapshots.md): 1M agents of the tree saved into one
+// snapshot, and restored from it, per iteration; beside them the floor, each agent's state
+// block copied into one buffer (what streaming their bytes through memory once costs).
+// "bytes/agent" is the snapshot's size per agent; "state/agent" the state it holds (the
+// block and the clock, tick count and generator).
+constexpr std::size_t snapshot_agents = 1'000'000;
+
+void set_snapshot_counters(benchmark::State& state, double bytes_per_agent) {
+    using benchmark::Counter;
+    state.counters["time/agent"] = Counter(static_cast<double>(snapshot_agents),
+                                           Counter::kIsIterationInvariantRate | Counter::kInvert);
+    state.counters["bytes/agent"] = bytes_per_agent;
+    state.counters["state/agent"] =
+        static_cast<double>(the_setup->tree->state_bytes() + 3 * sizeof(std::uint64_t));
+}
+
+void canopy_save_agents(benchmark::State& state) {
+    canopy_population& p = cached<canopy_population>(snapshot_agents, make_canopy);
+    std::string bytes;  // reused, as a program saving every few seconds would
+    for (auto _ : state) {
+        canopy::save_agents(p.agents.data(), p.agents.size(), bytes);
+        benchmark::DoNotOptimize(bytes.data());
+    }
+    set_snapshot_counters(state, static_cast<double>(bytes.size()) / snapshot_agents);
+}
+
+void canopy_restore_agents(benchmark::State& state) {
+    canopy_population& p = cached<canopy_population>(snapshot_agents, make_canopy);
+    const std::string bytes = canopy::save_agents(p.agents.data(), p.agents.size());
+    for (auto _ : state) {
+        canopy::restore_agents(p.agents.data(), p.agents.size(), bytes);
+        benchmark::ClobberMemory();
+    }
+    set_snapshot_counters(state, static_cast<double>(bytes.size()) / snapshot_agents);
+}
+
+void stream_state_blocks(benchmark::State& state) {
+    canopy_population& p = cached<canopy_population>(snapshot_agents, make_canopy);
+    const std::size_t block = the_setup->tree->state_bytes();
+    std::string buffer(block * snapshot_agents, '\0');
+    for (auto _ : state) {
+        char* out = buffer.data();
+        for (const canopy::agent& a : p.agents) {
+            std::memcpy(out, a.status_bytes(), block);
+            out += block;
+        }
+        benchmark::DoNotOptimize(buffer.data());
+        benchmark::ClobberMemory();
+    }
+    set_snapshot_counters(state, static_cast<double>(block));
+}
+
 // ---- checks made once, outside timing -----------------------------------------------------
 
 /// Counts every node visit (every agent::tick_node) and which nodes were ever visited.
@@ -756,6 +809,13 @@ int main(int argc, char** argv) {
         ->Arg(2)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
+
+    for (const auto& [name, run] :
+         {std::pair{"BM_canopy_save_agents/1000000", canopy_save_agents},
+          std::pair{"BM_canopy_restore_agents/1000000", canopy_restore_agents},
+          std::pair{"BM_stream_state_blocks/1000000", stream_state_blocks}}) {
+        benchmark::RegisterBenchmark(name, run)->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
 
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
