@@ -12,10 +12,10 @@
 #include <canopy/canopy.hpp>
 #include <canopy/run/parallel_ticker.hpp>
 #include <chrono>
-#include <cstring>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <functional>
 #include <iostream>

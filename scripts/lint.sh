@@ -14,7 +14,10 @@ echo "== clang-tidy"
 cmake --preset ci >/dev/null
 # Largest files first, so that the two processes finish together rather than one waiting for a
 # long file started last.
+# The database is GCC's: Clang does not know its code-alignment flags (CMakeLists.txt, the
+# script interpreter), which clang-tidy would report as errors.
 git ls-files 'src/*.cpp' 'btcpp/src/*.cpp' 'tools/*.cpp' 'demo/*.cpp' | xargs ls -S |
-  xargs -P "$(nproc)" -n 2 clang-tidy -p build/ci --quiet --extra-arg=-std=c++17 2>&1 |
+  xargs -P "$(nproc)" -n 2 clang-tidy -p build/ci --quiet --extra-arg=-std=c++17 \
+    --extra-arg=-Wno-ignored-optimization-argument 2>&1 |
   { grep -v "warnings generated" || true; }  # clang-tidy's counts of suppressed warnings
 echo "lint: clean"

@@ -41,7 +41,7 @@ inline std::uint64_t checksum(std::string_view bytes) noexcept {
     for (; end - at >= 32; at += 32) {
         for (int k = 0; k < 4; ++k) {
             std::uint64_t word;
-            std::memcpy(&word, at + 8 * k, 8);
+            std::memcpy(&word, at + std::ptrdiff_t{8} * k, 8);
             lane[k] = (lane[k] ^ word) * prime;
             lane[k] ^= lane[k] >> 32;
         }

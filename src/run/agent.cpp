@@ -8,8 +8,8 @@
 #include "canopy/core/error.hpp"
 #include "canopy/run/event.hpp"
 #include "core/param_text.hpp"
-#include "run/node_named.hpp"
 #include "run/key_carry.hpp"
+#include "run/node_named.hpp"
 #include "run/state_block.hpp"
 #include "run/tree_handle_state.hpp"
 

@@ -441,8 +441,8 @@ struct snapshot_access {
                 restore_value(board, j, keys[j], *key_part[k]);
             }
             if (from.stamps_offset != none && to.stamps_offset != none) {
-                std::memcpy(block + to.stamps_offset + 4 * j, image + from.stamps_offset + 4 * k,
-                            4);
+                std::memcpy(block + to.stamps_offset + std::size_t{4} * j,
+                            image + from.stamps_offset + std::size_t{4} * k, 4);
             }
         }
     }

@@ -63,16 +63,17 @@ param_list tree::params(index i) const {
 }
 
 std::uint64_t tree::fingerprint() const noexcept {
-    if (const std::uint64_t known = fingerprint_.value.load(std::memory_order_acquire)) return known;
+    if (const std::uint64_t known = fingerprint_.value.load(std::memory_order_acquire))
+        return known;
     hasher h;
-    h.add_number(layout_.fails_as_btcpp);
-    h.add_number(layout_.interrupts_on_error);
+    h.add_number(layout_.fails_as_btcpp ? 1 : 0);
+    h.add_number(layout_.interrupts_on_error ? 1 : 0);
     const std::vector<blackboard_key>& all_keys = keys();
     for (const blackboard_key& key : all_keys) {
         h.add(key.name);
         h.add(key.type_name());
         h.add(key.initial ? detail::value_text(*key.initial) : std::string());
-        h.add_number(key.starts_unset);
+        h.add_number(key.starts_unset ? 1 : 0);
     }
     for (index i = 0; i < size(); ++i) {
         h.add(type_name(i));
@@ -82,7 +83,7 @@ std::uint64_t tree::fingerprint() const noexcept {
             h.add(p.name);
             h.add(p.key < all_keys.size() ? "{" + all_keys[p.key].name + "}"
                                           : detail::value_text(p.value));
-            h.add_number(p.output);
+            h.add_number(p.output ? 1 : 0);
         }
         for (std::size_t which = 0; which < std::size(condition_params); ++which) {
             const script* condition = this->condition(i, which);

@@ -248,7 +248,7 @@ std::string snapshot_from_json(std::string_view text) {
         n.subtree_end = field<std::uint32_t>(nodes[i], "subtree_end", where);
         if (nodes[i].contains("state")) {
             const json& state = nodes[i]["state"];
-            const std::string saved = field<std::string>(state, "saved", where + ".state");
+            const auto saved = field<std::string>(state, "saved", where + ".state");
             n.state = saved == "bytes" ? content::saving::bytes : content::saving::by_node;
             if (saved != "bytes" && saved != "by_node")
                 refuse(where + ".state.saved: 'bytes' or 'by_node'");
@@ -264,14 +264,18 @@ std::string snapshot_from_json(std::string_view text) {
         content::key key;
         key.name = field<std::string>(keys[k], "name", where);
         key.type = field<std::string>(keys[k], "type", where);
-        const std::string kind = field<std::string>(keys[k], "kind", where);
+        const auto kind = field<std::string>(keys[k], "kind", where);
         bool known = false;
         for (int x = 0; x < 5; ++x) {
             if (kind != kind_names[x]) continue;
             key.kind = static_cast<content::key_kind>(x);
             known = true;
         }
-        if (!known) refuse(where + ".kind: no kind '" + kind + "'");
+        if (!known) {
+            std::string why = where + ".kind: no kind '";
+            why += kind;
+            refuse(why + "'");
+        }
         key.offset = field<std::uint32_t>(keys[k], "at", where);
         c.keys.push_back(std::move(key));
     }
@@ -300,7 +304,8 @@ std::string snapshot_from_json(std::string_view text) {
             s.image[c.left_running_flag] = 1;
         const json states = agent.contains("states") ? agent["states"] : json::object();
         for (const auto& [index_text, value] : states.items()) {
-            const std::string at = where + ".states." + index_text;
+            std::string at = where + ".states.";
+            at += index_text;
             std::uint32_t i = 0;
             try {
                 i = static_cast<std::uint32_t>(std::stoul(index_text));

@@ -116,10 +116,10 @@ std::string save_agents(const agent* agents, std::size_t count,
 /// seconds allocates it once.
 void save_agents(const agent* agents, std::size_t count, std::string& out,
                  unsaved_state unsaved = unsaved_state::refuse);
-/// Restores a save_agents snapshot into `count` agents, the first to the first: each as
+/// Restores a save_agents snapshot, `bytes`, into `count` agents, the first to the first: each as
 /// agent::restore does, but all or none (a snapshot of another agent count is refused).
 /// @warning throws canopy::error (code `snapshot`), every agent untouched, as agent::restore.
-void restore_agents(agent* agents, std::size_t count, std::string_view snapshot,
+void restore_agents(agent* agents, std::size_t count, std::string_view bytes,
                     snapshot_match match = snapshot_match::same_tree);
 
 }  // namespace canopy

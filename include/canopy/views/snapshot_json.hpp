@@ -17,6 +17,6 @@ std::string snapshot_to_json(std::string_view snapshot);
 /// takes them.
 /// @warning throws canopy::error (code `snapshot`), naming the field, for JSON that is not
 /// such a snapshot.
-std::string snapshot_from_json(std::string_view json);
+std::string snapshot_from_json(std::string_view text);
 
 }  // namespace canopy
