@@ -238,6 +238,11 @@ TEST_SUITE("snapshots") {
         CHECK_THROWS_WITH_AS((void)snapshot_from_json("{}"),
                              doctest::Contains("no 'canopy_snapshot'"), error);
         CHECK_THROWS_WITH_AS((void)snapshot_from_json("[1,"), doctest::Contains("not JSON"), error);
+        // A number out of a field's range, which the JSON library would convert unchecked.
+        std::string huge = text;
+        huge.replace(huge.find(R"("canopy_snapshot": 1)"), 20, R"("canopy_snapshot": 1e30)");
+        CHECK_THROWS_WITH_AS((void)snapshot_from_json(huge),
+                             doctest::Contains("a whole number in range expected"), error);
     }
 
     TEST_CASE("a running node whose state cannot be saved is refused, or its branch restarts") {
@@ -325,7 +330,8 @@ TEST_SUITE("snapshots") {
         a.blackboard().set("j", list);
         a.blackboard().set("v", list);  // the same array, as JavaScript's `v = j`
         a.blackboard().set("z", -std::numeric_limits<double>::quiet_NaN());
-        for (const std::string& bytes : {a.save(), snapshot_from_json(snapshot_to_json(a.save()))}) {
+        for (const std::string& bytes :
+             {a.save(), snapshot_from_json(snapshot_to_json(a.save()))}) {
             agent b(t);
             b.restore(bytes);
             const dynamic_value j = b.blackboard().get<dynamic_value>("j");

@@ -6,6 +6,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <type_traits>
 
 #include "canopy/core/error.hpp"
 #include "canopy/core/status.hpp"
@@ -173,8 +174,25 @@ json agent_json(const content& c, const content::agent_state& s) {
 template <typename T>
 T field(const json& object, const char* name, const std::string& where) {
     if (!object.is_object() || !object.contains(name)) refuse(where + ": no '" + name + "'");
+    const json& value = object.at(name);
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        // nlohmann converts a real, or a whole number out of T's range, without a check.
+        bool fits = false;
+        if (value.is_number_unsigned()) {
+            fits = value.get<std::uint64_t>() <=
+                   static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+        } else if (value.is_number_integer()) {
+            const auto whole = value.get<std::int64_t>();
+            fits = whole >= 0
+                       ? static_cast<std::uint64_t>(whole) <=
+                             static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                       : std::is_signed_v<T> &&
+                             whole >= static_cast<std::int64_t>(std::numeric_limits<T>::min());
+        }
+        if (!fits) refuse(where + "." + name + ": a whole number in range expected");
+    }
     try {
-        return object.at(name).get<T>();
+        return value.get<T>();
     } catch (const json::exception&) {
         refuse(where + "." + name + ": not of the kind expected");
     }

@@ -350,9 +350,15 @@ bool resume(const run_options& o, agent& a, const demo::pack* pack, demo::world*
             if (!state.contains("host") || state.value("demo", "") != pack->name)
                 return fail("the snapshot holds no " + std::string(pack->name) +
                             " demo world, which this tree's agents live in");
-            const auto host = state["host"].get<std::vector<std::uint8_t>>();
-            if (!world->restore(0, std::string(host.begin(), host.end())))
-                return fail("the snapshot's demo world is not a " + std::string(pack->name) + " one");
+            std::string host;
+            for (const nlohmann::json& byte : state["host"]) {
+                if (!byte.is_number_unsigned() || byte.get<std::uint64_t>() > 255)
+                    return fail("the snapshot's demo world is not a list of bytes");
+                host += static_cast<char>(byte.get<std::uint64_t>());
+            }
+            if (!state["host"].is_array() || !world->restore(0, host))
+                return fail("the snapshot's demo world is not a " + std::string(pack->name) +
+                            " one");
         }
     } catch (const error& e) {
         return fail(e.what());
