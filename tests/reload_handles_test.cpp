@@ -97,24 +97,7 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-/// A folder of its own under the system's temporary folder, removed at the end.
-struct scratch_folder {
-    scratch_folder() {
-        static std::atomic<int> made{0};
-        path = fs::temp_directory_path() /
-               ("canopy_reload_handles_" +
-                std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "_" +
-                std::to_string(made++));
-        fs::create_directories(path);
-    }
-    ~scratch_folder() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    scratch_folder(const scratch_folder&) = delete;
-    scratch_folder& operator=(const scratch_folder&) = delete;
-    fs::path path;
-};
+using testing::scratch_folder;
 
 void write_file(const fs::path& file, const std::string& text) {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +24,26 @@ inline std::ostream& operator<<(std::ostream& out, source_location where) {
 }  // namespace canopy
 
 namespace canopy::testing {
+
+/// A folder of its own under the system's temporary folder, removed at the end.
+struct scratch_folder {
+    scratch_folder() {
+        static std::atomic<int> made{0};
+        path = std::filesystem::temp_directory_path() /
+               (std::string("canopy_test_") +
+                std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "_" +
+                std::to_string(made++));
+        std::filesystem::create_directories(path);
+    }
+    ~scratch_folder() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    scratch_folder(const scratch_folder&) = delete;
+    scratch_folder& operator=(const scratch_folder&) = delete;
+    std::filesystem::path operator/(const std::string& name) const { return path / name; }
+    std::filesystem::path path;
+};
 
 /// A behavior3 file's variable (a `json` key) or a number key, as a number: NaN when it holds
 /// another kind of value.

@@ -13,25 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A folder of its own under the system's temporary folder, removed at the end.
-struct scratch_folder {
-    scratch_folder() {
-        static std::atomic<int> made{0};
-        path = fs::temp_directory_path() /
-               ("canopy_reload_" +
-                std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "_" +
-                std::to_string(made++));
-        fs::create_directories(path);
-    }
-    ~scratch_folder() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    scratch_folder(const scratch_folder&) = delete;
-    scratch_folder& operator=(const scratch_folder&) = delete;
-    fs::path operator/(const std::string& name) const { return path / name; }
-    fs::path path;
-};
+using testing::scratch_folder;
 
 /// Replaces a file's bytes: truncates it and writes them (one save, for the watcher).
 void write(const fs::path& file, const std::string& text) {
@@ -302,7 +284,7 @@ TEST_SUITE("hot reload") {
         CHECK(a.tree().size() == 3);
         CHECK(host.violations == 0);
         CHECK(host.enters == host.finishes);  // the Sequence finished
-        CHECK(run(a, 1) == "r");                // and starts again
+        CHECK(run(a, 1) == "r");              // and starts again
         CHECK(host.enters == host.finishes + 1);
     }
 
