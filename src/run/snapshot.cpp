@@ -55,8 +55,17 @@ std::string node_words(const content& c, std::uint32_t i) {
            (n.name.empty() ? std::string() : " \"" + n.name + "\"") + ")";
 }
 
+// The status bytes, as bits of one word: idle to skipped (0 to 4), and left_running_code.
+constexpr std::uint32_t status_codes =
+    ((1U << (static_cast<unsigned>(status::skipped) + 1)) - 1) | (1U << left_running_code);
+static_assert(status_codes == 0b0001'0000'0001'1111, "idle to skipped, and 12");
+// Not 0 when `code` is no status byte; without branches, so that a loop over many bytes
+// tests several at once.
+constexpr std::uint32_t not_a_status(std::uint32_t code) noexcept {
+    return (code >> 4) | (~status_codes >> (code & 15) & 1U);
+}
 bool is_status_code(std::uint8_t code) noexcept {
-    return code <= static_cast<std::uint8_t>(status::skipped) || code == left_running_code;
+    return not_a_status(code) == 0;
 }
 bool runs(std::uint8_t code) noexcept {
     return code == static_cast<std::uint8_t>(status::running) || code == left_running_code;
@@ -918,14 +927,8 @@ void restore_agents(agent* agents, std::size_t count, std::string_view bytes,
             const auto* at = reinterpret_cast<const std::uint8_t*>(first + k * record);
             std::uint64_t random = 0;
             std::memcpy(&random, at + 16, 8);
-            // Branch-free over the status bytes: a status is a byte below 16 whose bit is set
-            // in `statuses` (0 to 4, and 12).
-            constexpr std::uint32_t statuses = 0b0001'0000'0001'1111;
             std::uint32_t bad = random == 0 ? 1U : 0U;
-            for (std::uint32_t i = 0; i < nodes; ++i) {
-                const std::uint32_t code = at[24 + i];
-                bad |= (code >> 4) | (~statuses >> (code & 15) & 1U);
-            }
+            for (std::uint32_t i = 0; i < nodes; ++i) bad |= detail::not_a_status(at[24 + i]);
             if (bad != 0) {
                 detail::byte_reader check(snapshot.substr(in.at() + k * record, record));
                 const snapshot_content::agent_state s = detail::read_agent(check, from, false);
