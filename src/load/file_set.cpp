@@ -43,7 +43,7 @@ fs::path canonical_or_absolute(const fs::path& path) {
     return ec ? fs::absolute(path, ec).lexically_normal() : canonical;
 }
 
-bool is_file(const fs::path& path) {
+bool exists_as_file(const fs::path& path) {
     std::error_code ec;
     return fs::is_regular_file(path, ec);
 }
@@ -157,8 +157,8 @@ std::optional<std::size_t> file_set::open_changed(const fs::path& path,
         return plain;
     std::string problem;
     bool too_large = false;
-    std::optional<std::string> text = read_whole_file(path, problem, max_file_bytes_, too_large,
-                                                      has_json_syntax(files_[*plain].format));
+    std::optional<std::string> text =
+        read_text(path, problem, too_large, has_json_syntax(files_[*plain].format));
     if (!text) return plain;  // it read a moment ago; changed since, it is reloaded anyway
     // The changes whose uuid the text holds (a disabled node's too, which an override may
     // put back); where none does, the file is used as it is.
@@ -291,9 +291,8 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
     }
     std::string problem;
     bool too_large = false;
-    std::optional<std::string> text =
-        read_whole_file(path, problem, max_file_bytes_, too_large,
-                        has_json_syntax(format ? *format : *format_for_path(path)));
+    std::optional<std::string> text = read_text(
+        path, problem, too_large, has_json_syntax(format ? *format : *format_for_path(path)));
     if (!text)
         return fail(too_large ? diagnostic_code::limit_exceeded : diagnostic_code::io_error,
                     problem);
@@ -355,6 +354,32 @@ std::optional<tree_ref> file_set::find_tree(std::size_t file, std::string_view n
         }
     }
     return std::nullopt;
+}
+
+void file_set::read_from_memory(const std::map<fs::path, std::string>& files) {
+    for (const auto& [path, text] : files) in_memory_[canonical_or_absolute(path)] = &text;
+}
+
+const std::string* file_set::in_memory(const fs::path& path) const {
+    if (in_memory_.empty()) return nullptr;
+    auto found = in_memory_.find(canonical_or_absolute(path));
+    return found == in_memory_.end() ? nullptr : found->second;
+}
+
+bool file_set::is_file(const fs::path& path) const {
+    return in_memory(path) != nullptr || exists_as_file(path);
+}
+
+std::optional<std::string> file_set::read_text(const fs::path& path, std::string& problem,
+                                               bool& too_large, bool json_syntax) const {
+    too_large = false;
+    if (const std::string* text = in_memory(path)) {
+        if (text->size() <= max_file_bytes_) return *text;
+        too_large = true;
+        problem = too_large_message(max_file_bytes_);
+        return std::nullopt;
+    }
+    return read_whole_file(path, problem, max_file_bytes_, too_large, json_syntax);
 }
 
 fs::path file_set::resolve(std::size_t from, const std::string& path) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,10 @@ public:
     file_set(const registry& reg, std::vector<diagnostic>& out,
              std::uint64_t max_file_bytes = std::uint64_t{1} << 30)
         : registry_(reg), out_(out), max_file_bytes_(max_file_bytes) {}
+
+    /// Reads these files from memory rather than from disk (load_options::files_in_memory);
+    /// they need not exist. The map must outlive the set.
+    void read_from_memory(const std::map<std::filesystem::path, std::string>& files);
 
     /// Reads a file and, transitively, the files it includes; returns its index, or nothing
     /// when it cannot be read as a whole (the reasons are reported). A file read before is
@@ -114,6 +119,14 @@ private:
     std::vector<bool> clean_;
     std::vector<std::filesystem::path> failed_;   // reported once
     std::vector<std::filesystem::path> missing_;  // subtree files named but not found
+    // read_from_memory's files, by their canonical paths.
+    std::map<std::filesystem::path, const std::string*> in_memory_;
+
+    // The text of a file in memory, or null.
+    const std::string* in_memory(const std::filesystem::path& path) const;
+    bool is_file(const std::filesystem::path& path) const;
+    std::optional<std::string> read_text(const std::filesystem::path& path, std::string& problem,
+                                         bool& too_large, bool json_syntax) const;
 };
 
 /// Reads a whole file; on failure returns nothing and says why in `problem`. A file of more

@@ -86,6 +86,7 @@ void tidy(std::vector<diagnostic>& diagnostics) {
 
 loader::loader(const registry& reg, const load_options& options)
     : registry_(reg), options_(options), files_(reg, diagnostics_, options.max_file_bytes) {
+    files_.read_from_memory(options.files_in_memory);
     placeholder_types_.add(subtree_placeholder_type());
     subtree_types_.add(subtree_type());
 }

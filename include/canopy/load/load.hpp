@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +64,10 @@ struct load_options {
     /// "Dynamic entries"); without it such a key is typed at load, by its port or script.
     /// Other rules ignore them.
     std::vector<std::string> program_keys;
+    /// Files the load reads from memory rather than from disk, by path (relative paths from
+    /// the working directory): an editor's unsaved buffers, or what `canopy convert` is about
+    /// to write, read back before it writes it. They need not exist on disk.
+    std::map<std::filesystem::path, std::string> files_in_memory;
 };
 
 /// Loads a tree file, choosing the format by its extension and, where formats share one, by
