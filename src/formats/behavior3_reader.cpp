@@ -260,52 +260,9 @@ private:
         return std::nullopt;
     }
 
-    // JSON text of a value (a model's default), without recursion.
+    // JSON text of a value (a model's default).
     std::string json_text(std::uint32_t value) const {
-        struct step {
-            std::uint32_t index;
-            bool closing;
-            bool member;  // of an object: its key goes first
-            bool first;   // the first of its container: no comma before it
-        };
-        std::string out;
-        std::vector<step> todo{{value, false, false, true}};
-        while (!todo.empty()) {
-            const step s = todo.back();
-            todo.pop_back();
-            const jvalue& v = at(s.index);
-            if (s.closing) {
-                out += v.type == kind::object ? '}' : ']';
-                continue;
-            }
-            if (!s.first) out += ',';
-            if (s.member) {
-                out += '"';
-                append_json_escaped(out, v.key);
-                out += "\":";
-            }
-            switch (v.type) {
-                case kind::null: out += "null"; break;
-                case kind::boolean: out += v.boolean ? "true" : "false"; break;
-                case kind::integer: out += std::to_string(v.integer); break;
-                case kind::number: out += text::of_number(v.number); break;
-                case kind::string:
-                    out += '"';
-                    append_json_escaped(out, v.text);
-                    out += '"';
-                    break;
-                default: {
-                    out += v.type == kind::object ? '{' : '[';
-                    todo.push_back({s.index, true, false, true});
-                    const std::size_t from = todo.size();
-                    for (std::uint32_t i = v.first; i != none; i = at(i).next) {
-                        todo.push_back({i, false, v.type == kind::object, i == v.first});
-                    }
-                    std::reverse(todo.begin() + static_cast<std::ptrdiff_t>(from), todo.end());
-                }
-            }
-        }
-        return out;
+        return json_copy::json_text(values_, value);
     }
 
     record_set& new_tree(std::string name) {

@@ -10,6 +10,7 @@
 
 #include "core/json_text.hpp"
 #include "formats/behavior3_names.hpp"
+#include "formats/btcpp_names.hpp"
 #include "formats/readers.hpp"
 
 namespace canopy::detail {
@@ -316,7 +317,7 @@ private:
                     continue;
                 }
             }
-            out.args.emplace_back(p->name, p->value);
+            out.args.emplace_back(p->name, typed_by_model(type, *p));
         }
         if (!listed.empty()) {
             // The listed variables go back as the argument's array of names.
@@ -328,6 +329,23 @@ private:
             out.args.emplace_back(std::string(rule->variables_arg), names + "]");
         }
         return out;
+    }
+
+    // A value given as text, typed as its node's model types the port (a number or a boolean,
+    // as a behavior3 file wrote it before it went through XML, whose writer declared the
+    // port's type): behavior3's arguments are JSON values.
+    param_value typed_by_model(std::string_view type, const record_set::raw_param& p) const {
+        const auto* text = std::get_if<std::string>(&p.value);
+        if (text == nullptr || is_key(p.value)) return p.value;
+        for (const node_model& model : document_.models) {
+            if (model.name != type) continue;
+            for (const port_model& port : model.ports) {
+                if (port.name != p.name) continue;
+                if (std::optional<param_value> typed = btcpp::value_of_cpp_type(port.type, *text))
+                    return *typed;
+            }
+        }
+        return p.value;
     }
 
     static bool is_fixed(const b3::node_rule& rule, std::string_view name) {
@@ -476,12 +494,17 @@ private:
             }
             out += "\n  }";
         }
-        if (!records.declared_keys().empty()) {
+        std::vector<const record_set::key_declaration*> declared;
+        for (const record_set::key_declaration& key : records.declared_keys()) {
+            if (!key.implicit) declared.push_back(&key);  // behavior3 makes those on first use
+        }
+        if (!declared.empty()) {
             // behavior3editor's variables are {name, desc}; the type and initial value go
             // beside them, so that a declared key reads back declared.
             out += ",\n  \"vars\": [";
             const char* separator = "\n    ";
-            for (const record_set::key_declaration& key : records.declared_keys()) {
+            for (const record_set::key_declaration* declaration : declared) {
+                const record_set::key_declaration& key = *declaration;
                 out += separator;
                 out += R"({"name": )";
                 append_string(out, key.name);

@@ -4,7 +4,13 @@
 // what each node does in both libraries.
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string_view>
+
+#include "canopy/core/param.hpp"
 
 namespace canopy::detail::btcpp {
 
@@ -207,6 +213,56 @@ inline std::string_view cpp_type_of(std::string_view key_type) {
     if (key_type == "boolean") return "bool";
     if (key_type == "string" || key_type == "script") return "std::string";
     return {};
+}
+
+/// The key type (integer, number, boolean, string) of a C++ type a port model names; empty
+/// for another type.
+inline std::string_view key_type_of(std::string_view cpp) {
+    static constexpr std::string_view integers[] = {
+        "int",           "unsigned",
+        "unsigned int",  "long",
+        "long long",     "unsigned long",
+        "short",         "int8_t",
+        "int16_t",       "int32_t",
+        "int64_t",       "uint8_t",
+        "uint16_t",      "uint32_t",
+        "uint64_t",      "size_t",
+        "std::size_t",   "std::int64_t",
+        "std::int32_t",  "std::uint32_t",
+        "std::uint64_t", "unsigned long long",
+    };
+    for (std::string_view name : integers) {
+        if (cpp == name) return "integer";
+    }
+    if (cpp == "double" || cpp == "float") return "number";
+    if (cpp == "bool") return "boolean";
+    if (cpp == "std::string" || cpp == "string" || cpp == "std::__cxx11::string" ||
+        cpp == "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >")
+        return "string";
+    return {};
+}
+
+/// Text an XML file gave, read as a value of the C++ type a port model names (an integer, a
+/// number or a boolean); nothing where the type is another or the text is not such a value.
+inline std::optional<param_value> value_of_cpp_type(std::string_view cpp, std::string_view text) {
+    const std::string_view kind = key_type_of(cpp);
+    if (kind == "boolean") {
+        if (text == "true") return param_value(true);
+        if (text == "false") return param_value(false);
+        return std::nullopt;
+    }
+    const char* end = text.data() + text.size();
+    if (kind == "integer") {
+        std::int64_t value = 0;
+        const auto [at, problem] = std::from_chars(text.data(), end, value);
+        if (problem == std::errc() && at == end && !text.empty()) return param_value(value);
+    } else if (kind == "number") {
+        double value = 0;
+        const auto [at, problem] = std::from_chars(text.data(), end, value);
+        if (problem == std::errc() && at == end && !text.empty() && std::isfinite(value))
+            return param_value(value);
+    }
+    return std::nullopt;
 }
 
 }  // namespace canopy::detail::btcpp

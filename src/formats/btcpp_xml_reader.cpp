@@ -75,31 +75,6 @@ std::optional<bool> parse_bool(std::string_view text) {
 
 // The key type a C++ type name in a port model stands for, or empty for one Canopy has no
 // equivalent of.
-std::string_view key_type_of(std::string_view cpp) {
-    static constexpr std::string_view integers[] = {
-        "int",           "unsigned",
-        "unsigned int",  "long",
-        "long long",     "unsigned long",
-        "short",         "int8_t",
-        "int16_t",       "int32_t",
-        "int64_t",       "uint8_t",
-        "uint16_t",      "uint32_t",
-        "uint64_t",      "size_t",
-        "std::size_t",   "std::int64_t",
-        "std::int32_t",  "std::uint32_t",
-        "std::uint64_t", "unsigned long long",
-    };
-    for (std::string_view name : integers) {
-        if (cpp == name) return "integer";
-    }
-    if (cpp == "double" || cpp == "float") return "number";
-    if (cpp == "bool") return "boolean";
-    if (cpp == "std::string" || cpp == "string" || cpp == "std::__cxx11::string" ||
-        cpp == "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >")
-        return "string";
-    return {};
-}
-
 std::string trimmed(const char* text) {
     if (text == nullptr) return {};
     std::string_view view(text);
@@ -735,7 +710,7 @@ private:
                 tree->add_port_default(
                     record_set::raw_param{port.name, *port.default_value, model.where, true});
             }
-            const std::string_view type = key_type_of(port.type);
+            const std::string_view type = btcpp::key_type_of(port.type);
             if (type.empty()) continue;
             record_set::key_declaration key;
             key.name = port.name;

@@ -146,7 +146,9 @@ private:
             push_metadata(note, std::nullopt);
         if (!records.empty()) write_nodes(records, name);
         printer_.CloseElement();
-        if (!records.declared_keys().empty()) keyed_trees_.emplace_back(name, &records);
+        if (std::any_of(records.declared_keys().begin(), records.declared_keys().end(),
+                        [](const record_set::key_declaration& key) { return !key.implicit; }))
+            keyed_trees_.emplace_back(name, &records);
     }
 
     // Children by record order, then the nodes in preorder from the one root, without
@@ -256,7 +258,11 @@ private:
             open_subtree(records, i, child_count);
             return;
         }
-        std::string_view type = btcpp::written_type(canopy_type);
+        // Another program's node under one of Canopy's names keeps that name, and its
+        // parameters the names the files it comes from give them (Nav2's Wait's
+        // wait_duration): the first the name tables list.
+        const bool foreign = namesake(canopy_type);
+        std::string_view type = foreign ? canopy_type : btcpp::written_type(canopy_type);
         const raw_param* first = records.params_begin(i);
         const raw_param* last = records.params_end(i);
         // Canopy's unit conversions, when BehaviorTree.CPP can say the value.
@@ -267,11 +273,14 @@ private:
         for (const raw_param* p = first; p != last; ++p) {
             const btcpp::param_row* row = nullptr;
             for (const btcpp::param_row* r = rows.first; r != rows.last; ++r) {
-                if (r->write && r->canopy == p->name) row = r;
+                if (foreign ? row == nullptr && r->canopy == p->name
+                            : r->write && r->canopy == p->name)
+                    row = r;
             }
             if (row == nullptr) {
                 attributes.emplace_back(p->name, value_text(type, *p));
-            } else if (row->conversion == btcpp::unit::same) {
+            } else if (row->conversion == btcpp::unit::same ||
+                       row->conversion == btcpp::unit::seconds) {
                 attributes.emplace_back(std::string(row->btcpp), value_text(type, *p));
             } else if (std::optional<std::uint64_t> ms = milliseconds_of(p->value)) {
                 attributes.emplace_back(std::string(row->btcpp), std::to_string(*ms));
@@ -409,7 +418,15 @@ private:
     }
 
     std::string_view model_element_of(std::string_view type) const {
-        if (const node_model* model = find_model(type); model != nullptr && model->shape) {
+        auto most = most_children_.find(std::string(type));
+        const std::size_t children = most == most_children_.end() ? 0 : most->second;
+        const node_model* model = find_model(type);
+        // A model whose shape the uses contradict (a behavior3 condition given children,
+        // which behavior3-ts ticks) would make the file refused: the uses decide.
+        const bool contradicted = model != nullptr && model->shape &&
+                                  ((*model->shape == arity::leaf && children > 0) ||
+                                   (*model->shape == arity::decorator && children > 1));
+        if (model != nullptr && model->shape && !contradicted) {
             switch (*model->shape) {
                 case arity::leaf: return model->condition ? "Condition" : "Action";
                 case arity::decorator: return "Decorator";
@@ -420,8 +437,6 @@ private:
         if (std::string_view element = btcpp::canopy_model_element(type);
             !element.empty() && !namesake(type))
             return element;
-        auto most = most_children_.find(std::string(type));
-        const std::size_t children = most == most_children_.end() ? 0 : most->second;
         return children == 0 ? "Action" : children == 1 ? "Decorator" : "Control";
     }
 
@@ -556,7 +571,7 @@ private:
                 const std::string_view type = btcpp::cpp_type_of(key.type);
                 // A behavior3 variable holds any value, as a key BehaviorTree.CPP makes on
                 // first write does: nothing to declare.
-                if (key.type == "json" && !key.initial) continue;
+                if ((key.type == "json" && !key.initial) || key.implicit) continue;
                 if (type.empty()) {
                     problem("tree '" + name + "': key '" + key.name + "' has type '" + key.type +
                             "', which is no key type (integer, number, boolean, string)");

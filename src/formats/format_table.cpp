@@ -84,6 +84,25 @@ std::optional<file_format> detect_format(const std::filesystem::path& path, std:
 
 namespace detail {
 
+std::optional<runtime_rules> rules_named(std::string_view name) {
+    if (name == "btcpp") return runtime_rules::btcpp;
+    if (name == "behavior3") return runtime_rules::behavior3;
+    return std::nullopt;
+}
+
+std::string_view rules_name(runtime_rules rules) {
+    switch (rules) {
+        case runtime_rules::btcpp: return "btcpp";
+        case runtime_rules::behavior3: return "behavior3";
+        default: return {};
+    }
+}
+
+void set_rules(tree_document& document, runtime_rules rules) {
+    document.rules = rules;
+    document.implicit_keys = rules != runtime_rules::canopy;
+}
+
 void report_overrides(const tree_document& document, write_result& result) {
     for (const subtree_override& change : document.overrides) {
         result.problems.push_back({{},
@@ -93,26 +112,6 @@ void report_overrides(const tree_document& document, write_result& result) {
                                    "the override of subtree node '" + change.node +
                                        "', a change for this tree's uses only (write behavior3 "
                                        "JSON, or make the change in the subtree file)"});
-    }
-}
-
-void report_foreign_namesakes(const tree_document& document, write_result& result) {
-    const std::vector<std::string>& names = document.foreign_namesakes;
-    for (const record_set& records : document.trees) {
-        for (std::size_t i = 0; i < records.size(); ++i) {
-            if (records.has_type_id(i) ||
-                std::find(names.begin(), names.end(), records.type_name(i)) == names.end())
-                continue;
-            result.problems.push_back(
-                {{},
-                 records.where(i),
-                 records.id(i),
-                 diagnostic_code::not_expressible,
-                 "node " + std::to_string(records.id(i)) + "'s type '" +
-                     std::string(records.type_name(i)) +
-                     "' is the file's own, another program's node of that name; in Canopy's "
-                     "formats the name is Canopy's node (write BehaviorTree.CPP XML)"});
-        }
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/diagnostic_sink.hpp"
 #include "core/suggest.hpp"
+#include "formats/flat_sections.hpp"
 #include "formats/json_tracking.hpp"
 #include "formats/readers.hpp"
 #include "formats/sniff.hpp"
@@ -96,6 +97,17 @@ public:
             pending_top_key_ = top_key::none;  // for editors: names the JSON Schema
             return true;
         }
+        if (state_ == state::top_object && pending_top_key_ == top_key::rules) {
+            pending_top_key_ = top_key::none;
+            if (std::optional<runtime_rules> rules = rules_named(value)) {
+                set_rules(result_.document, *rules);
+            } else {
+                report(location(start), diagnostic_code::wrong_field_type,
+                       "'rules' must be \"btcpp\" or \"behavior3\", not \"" + value + "\"" +
+                           did_you_mean(value, {"btcpp", "behavior3"}));
+            }
+            return true;
+        }
         if (state_ == state::includes) {
             result_.document.includes.push_back({std::move(value), location(start)});
             return true;
@@ -121,6 +133,7 @@ public:
         switch (state_) {
             case state::top: state_ = state::top_object; return true;
             case state::top_object:
+                if (pending_top_key_ == top_key::overrides) return read_whole(start);
                 if (pending_top_key_ != top_key::blackboard) break;
                 pending_top_key_ = top_key::none;
                 state_ = state::blackboard;
@@ -178,6 +191,8 @@ public:
                            "or several trees: {\"trees\": [{\"name\": ..., \"nodes\": "
                            "[...]}, ...]}");
                 }
+                // A project: files it includes hold its trees, and it none of its own.
+                if (trees_seen_ && listed_trees_ == 0) result_.document.trees.clear();
                 state_ = state::done;
                 return true;
             case state::record:
@@ -215,6 +230,8 @@ public:
             state_ = state::includes;
             return true;
         }
+        if (state_ == state::top_object && pending_top_key_ == top_key::models)
+            return read_whole(start);
         if (state_ == state::record) {
             wrong_record_value(start, "an array");
         } else {
@@ -262,6 +279,9 @@ private:
         main_tree,
         include,
         schema,
+        rules,
+        models,
+        overrides,
         none
     };
     enum class key_field : std::uint8_t { type, initial, none };
@@ -332,8 +352,27 @@ private:
         return true;
     }
     bool leave_skipped() {
-        --skip_depth_;
+        if (--skip_depth_ == 0 && whole_ != top_key::none) {
+            std::vector<json_copy::jvalue> values;
+            if (json_copy::copy_json(text_, values, sink_, whole_from_, previous_end_) &&
+                !values.empty()) {
+                if (whole_ == top_key::models) {
+                    read_json_models(values, 0, sink_, result_.document.models);
+                } else {
+                    read_json_overrides(values, 0, sink_, result_.document.overrides);
+                }
+            }
+            whole_ = top_key::none;
+        }
         return true;
+    }
+    // The value of a file's `models` or `overrides`, read whole once it ends (leave_skipped):
+    // they are small, and nested as records are not.
+    bool read_whole(std::size_t start) {
+        whole_ = pending_top_key_;
+        pending_top_key_ = top_key::none;
+        whole_from_ = skip_separators(start);
+        return enter_skipped();
     }
 
     // A scalar value: `take` stores it into the record if it suits the pending field.
@@ -396,7 +435,10 @@ private:
                 "'trees' must be an array of trees",
                 "'main_tree' must be a string, the name of a tree",
                 "'include' must be an array of file paths",
-                "'$schema' must be a string"};
+                "'$schema' must be a string",
+                "'rules' must be \"btcpp\" or \"behavior3\"",
+                "'models' must be an array of node models",
+                "'overrides' must be an object of changes by node uuid"};
             report(location(start), diagnostic_code::wrong_field_type,
                    std::string(expected[static_cast<std::size_t>(pending_top_key_)]) + ", not " +
                        std::string(kind));
@@ -422,7 +464,8 @@ private:
     bool top_object_key(std::size_t start, const std::string& name) {
         static const std::vector<std::string_view> tree_keys = {"name", "nodes", "blackboard"};
         static const std::vector<std::string_view> file_keys = {
-            "name", "nodes", "blackboard", "trees", "main_tree", "include", "$schema"};
+            "name",    "nodes",   "blackboard", "trees",  "main_tree",
+            "include", "$schema", "rules",      "models", "overrides"};
         const std::vector<std::string_view>& keys = listed_tree_ ? tree_keys : file_keys;
         auto known = std::find(keys.begin(), keys.end(), name);
         top_key k =
@@ -662,6 +705,8 @@ private:
     const char* reached_;
     std::size_t previous_end_ = 0;
     std::size_t skip_depth_ = 0;
+    top_key whole_ = top_key::none;  // read_whole's key, while its value is skipped
+    std::size_t whole_from_ = 0;     // where that value starts
     state state_ = state::top;
     top_key pending_top_key_ = top_key::none;
     unsigned top_seen_ = 0;

@@ -1,6 +1,7 @@
 // Flat JSON from records, the mirror of json_reader.cpp: one record per line, as the files in
 // data/ are written.
 #include "core/json_text.hpp"
+#include "formats/flat_sections.hpp"
 #include "formats/readers.hpp"
 
 namespace canopy::detail {
@@ -12,17 +13,23 @@ void append_string(std::string& out, std::string_view text) {
     out += '"';
 }
 
-std::string write_tree(const record_set& records) {
+// `rules`: whose rules the file says it follows; the keys their uses make are not declared.
+std::string write_tree(const record_set& records, runtime_rules rules) {
     std::string out = "{\n";
     if (!records.name().empty()) {
         out += "  \"name\": ";
         append_string(out, records.name());
         out += ",\n";
     }
-    if (!records.declared_keys().empty()) {
+    std::vector<const record_set::key_declaration*> declared;
+    for (const record_set::key_declaration& key : records.declared_keys()) {
+        if (!key.implicit || rules == runtime_rules::canopy) declared.push_back(&key);
+    }
+    if (!declared.empty()) {
         out += "  \"blackboard\": {";
         const char* separator = "\n";
-        for (const record_set::key_declaration& key : records.declared_keys()) {
+        for (const record_set::key_declaration* declaration : declared) {
+            const record_set::key_declaration& key = *declaration;
             out += separator;
             out += "    ";
             append_string(out, key.name);
@@ -85,20 +92,34 @@ std::string indented(const std::string& text, std::string_view by) {
 
 }  // namespace
 
-// One tree as {"name", "blackboard", "nodes"}; several, or a main tree or includes, as
-// {"main_tree", "include", "trees": [...]}. Node models have no place here: they describe
-// an editor's palette, not the trees.
+// One tree as {"name", "blackboard", "nodes"}; several, or a main tree, includes, rules, node
+// models or overrides, as {"rules", "models", "overrides", "main_tree", "include", "trees"}.
 write_result write_flat_json(const tree_document& document) {
     write_result result;
-    report_overrides(document, result);
-    report_foreign_namesakes(document, result);
     report_scaled_keys(document, result);
-    if (document.trees.size() == 1 && document.main_tree.empty() && document.includes.empty()) {
-        result.text = write_tree(document.trees.front());
+    const std::vector<node_model> models = flat_models(document);
+    if (document.trees.size() == 1 && document.main_tree.empty() && document.includes.empty() &&
+        document.rules == runtime_rules::canopy && models.empty() && document.overrides.empty()) {
+        result.text = write_tree(document.trees.front(), document.rules);
         return result;
     }
     std::string& out = result.text;
     out = "{\n";
+    if (!rules_name(document.rules).empty()) {
+        out += "  \"rules\": ";
+        append_string(out, rules_name(document.rules));
+        out += ",\n";
+    }
+    if (!models.empty()) {
+        out += "  ";
+        write_json_models(out, models);
+        out += ",\n";
+    }
+    if (!document.overrides.empty()) {
+        out += "  ";
+        write_json_overrides(out, document.overrides);
+        out += ",\n";
+    }
     if (!document.main_tree.empty()) {
         out += "  \"main_tree\": ";
         append_string(out, document.main_tree);
@@ -114,7 +135,7 @@ write_result write_flat_json(const tree_document& document) {
     }
     out += "  \"trees\": [\n";
     for (std::size_t t = 0; t < document.trees.size(); ++t) {
-        std::string tree = indented(write_tree(document.trees[t]), "    ");
+        std::string tree = indented(write_tree(document.trees[t], document.rules), "    ");
         tree.pop_back();  // the newline
         out += tree;
         out += t + 1 < document.trees.size() ? ",\n" : "\n";

@@ -4,6 +4,7 @@
 // whatever the depth, and every value and key knows where it stands. For readers that need
 // the whole text before they can judge it (behavior3 files, substitution rules).
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 
 #include "canopy/core/source_location.hpp"
 #include "core/diagnostic_sink.hpp"
+#include "core/json_text.hpp"
 #include "formats/json_tracking.hpp"
 #include "formats/text_position.hpp"
 
@@ -56,13 +58,14 @@ inline std::string_view kind_name(const jvalue& v) {
 class located_copy final : public nlohmann::json_sax<json> {
 public:
     located_copy(std::string_view text, std::vector<jvalue>& values, diagnostic_sink& sink,
-                 bool& complete)
+                 bool& complete, std::size_t start = 0)
         : text_(text),
           values_(values),
           sink_(sink),
           complete_(complete),
           position_(text),
-          reached_(text.data()) {}
+          reached_(text.data() + start),
+          previous_end_(start) {}
 
     const char** reached() { return &reached_; }
 
@@ -192,14 +195,64 @@ private:
 };
 
 /// Reads `text` into `values` (appended), reporting a syntax error to `sink`; false when the
-/// text is not JSON.
-inline bool copy_json(std::string_view text, std::vector<jvalue>& values, diagnostic_sink& sink) {
+/// text is not JSON. With `from` and `to`: the value text[from, to) only, located in the
+/// whole text (a part of a file another reader streams).
+inline bool copy_json(std::string_view text, std::vector<jvalue>& values, diagnostic_sink& sink,
+                      std::size_t from = 0, std::size_t to = std::string_view::npos) {
     bool complete = true;
-    located_copy copy(text, values, sink, complete);
-    tracking_iterator first(text.data(), copy.reached());
-    tracking_iterator last(text.data() + text.size(), copy.reached());
+    located_copy copy(text, values, sink, complete, from);
+    tracking_iterator first(text.data() + from, copy.reached());
+    tracking_iterator last(text.data() + std::min(to, text.size()), copy.reached());
     json::sax_parse(first, last, &copy);
     return complete;
+}
+
+/// The JSON text of values[value], without recursion, whatever its depth.
+inline std::string json_text(const std::vector<jvalue>& values, std::uint32_t value) {
+    struct step {
+        std::uint32_t index;
+        bool closing;
+        bool member;  // of an object: its key goes first
+        bool first;   // the first of its container: no comma before it
+    };
+    std::string out;
+    std::vector<step> todo{{value, false, false, true}};
+    while (!todo.empty()) {
+        const step s = todo.back();
+        todo.pop_back();
+        const jvalue& v = values[s.index];
+        if (s.closing) {
+            out += v.type == kind::object ? '}' : ']';
+            continue;
+        }
+        if (!s.first) out += ',';
+        if (s.member) {
+            out += '"';
+            append_json_escaped(out, v.key);
+            out += "\":";
+        }
+        switch (v.type) {
+            case kind::null: out += "null"; break;
+            case kind::boolean: out += v.boolean ? "true" : "false"; break;
+            case kind::integer: out += std::to_string(v.integer); break;
+            case kind::number: out += text::of_number(v.number); break;
+            case kind::string:
+                out += '"';
+                append_json_escaped(out, v.text);
+                out += '"';
+                break;
+            default: {
+                out += v.type == kind::object ? '{' : '[';
+                todo.push_back({s.index, true, false, true});
+                const std::size_t from = todo.size();
+                for (std::uint32_t i = v.first; i != none; i = values[i].next) {
+                    todo.push_back({i, false, v.type == kind::object, i == v.first});
+                }
+                std::reverse(todo.begin() + static_cast<std::ptrdiff_t>(from), todo.end());
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace canopy::detail::json_copy

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,15 +44,18 @@ write_result write_behavior3(const tree_document& document);
 /// run otherwise.
 void report_overrides(const tree_document& document, write_result& result);
 
-/// Reports, for a writer of a format whose node names are Canopy's (its own formats, and
-/// behavior3's, which its reader maps to Canopy's), each node whose type is another
-/// program's of one of Canopy's names (tree_document::foreign_namesakes): written, it would
-/// read back as Canopy's node.
-void report_foreign_namesakes(const tree_document& document, write_result& result);
-
 /// Reports, for a writer of a format without BehaviorTree.CPP's milliseconds, each
 /// parameter that reads a key in another unit than its own (raw_param::key_scale).
 void report_scaled_keys(const tree_document& document, write_result& result);
+
+/// The runtime rules Canopy's own formats name by `rules` ("btcpp", "behavior3"): a tree
+/// converted from another runtime's file keeps that runtime's rules (docs/formats.md).
+std::optional<runtime_rules> rules_named(std::string_view name);
+/// Their name; empty for Canopy's own, which a file need not name.
+std::string_view rules_name(runtime_rules rules);
+/// Gives a document of Canopy's own format the rules a file names: those of another
+/// runtime make a key on its first use, as there (tree_document::implicit_keys).
+void set_rules(tree_document& document, runtime_rules rules);
 
 /// Shared by the flat readers: the record fields a format spells out, and their spellings.
 inline constexpr std::string_view record_fields[] = {"id", "parentId", "type", "describe",

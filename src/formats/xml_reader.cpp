@@ -5,6 +5,7 @@
 
 #include "core/diagnostic_sink.hpp"
 #include "core/suggest.hpp"
+#include "formats/flat_sections.hpp"
 #include "formats/readers.hpp"
 #include "formats/sniff.hpp"
 #include "formats/text_position.hpp"
@@ -92,7 +93,7 @@ public:
                    "a second root element <" + std::string(extra->Name()) +
                        ">; a file holds one <tree>");
         }
-        read_tree(*root);
+        read_tree(*root, true);
     }
 
 private:
@@ -119,17 +120,29 @@ private:
         return nullptr;
     }
 
-    // <trees main_tree=".."><include path=".."/><tree name="..">...</tree>...</trees>
+    void read_rules(const tinyxml2::XMLElement& element, const tinyxml2::XMLAttribute& rules) {
+        if (std::optional<runtime_rules> named = rules_named(rules.Value())) {
+            set_rules(result_.document, *named);
+            return;
+        }
+        report(line_of(&element), diagnostic_code::wrong_field_type,
+               "'rules' must be \"btcpp\" or \"behavior3\", not \"" + std::string(rules.Value()) +
+                   "\"" + did_you_mean(rules.Value(), {"btcpp", "behavior3"}));
+    }
+
+    // <trees main_tree=".." rules=".."><include path=".."/><tree name="..">...</tree>...</trees>
     void read_trees(const tinyxml2::XMLElement& root) {
         tree_document& document = result_.document;
         for (const tinyxml2::XMLAttribute* a = root.FirstAttribute(); a != nullptr; a = a->Next()) {
             if (std::string_view(a->Name()) == "main_tree") {
                 document.main_tree = a->Value();
                 document.main_tree_where = line_of(&root);
+            } else if (std::string_view(a->Name()) == "rules") {
+                read_rules(root, *a);
             } else {
                 report(line_of(&root), diagnostic_code::unknown_field,
                        "unknown attribute '" + std::string(a->Name()) + "' on <trees>" +
-                           did_you_mean(a->Name(), {"main_tree"}));
+                           did_you_mean(a->Name(), {"main_tree", "rules"}));
             }
         }
         bool first = true;
@@ -143,6 +156,10 @@ private:
                 first = false;
                 seen_blackboard_ = false;
                 read_tree(*element);
+            } else if (name == "models") {
+                read_xml_models(*element, sink_, document.models);
+            } else if (name == "overrides") {
+                read_xml_overrides(*element, sink_, document.overrides);
             } else if (name == "include") {
                 const char* path = element->Attribute("path");
                 if (path == nullptr || element->FirstAttribute()->Next() != nullptr) {
@@ -154,20 +171,27 @@ private:
             } else {
                 report(line_of(element), diagnostic_code::unexpected_element,
                        "unexpected element <" + std::string(name) + "> in <trees>" +
-                           did_you_mean(name, {"tree", "include"}) +
-                           "; it holds <tree> and <include> elements");
+                           did_you_mean(name, {"tree", "include", "models", "overrides"}) +
+                           "; it holds <tree>, <include>, <models> and <overrides> elements");
             }
         }
+        // A project: files it includes hold its trees, and it none of its own.
+        if (first) document.trees.clear();
     }
 
-    void read_tree(const tinyxml2::XMLElement& root) {
+    // `alone`: the file's root element, which may say the file's rules.
+    void read_tree(const tinyxml2::XMLElement& root, bool alone = false) {
         for (const tinyxml2::XMLAttribute* a = root.FirstAttribute(); a != nullptr; a = a->Next()) {
             if (std::string_view(a->Name()) == "name") {
                 tree().set_name(a->Value());
+            } else if (alone && std::string_view(a->Name()) == "rules") {
+                read_rules(root, *a);
             } else {
                 report(line_of(&root), diagnostic_code::unknown_field,
                        "unknown attribute '" + std::string(a->Name()) + "' on <tree>" +
-                           did_you_mean(a->Name(), {"name"}));
+                           did_you_mean(a->Name(),
+                                        alone ? std::vector<std::string_view>{"name", "rules"}
+                                              : std::vector<std::string_view>{"name"}));
             }
         }
         for (const tinyxml2::XMLNode* child = root.FirstChild(); child != nullptr;

@@ -173,6 +173,9 @@ registry learn_types(const file_set& files, const registry& reg) {
     const std::set<std::string, std::less<>> modelled = modelled_names(files);
     for (std::size_t f = 0; f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
+        for (const node_model& model : document.models) {
+            if (model.namesake) shadowed.insert(model.name);  // Canopy's formats say so
+        }
         for (const record_set& records : document.trees) {
             for (std::size_t i = 0; i < records.size(); ++i) {
                 if (!records.has_type_id(i) &&
@@ -191,7 +194,8 @@ registry learn_types(const file_set& files, const registry& reg) {
     std::set<std::string, std::less<>> declared;
     for (std::size_t f = 0; f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
-        if (document.rules != runtime_rules::btcpp) continue;
+        // Canopy's own formats write every port of the models they carry.
+        if (document.rules != runtime_rules::btcpp && !document.canopy_names) continue;
         for (const node_model& model : document.models) declared.insert(model.name);
     }
     for (std::size_t f = 0; f < files.size(); ++f) {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "canopy/load/load.hpp"
+#include "core/json_text.hpp"
 #include "load/loader.hpp"
 #include "load/subtree_node.hpp"
 
@@ -27,7 +28,18 @@ record_set with_registered_names(const record_set& records, const registry& reg,
     record_set named;
     named.set_name(records.name());
     named.set_tree_metadata(records.tree_metadata());
-    named.copy_declarations(records);
+    for (const record_set::raw_param& port : records.port_defaults()) named.add_port_default(port);
+    for (record_set::key_declaration key : records.declared_keys()) {
+        // A default given as text (XML's) typed as its key is, as literals are below.
+        if (key.initial && key.initial->from_text && built != nullptr) {
+            for (const blackboard_key& made : built->keys()) {
+                if (made.name != key.name || !made.initial || made.custom != nullptr) continue;
+                key.initial->value = *made.initial;
+                key.initial->from_text = false;
+            }
+        }
+        named.declare_key(std::move(key));
+    }
     if (implicit_keys && built != nullptr) {
         // The keys the file's uses made, declared with the type they were given, so that a
         // format whose keys are declared (any but behavior3) reads the written tree. Not the
@@ -46,6 +58,7 @@ record_set with_registered_names(const record_set& records, const registry& reg,
             record_set::key_declaration made;
             made.name = key.name;
             made.type = std::string(key.type_name());
+            made.implicit = true;
             named.declare_key(std::move(made));
         }
     }
@@ -167,6 +180,76 @@ void name_subtree_files(file_set& files, std::size_t f, const std::filesystem::p
     document.subtree_paths = tree_document::path_base::file;
 }
 
+// The C++ type a port of another program's node takes, as the values its uses give it say
+// where a format types them (JSON's numbers and booleans): "int", "double" or "bool", so that
+// a format that says values as text (XML) declares it and a reader of one that types them
+// (behavior3) types them again; empty where a use gives text, a key or nothing typed.
+std::string type_of_uses(const tree_document& document, std::string_view type,
+                         std::string_view port) {
+    std::string found;
+    for (const record_set& records : document.trees) {
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (records.has_type_id(i) || records.type_name(i) != type) continue;
+            for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
+                if (p->name != port) continue;
+                if (p->from_text || std::holds_alternative<std::string>(p->value)) return {};
+                const std::string kind = std::holds_alternative<bool>(p->value) ? "bool"
+                                         : std::holds_alternative<std::int64_t>(p->value)
+                                             ? "int"
+                                             : "double";
+                if (found.empty() || found == kind) {
+                    found = kind;
+                } else if ((found == "int" && kind == "double") ||
+                           (found == "double" && kind == "int")) {
+                    found = "double";
+                } else {
+                    return {};
+                }
+            }
+        }
+    }
+    return found;
+}
+
+// The models of the types lenient loading learned that the document's trees use, each with
+// every port any use in any file of the load gives (a model of the file's own kept, with what
+// it leaves out added): so that a writer declares every port, and a file converted and read
+// back with the files it names learns the same types.
+void add_learned_models(tree_document& document, const registry& learned) {
+    for (const node_type& type : learned.types()) {
+        const bool used = std::any_of(
+            document.trees.begin(), document.trees.end(), [&](const record_set& records) {
+                for (std::size_t i = 0; i < records.size(); ++i) {
+                    if (!records.has_type_id(i) && records.type_name(i) == type.name) return true;
+                }
+                return false;
+            });
+        if (!used) continue;
+        auto model = std::find_if(document.models.begin(), document.models.end(),
+                                  [&](const node_model& m) { return m.name == type.name; });
+        if (model == document.models.end()) {
+            node_model made;
+            made.name = type.name;
+            made.shape = type.arity;
+            document.models.push_back(std::move(made));
+            model = document.models.end() - 1;
+        }
+        for (const param_spec& spec : type.params) {
+            auto listed = std::find_if(model->ports.begin(), model->ports.end(),
+                                       [&](const port_model& p) { return p.name == spec.name; });
+            if (listed == model->ports.end()) {
+                port_model port;
+                port.name = spec.name;
+                if (spec.default_value)
+                    port.default_value = detail::attribute_text(*spec.default_value);
+                model->ports.push_back(std::move(port));
+                listed = model->ports.end() - 1;
+            }
+            if (listed->type.empty()) listed->type = type_of_uses(document, type.name, spec.name);
+        }
+    }
+}
+
 }  // namespace
 
 document_load_result try_load_document(const std::filesystem::path& path, const registry& reg,
@@ -177,7 +260,10 @@ document_load_result try_load_document(const std::filesystem::path& path, const 
     if (f) {
         load.prepare();
         const std::size_t trees = load.files().file(*f).document.trees.size();
-        if (trees == 0) load.choose(*f);
+        // A project (its includes hold its trees) converts without a main tree; a file of
+        // no tree is refused, saying why.
+        const tree_document& opened = load.files().file(*f).document;
+        if (trees == 0 && (opened.includes.empty() || !opened.main_tree.empty())) load.choose(*f);
         std::vector<std::shared_ptr<const tree>> built;
         for (std::size_t t = 0; t < trees; ++t) built.push_back(load.build({*f, t}, false));
         name_subtree_files(load.files(), *f, options.relative_to);
@@ -187,6 +273,7 @@ document_load_result try_load_document(const std::filesystem::path& path, const 
             records = with_registered_names(records, reg, load.overlay(), built[t].get(),
                                             result.document.implicit_keys);
         }
+        add_learned_models(result.document, load.overlay());
         // The learned types that take the place of a registered one (load/foreign_types).
         for (const node_type& learned : load.overlay().types()) {
             if (reg.find(learned.name) != nullptr)

@@ -147,9 +147,34 @@ std::string json_schema(const registry& reg) {
                  {"default", {{"type", json::array({"integer", "number", "boolean", "string"})}}}}},
                {"required", {"type"}},
                {"additionalProperties", false}}})}};
+    // A file's rules and node models (docs/formats.md, "Rules" and "Node models").
+    const json file_rules = {{"enum", {"btcpp", "behavior3"}}};
+    const json port = {{"type", "object"},
+                       {"properties",
+                        {{"name", {{"type", "string"}}},
+                         {"direction", {{"enum", {"input", "output", "inout"}}}},
+                         {"type", {{"type", "string"}}},
+                         {"default", {{"type", "string"}}},
+                         {"description", {{"type", "string"}}}}},
+                       {"required", {"name"}},
+                       {"additionalProperties", false}};
+    const json model = {{"type", "object"},
+                        {"properties",
+                         {{"type", {{"type", "string"}}},
+                          {"kind", {{"enum", {"action", "condition", "decorator", "composite"}}}},
+                          {"namesake", {{"type", "boolean"}}},
+                          {"ports", {{"type", "array"}, {"items", port}}},
+                          {"description", {{"type", "string"}}}}},
+                        {"required", {"type"}},
+                        {"additionalProperties", false}};
+    const json models = {{"type", "array"}, {"items", model}};
+    const json overrides = {{"type", "object"}, {"additionalProperties", {{"type", "object"}}}};
     json tree = {{"type", "object"},
                  {"properties",
                   {{"$schema", {{"type", "string"}}},
+                   {"rules", file_rules},
+                   {"models", models},
+                   {"overrides", overrides},
                    {"name", {{"type", "string"}}},
                    {"blackboard", {{"type", "object"}, {"additionalProperties", key_declaration}}},
                    {"nodes", {{"$ref", "#/$defs/records"}}}}},
@@ -157,9 +182,15 @@ std::string json_schema(const registry& reg) {
                  {"additionalProperties", false}};
     json listed_tree = tree;
     listed_tree["properties"].erase("$schema");
+    listed_tree["properties"].erase("rules");
+    listed_tree["properties"].erase("models");
+    listed_tree["properties"].erase("overrides");
     json forest = {{"type", "object"},
                    {"properties",
                     {{"$schema", {{"type", "string"}}},
+                     {"rules", file_rules},
+                     {"models", models},
+                     {"overrides", overrides},
                      {"main_tree", {{"type", "string"}}},
                      {"include", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                      {"trees", {{"type", "array"}, {"items", {{"$ref", "#/$defs/listed_tree"}}}}}}},

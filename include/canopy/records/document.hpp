@@ -35,6 +35,10 @@ struct node_model {
     /// writer marks it (`canopy="builtin"`): in a BehaviorTree.CPP file, such a name is
     /// Canopy's node only so marked, else the file's own (docs/btcpp-xml.md).
     bool canopy_builtin = false;
+    /// In Canopy's own formats, whose names are Canopy's: the model of the file's program's
+    /// own node under one of Canopy's names (Nav2's Wait), which lenient loading learns in
+    /// place of Canopy's (tree_document::foreign_namesakes).
+    bool namesake = false;
     std::vector<port_model> ports;
     std::string description;
     source_location where;

@@ -99,6 +99,11 @@ public:
         /// from each tree's own keys (blackboard_key::starts_unset, made_by_script).
         bool starts_unset = false;
         bool made_by_script = false;
+        /// A key the file does not declare, which its uses make where its format makes keys
+        /// on first use (tree_document::implicit_keys), declared by try_load_document for
+        /// formats whose keys are declared: a writer whose format (or rules) makes keys on
+        /// first use leaves it out.
+        bool implicit = false;
     };
 
     /// An editor's note on a record or on the whole tree, as written: meaningless to the
