@@ -1,11 +1,14 @@
 #include "checks.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "canopy/load/load.hpp"
 #include "canopy/run/agent.hpp"
 #include "canopy/run/registry.hpp"
+#include "canopy/views/convert.hpp"
 #include "canopy/views/print.hpp"
 #include "canopy/views/write.hpp"
 #include "fuzz_registries.hpp"
@@ -89,6 +92,62 @@ std::string check_load(std::string_view text, file_format format) {
     std::string problem = load_round_trip(text, format, false);
     if (problem.empty()) problem = load_round_trip(text, format, true);
     return problem;
+}
+
+std::string check_convert(std::string_view text, file_format format) {
+    // Files in memory, under a folder that does not exist: what the input names is not found.
+    const std::filesystem::path folder = "/nonexistent-canopy-fuzz";
+    const std::filesystem::path in = folder / ("in" + std::string(info(format).extensions[0]));
+    load_options options;
+    options.lenient = true;
+    options.format = format;
+    options.files_in_memory[in] = std::string(text);
+    const file_load_result original = try_load_every_tree(in, load_registry(), options);
+    for (const format_info& target : formats()) {
+        const std::filesystem::path out = folder / ("out" + std::string(target.extensions[0]));
+        const conversion converted = convert_file(in, out, target.id, load_registry(), options);
+        if (!converted) {
+            if (original && std::none_of(converted.diagnostics.begin(), converted.diagnostics.end(),
+                                         [](const diagnostic& d) {
+                                             return d.code == diagnostic_code::not_expressible;
+                                         }))
+                return with_diagnostics("a file that loads is refused by the " +
+                                            std::string(target.name) +
+                                            " writer without saying what it cannot say",
+                                        converted.diagnostics);
+            if (std::string problem = check_refusal(converted.diagnostics); !problem.empty())
+                return problem;
+            continue;
+        }
+        if (!original)
+            return with_diagnostics(
+                "a file that does not load converts to " + std::string(target.name),
+                original.diagnostics);
+        // Read back as a program would, independently of the conversion's own check.
+        load_options back;
+        back.lenient = true;
+        back.files_in_memory[out] = converted.text;
+        for (const auto& [name, written] : converted.files)
+            back.files_in_memory[folder / name] = written;
+        std::map<std::string, std::string> after;
+        auto read = [&](const std::filesystem::path& path) {
+            for (const auto& [name, t] : try_load_every_tree(path, load_registry(), back).trees)
+                after.emplace(name, meaning_text(*t));
+        };
+        read(out);
+        for (const auto& [name, written] : converted.files) read(folder / name);
+        for (const auto& [name, t] : original.trees) {
+            auto found = after.find(name);
+            if (found == after.end())
+                return "tree '" + name + "' is lost converting to " + std::string(target.name) +
+                       ":\n" + converted.text;
+            if (found->second != meaning_text(*t))
+                return "tree '" + name + "' converted to " + std::string(target.name) +
+                       " reads back otherwise:\n" + meaning_text(*t) + "\nagain:\n" +
+                       found->second + "\nwritten:\n" + converted.text;
+        }
+    }
+    return {};
 }
 
 std::string check_tick(const std::uint8_t* data, std::size_t size, file_format format, int ticks) {

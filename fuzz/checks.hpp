@@ -21,6 +21,11 @@ std::string check_read(std::string_view text, file_format format);
 /// same. A refused load must say why.
 std::string check_load(std::string_view text, file_format format);
 
+/// Conversion to each format (canopy::convert_file, lenient, the input in memory): whatever
+/// loads either converts to text that, read back, gives every tree of the input with the same
+/// meaning (canopy::meaning_text), or is refused saying why; nothing is written to disk.
+std::string check_convert(std::string_view text, file_format format);
+
 /// Load-then-tick: the input is the tree's text, then, after its last NUL byte, the bytes that
 /// decide its leaves' results and time steps (without a NUL, the text decides them too). A
 /// tree that loads with tick_registry() is ticked `ticks` times and reset under a

@@ -33,7 +33,7 @@ cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$(nproc)"
 bin=build/fuzz/fuzz
 if [[ ${#harnesses[@]} -eq 0 ]]; then
-  for kind in read load tick; do
+  for kind in read load tick convert; do
     for f in "$bin/${kind}"_*; do harnesses+=("$(basename "$f")"); done
   done
   harnesses+=(script_fuzzer)

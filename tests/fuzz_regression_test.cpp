@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "checks.hpp"
 #include "test_support.hpp"
@@ -34,5 +35,35 @@ TEST_SUITE("fuzz regressions") {
             ++files;
         }
         CHECK(files > 0);
+    }
+
+    TEST_CASE(
+        "every example, fuzz input and real file converts to each format and reads back, "
+        "or is refused saying why") {
+        std::vector<fs::path> folders = {fs::path(CANOPY_SOURCE_DIR) / "data",
+                                         fs::path(CANOPY_SOURCE_DIR) / "tests" / "data" / "fuzz"};
+        const fs::path corpus = fs::path(CANOPY_SOURCE_DIR).parent_path() / "shared" / "corpus";
+        if (fs::is_directory(corpus)) {
+            folders.push_back(corpus / "btcpp-xml");
+            folders.push_back(corpus / "behavior3-json");
+        } else {
+            MESSAGE("../shared/corpus is absent: real files are not converted");
+        }
+        int files = 0;
+        for (const fs::path& folder : folders) {
+            for (const auto& entry : fs::directory_iterator(folder)) {
+                if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
+                CAPTURE(entry.path());
+                std::ifstream in(entry.path(), std::ios::binary);
+                std::ostringstream buffer;
+                buffer << in.rdbuf();
+                const std::string text = buffer.str();
+                const std::optional<file_format> format = detect_format(entry.path(), text);
+                if (!format) continue;  // a file of another kind (a scenario)
+                CHECK(fuzz::check_convert(text, *format) == "");
+                ++files;
+            }
+        }
+        CHECK(files > 20);
     }
 }

@@ -53,6 +53,7 @@
 #include "canopy/reload/tree_library.hpp"
 
 // views/: trees and traces as text for people and tools
+#include "canopy/views/convert.hpp"
 #include "canopy/views/coverage.hpp"
 #include "canopy/views/dot.hpp"
 #include "canopy/views/html.hpp"

@@ -3,7 +3,7 @@
 
 #include "canopy/load/load.hpp"
 #include "canopy/run/tree.hpp"
-#include "canopy/views/write.hpp"
+#include "canopy/views/convert.hpp"
 #include "commands.hpp"
 
 namespace canopy::cli {
@@ -35,7 +35,9 @@ void add_convert_command(CLI::App& app, int& exit_code) {
         "Every tree of IN is checked and written; the written file reads back as the same "
         "trees: structure, types, describes, parameters, blackboard bindings, the keys the "
         "file declares and its subtrees. What OUT's format cannot say is reported, and then "
-        "nothing is written. A format of one tree per file writes each further tree beside "
+        "nothing is written: what would be written is read back first, and a tree that would "
+        "read back otherwise is refused, naming the first difference. A format of one tree per "
+        "file writes each further tree beside "
         "OUT.");
     command->callback([o, &exit_code] {
         if (!o->load.tree.empty()) {
@@ -53,28 +55,24 @@ void add_convert_command(CLI::App& app, int& exit_code) {
             exit_code = 2;
             return;
         }
-        // The files IN names are named again from OUT's folder, so that OUT finds them.
-        load_options reading = o->load;
-        reading.relative_to = std::filesystem::path(o->out).parent_path();
-        if (reading.relative_to.empty()) reading.relative_to = ".";
-        document_load_result loaded = try_load_document(in, cli_registry(), reading);
-        print_diagnostics(loaded.diagnostics);
-        if (!loaded) {
-            exit_code = 1;
-            return;
+        const conversion converted = convert_file(in, o->out, *format, cli_registry(), o->load);
+        std::vector<diagnostic> loading;
+        std::vector<diagnostic> unsayable;
+        for (const diagnostic& d : converted.diagnostics) {
+            (d.code == diagnostic_code::not_expressible ? unsayable : loading).push_back(d);
         }
-        const write_result written = info(*format).write(loaded.document);
-        for (diagnostic d : written.problems) {
-            d.path = input_name(o->in);
+        print_diagnostics(loading);
+        for (diagnostic d : unsayable) {
+            d.path = input_name(d.path);
             std::cerr << d << " (" << info(*format).name << " cannot say it)\n";
         }
-        if (!written.problems.empty()) {
+        if (!converted) {
             exit_code = 1;
             return;
         }
         const std::filesystem::path folder = std::filesystem::path(o->out).parent_path();
-        exit_code = write_file(o->out, written.text) ? 0 : 1;
-        for (const auto& [name, text] : written.files) {
+        exit_code = write_file(o->out, converted.text) ? 0 : 1;
+        for (const auto& [name, text] : converted.files) {
             if (!write_file((folder / name).string(), text)) exit_code = 1;
         }
     });

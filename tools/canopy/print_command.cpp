@@ -2,6 +2,7 @@
 
 #include "canopy/load/load.hpp"
 #include "canopy/run/tree.hpp"
+#include "canopy/views/convert.hpp"
 #include "canopy/views/print.hpp"
 #include "commands.hpp"
 
@@ -25,17 +26,26 @@ void add_print_command(CLI::App& app, int& exit_code) {
                    "Print in Canopy's words: the registered types, the conditions and no "
                    "other parameter, as every format that says the tree prints it")
         ->excludes("--verbose");
+    auto meaning = std::make_shared<bool>(false);
+    command
+        ->add_flag("--meaning", *meaning,
+                   "Print what `canopy convert` compares (canopy::meaning_text): the tree in "
+                   "Canopy's words with every parameter, its defaults included, and its keys")
+        ->excludes("--verbose")
+        ->excludes("--structure");
     command->footer(
         "Each line: Type \"describe\" #id name=value..., in the file's words, indented two "
         "spaces per level.");
-    command->callback([file, options, verbose, structure, &exit_code] {
+    command->callback([file, options, verbose, structure, meaning, &exit_code] {
         load_result loaded = load_tree(*file, *options);
         print_diagnostics(loaded.diagnostics);
         if (!loaded) {
             exit_code = 1;
             return;
         }
-        if (*structure) {
+        if (*meaning) {
+            std::cout << meaning_text(*loaded.tree);
+        } else if (*structure) {
             std::cout << to_canopy_text(*loaded.tree);
         } else {
             print(*loaded.tree, std::cout, *verbose);
