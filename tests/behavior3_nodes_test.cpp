@@ -482,6 +482,23 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(log.violations == 0);
     }
 
+    // node.ts resumes a node with tree.__lastStatus, the status of the node that ticked last:
+    // a Delay's child run from the context's timers, before the tick, is that node. The retry
+    // loops, which wait for the next tick with their child finished, see it.
+    TEST_CASE("a retry loop resumes with the status of a child a Delay ran between ticks") {
+        const std::string delayed_success =
+            b3("Invert", "", {b3("Delay", R"({"delay": 0})", {success})});
+        // behavior3-ts: running, then success (the Delay's JustSuccess ran last).
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {delayed_success}), 4, 0.5) ==
+              "rsrs");
+        const std::string delayed_failure =
+            b3("Invert", "", {b3("Delay", R"({"delay": 0})", {failure})});
+        CHECK(run_b3(b3("RetryUntilFailure", R"({"count": 2})", {delayed_failure}), 4, 0.5) ==
+              "rsrs");
+        // Without a run between ticks, the node resumes with its own running: the next try.
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {failure}), 3, 0.5) == "rfr");
+    }
+
     TEST_CASE("Delay takes its delay from input 1, and fails rather than drop a run") {
         script_log log;
         const std::shared_ptr<const tree> t = b3_tree(
