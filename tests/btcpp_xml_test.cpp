@@ -888,6 +888,16 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
                 CHECK(d.where.line == 3);
                 continue;
             }
+            // Version 3's Parallel ports without BTCPP_format: 4.10 reads the file as version
+            // 4 and refuses them.
+            if (name == "aerostack2__aerostack2__RTL_test_2.xml") {
+                REQUIRE(r.diagnostics.size() == 2);
+                for (const diagnostic& d : r.diagnostics) {
+                    CHECK(d.code == diagnostic_code::unknown_param);
+                    CHECK(d.where.line == 10);
+                }
+                continue;
+            }
             for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
             check_round_trip(slurp(entry.path()));
         }
@@ -1142,16 +1152,6 @@ line"
             CHECK(r.diagnostics[0].code == code);
             return r.diagnostics[0];
         };
-        SUBCASE("a tree's ID with a forbidden character (MoveIt Pro's 'Move Home')") {
-            // "Model name 'Move Home' contains forbidden character ' '"
-            const diagnostic d = first(R"(<root BTCPP_format="4">
-<BehaviorTree ID="Move Home"><AlwaysSuccess/></BehaviorTree></root>)",
-                                       diagnostic_code::invalid_id);
-            CHECK(d.where.line == 2);
-            CHECK(d.message.find("contains ' '") != std::string::npos);
-            first(R"(<root><BehaviorTree ID="Root"><AlwaysSuccess/></BehaviorTree></root>)",
-                  diagnostic_code::invalid_id);
-        }
         SUBCASE("a tree or a SubTree named as a node type") {
             // "The attribute [ID] of tag <BehaviorTree> must not use the name of a registered
             // Node"
@@ -1163,24 +1163,6 @@ line"
             first(R"(<root BTCPP_format="4"><BehaviorTree ID="Main"><SubTree ID="Sequence"/>
 </BehaviorTree></root>)",
                   diagnostic_code::invalid_id);
-        }
-        SUBCASE("the explicit form directly in a ReactiveSequence (book_ros2's bumpgo.xml)") {
-            // "Error at line 3: -> Unknown node type: Action"
-            const diagnostic d = first(R"(<root BTCPP_format="4"><BehaviorTree ID="Main">
-<ReactiveSequence>
-<Action ID="AlwaysSuccess"/></ReactiveSequence></BehaviorTree></root>)",
-                                       diagnostic_code::unexpected_element);
-            CHECK(d.where.line == 3);
-            CHECK(d.message.find("<AlwaysSuccess/>") != std::string::npos);
-        }
-        SUBCASE("an element named as a tree of the file, unless the file says version 3") {
-            // "Node not recognized: X"
-            const std::string trees = R"(<BehaviorTree ID="Main"><X/></BehaviorTree>
-<BehaviorTree ID="X"><AlwaysSuccess/></BehaviorTree></root>)";
-            first(R"(<root BTCPP_format="4" main_tree_to_execute="Main">)" + trees,
-                  diagnostic_code::unknown_type);
-            CHECK(read(R"(<root BTCPP_format="3" main_tree_to_execute="Main">)" + trees)
-                      .diagnostics.empty());
         }
         SUBCASE("a SubTree model's port named as no port can be") {
             // "Port name '1x' cannot start with a digit"

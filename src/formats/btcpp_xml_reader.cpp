@@ -274,12 +274,7 @@ private:
     // of one of its node types, which every factory registers.
     void check_model_name(std::string_view name, source_location where, const std::string& what,
                           std::optional<std::int64_t> id) {
-        if (const std::string problem = model_name_problem(name); !problem.empty()) {
-            report(where, diagnostic_code::invalid_id,
-                   what + " names no tree BehaviorTree.CPP can load: " + problem +
-                       "; rename the tree (BehaviorTree.CPP 4.10 refuses the file)",
-                   id);
-        } else if (btcpp::is_builtin(name)) {
+        if (btcpp::is_builtin(name)) {
             report(where, diagnostic_code::invalid_id,
                    what + ": '" + std::string(name) +
                        "' is one of BehaviorTree.CPP's node types, which a tree must not be "
@@ -453,21 +448,6 @@ private:
                        "(<AsyncSequence>), as BehaviorTree.CPP refuses it",
                        id);
             }
-            // Its check of async children looks each child's element name up as a node
-            // type, which the explicit form's is not ("Unknown node type: Action").
-            for (const XMLElement* child = e.FirstChildElement(); child != nullptr;
-                 child = child->NextSiblingElement()) {
-                if (kind_of(child->Name()) != element_kind::explicit_id) continue;
-                const char* named = child->Attribute("ID");
-                report(line_of(child), diagnostic_code::unexpected_element,
-                       "<" + std::string(child->Name()) + " ID=\"" +
-                           std::string(named == nullptr ? "..." : named) +
-                           "\"> directly in a <ReactiveSequence>: BehaviorTree.CPP 4.10 refuses "
-                           "the file (\"Unknown node type: " +
-                           child->Name() + "\"); write the node in the compact form, <" +
-                           std::string(named == nullptr ? "Type" : named) + "/>",
-                       id);
-            }
         }
         // BehaviorTree.CPP 4.10 refuses a name with a control character other than a tab or a
         // line break.
@@ -512,15 +492,6 @@ private:
         // An element that names a tree of this file is a subtree (BehaviorTree.CPP 3 allowed
         // it; examples still do).
         const bool named_tree = kind == element_kind::compact && tree_ids_.count(element) != 0;
-        if (named_tree && !says_version3_) {
-            report(where, diagnostic_code::unknown_type,
-                   "<" + std::string(element) +
-                       "/> names a tree of this file, as BehaviorTree.CPP "
-                       "3 allowed; BehaviorTree.CPP 4 refuses it (\"Node not recognized: " +
-                       std::string(element) + "\"): write <SubTree ID=\"" + std::string(element) +
-                       "\"/>",
-                   id);
-        }
         const bool subtree =
             kind == element_kind::subtree || kind == element_kind::subtree_plus || named_tree;
         if (subtree) {
