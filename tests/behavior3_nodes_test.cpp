@@ -482,6 +482,22 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(log.violations == 0);
     }
 
+    // node.ts resumes a node with tree.__lastStatus, the status of the node that ticked last:
+    // a Delay's child run from the context's timers, before the tick, is that node. The retry
+    // loops, which wait for the next tick with their child finished, see it.
+    TEST_CASE("a retry loop resumes with the status of a child a Delay ran between ticks") {
+        const std::string delayed_success =
+            b3("Invert", "", {b3("Delay", R"({"delay": 0})", {success})});
+        // behavior3-ts: running, then success (the Delay's JustSuccess ran last).
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {delayed_success}), 4, 0.5) ==
+              "rsrs");
+        const std::string delayed_failure = b3("Delay", R"({"delay": 0})", {failure});
+        CHECK(run_b3(b3("RetryUntilFailure", R"({"count": 2})", {delayed_failure}), 4, 0.5) ==
+              "rsrs");
+        // Without a run between ticks, the node resumes with its own running: the next try.
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {failure}), 4, 0.5) == "rrfr");
+    }
+
     TEST_CASE("Delay takes its delay from input 1, and fails rather than drop a run") {
         script_log log;
         const std::shared_ptr<const tree> t = b3_tree(
@@ -599,10 +615,14 @@ TEST_SUITE("behavior3 nodes") {
         d = refused(b3("Once"), diagnostic_code::decorator_child_count);
         d = refused(b3("WaitForEvent"), diagnostic_code::missing_param);
         CHECK(d.message.find("event") != std::string::npos);
-        // Both the argument and its input slot: behavior3editor's "oneof" refuses it too.
-        d = refused(R"({"name": "Repeat", "args": {"count": 2}, "input": ["n"], "children": [)" +
-                        success + "]}",
-                    diagnostic_code::duplicate_field);
+        // Both the argument and its input slot: behavior3-ts reads the input (_checkOneof),
+        // behavior3editor refuses both; a warning.
+        load_result both = load_b3(R"({"name": "Repeat", "args": {"count": 2}, "input": ["n"],
+            "children": [)" + success +
+                                   "]}");
+        CHECK(both);
+        d = only(both, diagnostic_code::duplicate_field);
+        CHECK(d.severity == diagnostic_severity::warning);
     }
 
     TEST_CASE("family nodes round-trip through the behavior3 writer and every other format") {

@@ -1066,11 +1066,13 @@ TEST_SUITE("behavior3") {
             CHECK(d.where == source_location{1, 41});
             CHECK(d.message == "'name' must be a string, not an integer");
         }
-        SUBCASE("an argument given twice, as an argument and as its input") {
-            diagnostic d = only(read(R"({"name": "t", "root": {"id": 1, "name": "Wait",
-  "args": {"time": 1}, "input": ["t"]}})"),
-                                diagnostic_code::duplicate_field);
+        SUBCASE("an argument given twice, as an argument and as its input: the input's") {
+            const read_result both = read(R"({"name": "t", "root": {"id": 1, "name": "Wait",
+  "args": {"time": 1}, "input": ["t"]}})");
+            diagnostic d = only(both, diagnostic_code::duplicate_field);
             CHECK(d.where == source_location{2, 34});
+            CHECK(d.severity == diagnostic_severity::warning);
+            CHECK(std::get<std::string>(both.document.trees[0].params_begin(0)->value) == "{t}");
         }
         SUBCASE("$override, whose entries are objects") {
             diagnostic d = only(

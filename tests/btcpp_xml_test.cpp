@@ -888,6 +888,16 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
                 CHECK(d.where.line == 3);
                 continue;
             }
+            // Version 3's Parallel ports without BTCPP_format: 4.10 reads the file as version
+            // 4 and refuses them.
+            if (name == "aerostack2__aerostack2__RTL_test_2.xml") {
+                REQUIRE(r.diagnostics.size() == 2);
+                for (const diagnostic& d : r.diagnostics) {
+                    CHECK(d.code == diagnostic_code::unknown_param);
+                    CHECK(d.where.line == 10);
+                }
+                continue;
+            }
             for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
             check_round_trip(slurp(entry.path()));
         }
@@ -1122,9 +1132,77 @@ line"
         const diagnostic& d = only(v4, diagnostic_code::unknown_param);
         CHECK(d.where.line == 1);
         CHECK(d.message.find("write 'success_count'") != std::string::npos);
+        // BehaviorTree.CPP 4 reads a file without BTCPP_format as version 4 (aerostack2's
+        // event_test.xml): refused, with the way to say version 3.
+        const read_result unsaid = read(R"(<root>)" + parallel);
+        const diagnostic& u = only(unsaid, diagnostic_code::unknown_param);
+        CHECK(u.message.find("BTCPP_format=\"3\"") != std::string::npos);
         const read_result v3 = read(R"(<root BTCPP_format="3">)" + parallel);
         CHECK(v3.diagnostics.empty());
         CHECK(text_of(v3.document.trees[0], 0, "success_threshold") == "1");
+    }
+
+    // Each case checked against BehaviorTree.CPP 4.10's createTreeFromText (its VerifyXML and
+    // validateModelName, validatePortName, validateInstanceName), whose message is quoted.
+    TEST_CASE("names BehaviorTree.CPP 4.10 refuses when it reads the file are refused, located") {
+        auto first = [](const std::string& text, diagnostic_code code) {
+            const read_result r = read(text);
+            INFO(r.diagnostics.size());
+            REQUIRE_FALSE(r.diagnostics.empty());
+            CHECK(r.diagnostics[0].code == code);
+            return r.diagnostics[0];
+        };
+        SUBCASE("a tree or a SubTree named as a node type") {
+            // "The attribute [ID] of tag <BehaviorTree> must not use the name of a registered
+            // Node"
+            const diagnostic d = first(R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+<BehaviorTree ID="Main"><AlwaysSuccess/></BehaviorTree>
+<BehaviorTree ID="Sleep"><AlwaysSuccess/></BehaviorTree></root>)",
+                                       diagnostic_code::invalid_id);
+            CHECK(d.where.line == 3);
+            first(R"(<root BTCPP_format="4"><BehaviorTree ID="Main"><SubTree ID="Sequence"/>
+</BehaviorTree></root>)",
+                  diagnostic_code::invalid_id);
+        }
+        SUBCASE("a SubTree model's port named as no port can be") {
+            // "Port name '1x' cannot start with a digit"
+            const diagnostic d = first(R"(<root BTCPP_format="4">
+<BehaviorTree ID="X"><AlwaysSuccess/></BehaviorTree>
+<TreeNodesModel><SubTree ID="X">
+<input_port name="1x" default="1"/></SubTree></TreeNodesModel></root>)",
+                                       diagnostic_code::invalid_param);
+            CHECK(d.where.line == 4);
+        }
+        SUBCASE("a node's name with a control character") {
+            // "Instance name 'ab' contains invalid control character (ASCII 1)"
+            first(R"(<root BTCPP_format="4"><BehaviorTree ID="Main">
+<AlwaysSuccess name="a&#1;b"/></BehaviorTree></root>)",
+                  diagnostic_code::invalid_param);
+        }
+    }
+
+    TEST_CASE("a script is refused where BehaviorTree.CPP 4.10's tokenizer refuses it") {
+        registry reg;
+        register_builtin_nodes(reg);
+        auto load = [&](const std::string& code) {
+            return try_load_text(R"(<root BTCPP_format="4"><BehaviorTree ID="Main">
+<Script code=")" + code + R"("/></BehaviorTree></root>)",
+                                 file_format::btcpp_xml, reg, "t.xml");
+        };
+        // Panther's lights.xml: "Invalid token '\' at position 28".
+        load_result r = load("a := 1 \\\nb := 2");
+        REQUIRE(r.diagnostics.size() == 1);
+        CHECK(r.diagnostics[0].code == diagnostic_code::invalid_script);
+        CHECK(r.diagnostics[0].where.line == 2);
+        CHECK(r.diagnostics[0].message.find("line continuation") != std::string::npos);
+        // "Invalid token '\"' at position 5"
+        r = load("a := &quot;x&quot;");
+        REQUIRE(r.diagnostics.size() == 1);
+        CHECK(r.diagnostics[0].message.find("single quotes") != std::string::npos);
+        CHECK_FALSE(load("\xc3\xa9t\xc3\xa9 := 1"));  // "Invalid token" at position 0
+        // Loaded as there: several ';' after a statement, and none between two.
+        CHECK(load("a := 1;; b := 2;;"));
+        CHECK(load("a := 1 b := 2"));
     }
 
     TEST_CASE("two SubTrees of one name under one tree are refused, as BehaviorTree.CPP does") {

@@ -168,7 +168,7 @@ TEST_SUITE("the file's words") {
 
     TEST_CASE("diagnostics name types and parameters as a BehaviorTree.CPP file writes them") {
         CHECK(first_message(btcpp("<Sleep/>"), file_format::btcpp_xml) ==
-              "node 2 ('Sleep') needs parameter 'msec' (a number)");
+              "'Sleep' needs parameter 'msec' (a number)");
         CHECK(first_message(btcpp("<Repeat num_cycle=\"3\"><AlwaysSuccess/></Repeat>"),
                             file_format::btcpp_xml) ==
               "'Repeat' has no parameter 'num_cycle' (did you mean 'num_cycles'?)");

@@ -232,12 +232,26 @@ public:
             message += ":";
             for (const canopy::diagnostic& d : loaded.diagnostics) {
                 if (d.severity == canopy::diagnostic_severity::error)
-                    message += "\n" + canopy::to_string(d);
+                    message += "\n" + for_a_program(canopy::to_string(d));
             }
             throw RuntimeError(message);
         }
         trees[cache_key] = loaded.tree;
         return loaded.tree;
+    }
+
+    // A diagnostic's hint for the CLI (`--lenient`) said as what a program calls instead: a
+    // node of its own of that name, registered with the ports the file gives it.
+    static std::string for_a_program(std::string message) {
+        static constexpr std::string_view cli_hint = "`--lenient` reads it as the file's own";
+        static constexpr std::string_view program_hint =
+            "register it as your own: factory.registerNodeType<YourNode>(\"Name\"), with the "
+            "file's ports in YourNode::providedPorts()";
+        for (std::size_t at = message.find(cli_hint); at != std::string::npos;
+             at = message.find(cli_hint, at + program_hint.size())) {
+            message.replace(at, cli_hint.size(), program_hint);
+        }
+        return message;
     }
 
     static bool defined_later(const tinyxml2::XMLElement& tree, std::string_view id) {

@@ -292,7 +292,14 @@ public:
                      diagnostic_severity severity = diagnostic_severity::error) {
         const std::uint32_t record = parts.record_of[k];
         const std::int64_t id = parts.records.id(record);
-        std::string message = "node " + std::to_string(id) + " ('" + type->name + "'): " + what;
+        // A BehaviorTree.CPP file's record ids are the reader's numbering: the location says
+        // which node, in the file's words.
+        const std::string_view written = parts.records.written_type(record);
+        std::string message =
+            fails_as_btcpp_ && parts.records.where(record).line != 0
+                ? "'" + std::string(written.empty() ? std::string_view(type->name) : written) +
+                      "': " + what
+                : "node " + std::to_string(id) + " ('" + type->name + "'): " + what;
         if (severity == diagnostic_severity::warning) {
             sink_.warn(parts.records.where(record), diagnostic_code::invalid_param,
                        std::move(message), id);

@@ -242,6 +242,15 @@ private:
         return "parameter '" + param_word(i, name) + "' of '" + word_of(i, type) + "'";
     }
 
+    // "'Sleep'" where the diagnostic's location says which node (a file whose record ids
+    // are the reader's numbering, not the file's: BehaviorTree.CPP XML), else
+    // "node 2 ('Sleep')".
+    std::string node_named(std::size_t i, const node_type& type) const {
+        const std::string word = "'" + word_of(i, type) + "'";
+        if (options_.rules == runtime_rules::btcpp && records_.where(i).line != 0) return word;
+        return name_of(i) + " (" + word + ")";
+    }
+
     std::string name_of(std::size_t record) const {
         return (records_.problems(record) & record_set::bad_id) != 0 ? "the node"
                                                                      : id_text(records_.id(record));
@@ -1197,9 +1206,17 @@ private:
         if (raw == last && (spec.type == param_type::any || spec.omissible) && !spec.default_value)
             return std::nullopt;
         if (raw == last && !spec.default_value) {
+            // A misspelt name given instead (`mesc` for `msec`) was reported with the
+            // suggestion: one diagnostic per cause.
+            const std::string word = param_word(i, spec.name);
+            const bool misspelt = std::any_of(first, last, [&](const record_set::raw_param& r) {
+                return spec_of(&type, r.name) == nullptr && !detail::is_script_attribute(r.name) &&
+                       !detail::nearest(r.name_as_written(), {word}).empty();
+            });
+            if (misspelt) return std::nullopt;
             report(i, diagnostic_code::missing_param,
-                   name_of(i) + " ('" + word_of(i, type) + "') needs parameter '" +
-                       param_word(i, spec.name) + "' (" + detail::with_article(spec.type) + ")");
+                   node_named(i, type) + " needs parameter '" + word + "' (" +
+                       detail::with_article(spec.type) + ")");
             return std::nullopt;
         }
         const record_set::raw_param given =

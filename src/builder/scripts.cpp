@@ -8,6 +8,7 @@
 #include "canopy/core/dynamic_value.hpp"
 #include "run/btcpp_entry.hpp"
 #include "run/script/behavior3_expression.hpp"
+#include "run/script/syntax.hpp"
 
 namespace canopy::detail {
 
@@ -207,6 +208,15 @@ void script_pass::add(std::size_t record, const record_set::raw_param& raw,
         return;
     }
     std::variant<parsed_script, script_problem> parsed = parsed_script::parse(*text, dialect);
+    // What Canopy's language takes beyond BehaviorTree.CPP 4.10's tokens, refused in its
+    // files as it refuses them.
+    if (std::optional<script_problem> refused =
+            defers() && dialect == script_dialect::btcpp &&
+                    std::holds_alternative<parsed_script>(parsed)
+                ? detail::script_syntax::btcpp_refused_token(*text)
+                : std::nullopt) {
+        parsed = std::move(*refused);
+    }
     if (auto* problem = std::get_if<script_problem>(&parsed)) {
         report_(record, raw.where,
                 "script of '" + raw.name + "': " + problem->message + " (at column " +

@@ -1227,20 +1227,25 @@ private:
             args.erase(given);  // `"value": null` is Let without a value: it clears
             given = args.end();
         }
+        if (given != args.end() && wired != nullptr && rule.dropped_arg.empty()) {
+            // The others take one or the other: behavior3-ts's _checkOneof reads the input
+            // and ignores the argument (behavior3editor's "oneof" check refuses both).
+            sink_.warn(wired->where, diagnostic_code::duplicate_field,
+                       "'" + std::string(name) + "' is given its '" + std::string(arg.arg) +
+                           "' both as an argument and as input " +
+                           std::to_string(arg.input_slot + 1) +
+                           "; behavior3-ts reads the input and ignores the argument "
+                           "(behavior3editor refuses both): remove one",
+                       id);
+            args.erase(given);
+            given = args.end();
+        }
         if (given != args.end()) {
             where = given->where;
-            if (wired != nullptr && !rule.dropped_arg.empty()) {
+            if (wired != nullptr) {
                 // Log prints both: the message, then input 1's value.
                 params.emplace_back("input1", "{" + std::string(wired->name) + "}", wired->where,
                                     false);
-            } else if (wired != nullptr) {
-                // The others take one or the other (behavior3editor's "oneof" check refuses
-                // both).
-                report(wired->where, diagnostic_code::duplicate_field,
-                       "'" + std::string(name) + "' takes its '" + std::string(arg.arg) +
-                           "' as an argument or as input " + std::to_string(arg.input_slot + 1) +
-                           ", not both",
-                       id);
             }
             value = scalar(given->value, given->name, id);
             written = value;

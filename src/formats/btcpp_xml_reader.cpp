@@ -35,6 +35,38 @@ bool port_name(std::string_view name) {
     });
 }
 
+// Why BehaviorTree.CPP 4.10 refuses a tree's or a node type's name (its validateModelName),
+// or nothing.
+std::string model_name_problem(std::string_view name) {
+    if (name == "Root" || name == "root") return "'Root' is a name BehaviorTree.CPP reserves";
+    for (char c : name) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x80) continue;  // UTF-8 is taken
+        if (byte < 0x20 || byte == 0x7F) {
+            return "it contains a control character (" + std::to_string(byte) +
+                   "), which BehaviorTree.CPP forbids in a name";
+        }
+        if (std::string_view(" \t\n\r<>&\"'/\\:*?|.").find(c) != std::string_view::npos) {
+            return std::string("it contains '") + c +
+                   "', which BehaviorTree.CPP forbids in a name (it breaks its XML and paths)";
+        }
+    }
+    return {};
+}
+
+// Why BehaviorTree.CPP 4.10 refuses a port's name in a <SubTree> model (its
+// validatePortName), or nothing.
+std::string port_name_problem(std::string_view name) {
+    if (name.empty()) return "it is empty";
+    if (std::isdigit(static_cast<unsigned char>(name.front())) != 0)
+        return "it starts with a digit";
+    std::string problem = model_name_problem(name);
+    if (!problem.empty() && name != "Root" && name != "root") return problem;
+    if (name == "name" || name == "ID" || name == "_autoremap" || is_condition_param(name))
+        return "it is an attribute name BehaviorTree.CPP reserves";
+    return {};
+}
+
 using tinyxml2::XMLAttribute;
 using tinyxml2::XMLElement;
 
@@ -160,7 +192,8 @@ private:
         // never wrote it, so a file without it is read as version 3 where the two differ
         // (remapping in <SubTree>).
         const char* format = root.Attribute("BTCPP_format");
-        version3_ = format == nullptr || std::string_view(format) == "3";
+        says_version3_ = format != nullptr && std::string_view(format) == "3";
+        version3_ = format == nullptr || says_version3_;
         if (const XMLAttribute* main = root.FindAttribute("main_tree_to_execute")) {
             result_.document.main_tree = main->Value();
             result_.document.main_tree_where = line_of(&root);
@@ -211,6 +244,20 @@ private:
         if (models != nullptr) read_models(*models);
     }
 
+    // A tree's name (a <BehaviorTree ID> or a <SubTree ID>) that BehaviorTree.CPP 4.10
+    // refuses when it reads the file (VerifyXML): one it cannot write or look up, or the name
+    // of one of its node types, which every factory registers.
+    void check_model_name(std::string_view name, source_location where, const std::string& what,
+                          std::optional<std::int64_t> id) {
+        if (btcpp::is_builtin(name)) {
+            report(where, diagnostic_code::invalid_id,
+                   what + ": '" + std::string(name) +
+                       "' is one of BehaviorTree.CPP's node types, which a tree must not be "
+                       "named as; rename the tree (BehaviorTree.CPP 4.10 refuses the file)",
+                   id);
+        }
+    }
+
     // <include path="other.xml"/>: the loader reads it, relative to this file.
     void read_include(const XMLElement& e) {
         if (e.Attribute("ros_pkg") != nullptr) {
@@ -243,6 +290,8 @@ private:
             records.set_name("BehaviorTree_" + std::to_string(unnamed++));
         } else if (id != nullptr && *id != '\0') {
             records.set_name(id);
+            check_model_name(id, where, "<BehaviorTree ID=\"" + std::string(id) + "\">",
+                             std::nullopt);
             auto first = tree_ids_.find(id);
             if (first != tree_ids_.end() && first->second != &bt) {
                 report(where, diagnostic_code::duplicate_field,
@@ -375,6 +424,21 @@ private:
                        id);
             }
         }
+        // BehaviorTree.CPP 4.10 refuses a name with a control character other than a tab or a
+        // line break.
+        if (describe != nullptr) {
+            for (const char* c = describe; *c != '\0'; ++c) {
+                const auto byte = static_cast<unsigned char>(*c);
+                if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) {
+                    report(where, diagnostic_code::invalid_param,
+                           "the name of <" + std::string(element) +
+                               "> contains a control character (" + std::to_string(byte) +
+                               "), which BehaviorTree.CPP 4.10 refuses",
+                           id);
+                    break;
+                }
+            }
+        }
         // The file's own elements name no node type: BehaviorTree.CPP refuses them inside a
         // tree too, and a type of such a name could not be written back as an element.
         if (kind == element_kind::compact &&
@@ -413,6 +477,8 @@ private:
                 tree.unwritten = true;  // the element's name says it
                 records.add_param(std::move(tree));
             } else if (const char* tree = e.Attribute("ID"); tree != nullptr && *tree != '\0') {
+                if (kind == element_kind::subtree)
+                    check_model_name(tree, where, "<SubTree ID=\"" + std::string(tree) + "\">", id);
                 records.set_written_type(element);
                 record_set::raw_param named{"tree", std::string(tree), where, true};
                 named.write_as("ID");
@@ -504,7 +570,7 @@ private:
             for (const btcpp::param_row* r = rows.first; r != rows.last; ++r) {
                 if (r->btcpp == name) row = r;
             }
-            if (row == nullptr && !version3_ && !rows.empty()) {
+            if (row == nullptr && !says_version3_ && !rows.empty()) {
                 const auto* const renamed =
                     std::find_if(std::begin(btcpp::version3_ports), std::end(btcpp::version3_ports),
                                  [&](const btcpp::renamed_port& p) {
@@ -514,7 +580,12 @@ private:
                     report(where, diagnostic_code::unknown_param,
                            "<" + std::string(e.Name()) + "> has no port '" + name +
                                "' in a BehaviorTree.CPP 4 file (version 3's name; write '" +
-                               std::string(renamed->version4) + "')",
+                               std::string(renamed->version4) + "'" +
+                               (version3_ ? ", or BTCPP_format=\"3\" on <root> for a version 3 "
+                                            "file: BehaviorTree.CPP 4 reads a file without it "
+                                            "as version 4"
+                                          : "") +
+                               ")",
                            id);
                     continue;
                 }
@@ -680,6 +751,14 @@ private:
                            "' has no 'name' attribute");
                 continue;
             }
+            if (!model.shape) {  // a <SubTree> model: BehaviorTree.CPP reads its ports
+                if (const std::string problem = port_name_problem(name); !problem.empty()) {
+                    report(line_of(p), diagnostic_code::invalid_param,
+                           "port '" + std::string(name) + "' of the <SubTree ID=\"" + model.name +
+                               "\"> model: " + problem +
+                               ", and BehaviorTree.CPP 4.10 refuses such a port's name");
+                }
+            }
             port.name = name;
             if (const char* type = p->Attribute("type")) port.type = type;
             if (const char* value = p->Attribute("default")) port.default_value = value;
@@ -728,6 +807,10 @@ private:
     read_result& result_;
     diagnostic_sink sink_;
     bool version3_ = false;
+    // The file says BTCPP_format="3". BehaviorTree.CPP 4 reads a file without the attribute
+    // as version 4 (with a warning), so what it refuses there is refused unless the file
+    // says it is version 3.
+    bool says_version3_ = false;
     std::size_t text_size_ = 0;
     // The first <BehaviorTree> of each ID; views into the parsed document.
     std::unordered_map<std::string_view, const XMLElement*> tree_ids_;

@@ -8,6 +8,7 @@
 // on each of its ticks, round and round: the same leaf as the behavior3-ts runner's.
 
 #include <canopy/canopy.hpp>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -64,6 +65,12 @@ void start_at_zero(canopy::blackboard& board, std::uint32_t slot) {
     }
 }
 
+// JavaScript's String() of a number that is not finite (JSON has no text for it).
+std::string javascript_text(double x) {
+    if (std::isnan(x)) return "NaN";
+    return x > 0 ? "Infinity" : "-Infinity";
+}
+
 // A variable's value as behavior3-ts's runner prints it: a boolean as 1 or 0, a string
 // without quotes, undefined or null as 0, an array or object as compact JSON.
 std::string shown(const canopy::blackboard& board, std::uint32_t slot) {
@@ -72,7 +79,12 @@ std::string shown(const canopy::blackboard& board, std::uint32_t slot) {
         if (value.type() == canopy::dynamic_value::kind::boolean)
             return value.boolean() ? "1" : "0";
         if (value.is_string()) return value.string();
+        if (value.is_number() && !std::isfinite(value.number()))
+            return javascript_text(value.number());
     }
+    if (board.keys()[slot].type == canopy::param_type::number && board.is_set(slot) &&
+        !std::isfinite(board.get<double>(slot)))
+        return javascript_text(board.get<double>(slot));
     if (board.keys()[slot].type == canopy::param_type::boolean && board.is_set(slot))
         return board.get<bool>(slot) ? "1" : "0";
     const std::string text = board.text(slot);

@@ -15,6 +15,7 @@
 
 #include "canopy/core/dynamic_value.hpp"
 #include "canopy/run/context.hpp"
+#include "canopy/run/event.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
 #include "nodes/behavior3/family.hpp"
@@ -66,30 +67,51 @@ private:
 // the node when the child finishes). A try that ends with an error ends the node with it.
 enum class count_name : std::uint8_t { count, max_loop };
 
+struct retry_state {
+    std::int64_t tries = 0;  // started in this run
+    // The status of a child run between ticks since this node's last tick, idle for none
+    // (behavior3_ran_between_ticks).
+    status heard = status::idle;
+};
+
 template <status until, count_name named>
-class retry final : public stateful_node<std::int64_t> {
+class retry final : public stateful_node<retry_state> {
     static constexpr const char* name = named == count_name::count ? "count" : "maxLoop";
 
 public:
     static constexpr bool sees_errors = true;
-    // Tries started in this run.
-    void enter(context& ctx) const override { state(ctx) = 0; }
+    void enter(context& ctx) const override { state(ctx) = retry_state{}; }
 
     status tick(context& ctx) const override {
-        std::int64_t& tries = state(ctx);
+        retry_state& s = state(ctx);
+        const status heard = s.heard;
+        s.heard = status::idle;
         const tree::index child = ctx.child();
-        if (tries != 0) {
+        if (s.tries != 0) {
             if (ctx.is_running(child)) {
                 const status result = behavior3_result(ctx.tick(child));
                 if (result == status::running || result == status::error) return result;
                 if (result == until) return status::success;
+            } else {
+                // behavior3-ts resumes the node with the status of the node that ticked last,
+                // its own running unless a listener ran a child between ticks.
+                const status last = behavior3_result(heard);
+                if (last == status::error) return status::error;
+                if (last == until) return status::success;
             }
-            if (tries >= limit(ctx)) return status::failure;
+            if (s.tries >= limit(ctx)) return status::failure;
         }
-        ++tries;
+        ++s.tries;
         const status result = behavior3_result(ctx.tick(child));
         if (result == status::error) return result;
         return result == until ? status::success : status::running;
+    }
+
+    void on_event(context& ctx, std::string_view event) const override {
+        if (event != behavior3_ran_between_ticks) return;
+        const event_values& ran = ctx.event();
+        if (ran.arguments.size() == 1 && ran.arguments[0].is_number())
+            state(ctx).heard = static_cast<status>(static_cast<int>(ran.arguments[0].number()));
     }
 
 private:

@@ -3,6 +3,7 @@
 // semantics, and where they differ from behavior3-ts, are in docs/behavior3.md.
 
 #include <cstdint>
+#include <string_view>
 
 #include "canopy/core/status.hpp"
 #include "canopy/run/registry.hpp"
@@ -18,6 +19,13 @@ inline constexpr std::int64_t behavior3_for_ever = 9007199254740991;
 constexpr status behavior3_result(status result) noexcept {
     return result == status::skipped ? status::failure : result;
 }
+
+/// The event a listener's child run between ticks (Delay's, Listen's) posts to the running
+/// nodes, its one argument the child's status as a number: behavior3-ts resumes a node with
+/// the status of the node that ticked last in the tree (`Tree.__lastStatus`), and such a run
+/// is the last before the next tick resumes its running nodes. Only the retry loops, which
+/// wait for the next tick with their child finished, read it.
+inline constexpr std::string_view behavior3_ran_between_ticks = "behavior3.ran-between-ticks";
 
 /// The iterations left in this tick to the loops that run their child again within the tick
 /// (Repeat, ForEach): behavior3-ts loops without a bound, so a child that finishes at once

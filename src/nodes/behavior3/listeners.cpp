@@ -25,9 +25,14 @@ namespace canopy::detail {
 namespace {
 
 // One run of a listener's child between ticks: ticked once, halted if it would run on.
+// Then the running nodes hear its status (behavior3_ran_between_ticks).
 void run_child_once(context& ctx) {
     const tree::index child = ctx.child();
-    if (ctx.tick(child) == status::running) ctx.halt(child);
+    const status result = ctx.tick(child);
+    if (result == status::running) ctx.halt(child);
+    event_values ran;
+    ran.arguments.emplace_back(static_cast<double>(result));
+    ctx.deliver_event(behavior3_ran_between_ticks, ran);
 }
 
 // The names behavior3's runtimes give their tree events, in each version (1.3.0's first),

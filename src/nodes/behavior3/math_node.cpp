@@ -185,13 +185,11 @@ public:
         for (std::size_t i = 2; i < inputs.size(); ++i) values.push_back(inputs[i]);
         count_ = values.size();
         std::copy(values.begin(), values.end(), operands_.begin());
-        if (row->operands == 0) return;
-        if (count_ == 0) throw param_error("op '" + name + "' needs at least one value");
-        if (row->operands > 0 && count_ != static_cast<std::size_t>(row->operands)) {
-            throw param_error("op '" + name + "' takes " + std::to_string(row->operands) +
-                              (row->operands == 1 ? " value" : " values") + ", and has " +
-                              std::to_string(count_));
-        }
+        // Too few or too many values: math.ts loads the node, and each tick logs the problem
+        // and fails, leaving the output undefined.
+        wrong_count_ = row->operands != 0 &&
+                       (count_ == 0 ||
+                        (row->operands > 0 && count_ != static_cast<std::size_t>(row->operands)));
     }
 
     status tick(context& ctx) const override {
@@ -201,6 +199,10 @@ public:
         auto read = [&](const operand& o) {
             return o.key != param::no_key ? number_of(board, o.key) : o.literal;
         };
+        if (wrong_count_) {
+            result_.unset(ctx);
+            return status::failure;
+        }
         if (!may_be_undefined_) {
             for (std::size_t i = 0; i < count; ++i) v[i] = read(operands_[i]);
         } else {
@@ -315,6 +317,7 @@ private:
     std::array<operand, max_inputs + 2> operands_{};
     std::size_t count_ = 0;
     bool may_be_undefined_ = false;
+    bool wrong_count_ = false;  // a literal count of values its op cannot take
     operand value1_;
     operand value2_;
     bool has_value1_ = false;

@@ -71,8 +71,9 @@ bool is_name_char(char c) {
 bool is_hex(char c) {
     return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
+// BehaviorTree.CPP 4.10's: no vertical tab or form feed.
 bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 script_problem problem(std::size_t offset, std::string message) {
@@ -103,8 +104,6 @@ std::variant<std::vector<token>, script_problem> lex(std::string_view text) {
         while (at < size) {
             if (is_space(text[at])) {
                 ++at;
-            } else if (text[at] == '\\' && (peek(1) == '\n' || peek(1) == '\r')) {
-                at += 2;  // an escaped newline
             } else {
                 break;
             }
@@ -275,6 +274,16 @@ std::variant<std::vector<token>, script_problem> lex(std::string_view text) {
                     else
                         t.kind = token_kind::greater;
                     break;
+                case '\\':
+                    if (n == '\n' || n == '\r') {
+                        return problem(at,
+                                       "a backslash before a line break: BehaviorTree.CPP "
+                                       "4.10's scripts have no line continuation (versions "
+                                       "before 4.10 took one), and it refuses the script; "
+                                       "remove the backslash, as a line break alone "
+                                       "separates tokens");
+                    }
+                    return problem(at, "unexpected character " + shown(c));
                 default: return problem(at, "unexpected character " + shown(c));
             }
         }
@@ -282,6 +291,27 @@ std::variant<std::vector<token>, script_problem> lex(std::string_view text) {
         tokens.push_back(t);
         at += length;
     }
+}
+
+std::optional<script_problem> btcpp_refused_token(std::string_view text) {
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
+        if (c == '\'') {  // a string: anything goes up to its close
+            const std::size_t close = text.find('\'', at + 1);
+            if (close == std::string_view::npos) return std::nullopt;  // lex() says it
+            at = close;
+        } else if (c == '"') {
+            return problem(at,
+                           "a string in double quotes: BehaviorTree.CPP takes single quotes "
+                           "only ('text'), and refuses the script");
+        } else if (static_cast<unsigned char>(c) >= 0x80) {
+            return problem(at,
+                           "a name with a letter outside ASCII: BehaviorTree.CPP 4.10's "
+                           "names are ASCII letters, digits and '_', and it refuses the "
+                           "script");
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace canopy::detail::script_syntax

@@ -105,13 +105,10 @@ public:
             const node& statement = out_.nodes[out_.statements.back()];
             if (statement.kind == node_kind::assign)
                 out_.assignments[statement.assignment].statement = true;
-            if (peek().kind == token_kind::semicolon) {
-                next();
-                if (peek().kind == token_kind::end) break;  // one trailing ';' is allowed
-                continue;
-            }
+            // As BehaviorTree.CPP 4.10's parser: any number of ';' after a statement, none
+            // needed before the next.
+            while (peek().kind == token_kind::semicolon) next();
             if (peek().kind == token_kind::end) break;
-            fail(peek().offset, "expected ';' or the end of the script, found " + found());
         }
     }
 

@@ -4,6 +4,7 @@
 // script's text and what the parser makes of its tokens, before names are bound.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -69,6 +70,10 @@ inline constexpr std::size_t max_text_bytes = 1000000;
 
 /// The tokens of a script, the last one `end`, or the first problem.
 std::variant<std::vector<token>, script_problem> lex(std::string_view text);
+
+/// The first token lex() takes that BehaviorTree.CPP 4.10's tokenizer refuses (a string in
+/// double quotes, a name with bytes of UTF-8), for a BehaviorTree.CPP file's scripts.
+std::optional<script_problem> btcpp_refused_token(std::string_view text);
 
 enum class node_kind : std::uint8_t {
     integer,  // value
