@@ -1229,7 +1229,7 @@ line"
         CHECK(strict.diagnostics[0].code == diagnostic_code::unknown_type);
         CHECK(strict.diagnostics[0].where.line == 3);
         CHECK(strict.diagnostics[0].message.find("unknown node type 'WaitTicks'") == 0);
-        CHECK(strict.diagnostics[0].message.find("`--lenient`") != std::string::npos);
+        CHECK(strict.diagnostics[0].hint.command_line.find("`--lenient`") != std::string::npos);
         // Leniently, the file's own node: learned, without behaviour.
         load_options lenient;
         lenient.lenient = true;
