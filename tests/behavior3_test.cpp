@@ -898,8 +898,9 @@ TEST_SUITE("behavior3") {
         load_result strict = try_load_file(file, reg);
         CHECK_FALSE(strict);
         REQUIRE(strict.diagnostics.size() == 1);
-        CHECK(strict.diagnostics[0].message.find("`--lenient` reads it as the file's own") !=
-              std::string::npos);
+        CHECK(strict.diagnostics[0].hint.command_line.find(
+                  "`--lenient` reads it as the file's own") != std::string::npos);
+        CHECK(strict.diagnostics[0].hint.api.find("load_options::lenient") != std::string::npos);
         load_options lenient;
         lenient.lenient = true;
         load_result loaded = try_load_file(file, reg, lenient);
@@ -932,7 +933,8 @@ TEST_SUITE("behavior3") {
         for (const diagnostic& d : strict.diagnostics) {
             CHECK((d.code == diagnostic_code::unknown_param ||
                    d.code == diagnostic_code::missing_param));
-            if (d.message.find("`--lenient` reads it as the file's own") != std::string::npos)
+            if (d.hint.command_line.find("`--lenient` reads it as the file's own") !=
+                std::string::npos)
                 ++hinted;
         }
         CHECK(hinted == 2);  // `time` and `milliseconds`
@@ -959,8 +961,9 @@ TEST_SUITE("behavior3") {
         diagnostic d = testing::only(loaded, diagnostic_code::unknown_type);
         CHECK(d.message ==
               "unknown node type 'Delay' (Canopy's 'behavior3.Delay'): this registry has none of "
-              "the 'behavior3.' "
-              "types (register_builtin_nodes adds Canopy's)");
+              "the 'behavior3.' types");
+        CHECK(d.hint.api == "register_builtin_nodes adds Canopy's");
+        CHECK(d.hint.command_line.empty());
     }
 
     TEST_CASE(

@@ -232,8 +232,8 @@ TEST_SUITE("behavior3 values") {
         REQUIRE_FALSE(bad.diagnostics.empty());
         CHECK(bad.diagnostics[0].message ==
               "unknown node type 'Check' (Canopy's 'behavior3.Check'): this registry has none of "
-              "the 'behavior3.' "
-              "types (register_builtin_nodes adds Canopy's)");
+              "the 'behavior3.' types");
+        CHECK(bad.diagnostics[0].hint.api == "register_builtin_nodes adds Canopy's");
     }
 
     TEST_CASE("the nodes are read under their behavior3 names and written back under them") {

@@ -1265,8 +1265,8 @@ line"
         REQUIRE(strict.diagnostics.size() == 1);
         CHECK(strict.diagnostics[0].where.line == 4);
         CHECK(strict.diagnostics[0].message.find("'Wait' has no parameter 'error_code_id'") == 0);
-        CHECK(strict.diagnostics[0].message.find("`--lenient` reads it as the file's own") !=
-              std::string::npos);
+        CHECK(strict.diagnostics[0].hint.command_line.find(
+                  "`--lenient` reads it as the file's own") != std::string::npos);
         load_options lenient;
         lenient.lenient = true;
         const load_result learned =
@@ -1307,7 +1307,7 @@ line"
         CHECK(strict.diagnostics[0].code == diagnostic_code::unknown_type);
         CHECK(strict.diagnostics[0].where.line == 3);
         CHECK(strict.diagnostics[0].message.find("unknown node type 'WaitTicks'") == 0);
-        CHECK(strict.diagnostics[0].message.find("`--lenient`") != std::string::npos);
+        CHECK(strict.diagnostics[0].hint.command_line.find("`--lenient`") != std::string::npos);
         // Leniently, the file's own node: learned, without behaviour.
         load_options lenient;
         lenient.lenient = true;

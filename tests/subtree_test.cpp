@@ -110,7 +110,9 @@ TEST_SUITE("subtrees") {
         diagnostic d = testing::only(load(two_unused), diagnostic_code::no_main_tree);
         CHECK(d.message ==
               "the file holds 2 trees and does not say which one is the main tree; choose one "
-              "of 'A', 'B' (`--tree NAME`)");
+              "of 'A', 'B'");
+        CHECK(d.hint.command_line == "`--tree NAME`");
+        CHECK(d.hint.api == "load_options::tree");
         load_options b;
         b.tree = "B";
         CHECK(to_canopy_text(*loaded(two_unused, b)) == "AlwaysFailure #1\n");
@@ -320,7 +322,7 @@ TEST_SUITE("subtrees") {
                             diagnostic_code::no_main_tree)
                   .message ==
               "the files this project includes hold 2 trees that no other tree uses; choose "
-              "one of 'Main', 'Spare' (`--tree NAME`)");
+              "one of 'Main', 'Spare'");
     }
 
     TEST_CASE("every tree of a file is checked, used or not") {

@@ -282,7 +282,8 @@ private:
                 }
                 report_key("has type '" + declared.type +
                            "'; a key is an integer, number, boolean, string or a type the "
-                           "program registers (registry::add_type)");
+                           "program registers");
+                diagnostics_.back().hint = {"registry::add_type", ""};
                 continue;
             }
             std::optional<param_value> initial;
@@ -914,8 +915,8 @@ private:
                     "unknown node type '" + std::string(written) + "'" +
                     (written != name ? " (Canopy's '" + std::string(name) + "')" : std::string()) +
                     ": this registry has none of the '" + std::string(family) + "' types";
-                report(i, diagnostic_code::unknown_type,
-                       message + " (register_builtin_nodes adds Canopy's)");
+                report(i, diagnostic_code::unknown_type, message);
+                diagnostics_.back().hint = {"register_builtin_nodes adds Canopy's", ""};
                 return;
             }
         }
@@ -929,12 +930,16 @@ private:
     // The registered type nearest to a file's unknown one, in the file's words (behavior3's
     // `Calculate`, not Canopy's `behavior3.Calculate`).
     std::string nearest_type(std::string_view name) const {
-        if (options_.words == nullptr) return std::string(registry_.nearest_name(name));
+        auto in_words = [&](const std::string& type) {
+            return options_.words == nullptr ? type : options_.words->type_name(type);
+        };
         std::vector<std::string> words;
-        for (const node_type& type : registry_.types())
-            words.push_back(options_.words->type_name(type.name));
-        for (const auto& alias : registry_.aliases())
-            words.push_back(options_.words->type_name(alias.first));
+        for (const node_type& type : registry_.types()) words.push_back(in_words(type.name));
+        for (const auto& alias : registry_.aliases()) words.push_back(in_words(alias.first));
+        // The loader's types are names the file may mean too (a palette's, say).
+        if (options_.overlay != nullptr) {
+            for (const node_type& type : options_.overlay->types()) words.push_back(type.name);
+        }
         const std::vector<std::string_view> candidates(words.begin(), words.end());
         return std::string(detail::nearest(name, candidates));
     }
@@ -1147,15 +1152,18 @@ private:
             // it is the file's own already.
             const bool supplied =
                 options_.overlay != nullptr && options_.overlay->find(type.name) == &type;
-            if (!options_.canopy_names && !supplied &&
-                !(options_.rules == runtime_rules::btcpp &&
-                  detail::btcpp::is_builtin(word_of(i, type))))
-                hint +=
-                    " (if this is another program's node of that name, `--lenient` "
-                    "reads it as the file's own)";
             report_at(raw->where, i, diagnostic_code::unknown_param,
                       "'" + word_of(i, type) + "' has no parameter '" +
                           std::string(raw->name_as_written()) + "'" + hint);
+            if (!options_.canopy_names && !supplied &&
+                !(options_.rules == runtime_rules::btcpp &&
+                  detail::btcpp::is_builtin(word_of(i, type)))) {
+                diagnostics_.back().hint = {
+                    "if this is another program's node of that name, load_options::lenient "
+                    "reads it as the file's own",
+                    "if this is another program's node of that name, `--lenient` reads it as "
+                    "the file's own"};
+            }
         }
         // A key parameter is resolved first: a key-value parameter takes its key's type.
         std::optional<param_type> key_type;
@@ -1363,10 +1371,12 @@ private:
         for (const blackboard_key& key : keys_) names.emplace_back(key.name);
         std::string hint = detail::did_you_mean(name, names);
         report_at(where, i, diagnostic_code::unknown_key,
-                  "unknown blackboard key '" + std::string(name) + "'" +
-                      (hint.empty() ? " (declare it in the file's blackboard, or in the program "
-                                      "with registry::add_key)"
-                                    : hint));
+                  "unknown blackboard key '" + std::string(name) + "'" + hint);
+        if (hint.empty()) {
+            diagnostics_.back().hint = {
+                "declare it in the file's blackboard, or in the program with registry::add_key",
+                "declare it in the file's blackboard"};
+        }
         return param::no_key;
     }
 

@@ -60,16 +60,30 @@ bool has_errors(const std::vector<diagnostic>& diagnostics) noexcept {
     });
 }
 
-std::string to_string(const diagnostic& d) {
-    std::string text = d.path;
-    if (d.where.line != 0) {
-        text += ':' + std::to_string(d.where.line);
-        if (d.where.column != 0) text += ':' + std::to_string(d.where.column);
+namespace {
+
+std::string located(const std::string& path, source_location where, std::string_view kind,
+                    const std::string& message) {
+    std::string text = path;
+    if (where.line != 0) {
+        text += ':' + std::to_string(where.line);
+        if (where.column != 0) text += ':' + std::to_string(where.column);
     }
     text += ": ";
-    text += to_string(d.severity);
+    text += kind;
     text += ": ";
-    text += d.message;
+    text += message;
+    return text;
+}
+
+}  // namespace
+
+std::string to_string(const diagnostic& d, hint_audience audience) {
+    std::string text = located(d.path, d.where, to_string(d.severity), d.message);
+    const std::string& hint = audience == hint_audience::api ? d.hint.api : d.hint.command_line;
+    if (!hint.empty()) text += " (" + hint + ")";
+    for (const diagnostic_note& note : d.notes)
+        text += '\n' + located(note.path, note.where, "note", note.message);
     return text;
 }
 

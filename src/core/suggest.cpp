@@ -32,10 +32,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     return previous[b.size()];
 }
 
-}  // namespace
-
-std::string_view nearest(std::string_view word, const std::vector<std::string_view>& candidates) {
-    const std::size_t limit = std::clamp<std::size_t>(word.size() / 3, 1, 3);
+std::string_view nearest_of(std::string_view word, const std::vector<std::string_view>& candidates,
+                            std::size_t limit, bool skip_word) {
     std::string_view best;
     std::size_t best_distance = limit + 1;
     for (std::string_view candidate : candidates) {
@@ -43,7 +41,7 @@ std::string_view nearest(std::string_view word, const std::vector<std::string_vi
         // keeps a long word (a 1 MB type name) linear in its length, not times every name's.
         const std::size_t apart = word.size() > candidate.size() ? word.size() - candidate.size()
                                                                  : candidate.size() - word.size();
-        if (apart > limit) continue;
+        if (apart > limit || (skip_word && candidate == word)) continue;
         std::size_t distance = edit_distance(word, candidate);
         if (distance < best_distance) {
             best = candidate;
@@ -51,6 +49,18 @@ std::string_view nearest(std::string_view word, const std::vector<std::string_vi
         }
     }
     return best;
+}
+
+}  // namespace
+
+std::string_view nearest(std::string_view word, const std::vector<std::string_view>& candidates) {
+    return nearest_of(word, candidates, std::clamp<std::size_t>(word.size() / 3, 1, 3), false);
+}
+
+std::string_view nearest_within(std::string_view word,
+                                const std::vector<std::string_view>& candidates,
+                                std::size_t max_edits) {
+    return nearest_of(word, candidates, max_edits, true);
 }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates) {

@@ -124,8 +124,9 @@ std::optional<std::string> read_all(std::FILE* file, std::optional<std::uint64_t
 }
 
 void file_set::report(std::size_t file, source_location where, diagnostic_code code,
-                      std::string message, std::optional<std::int64_t> record) {
-    out_.push_back({files_[file].name, where, record, code, std::move(message)});
+                      std::string message, std::optional<std::int64_t> record,
+                      diagnostic_severity severity) {
+    out_.push_back({files_[file].name, where, record, code, std::move(message), severity});
 }
 
 std::optional<std::size_t> file_set::open(const fs::path& path, std::optional<file_format> format) {
@@ -182,9 +183,37 @@ std::optional<std::size_t> file_set::open_changed(const fs::path& path,
     return changed;
 }
 
+void file_set::refer(std::size_t file, std::size_t from, source_location where, bool included) {
+    if (file == from || files_[file].referrer) return;
+    // Not by a file it led to itself (two files that include each other).
+    for (std::optional<std::size_t> at = from; at; at = files_[*at].referrer) {
+        if (*at == file) return;
+    }
+    files_[file].referrer = from;
+    files_[file].referred_at = where;
+    files_[file].included = included;
+}
+
+void file_set::add_referrer_notes(std::vector<diagnostic>& diagnostics) const {
+    for (diagnostic& d : diagnostics) {
+        if (!d.notes.empty()) continue;
+        auto named = std::find_if(files_.begin(), files_.end(), [&](const loaded_file& file) {
+            return file.name == d.path && file.changed_by.empty();
+        });
+        for (auto at = named; at != files_.end() && at->referrer;) {
+            const loaded_file& from = files_[*at->referrer];
+            d.notes.push_back(
+                {from.name, at->referred_at,
+                 "'" + at->name + "' is " +
+                     (at->included ? "included here" : "named here as a subtree's file")});
+            at = files_.begin() + static_cast<std::ptrdiff_t>(*at->referrer);
+        }
+    }
+}
+
 void file_set::open_subtree_files() {
     for (std::size_t f = 0; f < files_.size(); ++f) {
-        std::vector<std::string> named;
+        std::vector<std::pair<std::string, source_location>> named;
         for (const record_set& records : files_[f].document.trees) {
             const std::vector<std::string>& types = records.type_names();
             if (std::find(types.begin(), types.end(), subtree_type_name) == types.end()) continue;
@@ -192,13 +221,14 @@ void file_set::open_subtree_files() {
                 if (records.type_name(i) != subtree_type_name) continue;
                 for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
                     if (p->name == "file" && std::holds_alternative<std::string>(p->value))
-                        named.push_back(std::get<std::string>(p->value));
+                        named.emplace_back(std::get<std::string>(p->value), records.where(i));
                 }
             }
         }
-        for (const std::string& path : named) {
+        for (const auto& [path, where] : named) {
             const fs::path found = resolve(f, path);
-            if (!found.empty()) open(found);
+            if (found.empty()) continue;
+            if (std::optional<std::size_t> opened = open(found)) refer(*opened, f, where, false);
         }
     }
 }
@@ -259,7 +289,10 @@ void file_set::open_includes(std::size_t first) {
             const fs::path target = files_[i].location.parent_path() / reference.path;
             std::optional<std::size_t> included =
                 read(target, target.lexically_normal().string(), i, reference.where);
-            if (included) files_[i].includes.push_back(*included);
+            if (included) {
+                files_[i].includes.push_back(*included);
+                refer(*included, i, reference.where, true);
+            }
         }
     }
     for (std::size_t i = first; i < files_.size(); ++i) mark_tree_uses(i);
@@ -321,7 +354,7 @@ std::optional<std::size_t> file_set::add(const fs::path& path, const std::string
     // A problem the reader found (a misspelled key, say) must not pass silently: the file
     // makes no tree, though its problems and those the builder finds are all reported.
     if (!read.complete) return std::nullopt;  // a file that is not well-formed makes nothing
-    files_.push_back({name, path, std::move(read.document), {}, format, {}});
+    files_.push_back({name, path, std::move(read.document), {}, format, {}, {}, {}, false});
     canonical_.push_back(canonical_or_absolute(path));
     failed_.erase(std::remove(failed_.begin(), failed_.end(), canonical_.back()), failed_.end());
     clean_.push_back(clean);

@@ -29,6 +29,11 @@ struct loaded_file {
     /// The overrides it was read with (file_set::open_changed), as one text; empty for the
     /// file as it is.
     std::string changed_by;
+    /// The file that first led the load to this one, and where: an include, or a subtree
+    /// naming it as its file; none for the files the load was asked for.
+    std::optional<std::size_t> referrer;
+    source_location referred_at;
+    bool included = false;  ///< by an include, not a subtree's file
 };
 
 /// A tree of a file in a file_set.
@@ -68,6 +73,13 @@ public:
     std::optional<std::size_t> open_text(std::string_view text, file_format format,
                                          const std::string& name);
 
+    /// Makes each record of the files read so far whose type names a tree of any of them a
+    /// use of that tree, as open() does within the files one open reads: for files read as
+    /// one program (load_options::registered_files).
+    void mark_every_tree_use() {
+        for (std::size_t f = 0; f < files_.size(); ++f) mark_tree_uses(f);
+    }
+
     /// Opens, transitively, every file that the subtrees of the files read so far name.
     void open_subtree_files();
 
@@ -97,9 +109,18 @@ public:
         return met;
     }
 
+    /// Adds to each diagnostic in a file that another file led the load to the notes that
+    /// say where: the include (or the subtree naming it), then where the file holding that
+    /// is, up to a file the load was asked for.
+    void add_referrer_notes(std::vector<diagnostic>& diagnostics) const;
+
+    /// The diagnostic reported last, to add to it.
+    diagnostic& last_reported() { return out_.back(); }
+
     /// Where to report a problem in file i.
     void report(std::size_t file, source_location where, diagnostic_code code, std::string message,
-                std::optional<std::int64_t> record = std::nullopt);
+                std::optional<std::int64_t> record = std::nullopt,
+                diagnostic_severity severity = diagnostic_severity::error);
 
 private:
     std::optional<std::size_t> add(const std::filesystem::path& path, const std::string& name,
@@ -109,6 +130,7 @@ private:
                                     std::optional<std::size_t> from, source_location where,
                                     std::optional<file_format> format = std::nullopt);
     void open_includes(std::size_t first);
+    void refer(std::size_t file, std::size_t from, source_location where, bool included);
     void mark_tree_uses(std::size_t file);
 
     const registry& registry_;

@@ -9,6 +9,7 @@
 
 #include "canopy/nodes/builtin_nodes.hpp"
 #include "canopy/records/records.hpp"
+#include "core/suggest.hpp"
 #include "formats/btcpp_names.hpp"
 #include "load/subtree_node.hpp"
 
@@ -22,10 +23,12 @@ struct learned {
     bool all_one_child = true;
     std::vector<std::string> params;  // in order of first mention
     std::vector<std::optional<std::string>> defaults;
+    std::vector<bool> outputs;
     bool foreign = false;  // unknown to the registry
 };
 
-void mention(learned& type, const std::string& name, std::optional<std::string> fallback = {}) {
+void mention(learned& type, const std::string& name, std::optional<std::string> fallback = {},
+             bool output = false) {
     // A parameter without a name cannot be declared (the registry refuses it); the builder
     // reports it at its record as a parameter the type does not take. A pre- or
     // post-condition, given on a use or declared as a model's port, is every node's, not a
@@ -35,6 +38,7 @@ void mention(learned& type, const std::string& name, std::optional<std::string> 
     if (at != type.params.end()) return;
     type.params.push_back(name);
     type.defaults.push_back(std::move(fallback));
+    type.outputs.push_back(output);
 }
 
 // A name that differs from a registered one in case only (`inverter`) is a typo that the
@@ -160,7 +164,11 @@ bool another_programs_node(const tree_document& document, const record_set& reco
 
 }  // namespace
 
-registry learn_types(const file_set& files, const registry& reg) {
+registry learn_types(const file_set& files, const registry& reg, bool lenient,
+                     const std::vector<std::size_t>& palettes) {
+    auto is_palette = [&](std::size_t f) {
+        return std::find(palettes.begin(), palettes.end(), f) != palettes.end();
+    };
     std::map<std::string, learned, std::less<>> types;
     std::vector<std::string> order;  // of first mention, so the registry lists them as met
     auto entry = [&](const std::string& name) -> learned& {
@@ -171,7 +179,7 @@ registry learn_types(const file_set& files, const registry& reg) {
     // Canopy's names that another program's nodes take in these files: learned as unknown.
     std::set<std::string, std::less<>> shadowed;
     const std::set<std::string, std::less<>> modelled = modelled_names(files);
-    for (std::size_t f = 0; f < files.size(); ++f) {
+    for (std::size_t f = 0; lenient && f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
         for (const node_model& model : document.models) {
             if (model.namesake) shadowed.insert(model.name);  // Canopy's formats say so
@@ -195,10 +203,12 @@ registry learn_types(const file_set& files, const registry& reg) {
     for (std::size_t f = 0; f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
         // Canopy's own formats write every port of the models they carry.
-        if (document.rules != runtime_rules::btcpp && !document.canopy_names) continue;
+        if (document.rules != runtime_rules::btcpp && !document.canopy_names && !is_palette(f))
+            continue;
         for (const node_model& model : document.models) declared.insert(model.name);
     }
-    for (std::size_t f = 0; f < files.size(); ++f) {
+    // Not lenient: only the palettes' types, as they declare them.
+    for (std::size_t f = 0; lenient && f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
         for (const record_set& records : document.trees) {
             std::unordered_map<std::int64_t, std::size_t> children;
@@ -224,6 +234,8 @@ registry learn_types(const file_set& files, const registry& reg) {
         }
     }
     for (std::size_t f = 0; f < files.size(); ++f) {
+        const bool palette = is_palette(f);
+        if (!lenient && !palette) continue;
         for (const node_model& model : files.file(f).document.models) {
             // The loader's own SubTree wins over a model of that name, as over a use of it.
             if (model.name == subtree_type_name) continue;
@@ -234,8 +246,10 @@ registry learn_types(const file_set& files, const registry& reg) {
                 at = types.find(model.name);
             }
             if (model.shape) at->second.shape = model.shape;
-            for (const port_model& port : model.ports)
-                mention(at->second, port.name, port.default_value);
+            for (const port_model& port : model.ports) {
+                mention(at->second, port.name, port.default_value,
+                        palette && port.dir == port_model::direction::output);
+            }
         }
     }
     registry foreign;
@@ -253,7 +267,7 @@ registry learn_types(const file_set& files, const registry& reg) {
             made.arity = type.any_use && type.all_one_child ? arity::decorator : arity::composite;
         }
         for (std::size_t p = 0; p < type.params.size(); ++p) {
-            param_spec spec{type.params[p], param_type::any, std::nullopt, false};
+            param_spec spec{type.params[p], param_type::any, std::nullopt, type.outputs[p]};
             if (type.defaults[p]) spec.default_value = *type.defaults[p];
             made.params.push_back(std::move(spec));
         }
@@ -262,8 +276,54 @@ registry learn_types(const file_set& files, const registry& reg) {
     return foreign;
 }
 
-void report_canopy_only_names(file_set& files, const registry& reg) {
-    const std::set<std::string, std::less<>> modelled = modelled_names(files);
+void report_near_misses(file_set& files, const registry& reg, const registry& learned) {
+    std::set<std::string, std::less<>> modelled;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        for (const node_model& model : files.file(f).document.models) modelled.insert(model.name);
+    }
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const tree_document& document = files.file(f).document;
+        // The names the file may mean, in its words.
+        std::vector<std::string> names;
+        for (const node_type& type : reg.types()) {
+            names.push_back(document.words != nullptr ? document.words->type_name(type.name)
+                                                      : type.name);
+        }
+        for (const auto& alias : reg.aliases()) {
+            names.push_back(document.words != nullptr ? document.words->type_name(alias.first)
+                                                      : alias.first);
+        }
+        if (document.rules == runtime_rules::btcpp) {
+            for (std::string_view builtin : btcpp::builtin_types) names.emplace_back(builtin);
+        }
+        names.insert(names.end(), modelled.begin(), modelled.end());
+        const std::vector<std::string_view> candidates(names.begin(), names.end());
+        for (const record_set& records : document.trees) {
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                const std::string_view name = records.type_name(i);
+                // Short names are too near too many others for one edit to mean a typo.
+                if (records.has_type_id(i) || name.size() < 4 || modelled.count(name) != 0 ||
+                    learned.find(name) == nullptr)
+                    continue;
+                const std::string_view meant = nearest_within(name, candidates, 1);
+                if (meant.empty()) continue;
+                files.report(f, records.where(i), diagnostic_code::unknown_type,
+                             "unknown node type '" + std::string(name) +
+                                 "', read as the file's own, is one edit away from '" +
+                                 std::string(meant) + "' (did you mean '" + std::string(meant) +
+                                 "'?)",
+                             records.id(i), diagnostic_severity::warning);
+            }
+        }
+    }
+}
+
+void report_canopy_only_names(file_set& files, const registry& reg,
+                              const std::vector<std::size_t>& palettes) {
+    std::set<std::string, std::less<>> modelled = modelled_names(files);
+    for (std::size_t f : palettes) {
+        for (const node_model& model : files.file(f).document.models) modelled.insert(model.name);
+    }
     for (std::size_t f = 0; f < files.size(); ++f) {
         const tree_document& document = files.file(f).document;
         for (const record_set& records : document.trees) {
@@ -273,10 +333,14 @@ void report_canopy_only_names(file_set& files, const registry& reg) {
                 files.report(f, records.where(i), diagnostic_code::unknown_type,
                              "unknown node type '" + std::string(name) +
                                  "': BehaviorTree.CPP has none, and Canopy's own '" +
-                                 std::string(name) +
-                                 "' is not read in its files (declare it in <TreeNodesModel> to "
-                                 "use Canopy's, or `--lenient` reads it as the file's own)",
+                                 std::string(name) + "' is not read in its files",
                              records.id(i));
+                files.last_reported().hint = {
+                    "declare it in <TreeNodesModel> to use Canopy's; load_options::lenient "
+                    "reads it as the file's own, load_options::model_files as the program's "
+                    "node models declare it",
+                    "declare it in <TreeNodesModel> to use Canopy's; `--lenient` reads it as "
+                    "the file's own, `--models FILE` as the program's node models declare it"};
             }
         }
     }

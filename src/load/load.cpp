@@ -86,6 +86,7 @@ registry learn_node_types(const std::filesystem::path& path, const registry& reg
         load.files().open_subtree_files();
         learned = detail::learn_types(load.files(), reg);
     }
+    load.files().add_referrer_notes(load.diagnostics());
     detail::tidy(load.diagnostics());
     problems = std::move(load.diagnostics());
     return learned;

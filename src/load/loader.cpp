@@ -1,6 +1,7 @@
 #include "load/loader.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <unordered_set>
 #include <utility>
 
@@ -59,6 +60,35 @@ std::string tree_list(const tree_document& document, const std::vector<std::size
     return list;
 }
 
+// A file, or each tree file of a folder (by extension, in name order); a folder without
+// any is reported.
+std::vector<std::filesystem::path> tree_files(const std::filesystem::path& path,
+                                              std::vector<diagnostic>& problems) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) return {path};
+    std::vector<std::filesystem::path> found;
+    for (std::filesystem::directory_iterator entry(path, ec), end; !ec && entry != end;
+         entry.increment(ec)) {
+        if (entry->is_regular_file(ec) && format_for_path(entry->path()))
+            found.push_back(entry->path());
+    }
+    std::sort(found.begin(), found.end());
+    if (found.empty()) {
+        problems.push_back({path.string(),
+                            {},
+                            std::nullopt,
+                            diagnostic_code::io_error,
+                            ec ? "cannot read the folder: " + ec.message()
+                               : std::string("the folder holds no tree file")});
+    }
+    return found;
+}
+
+// How to name the tree to build.
+diagnostic_hint choose_tree_hint() {
+    return {"load_options::tree", "`--tree NAME`"};
+}
+
 }  // namespace
 
 // Files first in the order they were met, each in file order; a problem met twice (in a
@@ -89,13 +119,24 @@ loader::loader(const registry& reg, const load_options& options)
     files_.read_from_memory(options.files_in_memory);
     placeholder_types_.add(subtree_placeholder_type());
     subtree_types_.add(subtree_type());
+    // Before the file asked for, so that its uses of their trees are seen as it is read.
+    for (const std::filesystem::path& path : options.registered_files) {
+        for (const std::filesystem::path& file : tree_files(path, diagnostics_)) files_.open(file);
+    }
+    for (const std::filesystem::path& path : options.model_files) {
+        if (std::optional<std::size_t> opened = files_.open(path)) palettes_.push_back(*opened);
+    }
+    if (!options.registered_files.empty()) files_.mark_every_tree_use();
 }
 
-// Opens what the files read so far name; learns foreign types when lenient.
+// Opens what the files read so far name; learns foreign types when lenient, and the
+// palettes' types.
 void loader::prepare() {
     files_.open_subtree_files();
-    if (!options_.lenient) return report_canopy_only_names(files_, registry_);
-    const registry learned = learn_types(files_, registry_);
+    if (!options_.lenient) report_canopy_only_names(files_, registry_, palettes_);
+    if (!options_.lenient && palettes_.empty()) return;
+    const registry learned = learn_types(files_, registry_, options_.lenient, palettes_);
+    if (options_.lenient) report_near_misses(files_, registry_, learned);
     for (node_type type : learned.types()) {
         if (options_.stub) give_stub_behaviour(type, *options_.stub);
         placeholder_types_.add(type);
@@ -129,10 +170,15 @@ std::optional<tree_ref> loader::choose(std::size_t f) {
     if (document.trees.empty() && !files_.file(f).includes.empty()) return choose_in_project(f);
     if (document.trees.empty()) {
         files_.report(f, {}, diagnostic_code::no_root,
-                      document.models.empty()
-                          ? "the file holds no tree"
-                          : "the file holds node models only, no tree (`canopy types "
-                            "--models` lists them)");
+                      document.models.empty() ? "the file holds no tree"
+                                              : "the file holds node models only, no tree");
+        if (!document.models.empty()) {
+            diagnostics_.back().hint = {
+                "learn_node_types reads them, load_options::model_files "
+                "checks trees against them",
+                "`canopy types --models` lists them, `--models` checks "
+                "trees against them"};
+        }
         return std::nullopt;
     }
     const std::vector<std::size_t> candidates = unused_trees(document);
@@ -140,7 +186,8 @@ std::optional<tree_ref> loader::choose(std::size_t f) {
     files_.report(f, {}, diagnostic_code::no_main_tree,
                   "the file holds " + std::to_string(document.trees.size()) +
                       " trees and does not say which one is the main tree; choose one of " +
-                      tree_list(document, candidates) + " (`--tree NAME`)");
+                      tree_list(document, candidates));
+    diagnostics_.back().hint = choose_tree_hint();
     return std::nullopt;
 }
 
@@ -179,7 +226,8 @@ std::optional<tree_ref> loader::choose_in_project(std::size_t f) {
         candidates.empty()
             ? std::string("the files this project includes hold no tree")
             : "the files this project includes hold " + std::to_string(candidates.size()) +
-                  " trees that no other tree uses; choose one of " + names + " (`--tree NAME`)");
+                  " trees that no other tree uses; choose one of " + names);
+    if (!candidates.empty()) diagnostics_.back().hint = choose_tree_hint();
     return std::nullopt;
 }
 
@@ -232,6 +280,7 @@ load_result loader::finish(std::shared_ptr<const tree> built) {
         for (diagnostic& d : diagnostics_) d.severity = diagnostic_severity::error;
     }
     if (has_errors(diagnostics_)) built.reset();
+    files_.add_referrer_notes(diagnostics_);
     tidy(diagnostics_);
     result.tree = std::move(built);
     result.diagnostics = std::move(diagnostics_);

@@ -60,6 +60,7 @@ private:
     // a decorator once its tree is in place.
     registry placeholder_types_;
     registry subtree_types_;
+    std::vector<std::size_t> palettes_;  // the files of load_options::model_files
 };
 
 }  // namespace canopy::detail

@@ -66,6 +66,20 @@ void add_reading_options(CLI::App& command, load_options& options) {
                     "Take node types the program does not know from the file's node models "
                     "or from their shape (see docs/formats.md); such a tree runs only with "
                     "--stub");
+    group
+        ->add_option("--models", options.model_files,
+                     "The program's node models (what BehaviorTree.CPP's "
+                     "writeTreeNodesModelXML writes, or a Groot2 palette): the types they "
+                     "declare are known, with their ports and no other; may be repeated")
+        ->type_name("FILE")
+        ->allow_extra_args(false);
+    group
+        ->add_option("--register", options.registered_files,
+                     "A tree file, or a folder of them, that the program registers too (as "
+                     "BehaviorTree.CPP's registerBehaviorTreeFromFile): its trees are subtrees "
+                     "the file may use by name; may be repeated")
+        ->type_name("PATH")
+        ->allow_extra_args(false);
     group->add_flag("--warnings-as-errors", options.warnings_as_errors,
                     "Fail on warnings (a likely typo the format lets through) as on errors");
     group
@@ -135,11 +149,19 @@ void add_substitute_option(CLI::App& command, load_options& options) {
         "of other types in their place; see docs/testing.md");
 }
 
-std::string not_runnable_hint(const error& e) {
-    return e.code() == error_code::not_runnable
-               ? " (--stub success|failure|running or --substitute FILE gives the program's "
-                 "nodes a stand-in)"
-               : "";
+std::string why_not_runnable(const tree& t) {
+    for (tree::index i = 0; i < t.size(); ++i) {
+        if (t.object(i) != nullptr) continue;
+        return "node type '" + std::string(t.type_name(i)) +
+               "' has no behaviour here, so the tree cannot run (--stub success|failure|running "
+               "or --substitute FILE gives the program's nodes a stand-in)";
+    }
+    return {};
+}
+
+std::string cannot_run_text(const error& e, const tree& t) {
+    std::string why = e.code() == error_code::not_runnable ? why_not_runnable(t) : std::string();
+    return why.empty() ? std::string(e.what()) : why;
 }
 
 std::string input_path(const std::string& file, const load_options& options) {
@@ -165,12 +187,15 @@ void print_diagnostics(const std::vector<diagnostic>& diagnostics) {
     bool unknown_type = false;
     for (diagnostic d : diagnostics) {
         d.path = input_name(d.path);
-        std::cerr << d << '\n';
-        unknown_type = unknown_type || d.code == diagnostic_code::unknown_type;
+        for (diagnostic_note& note : d.notes) note.path = input_name(note.path);
+        std::cerr << to_string(d, hint_audience::command_line) << '\n';
+        unknown_type = unknown_type || (d.code == diagnostic_code::unknown_type &&
+                                        d.severity == diagnostic_severity::error);
     }
     if (unknown_type) {
         std::cerr << "canopy: note: `canopy types` lists the node types this tool knows; "
-                     "--lenient reads a tree written for another program\n";
+                     "--models FILE adds the program's node models, --lenient reads a tree "
+                     "written for another program\n";
     }
 }
 

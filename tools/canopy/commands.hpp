@@ -21,6 +21,7 @@
 #include "canopy/core/error.hpp"
 #include "canopy/load/load.hpp"
 #include "canopy/run/registry.hpp"
+#include "canopy/run/tree.hpp"
 
 namespace canopy::cli {
 
@@ -37,7 +38,7 @@ std::string format_names();
 std::optional<file_format> find_format(const std::string& name);
 
 /// The reading options every command that reads a tree file takes, as one group:
-/// --tree, --from, --lenient, --warnings-as-errors and --enum.
+/// --tree, --from, --lenient, --models, --register, --warnings-as-errors and --enum.
 void add_reading_options(CLI::App& command, load_options& options);
 
 /// --stub STATUS (load_options::stub, which implies --lenient), for the commands that tick.
@@ -45,8 +46,13 @@ void add_stub_option(CLI::App& command, load_options& options);
 /// --substitute FILE (load_options::substitutions): BehaviorTree.CPP's substitution rules,
 /// read as the option is parsed; rules with errors print them and fail the command (exit 1).
 void add_substitute_option(CLI::App& command, load_options& options);
-/// What to tell a shell user whose tree cannot run (error_code::not_runnable): --stub; else "".
-std::string not_runnable_hint(const error& e);
+/// Why agents cannot run tree `t`, said for someone at a shell: a node type without behaviour
+/// here (read by --lenient or --models), which --stub or --substitute gives a stand-in; else "".
+/// (The library's error says what a program does about it: register the type.)
+std::string why_not_runnable(const tree& t);
+/// What a shell user reads when agents of `t` cannot be made: why_not_runnable(), else the
+/// error's own text.
+std::string cannot_run_text(const error& e, const tree& t);
 
 /// FILE as the loader reads it: "-" is standard input, which only --from can tell the format
 /// of (a usage error without it). Read so, the files it names by relative paths are looked

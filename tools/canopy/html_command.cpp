@@ -84,8 +84,8 @@ bool record_run(const html_command_options& o, const std::shared_ptr<const tree>
         trace = recorder.recording();
         return true;
     } catch (const error& e) {
-        std::cerr << input_name(o.file) << ": error: cannot run this tree: " << e.what()
-                  << not_runnable_hint(e) << '\n';
+        std::cerr << input_name(o.file)
+                  << ": error: cannot run this tree: " << cannot_run_text(e, *t) << '\n';
         return false;
     }
 }

@@ -435,6 +435,7 @@ private:
 class demo_check {
 public:
     std::string operator()(const tree& t) {
+        if (std::string why = why_not_runnable(t); !why.empty()) return refuse(why);
         const demo::pack* uses = nullptr;
         try {
             uses = demo::pack_for(t);
@@ -520,8 +521,8 @@ int run(const run_options& o) {
             }
         }
     } catch (const error& e) {
-        std::cerr << input_name(o.file) << ": error: cannot run this tree: " << e.what()
-                  << not_runnable_hint(e) << '\n';
+        std::cerr << input_name(o.file)
+                  << ": error: cannot run this tree: " << cannot_run_text(e, *t) << '\n';
         return 1;
     } catch (const std::bad_alloc&) {
         std::cerr << "canopy: error: not enough memory for " << o.agents << " agents\n";

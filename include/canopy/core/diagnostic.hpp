@@ -64,6 +64,26 @@ enum class diagnostic_severity : std::uint8_t { error, warning };
 /// "error" or "warning".
 std::string_view to_string(diagnostic_severity severity) noexcept;
 
+/// Another place a diagnostic concerns, such as the `<include>` that pulled its file into
+/// the load: a compiler's "in file included from".
+struct diagnostic_note {
+    std::string path;       ///< the file as the load names it
+    source_location where;  ///< 1-based; 0 where unknown
+    std::string message;    ///< "'sub.xml' is included here"
+};
+
+/// How to put a problem right, said for each of its readers: a program's author, in the C++
+/// API's words (`load_options::tree`), and someone at a shell, in the `canopy` command's
+/// (`--tree NAME`). Either may be empty: there is nothing that reader can do from where they
+/// are (a shell cannot register a node type).
+struct diagnostic_hint {
+    std::string api;
+    std::string command_line;
+};
+
+/// Whose words a rendered diagnostic's hint is in (diagnostic_hint).
+enum class hint_audience : std::uint8_t { api, command_line };
+
 /// One problem found while loading a tree, located in its file.
 struct diagnostic {
     std::string path;                       ///< the file as the caller named it
@@ -72,14 +92,22 @@ struct diagnostic {
     diagnostic_code code = diagnostic_code::syntax_error;
     std::string message;  ///< says what is wrong and, where it can, how to fix it
     diagnostic_severity severity = diagnostic_severity::error;
+    /// The chain of files that led the load here, innermost first: for a problem in an
+    /// included file (or a subtree's file), where that file is included (or named), then
+    /// where the file that includes it is, and so on up to the file the load was asked for.
+    std::vector<diagnostic_note> notes{};
+    /// How to fix it, where the fix depends on who reads it; rendered after the message in
+    /// parentheses.
+    diagnostic_hint hint{};
 };
 
 /// Whether any of the diagnostics is an error: the load they come from failed.
 bool has_errors(const std::vector<diagnostic>& diagnostics) noexcept;
 
-/// Renders `path:line:col: error: message` (or `warning:`), leaving out col, then line, where
-/// unknown.
-std::string to_string(const diagnostic& d);
+/// Renders `path:line:col: error: message (hint)` (or `warning:`), leaving out col, then line,
+/// where unknown, and the hint where it has none for `audience`; then each note on a line of
+/// its own, `path:line:col: note: message`.
+std::string to_string(const diagnostic& d, hint_audience audience = hint_audience::api);
 std::ostream& operator<<(std::ostream& out, const diagnostic& d);
 
 }  // namespace canopy

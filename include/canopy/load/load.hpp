@@ -68,6 +68,19 @@ struct load_options {
     /// the working directory): an editor's unsaved buffers, or what `canopy convert` is about
     /// to write, read back before it writes it. They need not exist on disk.
     std::map<std::filesystem::path, std::string> files_in_memory;
+    /// The program's node models: files such as BehaviorTree.CPP's writeTreeNodesModelXML
+    /// writes (`<root><TreeNodesModel>...`), or a Groot2 palette or project. Each node type
+    /// they declare that the registry lacks is known, without behaviour, with the ports its
+    /// model lists (inputs, outputs, defaults) and no other parameter; so a tree of the
+    /// program's own nodes is checked as strictly as one of registered types, and an
+    /// undeclared type is an error as ever (unless `lenient`).
+    std::vector<std::filesystem::path> model_files;
+    /// Tree files the program registers before it loads this one (BehaviorTree.CPP's
+    /// registerBehaviorTreeFromFile, once per file): their trees are subtrees the file may
+    /// use by name without including them, and problems in them are reported in them. A
+    /// folder stands for each tree file in it (by extension, not in its subfolders), in name
+    /// order.
+    std::vector<std::filesystem::path> registered_files;
 };
 
 /// Loads a tree file, choosing the format by its extension and, where formats share one, by
