@@ -137,6 +137,40 @@ TEST_SUITE("coverage") {
               "    #4 AlwaysSuccess \"fallback\"\n");
     }
 
+    TEST_CASE("names each node in its file's words: BehaviorTree.CPP's and behavior3's") {
+        load_result btcpp =
+            try_load_file(std::string(CANOPY_SOURCE_DIR) + "/tests/data/views/btcpp.xml",
+                          testing::runtime_registry());
+        REQUIRE(btcpp);
+        coverage_recorder coverage(btcpp.tree);
+        agent a(btcpp.tree);
+        a.set_observer(&coverage);
+        a.tick(0.1);  // the first Sleep runs
+        const nlohmann::json written = nlohmann::json::parse(coverage_json(coverage));
+        REQUIRE(written["nodes"].size() == 6);
+        CHECK(written["nodes"][1]["type"] == "Sleep");
+        CHECK(written["nodes"][2]["type"] == "RetryUntilSuccessful");
+        CHECK(written["nodes"][4]["type"] == "SubTree");
+        std::ostringstream text;
+        print_coverage_summary(text, coverage);
+        CHECK(text.str().find("  never ticked (4):\n"
+                              "    #3 RetryUntilSuccessful\n"
+                              "    #4 Sleep\n"
+                              "    #5 SubTree \"reload\"\n"
+                              "    #6 Sleep\n") != std::string::npos);
+        CHECK(text.str().find("Wait") == std::string::npos);
+        CHECK(text.str().find("Retry ") == std::string::npos);
+
+        load_result behavior3 =
+            try_load_file(std::string(CANOPY_SOURCE_DIR) + "/tests/data/views/behavior3.json",
+                          testing::runtime_registry());
+        REQUIRE(behavior3);
+        coverage_recorder counted(behavior3.tree);
+        const nlohmann::json nodes = nlohmann::json::parse(coverage_json(counted))["nodes"];
+        CHECK(nodes[1]["type"] == "Wait");  // not Canopy's behavior3.Wait
+        CHECK(nodes[4]["type"] == "Let");
+    }
+
     TEST_CASE("agents on several threads count every tick") {
         const auto t = covered_tree();
         coverage_recorder coverage(t);

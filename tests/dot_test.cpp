@@ -93,12 +93,68 @@ TEST_SUITE("dot") {
         CHECK(graph.find(
                   R"(n0 [shape=box, label="Sequence\n\"two posts, then count a round\"\n#1"];)") !=
               std::string::npos);
-        CHECK(graph.find(R"(n1 [shape=folder, label="SubTree\n\"the gate\"\n#2"];)") !=
-              std::string::npos);
         CHECK(graph.find("subgraph cluster_1 {\n    style=dashed; label=\"Post\";") !=
               std::string::npos);
-        CHECK(graph.find(R"(seconds = {Post#1/wait})") != std::string::npos);
-        CHECK(graph.find(R"(key = rounds\nvalue = 1)") != std::string::npos);
+        // The file's words: the subtree's key as its file names it, not as the loader renamed
+        // it (Post#1/wait), and a SubTree's remapping.
+        CHECK(graph.find(R"(seconds = {wait})") != std::string::npos);
+        CHECK(graph.find("Post#1") == std::string::npos);
+        CHECK(
+            graph.find(
+                R"(n1 [shape=folder, label="SubTree\n\"the gate\"\ntree = \"Post\"\nwait = 0.2\n#2"];)") !=
+            std::string::npos);
+        CHECK(graph.find(R"(key = \"rounds\"\nvalue = 1)") != std::string::npos);
+    }
+
+    TEST_CASE("a BehaviorTree.CPP file is drawn in its own words") {
+        load_result loaded = try_load_file(
+            fs::path(CANOPY_SOURCE_DIR) / "tests/data/views/btcpp.xml", testing::test_registry());
+        REQUIRE(loaded);
+        const std::string graph = to_dot(*loaded.tree);
+        CHECK(graph.find(R"(n1 [shape=box, style=rounded, label="Sleep\nmsec = \"1000\"\n#2"];)") !=
+              std::string::npos);
+        CHECK(
+            graph.find(
+                R"(n2 [shape=hexagon, label="RetryUntilSuccessful\nnum_attempts = \"3\"\n#3"];)") !=
+            std::string::npos);
+        CHECK(graph.find(R"(label="Sleep\nmsec = {@pause}\n#4")") != std::string::npos);
+        // The SubTree as written: its ID, its remapping and its condition.
+        CHECK(
+            graph.find(
+                R"(label="SubTree\n\"reload\"\nID = \"Reload\"\nmagazine = {ammo}\n_skipIf = \"ammo > 3\"\n#5")") !=
+            std::string::npos);
+        CHECK(graph.find(R"(label="Sleep\nmsec = {magazine}\n#6")") != std::string::npos);
+        // Canopy's words nowhere.
+        CHECK(graph.find("Wait") == std::string::npos);
+        CHECK(graph.find("seconds") == std::string::npos);
+        CHECK(graph.find("\\nattempts =") == std::string::npos);
+        CHECK(graph.find("{pause}") == std::string::npos);
+    }
+
+    TEST_CASE("a behavior3 file is drawn in its own words") {
+        load_result loaded =
+            try_load_file(fs::path(CANOPY_SOURCE_DIR) / "tests/data/views/behavior3.json",
+                          testing::test_registry());
+        REQUIRE(loaded);
+        const std::string graph = to_dot(*loaded.tree);
+        CHECK(graph.find(R"(label="Wait\ntime = 0.5\n#2")") != std::string::npos);
+        CHECK(graph.find(R"(label="Repeat\ncount = 2\n#3")") != std::string::npos);
+        CHECK(graph.find(R"(label="Log\nmessage = \"again\"\n#4")") != std::string::npos);
+        CHECK(graph.find(R"(label="Let\nvalue = 3\noutput1 = {n}\n#5")") != std::string::npos);
+        CHECK(graph.find("behavior3.") == std::string::npos);
+    }
+
+    TEST_CASE("a parameter's name may hold spaces and '=' as a JSON file writes it") {
+        const std::string json =
+            R"([{"id": 1, "type": "Odd", "params": {"a b": 1, "c=d": "x y", "e": "{k}"}}])";
+        load_options options;
+        options.lenient = true;
+        load_result loaded = try_load_text(json, file_format::flat_json, testing::test_registry(),
+                                           "odd.json", options);
+        REQUIRE(loaded);
+        const std::string graph = to_dot(*loaded.tree);
+        CHECK(graph.find(R"(label="Odd\na b = 1\nc=d = \"x y\"\ne = {k}\n#1")") !=
+              std::string::npos);
     }
 
     TEST_CASE("quotes, backslashes and line breaks in a describe stay inside its label") {

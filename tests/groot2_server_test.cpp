@@ -260,6 +260,94 @@ TEST_SUITE("groot2 server") {
         server->watch(nullptr);
     }
 
+    TEST_CASE("sends a BehaviorTree.CPP file's nodes in its own words, uids in preorder") {
+        auto server = start_server();
+        test_client client(*server);
+        load_result loaded =
+            try_load_file(std::string(CANOPY_SOURCE_DIR) + "/tests/data/views/btcpp.xml",
+                          testing::runtime_registry());
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        server->watch(&a);
+        const std::vector<std::string> reply = client.ask(protocol::request_type::full_tree);
+        REQUIRE(reply.size() == 2);
+        const std::string& xml = reply[1];
+        CAPTURE(xml);
+        CHECK(xml.find(R"(<Sequence name="top" _uid="1">)") != std::string::npos);
+        CHECK(xml.find(R"(<Sleep _uid="2" msec="1000"/>)") != std::string::npos);
+        CHECK(xml.find(R"(<RetryUntilSuccessful _uid="3" num_attempts="3">)") != std::string::npos);
+        CHECK(xml.find(R"(<Sleep _uid="4" msec="{@pause}"/>)") != std::string::npos);
+        CHECK(
+            xml.find(
+                R"(<SubTree ID="Reload" name="reload" _uid="5" magazine="{ammo}" _skipIf="ammo &gt; 3"/>)") !=
+            std::string::npos);
+        CHECK(xml.find(R"(<BehaviorTree ID="Reload" _fullpath="Main/reload">)") !=
+              std::string::npos);
+        CHECK(xml.find(R"(<Sleep _uid="6" msec="{magazine}"/>)") != std::string::npos);
+        CHECK(xml.find("seconds") == std::string::npos);
+        CHECK(xml.find("Wait") == std::string::npos);
+        CHECK(xml.find("attempts=") == xml.find("num_attempts=") + 4);
+        // Valid BehaviorTree.CPP XML, which loads as the same tree, its nodes numbered by _uid.
+        const read_result back = read_records(xml, file_format::btcpp_xml, "groot2.xml");
+        for (const diagnostic& d : back.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(back.document.trees.size() == 2);
+        CHECK(back.document.trees[0].name() == "Main");
+        CHECK(back.document.trees[1].name() == "Reload");
+        load_result again =
+            try_load_text(xml, file_format::btcpp_xml, testing::runtime_registry(), "groot2.xml");
+        for (const diagnostic& d : again.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(again);
+        CHECK(to_text(*again.tree) == to_text(*loaded.tree));
+        server->watch(nullptr);
+    }
+
+    TEST_CASE("sends a behavior3 file's and a Canopy file's nodes in their own words") {
+        auto server = start_server();
+        test_client client(*server);
+        load_result loaded =
+            try_load_file(std::string(CANOPY_SOURCE_DIR) + "/tests/data/views/behavior3.json",
+                          testing::runtime_registry());
+        for (const diagnostic& d : loaded.diagnostics) FAIL_CHECK(to_string(d));
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        server->watch(&a);
+        std::vector<std::string> reply = client.ask(protocol::request_type::full_tree);
+        REQUIRE(reply.size() == 2);
+        {
+            const std::string& xml = reply[1];
+            CAPTURE(xml);
+            // behavior3's Wait is its own node, not BehaviorTree.CPP's Sleep.
+            CHECK(xml.find(R"(<Wait _uid="2" time="0.5"/>)") != std::string::npos);
+            CHECK(xml.find(R"(<Repeat _uid="3" count="2">)") != std::string::npos);
+            CHECK(xml.find(R"(<Log _uid="4" message="again"/>)") != std::string::npos);
+            CHECK(xml.find("Sleep") == std::string::npos);
+            // Groot2 learns their ports from the models, Repeat's `count` too.
+            CHECK(xml.find(R"(<Action ID="Wait">)") != std::string::npos);
+            CHECK(xml.find("<Decorator ID=\"Repeat\">\n            <input_port name=\"count\"/>") !=
+                  std::string::npos);
+            const read_result back = read_records(xml, file_format::btcpp_xml, "groot2.xml");
+            for (const diagnostic& d : back.diagnostics) FAIL_CHECK(to_string(d));
+            REQUIRE(back.document.trees.size() == 1);
+            CHECK(back.document.trees[0].size() == 5);
+        }
+        // A tree of Canopy's own: its names and units, not BehaviorTree.CPP's.
+        auto own = testing::runtime_tree(R"({"name": "own", "nodes": [
+            {"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "Wait", "params": {"seconds": 1.5}},
+            {"id": 3, "parentId": 1, "type": "Retry", "params": {"attempts": 3}},
+            {"id": 4, "parentId": 3, "type": "AlwaysSuccess"}]})");
+        agent b(own);
+        server->watch(&b);
+        reply = client.ask(protocol::request_type::full_tree);
+        REQUIRE(reply.size() == 2);
+        CAPTURE(reply[1]);
+        CHECK(reply[1].find(R"(<Wait _uid="2" seconds="1.5"/>)") != std::string::npos);
+        CHECK(reply[1].find(R"(<Retry _uid="3" attempts="3">)") != std::string::npos);
+        CHECK(read_records(reply[1], file_format::btcpp_xml, "groot2.xml").diagnostics.empty());
+        server->watch(nullptr);
+    }
+
     TEST_CASE("reports the statuses a trace of the same ticks ends with") {
         auto server = start_server();
         test_client client(*server);

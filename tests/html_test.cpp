@@ -152,11 +152,58 @@ TEST_SUITE("html") {
               {"id": 3, "parentId": 1, "type": "Pause", "params": {"seconds": 2.5, "label": "x"}}
             ]})");
         REQUIRE(loaded);
-        const json nodes = page_data(to_html(*loaded.tree))["nodes"];
+        const json data = page_data(to_html(*loaded.tree));
+        const json& nodes = data["nodes"];
         CHECK(nodes[1][8] == json::parse(R"([["seconds", "{pause}", 1]])"));
+        // The file's parameters only; the default it left out is Canopy's, in the panel.
+        CHECK(nodes[2][8] == json::parse(R"([["seconds", "2.5", 0], ["label", "\"x\"", 0]])"));
         CHECK(
-            nodes[2][8] ==
-            json::parse(R"([["seconds", "2.5", 0], ["loud", "false", 0], ["label", "\"x\"", 0]])"));
+            data["canopy_params"] ==
+            json::parse(
+                R"({"2": [["seconds", "2.5", 0], ["loud", "false", 0], ["label", "\"x\"", 0]]})"));
+    }
+
+    TEST_CASE("a BehaviorTree.CPP file's nodes show its words, Canopy's beside them") {
+        const load_result loaded = try_load_file(
+            fs::path(CANOPY_SOURCE_DIR) / "tests/data/views/btcpp.xml", testing::test_registry());
+        REQUIRE(loaded);
+        const json data = page_data(to_html(*loaded.tree));
+        const json& nodes = data["nodes"];
+        REQUIRE(nodes.size() == 6);
+        const auto type_of = [&](std::size_t i) {
+            return data["types"][nodes[i][0].get<std::size_t>()];
+        };
+        CHECK(type_of(1) == json::parse(R"({"name": "Sleep", "arity": "leaf", "runs": "Wait"})"));
+        CHECK(type_of(2)["name"] == "RetryUntilSuccessful");
+        CHECK(nodes[1][8] == json::parse(R"([["msec", "\"1000\"", 0]])"));
+        CHECK(nodes[2][8] == json::parse(R"([["num_attempts", "\"3\"", 0]])"));
+        CHECK(nodes[3][8] == json::parse(R"([["msec", "{@pause}", 1]])"));
+        // The SubTree's remappings and condition as written; its group named after its tree.
+        CHECK(nodes[4][8] == json::parse(R"([["ID", "\"Reload\"", 0], ["magazine", "{ammo}", 1],
+                                             ["_skipIf", "\"ammo > 3\"", 0]])"));
+        CHECK(nodes[4][9] == "Reload");
+        CHECK(nodes[5][8] == json::parse(R"([["msec", "{magazine}", 1]])"));
+        // What they mean to Canopy, for the node panel: seconds, attempts, the key it reads.
+        const json& canopy = data["canopy_params"];
+        CHECK(canopy["1"] == json::parse(R"([["seconds", "1", 0]])"));
+        CHECK(canopy["2"] == json::parse(R"([["attempts", "3", 0]])"));
+        CHECK(canopy["3"] == json::parse(R"([["seconds", "{pause}", 1]])"));
+    }
+
+    TEST_CASE("a behavior3 file's nodes show its words") {
+        const load_result loaded =
+            try_load_file(fs::path(CANOPY_SOURCE_DIR) / "tests/data/views/behavior3.json",
+                          testing::test_registry());
+        REQUIRE(loaded);
+        const json data = page_data(to_html(*loaded.tree));
+        const json& nodes = data["nodes"];
+        REQUIRE(nodes.size() == 5);
+        CHECK(data["types"][nodes[1][0].get<std::size_t>()] ==
+              json::parse(R"({"name": "Wait", "arity": "leaf", "runs": "behavior3.Wait"})"));
+        CHECK(nodes[1][8] == json::parse(R"([["time", "0.5", 0]])"));
+        CHECK(nodes[2][8] == json::parse(R"([["count", "2", 0]])"));
+        CHECK(nodes[3][8] == json::parse(R"([["message", "\"again\"", 0]])"));
+        CHECK(nodes[4][8] == json::parse(R"([["value", "3", 0], ["output1", "{n}", 1]])"));
     }
 
     TEST_CASE("a describe holding </script> or <!-- cannot end the data element") {
@@ -286,7 +333,7 @@ TEST_SUITE("html") {
         REQUIRE(nodes.size() == 3);
         CHECK(nodes[1].size() == 10);  // a SubTree: its group's name last
         CHECK(nodes[1][9] == "parts/post.json");
-        CHECK(nodes[1][8] == json::parse(R"([["file", "\"parts/post.json\"", 0]])"));  // no `tree`
+        CHECK(nodes[1][8] == json::parse(R"([["file", "\"parts/post.json\"", 0]])"));  // as written
         CHECK(nodes[1][5] == 0);
         CHECK(nodes[2][5] == 1);  // the Wait, read from parts/post.json
         CHECK(nodes[2][6] == 2);

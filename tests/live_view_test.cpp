@@ -404,6 +404,34 @@ TEST_SUITE("live view") {
         view.watch(nullptr);
     }
 
+    TEST_CASE("serves the tree in its file's words, Canopy's beside them") {
+        live_view view(test_options());
+        test_client client(view);
+        load_result loaded =
+            try_load_file(std::string(CANOPY_SOURCE_DIR) + "/tests/data/views/btcpp.xml",
+                          testing::runtime_registry());
+        REQUIRE(loaded);
+        agent a(loaded.tree);
+        view.watch(&a);
+        const httplib::Result page = client.http.Get("/");
+        REQUIRE(page);
+        CHECK(page->status == 200);
+        const std::string marker = R"(<script type="application/json" id="tree-data">)";
+        const std::size_t start = page->body.find(marker);
+        REQUIRE(start != std::string::npos);
+        const std::size_t end = page->body.find("</script", start);
+        const json data =
+            json::parse(page->body.substr(start + marker.size(), end - start - marker.size()));
+        const json& nodes = data["nodes"];
+        REQUIRE(nodes.size() == 6);
+        CHECK(data["types"][nodes[1][0].get<std::size_t>()]["name"] == "Sleep");
+        CHECK(nodes[1][8] == json::parse(R"([["msec", "\"1000\"", 0]])"));
+        CHECK(nodes[3][8] == json::parse(R"([["msec", "{@pause}", 1]])"));
+        CHECK(nodes[4][8][1] == json::parse(R"(["magazine", "{ammo}", 1])"));
+        CHECK(data["canopy_params"]["1"] == json::parse(R"([["seconds", "1", 0]])"));
+        view.watch(nullptr);
+    }
+
     TEST_CASE("starts over on each reloaded tree: more nodes, then fewer, then keys reordered") {
         live_options options = test_options();
         options.population_budget = 1;  // a count at every update() that may count

@@ -3,9 +3,8 @@
 
 #include <vector>
 
-#include "canopy/run/script.hpp"
 #include "canopy/run/tree.hpp"
-#include "core/param_text.hpp"
+#include "views/written_params.hpp"
 
 namespace canopy {
 namespace {
@@ -35,13 +34,24 @@ const char* look_of(const tree& t, tree::index i) {
     }
 }
 
+// The tree a SubTree node uses, which names its cluster: its `tree`, else its `file`.
+std::string subtree_name(const tree& t, tree::index i) {
+    std::string file;
+    for (const param& p : t.params(i)) {
+        const auto* text = std::get_if<std::string>(&p.value);
+        if (text == nullptr || text->empty() || p.key != param::no_key) continue;
+        if (p.name == "tree") return *text;
+        if (p.name == "file") file = *text;
+    }
+    return file.empty() ? "subtree" : file;
+}
+
 }  // namespace
 
 std::string to_dot(const tree& t) {
     std::string out =
         "digraph tree {\n  rankdir=TB;\n  graph [fontname=\"Helvetica\"];\n  node "
         "[fontname=\"Helvetica\"];\n";
-    const std::vector<blackboard_key>& keys = t.keys();
     std::vector<tree::index> clusters;  // ends of the open subtree clusters
     for (tree::index i = 0; i < t.size(); ++i) {
         while (!clusters.empty() && i >= clusters.back()) {
@@ -57,38 +67,17 @@ std::string to_dot(const tree& t) {
             append_quoted(out, t.describe(i));
             out += R"(\")";
         }
-        const param* tree_param = nullptr;
-        for (const param& p : t.params(i)) {
-            if (t.type_name(i) == "SubTree") {
-                if (p.name == "tree") tree_param = &p;
-                continue;  // its tree names the cluster
-            }
-            if (p.output && p.key == param::no_key) continue;  // an output wired nowhere
-            std::string shown;
-            if (p.names_key) {
-                shown = keys[static_cast<std::size_t>(std::get<std::int64_t>(p.value))].name;
-            } else if (p.key != param::no_key) {
-                shown = "{" + keys[p.key].name + "}";
-            } else {
-                shown = detail::value_text(p.value);
-            }
+        // The parameters as the file wrote them: `msec = "1000"` on a BehaviorTree.CPP Sleep,
+        // a key as `{@key}`; a SubTree's remappings and the name of its tree included.
+        for (const detail::written_param& p : detail::written_params_of(t, i)) {
             out += "\\n";
-            append_quoted(out, p.name + " = " + shown);
-        }
-        for (std::size_t c = 0; c < std::size(condition_params); ++c) {
-            if (const script* condition = t.condition(i, c)) {
-                out += "\\n";
-                append_quoted(out, std::string(condition_params[c]) + " = " + condition->text());
-            }
+            append_quoted(out, p.name + " = " + p.shown());
         }
         out += "\\n#" + std::to_string(t.record_id(i)) + "\"];\n";
         if (t.type_name(i) == "SubTree" && t.child_count(i) == 1) {
             out += indent + "subgraph cluster_" + std::to_string(i) + " {\n";
             out += indent + "  style=dashed; label=\"";
-            append_quoted(
-                out, tree_param != nullptr && std::holds_alternative<std::string>(tree_param->value)
-                         ? std::get<std::string>(tree_param->value)
-                         : std::string("subtree"));
+            append_quoted(out, subtree_name(t, i));
             out += "\";\n";
             clusters.push_back(t.subtree_end(i));
         }

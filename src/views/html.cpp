@@ -14,7 +14,8 @@
 #include "canopy/run/tree.hpp"
 #include "canopy/views/coverage.hpp"
 #include "canopy/views/trace_recorder.hpp"
-#include "core/param_text.hpp"
+#include "core/json_text.hpp"
+#include "views/written_params.hpp"
 
 namespace canopy {
 namespace detail {
@@ -45,30 +46,42 @@ std::string literal_string(const tree& t, tree::index i, std::string_view name) 
     return {};
 }
 
-// [[name, shown, is_key], ...]: a literal as written, a key as {key}. A SubTree's `tree`
-// names its group instead, and its `file` shows only when it has one.
-json params_of(const tree& t, tree::index i) {
+// [[name, shown, is_key], ...]: the parameters as the file wrote them (`msec="1000"` on a
+// BehaviorTree.CPP Sleep), each value as JSON, a key as written (`{@key}`): what the outline
+// shows. A SubTree's are its remappings and the name of its tree, as written.
+json written_params_json(const tree& t, tree::index i) {
+    json list = json::array();
+    for (const detail::written_param& p : detail::written_params_of(t, i))
+        list.push_back({p.name, p.shown(), p.names_key() ? 1 : 0});
+    return list;
+}
+
+// The same in Canopy's words: the registered type's every parameter (defaults included), a
+// literal as JSON, a key as {key}, then the node's conditions. The node panel shows it where
+// it differs from the file's words.
+json canopy_params_json(const tree& t, tree::index i) {
     json list = json::array();
     const std::vector<blackboard_key>& keys = t.keys();
     const bool subtree = t.type_name(i) == "SubTree";
     for (const param& p : t.params(i)) {
         if (p.output && p.key == param::no_key) continue;  // an output wired nowhere
-        if (subtree &&
-            (p.name == "tree" || (p.name == "file" && literal_string(t, i, "file").empty()))) {
-            continue;
-        }
+        if (subtree && p.name == "file" && literal_string(t, i, "file").empty()) continue;
         if (p.names_key) {
             list.push_back(
                 {p.name, keys[static_cast<std::size_t>(std::get<std::int64_t>(p.value))].name, 0});
         } else if (p.key != param::no_key) {
             list.push_back({p.name, "{" + keys[p.key].name + "}", 1});
         } else {
-            list.push_back({p.name, detail::value_text(p.value), 0});
+            std::string text;
+            detail::append_json_value(text, p.value);
+            list.push_back({p.name, std::move(text), 0});
         }
     }
     for (std::size_t c = 0; c < std::size(condition_params); ++c) {
         if (const script* condition = t.condition(i, c)) {
-            list.push_back({std::string(condition_params[c]), condition->text(), 0});
+            std::string text = "\"";
+            detail::append_json_escaped(text, condition->text());
+            list.push_back({std::string(condition_params[c]), text + '"', 0});
         }
     }
     return list;
@@ -187,23 +200,29 @@ std::string to_html(const tree& t, const html_options& options) {
     const std::vector<std::uint32_t> file_of = files_of(t, options.path, files);
     json nodes = json::array();
     json metadata = json::object();
+    json in_canopy = json::object();
     for (tree::index i = 0; i < t.size(); ++i) {
         for (auto [note, end] = t.metadata(i); note != end; ++note)
             metadata[std::to_string(i)].push_back({note->name, note->value});
         const std::size_t type_index =
             type_index_of.at(std::make_pair(t.written_type(i), t.type_name(i)));
         const source_location where = t.where(i);
-        json node = {
-            type_index,       i == tree::root ? -1 : static_cast<std::int64_t>(t.parent(i)),
-            t.subtree_end(i), t.record_id(i),
-            t.describe(i),    file_of[i],
-            where.line,       where.column,
-            params_of(t, i)};
+        json node = {type_index,
+                     i == tree::root ? -1 : static_cast<std::int64_t>(t.parent(i)),
+                     t.subtree_end(i),
+                     t.record_id(i),
+                     t.describe(i),
+                     file_of[i],
+                     where.line,
+                     where.column,
+                     written_params_json(t, i)};
         if (t.type_name(i) == "SubTree" && t.child_count(i) == 1) {
             std::string name = literal_string(t, i, "tree");
             if (name.empty()) name = literal_string(t, i, "file");
             node.push_back(name.empty() ? "subtree" : name);
         }
+        json canopy_words = canopy_params_json(t, i);
+        if (canopy_words != node[8]) in_canopy[std::to_string(i)] = std::move(canopy_words);
         nodes.push_back(std::move(node));
     }
     std::string title = options.title;
@@ -212,6 +231,7 @@ std::string to_html(const tree& t, const html_options& options) {
     json data = {{"format", 1},    {"title", title}, {"name", t.name()},
                  {"files", files}, {"types", types}, {"nodes", std::move(nodes)}};
     if (!metadata.empty()) data["metadata"] = std::move(metadata);
+    if (!in_canopy.empty()) data["canopy_params"] = std::move(in_canopy);
     if (!t.tree_metadata().empty()) {
         json notes = json::array();
         for (const record_set::metadata_entry& note : t.tree_metadata())

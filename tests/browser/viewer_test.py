@@ -430,6 +430,33 @@ try {
           "the detail panel of `always` lacks its counts: %r" % R["detail"])
 
 
+def test_file_words(chromium, canopy, source, workdir):
+    page = os.path.join(workdir, "words.html")
+    run([canopy, "html", os.path.join(source, "tests/data/views/btcpp.xml"), "-o", page])
+    driver = r"""
+try {
+  R.row = rowOf(1).textContent;
+  R.keyRow = rowOf(3).textContent;
+  rowOf(1).click();
+  R.detail = q("#detail").textContent;
+  rowOf(0).click();
+  R.rootDetail = q("#detail").textContent;
+  finish();
+} catch (e) { R.errors.push(String(e && e.stack || e)); finish(); }
+"""
+    R, _seconds = drive(chromium, workdir, page, driver)
+    check(R["errors"] == [], "script errors: %s" % R["errors"])
+    # The outline speaks the file's words; the panel adds what they mean to Canopy.
+    check("Sleep" in R["row"] and 'msec="1000"' in R["row"] and "seconds" not in R["row"],
+          "the Sleep row is not in the file's words: %r" % R["row"])
+    check("msec={@pause}" in R["keyRow"], "the key row lost its @: %r" % R["keyRow"])
+    check("runs as Wait" in R["detail"] and "in Canopy" in R["detail"] and
+          "seconds=1" in R["detail"],
+          "the Sleep panel does not give Canopy's meaning: %r" % R["detail"])
+    check("in Canopy" not in R["rootDetail"],
+          "a node whose words are Canopy's shows them twice: %r" % R["rootDetail"])
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: viewer_test.py CANOPY_BINARY SOURCE_DIR")
@@ -445,6 +472,7 @@ def main():
         test_narrow_window(chromium, canopy, source, workdir)
         test_skipped(chromium, canopy, workdir)
         test_heat_map(chromium, canopy, workdir)
+        test_file_words(chromium, canopy, source, workdir)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
