@@ -119,13 +119,20 @@ class checker:
                 names.append(t.group(1))
         return names, ""
 
-    def prints(self, path, trees, structure):
-        """Every tree's print, joined; or None and the error."""
+    def prints(self, path, trees, structure, beside=False):
+        """Every tree's print, joined; or None and the error. With `beside`, a tree the file
+        does not hold is looked for in the file named after it beside it, where a format of
+        one tree per file (behavior3) writes it."""
         texts = []
         for tree in trees:
             args = ["print", "--lenient"] + (["--structure"] if structure else [])
-            args += (["--tree", tree] if tree is not None else []) + [path]
-            code, out, err = self.canopy_run(*args)
+            code, out, err = self.canopy_run(
+                *args, *(["--tree", tree] if tree is not None else []), path)
+            if code != 0 and beside and tree is not None:
+                other = os.path.join(os.path.dirname(path),
+                                     tree + os.path.splitext(path)[1])
+                if os.path.exists(other):
+                    code, out, err = self.canopy_run(*args, other)
             if code != 0:
                 return None, first_error(err)
             texts.append(f"== {tree}\n{out}" if tree is not None else out)
@@ -193,7 +200,8 @@ class checker:
                 fail.append((f"the {fmt} file does not load", first_error(error)))
                 result["round_trips"][fmt] = False
                 continue
-            got, error = self.prints(step, trees if len(trees) > 1 else step_trees, True)
+            got, error = self.prints(step, trees if len(trees) > 1 else step_trees, True,
+                                     beside=True)
             if got is None:
                 fail.append((f"the {fmt} file does not print", error))
                 ok = False
