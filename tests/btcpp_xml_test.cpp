@@ -408,7 +408,6 @@ tree Patrol
     <Sequence>
       <SubTree ID="Sub" name="first" goal="{target}" speed="2.5" mode="{=}" _autoremap="true"/>
       <SubTree ID="Sub" _autoremap="0"/>
-      <Sub/>
     </Sequence>
   </BehaviorTree>
   <BehaviorTree ID="Sub"><AlwaysSuccess/></BehaviorTree>
@@ -420,9 +419,8 @@ tree Patrol
         CHECK(params_text(t, 1) ==
               " tree=Sub goal={target} speed=2.5 mode={mode} _autoremap=1(typed)");
         CHECK(params_text(t, 2) == " tree=Sub _autoremap=0(typed)");
-        // An element that names a tree of the file is that subtree.
-        CHECK(t.type_name(3) == "SubTree");
-        CHECK(params_text(t, 3) == " tree=Sub");
+        // (An element that names a tree of the file, <Sub/>, is a subtree in a version 3 file
+        // only: "refused as BehaviorTree.CPP 4.10 refuses" below.)
 
         const read_result bad = read(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
 <SubTree ID="S" _autoremap="maybe"/></BehaviorTree></root>)");
@@ -888,6 +886,12 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
                 CHECK(d.where.line == 3);
                 continue;
             }
+            // <Action ID="Pippo"> directly in a ReactiveSequence: "Unknown node type: Action".
+            if (name == "BehaviorTree__Groot__show_all.xml") {
+                const diagnostic& d = only(r, diagnostic_code::unexpected_element);
+                CHECK(d.where.line == 27);
+                continue;
+            }
             // Version 3's Parallel ports without BTCPP_format: 4.10 reads the file as version
             // 4 and refuses them.
             if (name == "aerostack2__aerostack2__RTL_test_2.xml") {
@@ -1099,14 +1103,14 @@ line"
         check_round_trip(R"(<root BTCPP_format="4" main_tree_to_execute="Main">
   <include path="lib/more.xml"/>
   <BehaviorTree ID="Main">
-    <ReactiveSequence name="guard &amp; go">
+    <Sequence name="guard &amp; go">
       <Sleep msec="250" name="nap"/>
       <Timeout msec="1000"><Action ID="Move" goal="{goal}" speed="1.5"/></Timeout>
       <SubTree ID="Sub" target="{goal}" mode="{=}" literal="x" _autoremap="true"/>
       <Switch3 variable="{v}" case_1="a" case_2="b" case_3="c"><A/><B/><C/><D/></Switch3>
       <Control ID="My Control"><A/><B/></Control>
       <Decorator ID="Gate"><A/></Decorator>
-    </ReactiveSequence>
+    </Sequence>
   </BehaviorTree>
   <BehaviorTree ID="Sub">
     <Fallback><Condition ID="IsOpen"/><Say text="line1&#10;line2"/></Fallback>
@@ -1152,6 +1156,16 @@ line"
             CHECK(r.diagnostics[0].code == code);
             return r.diagnostics[0];
         };
+        SUBCASE("a tree's ID with a forbidden character (MoveIt Pro's 'Move Home')") {
+            // "Model name 'Move Home' contains forbidden character ' '"
+            const diagnostic d = first(R"(<root BTCPP_format="4">
+<BehaviorTree ID="Move Home"><AlwaysSuccess/></BehaviorTree></root>)",
+                                       diagnostic_code::invalid_id);
+            CHECK(d.where.line == 2);
+            CHECK(d.message.find("contains ' '") != std::string::npos);
+            first(R"(<root><BehaviorTree ID="Root"><AlwaysSuccess/></BehaviorTree></root>)",
+                  diagnostic_code::invalid_id);
+        }
         SUBCASE("a tree or a SubTree named as a node type") {
             // "The attribute [ID] of tag <BehaviorTree> must not use the name of a registered
             // Node"
@@ -1163,6 +1177,24 @@ line"
             first(R"(<root BTCPP_format="4"><BehaviorTree ID="Main"><SubTree ID="Sequence"/>
 </BehaviorTree></root>)",
                   diagnostic_code::invalid_id);
+        }
+        SUBCASE("the explicit form directly in a ReactiveSequence (book_ros2's bumpgo.xml)") {
+            // "Error at line 3: -> Unknown node type: Action"
+            const diagnostic d = first(R"(<root BTCPP_format="4"><BehaviorTree ID="Main">
+<ReactiveSequence>
+<Action ID="AlwaysSuccess"/></ReactiveSequence></BehaviorTree></root>)",
+                                       diagnostic_code::unexpected_element);
+            CHECK(d.where.line == 3);
+            CHECK(d.message.find("<AlwaysSuccess/>") != std::string::npos);
+        }
+        SUBCASE("an element named as a tree of the file, unless the file says version 3") {
+            // "Node not recognized: X"
+            const std::string trees = R"(<BehaviorTree ID="Main"><X/></BehaviorTree>
+<BehaviorTree ID="X"><AlwaysSuccess/></BehaviorTree></root>)";
+            first(R"(<root BTCPP_format="4" main_tree_to_execute="Main">)" + trees,
+                  diagnostic_code::unknown_type);
+            CHECK(read(R"(<root BTCPP_format="3" main_tree_to_execute="Main">)" + trees)
+                      .diagnostics.empty());
         }
         SUBCASE("a SubTree model's port named as no port can be") {
             // "Port name '1x' cannot start with a digit"

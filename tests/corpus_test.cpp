@@ -309,6 +309,11 @@ TEST_SUITE("corpus") {
             "layouts/btcpp-subtree-test/subtree_test.xml -> behavior3",
             // TestB3 has an argument `name`, which BehaviorTree.CPP keeps for the node's name.
             "layouts/behavior3editor-sample/workdir/monster.json -> BehaviorTree.CPP XML",
+            // Trees titled with spaces ("A behavior tree"), which BehaviorTree.CPP 4.10
+            // refuses as a tree's ID.
+            "behavior3-json/Dennis1000__behavior3delphi__example_1.b3 -> BehaviorTree.CPP XML",
+            "behavior3-json/MechWipf__my_screeps__allrounder.json -> BehaviorTree.CPP XML",
+            "behavior3-json/MechWipf__my_screeps__harvester-energy.json -> BehaviorTree.CPP XML",
         };
         // Nav2's own Wait and the screeps bot's are written to Canopy's formats as models of
         // namesakes (docs/formats.md, "Node models"): they convert, and read back the same.

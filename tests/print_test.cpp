@@ -41,7 +41,6 @@ TEST_SUITE("printer") {
       <Sleep msec="100"/>
       <Repeat num_cycles="3"><AlwaysSuccess/></Repeat>
       <SubTree ID="Reload" magazine="{ammo}" _skipIf="ammo &gt; 3"/>
-      <Reload/>
     </Fallback>
   </BehaviorTree>
   <BehaviorTree ID="Reload"><Script code="magazine := 5"/></BehaviorTree>
@@ -55,13 +54,11 @@ TEST_SUITE("printer") {
               "  Repeat #3 num_cycles=\"3\"\n"
               "    AlwaysSuccess #4\n"
               "  SubTree #5 ID=\"Reload\" magazine=\"{ammo}\" _skipIf=\"ammo > 3\"\n"
-              "    Script #7 code=\"magazine := 5\"\n"
-              "  Reload #6\n"
-              "    Script #8 code=\"magazine := 5\"\n");
+              "    Script #6 code=\"magazine := 5\"\n");
         const std::string verbose = to_text(*r.tree, true);
         CHECK(verbose.find("Fallback (Selector) \"top\" #1\n") == 0);
         CHECK(verbose.find("  Sleep (Wait) #2 msec=\"100\"\n") != std::string::npos);
-        CHECK(verbose.find("  Reload (SubTree) #6\n") != std::string::npos);
+        CHECK(verbose.find("  SubTree #5 ID=\"Reload\"") != std::string::npos);
         CHECK(to_canopy_text(*r.tree).find("  Wait #2\n") != std::string::npos);
     }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "canopy/core/param.hpp"
@@ -239,6 +240,25 @@ inline std::string_view key_type_of(std::string_view cpp) {
     if (cpp == "std::string" || cpp == "string" || cpp == "std::__cxx11::string" ||
         cpp == "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >")
         return "string";
+    return {};
+}
+
+/// Why BehaviorTree.CPP 4.10 refuses a tree's or a node type's name (its validateModelName),
+/// or nothing.
+inline std::string model_name_problem(std::string_view name) {
+    if (name == "Root" || name == "root") return "'Root' is a name BehaviorTree.CPP reserves";
+    for (char c : name) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x80) continue;  // UTF-8 is taken
+        if (byte < 0x20 || byte == 0x7F) {
+            return "it contains a control character (" + std::to_string(byte) +
+                   "), which BehaviorTree.CPP forbids in a name";
+        }
+        if (std::string_view(" \t\n\r<>&\"'/\\:*?|.").find(c) != std::string_view::npos) {
+            return std::string("it contains '") + c +
+                   "', which BehaviorTree.CPP forbids in a name (it breaks its XML and paths)";
+        }
+    }
     return {};
 }
 

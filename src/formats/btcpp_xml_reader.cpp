@@ -35,32 +35,13 @@ bool port_name(std::string_view name) {
     });
 }
 
-// Why BehaviorTree.CPP 4.10 refuses a tree's or a node type's name (its validateModelName),
-// or nothing.
-std::string model_name_problem(std::string_view name) {
-    if (name == "Root" || name == "root") return "'Root' is a name BehaviorTree.CPP reserves";
-    for (char c : name) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte >= 0x80) continue;  // UTF-8 is taken
-        if (byte < 0x20 || byte == 0x7F) {
-            return "it contains a control character (" + std::to_string(byte) +
-                   "), which BehaviorTree.CPP forbids in a name";
-        }
-        if (std::string_view(" \t\n\r<>&\"'/\\:*?|.").find(c) != std::string_view::npos) {
-            return std::string("it contains '") + c +
-                   "', which BehaviorTree.CPP forbids in a name (it breaks its XML and paths)";
-        }
-    }
-    return {};
-}
-
 // Why BehaviorTree.CPP 4.10 refuses a port's name in a <SubTree> model (its
 // validatePortName), or nothing.
 std::string port_name_problem(std::string_view name) {
     if (name.empty()) return "it is empty";
     if (std::isdigit(static_cast<unsigned char>(name.front())) != 0)
         return "it starts with a digit";
-    std::string problem = model_name_problem(name);
+    std::string problem = btcpp::model_name_problem(name);
     if (!problem.empty() && name != "Root" && name != "root") return problem;
     if (name == "name" || name == "ID" || name == "_autoremap" || is_condition_param(name))
         return "it is an attribute name BehaviorTree.CPP reserves";
@@ -249,7 +230,12 @@ private:
     // of one of its node types, which every factory registers.
     void check_model_name(std::string_view name, source_location where, const std::string& what,
                           std::optional<std::int64_t> id) {
-        if (btcpp::is_builtin(name)) {
+        if (const std::string problem = btcpp::model_name_problem(name); !problem.empty()) {
+            report(where, diagnostic_code::invalid_id,
+                   what + " names no tree BehaviorTree.CPP can load: " + problem +
+                       "; rename the tree (BehaviorTree.CPP 4.10 refuses the file)",
+                   id);
+        } else if (btcpp::is_builtin(name)) {
             report(where, diagnostic_code::invalid_id,
                    what + ": '" + std::string(name) +
                        "' is one of BehaviorTree.CPP's node types, which a tree must not be "
@@ -423,6 +409,21 @@ private:
                        "(<AsyncSequence>), as BehaviorTree.CPP refuses it",
                        id);
             }
+            // Its check of async children looks each child's element name up as a node
+            // type, which the explicit form's is not ("Unknown node type: Action").
+            for (const XMLElement* child = e.FirstChildElement(); child != nullptr;
+                 child = child->NextSiblingElement()) {
+                if (kind_of(child->Name()) != element_kind::explicit_id) continue;
+                const char* named = child->Attribute("ID");
+                report(line_of(child), diagnostic_code::unexpected_element,
+                       "<" + std::string(child->Name()) + " ID=\"" +
+                           std::string(named == nullptr ? "..." : named) +
+                           "\"> directly in a <ReactiveSequence>: BehaviorTree.CPP 4.10 refuses "
+                           "the file (\"Unknown node type: " +
+                           child->Name() + "\"); write the node in the compact form, <" +
+                           std::string(named == nullptr ? "Type" : named) + "/>",
+                       id);
+            }
         }
         // BehaviorTree.CPP 4.10 refuses a name with a control character other than a tab or a
         // line break.
@@ -467,6 +468,15 @@ private:
         // An element that names a tree of this file is a subtree (BehaviorTree.CPP 3 allowed
         // it; examples still do).
         const bool named_tree = kind == element_kind::compact && tree_ids_.count(element) != 0;
+        if (named_tree && !says_version3_) {
+            report(where, diagnostic_code::unknown_type,
+                   "<" + std::string(element) +
+                       "/> names a tree of this file, as BehaviorTree.CPP "
+                       "3 allowed; BehaviorTree.CPP 4 refuses it (\"Node not recognized: " +
+                       std::string(element) + "\"): write <SubTree ID=\"" + std::string(element) +
+                       "\"/>",
+                   id);
+        }
         const bool subtree =
             kind == element_kind::subtree || kind == element_kind::subtree_plus || named_tree;
         if (subtree) {

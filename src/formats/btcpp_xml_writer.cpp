@@ -140,6 +140,10 @@ private:
                     name + "'");
             }
         }
+        if (const std::string refused = btcpp::model_name_problem(name); !refused.empty()) {
+            problem("tree '" + name + "': " + refused +
+                    "; BehaviorTree.CPP 4.10 refuses a tree of this name");
+        }
         printer_.OpenElement("BehaviorTree");
         printer_.PushAttribute("ID", name.c_str());
         for (const record_set::metadata_entry& note : records.tree_metadata())
@@ -227,7 +231,7 @@ private:
         }
         // Write, opening and closing elements in preorder.
         stack.assign(1, {root, 0});
-        open_node(records, root, first_child[root + 1] - first_child[root]);
+        open_node(records, root, first_child[root + 1] - first_child[root], {});
         while (!stack.empty()) {
             auto& [node, next] = stack.back();
             if (first_child[node] + next == first_child[node + 1]) {
@@ -236,12 +240,15 @@ private:
                 continue;
             }
             const std::size_t child = children[first_child[node] + next++];
-            open_node(records, child, first_child[child + 1] - first_child[child]);
+            open_node(records, child, first_child[child + 1] - first_child[child],
+                      records.type_name(node));
             stack.emplace_back(child, 0);
         }
     }
 
-    void open_node(const record_set& records, std::size_t i, std::size_t child_count) {
+    // `parent_type`: the parent's type, empty for the root.
+    void open_node(const record_set& records, std::size_t i, std::size_t child_count,
+                   std::string_view parent_type) {
         const std::int64_t id = records.id(i);
         if (records.has_type_id(i)) {
             problem("record " + std::to_string(id) + " names its type by number (" +
@@ -310,6 +317,15 @@ private:
         const bool explicit_form = !is_xml_name(type) || is_reserved_element(type) ||
                                    tree_names_.count(std::string(type)) != 0;
         note_type(type, attributes);
+        if (explicit_form && parent_type == "ReactiveSequence") {
+            // 4.10 looks a ReactiveSequence's children up by element name ("Unknown node
+            // type: Action").
+            problem("record " + std::to_string(id) + " ('" + std::string(type) +
+                        "') in a ReactiveSequence: its name needs the explicit form <" +
+                        std::string(model_element_of(type)) + " ID=\"" + std::string(type) +
+                        "\">, which BehaviorTree.CPP 4.10 refuses there",
+                    id);
+        }
         if (explicit_form) {
             const std::string_view element = model_element_of(type);
             printer_.OpenElement(intern(element));
