@@ -46,6 +46,7 @@ std::string load_round_trip(std::string_view text, file_format format, bool leni
     if (!first) return check_refusal(first.diagnostics);
     tree_document document;
     document.trees.push_back(to_records(*first.tree));
+    document.rules = first.tree->rules();
     // The learned types that take the place of a registered one, as loading a document says.
     for (tree::index i = 0; i < first.tree->size(); ++i) {
         const std::string& name = first.tree->type(i).name;

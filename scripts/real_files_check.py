@@ -16,10 +16,9 @@ For every file of FILE:
       refusal must be located (`path:line[:col]: error:`), and where the runtime's message names
       a line, one of Canopy's errors must be on it;
   (b) a file that loads is converted (`canopy convert --lenient --to F`) to each other format
-      and back to its own; each converted file must print as the original in Canopy's words
-      (`canopy print --structure --lenient`, every tree), and each round trip must print as
-      the original in Canopy's words with the same parameters (each node's `print --structure`
-      line with the parameters of its `print --lenient` line, as its format names them);
+      and back to its own; each converted file, and each round trip, must mean what the
+      original means (`canopy print --meaning --lenient`, every tree: Canopy's types, shape,
+      describes, every parameter with its default, keys; what `canopy convert` compares);
   (c) its own format written twice (the file converted to its own format, and that again) must
       give the same bytes.
 
@@ -51,7 +50,6 @@ SHORT = {"BehaviorTree.CPP XML": "btcpp", "behavior3": "b3", "flat JSON": "flat-
          "flat XML": "flat-xml"}
 LOCATED = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?: error: ", re.M)
 RUNTIME_LINE = re.compile(r"\bline (\d+)\b")
-PRINT_LINE = re.compile(r'^(\s*)(\S+)( "(?:[^"\\]|\\.)*")? #(-?\d+)(.*)$')
 
 
 def run(command, timeout=120):
@@ -68,20 +66,6 @@ def first_error(text):
             return line.strip()
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     return lines[0] if lines else "(no message)"
-
-
-def in_canopy_words(structure, printed):
-    """Each node's line of `print --structure` (Canopy's type, describe, id, conditions) with
-    the parameters of its line of `print` (every parameter, as the file's format names it):
-    what a conversion keeps, whichever of a type's names the format's writer chose."""
-    out = []
-    a, b = structure.splitlines(), printed.splitlines()
-    for i in range(max(len(a), len(b))):
-        x = a[i] if i < len(a) else "<end>"
-        y = b[i] if i < len(b) else "<end>"
-        m = PRINT_LINE.match(y)
-        out.append(f"{x} |{m.group(5)}" if m and not x.startswith("== ") else x)
-    return "\n".join(out) + "\n"
 
 
 def first_difference(a, b):
@@ -119,13 +103,13 @@ class checker:
                 names.append(t.group(1))
         return names, ""
 
-    def prints(self, path, trees, structure, beside=False):
+    def prints(self, path, trees, mode, beside=False):
         """Every tree's print, joined; or None and the error. With `beside`, a tree the file
         does not hold is looked for in the file named after it beside it, where a format of
         one tree per file (behavior3) writes it."""
         texts = []
         for tree in trees:
-            args = ["print", "--lenient"] + (["--structure"] if structure else [])
+            args = ["print", "--lenient"] + ([f"--{mode}"] if mode else [])
             code, out, err = self.canopy_run(
                 *args, *(["--tree", tree] if tree is not None else []), path)
             if code != 0 and beside and tree is not None:
@@ -180,10 +164,12 @@ class checker:
             return result
 
         trees, _ = self.trees(path)
-        original_structure, e1 = self.prints(path, trees, structure=True)
-        original_print, e2 = self.prints(path, trees, structure=False)
-        if original_structure is None or original_print is None:
-            fail.append(("validates but does not print", e1 or e2))
+        # What a conversion keeps, compared in Canopy's words (`print --meaning`, what
+        # `canopy convert` itself compares): types, shape, describes, every parameter with its
+        # default, keys; not ids, nor the words a format names things by.
+        original, error = self.prints(path, trees, "meaning")
+        if original is None:
+            fail.append(("validates but does not print", error))
             return result
         name = os.path.splitext(os.path.basename(rel))[0]
         for fmt in FORMATS:
@@ -200,14 +186,14 @@ class checker:
                 fail.append((f"the {fmt} file does not load", first_error(error)))
                 result["round_trips"][fmt] = False
                 continue
-            got, error = self.prints(step, trees if len(trees) > 1 else step_trees, True,
+            got, error = self.prints(step, trees if len(trees) > 1 else step_trees, "meaning",
                                      beside=True)
             if got is None:
                 fail.append((f"the {fmt} file does not print", error))
                 ok = False
-            elif got != original_structure:
-                fail.append((f"the {fmt} file says another tree (print --structure)",
-                             first_difference(original_structure, got)))
+            elif got != original:
+                fail.append((f"the {fmt} file says another tree (print --meaning)",
+                             first_difference(original, got)))
                 ok = False
             back, error = self.convert(step, os.path.join(work, SHORT[fmt] + "-back"), name,
                                        own)
@@ -215,18 +201,14 @@ class checker:
                 fail.append((f"convert back from {fmt} fails", error))
                 result["round_trips"][fmt] = False
                 continue
-            got, error = self.prints(back, trees, False)
-            got_structure, error2 = self.prints(back, trees, True)
-            if got is None or got_structure is None:
-                fail.append((f"back from {fmt}: does not print", error or error2))
+            got, error = self.prints(back, trees, "meaning", beside=True)
+            if got is None:
+                fail.append((f"back from {fmt}: does not print", error))
                 ok = False
-            else:
-                before = in_canopy_words(original_structure, original_print)
-                after = in_canopy_words(got_structure, got)
-                if after != before:
-                    fail.append((f"back from {fmt}: another tree or other parameters",
-                                 first_difference(before, after)))
-                    ok = False
+            elif got != original:
+                fail.append((f"back from {fmt}: another tree or other parameters",
+                             first_difference(original, got)))
+                ok = False
             result["round_trips"][fmt] = ok
 
         first, error = self.convert(path, os.path.join(work, "own1"), name, own)

@@ -105,6 +105,37 @@ TEST_SUITE("convert") {
         CHECK(unset);
     }
 
+    TEST_CASE("BehaviorTree.CPP XML carries the rules of a tree from elsewhere") {
+        const registry reg = test_registry();
+        for (const char* name : {"builtins.json", "script.json"}) {
+            CAPTURE(name);
+            const fs::path in =
+                name == std::string("builtins.json")
+                    ? fs::path(CANOPY_SOURCE_DIR) / "tests/data/behavior3/builtins.json"
+                    : folder / name;
+            load_options options = lenient_with(
+                {{folder / "script.json",
+                  json_tree(
+                      {R"({"id": 1, "type": "Script", "params": {"code": "n := 7 / 2"}})"})}});
+            const conversion converted =
+                convert_file(in, folder / "out.xml", file_format::btcpp_xml, reg, options);
+            REQUIRE_MESSAGE(
+                converted,
+                (converted.diagnostics.empty() ? "" : to_string(converted.diagnostics[0])));
+            // behavior3's expressions, or Canopy's integer division, not BehaviorTree.CPP's.
+            CHECK(converted.text.find(name == std::string("builtins.json")
+                                          ? R"(canopy_rules="behavior3")"
+                                          : R"(canopy_rules="canopy")") != std::string::npos);
+            options.files_in_memory[folder / "out.xml"] = converted.text;
+            // (A tree without a name is BehaviorTree.CPP's MainTree: compared by meaning.)
+            const auto after = meanings(folder / "out.xml", options, reg);
+            const auto before = meanings(in, options, reg);
+            REQUIRE(after.size() == 1);
+            REQUIRE(before.size() == 1);
+            CHECK(after.begin()->second == before.begin()->second);
+        }
+    }
+
     TEST_CASE("what a format cannot say is refused before anything is written, located") {
         const registry reg = test_registry();
         const fs::path in = folder / "sleep.xml";

@@ -179,7 +179,21 @@ private:
             result_.document.main_tree = main->Value();
             result_.document.main_tree_where = line_of(&root);
         }
-        // Other attributes (Groot2's project_name, xmlns) mean nothing to BehaviorTree.CPP.
+        // Canopy's writer says the rules of a tree from another runtime's file (or Canopy's
+        // own), which BehaviorTree.CPP ignores, as it ignores other attributes (Groot2's
+        // project_name, xmlns).
+        if (const char* rules = root.Attribute("canopy_rules")) {
+            const std::string_view named = rules;
+            if (named == "canopy") {
+                result_.document.rules = runtime_rules::canopy;
+            } else if (named == "behavior3") {
+                result_.document.rules = runtime_rules::behavior3;
+            } else {
+                report(line_of(&root), diagnostic_code::wrong_field_type,
+                       "'canopy_rules' must be \"canopy\" or \"behavior3\", not \"" +
+                           std::string(named) + "\"");
+            }
+        }
 
         // Trees first, so that an element naming a tree, or a <SubTree> model, finds it
         // wherever it stands.

@@ -84,6 +84,12 @@ public:
         printer_.PushDeclaration(R"(xml version="1.0" encoding="UTF-8")");
         printer_.OpenElement("root");
         printer_.PushAttribute("BTCPP_format", "4");
+        // Another runtime's rules, for Canopy to read the tree back by; BehaviorTree.CPP
+        // ignores the attribute and runs it by its own.
+        if (document_.rules == runtime_rules::canopy && !document_.trees.empty())
+            printer_.PushAttribute("canopy_rules", "canopy");
+        if (document_.rules == runtime_rules::behavior3)
+            printer_.PushAttribute("canopy_rules", "behavior3");
         if (!document_.main_tree.empty()) {
             printer_.PushAttribute("main_tree_to_execute", document_.main_tree.c_str());
         }
@@ -503,11 +509,7 @@ private:
     }
 
     void write_model(const node_model& model) {
-        std::string_view element = model.condition ? "Condition" : "Action";
-        if (model.shape == arity::decorator) element = "Decorator";
-        if (model.shape == arity::composite) element = "Control";
-        if (!model.shape) element = model_element_of(model.name);
-        printer_.OpenElement(intern(element));
+        printer_.OpenElement(intern(model_element_of(model.name)));
         printer_.PushAttribute("ID", model.name.c_str());
         if (model.canopy_builtin || canopys(model.name))
             printer_.PushAttribute("canopy", "builtin");

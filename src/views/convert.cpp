@@ -98,8 +98,11 @@ bool uses_scripts(const tree& t) {
 std::string meaning_text(const tree& t) {
     // Whose rules a tree follows shows only where they can differ: in its scripts.
     std::string out = "rules:";
-    if (uses_scripts(t))
-        out += t.layout().fails_as_btcpp ? " BehaviorTree.CPP's scripts" : " Canopy's scripts";
+    if (uses_scripts(t)) {
+        out += t.layout().fails_as_btcpp        ? " BehaviorTree.CPP's scripts"
+               : t.layout().interrupts_on_error ? " behavior3's expressions"
+                                                : " Canopy's scripts";
+    }
     out += '\n';
     // The keys the tree has of its own, or uses: not the program's that it never names, which
     // a tree has or not by its format's rules.
@@ -137,7 +140,13 @@ std::string meaning_text(const tree& t) {
             out += t.describe(i);
             out += '"';
         }
-        for (const param& p : t.params(i)) {
+        // By name: a learned type's parameters come in the order its uses first name them.
+        std::vector<const param*> params;
+        for (const param& p : t.params(i)) params.push_back(&p);
+        std::sort(params.begin(), params.end(),
+                  [](const param* a, const param* b) { return a->name < b->name; });
+        for (const param* each : params) {
+            const param& p = *each;
             // Where a subtree's tree comes from is the loader's business: its nodes follow.
             if (subtree && (p.name == "file" || p.name == "tree")) continue;
             out += ' ';
@@ -213,6 +222,11 @@ conversion convert_file(const fs::path& in, const fs::path& out, file_format for
                                       diagnostic_code::not_expressible,
                                       "the " + std::string(info(format).name) +
                                           " written would not read back: " + to_string(d)});
+    }
+    // A file of one tree, written in a format that names it otherwise (BehaviorTree.CPP's
+    // MainTree for a tree without a name), is still that tree.
+    if (before.text.size() == 1 && after.text.size() == 1 && unread.empty()) {
+        after.text = {{before.text.begin()->first, after.text.begin()->second}};
     }
     for (const auto& [name, meaning] : before.text) {
         const tree& original = *before.trees.at(name);

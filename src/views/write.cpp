@@ -53,7 +53,10 @@ std::string write_records(const record_set& records, file_format format) {
 }
 
 std::string write_text(const tree& t, file_format format) {
-    return write_records(to_records(t), format);
+    tree_document document;
+    document.trees.push_back(to_records(t));
+    document.rules = t.rules();
+    return info(format).write(document).text;
 }
 
 }  // namespace canopy

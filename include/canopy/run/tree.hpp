@@ -13,6 +13,7 @@
 #include "canopy/core/arity.hpp"
 #include "canopy/core/param.hpp"
 #include "canopy/core/source_location.hpp"
+#include "canopy/records/document.hpp"
 #include "canopy/records/records.hpp"
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/host.hpp"
@@ -265,6 +266,12 @@ public:
     /// layout, spacing or ids, give the same; a snapshot names the tree by it
     /// (docs/snapshots.md). Computed at the first call.
     std::uint64_t fingerprint() const noexcept;
+    /// Whose rules the tree's scripts and blackboard follow: its file's (tree_document::rules).
+    runtime_rules rules() const noexcept {
+        return layout_.fails_as_btcpp        ? runtime_rules::btcpp
+               : layout_.interrupts_on_error ? runtime_rules::behavior3
+                                             : runtime_rules::canopy;
+    }
 
     /// What the tick engine reads; not for programs, whose view is the members above.
     const detail::tree_layout& layout() const noexcept { return layout_; }

@@ -18,7 +18,7 @@ record_set to_records(const tree& t);
 /// Writes records as the text of a format.
 std::string write_records(const record_set& records, file_format format);
 
-/// The tree as the text of a format: write_records(to_records(t), format).
+/// The tree as the text of a format: its records (to_records), with its rules (tree::rules).
 std::string write_text(const tree& t, file_format format);
 
 }  // namespace canopy
