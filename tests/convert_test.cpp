@@ -156,6 +156,8 @@ TEST_SUITE("convert") {
         const diagnostic& d = converted.diagnostics.back();
         CHECK(d.path == in.string());
         CHECK(d.where.line == 5);
+        // Named by the file's words, not by a record number the reader gave it.
+        CHECK(d.message.rfind("the 'Sleep' node's 'msec'", 0) == 0);
     }
 
     TEST_CASE("meaning_text tells trees apart where a print in the file's words would not") {

@@ -81,6 +81,41 @@ std::string comparable_text(const param_value& value) {
     return '"' + text + '"';
 }
 
+// A writer's problem with a record, located at it in the file and naming it by its type as the
+// file wrote it, not by a record number (a reader's, for formats without ids): "record 7:
+// ..." becomes "'TestB3': ...", "record 5 ('Timeout'): ..." "'Timeout': ...", "node 3's ..."
+// "the 'Sleep' node's ...".
+// Where ids repeat from tree to tree (BehaviorTree.CPP's, numbered in each), the message is
+// left as it is.
+void locate(diagnostic& d, const tree_document& document) {
+    if (!d.record_id) return;
+    std::size_t matches = 0;
+    for (const record_set& records : document.trees) {
+        for (std::size_t i = 0; i < records.size(); ++i) matches += records.id(i) == *d.record_id;
+    }
+    if (matches != 1) return;
+    for (const record_set& records : document.trees) {
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (records.id(i) != *d.record_id) continue;
+            if (d.where.line == 0) d.where = records.where(i);
+            const std::string type(records.written_type(i).empty() ? records.type_name(i)
+                                                                   : records.written_type(i));
+            const std::string number = std::to_string(*d.record_id);
+            for (const std::string word : {"record ", "node "}) {
+                const std::string prefix = word + number;
+                if (d.message.compare(0, prefix.size(), prefix) != 0) continue;
+                std::string rest = d.message.substr(prefix.size());
+                const std::string named = " ('" + type + "')";
+                if (rest.compare(0, named.size(), named) == 0) rest = rest.substr(named.size());
+                d.message = rest.compare(0, 2, "'s") == 0 ? "the '" + type + "' node" + rest
+                                                          : "'" + type + "'" + rest;
+                return;
+            }
+            return;
+        }
+    }
+}
+
 bool uses_scripts(const tree& t) {
     for (tree::index i = 0; i < t.size(); ++i) {
         for (std::size_t which = 0; which < std::size(condition_params); ++which) {
@@ -189,6 +224,7 @@ conversion convert_file(const fs::path& in, const fs::path& out, file_format for
     write_result written = info(format).write(loaded.document);
     for (diagnostic& d : written.problems) {
         d.path = in.string();
+        locate(d, loaded.document);
         result.diagnostics.push_back(std::move(d));
     }
     if (!written.problems.empty()) return result;
