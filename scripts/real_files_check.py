@@ -103,10 +103,11 @@ class checker:
                 names.append(t.group(1))
         return names, ""
 
-    def prints(self, path, trees, mode, beside=False):
+    def prints(self, path, trees, mode, beside=False, written_with=None):
         """Every tree's print, joined; or None and the error. With `beside`, a tree the file
         does not hold is looked for in the file named after it beside it, where a format of
-        one tree per file (behavior3) writes it."""
+        one tree per file (behavior3) writes it, or beside `written_with`, the file it was
+        converted from (whose further trees stay where that conversion wrote them)."""
         texts = []
         for tree in trees:
             args = ["print", "--lenient"] + ([f"--{mode}"] if mode else [])
@@ -115,6 +116,9 @@ class checker:
             if code != 0 and beside and tree is not None:
                 other = os.path.join(os.path.dirname(path),
                                      tree + os.path.splitext(path)[1])
+                if not os.path.exists(other) and written_with is not None:
+                    other = os.path.join(os.path.dirname(written_with),
+                                         tree + os.path.splitext(written_with)[1])
                 if os.path.exists(other):
                     code, out, err = self.canopy_run(*args, other)
             if code != 0:
@@ -201,7 +205,7 @@ class checker:
                 fail.append((f"convert back from {fmt} fails", error))
                 result["round_trips"][fmt] = False
                 continue
-            got, error = self.prints(back, trees, "meaning", beside=True)
+            got, error = self.prints(back, trees, "meaning", beside=True, written_with=step)
             if got is None:
                 fail.append((f"back from {fmt}: does not print", error))
                 ok = False
