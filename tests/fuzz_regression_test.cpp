@@ -15,6 +15,17 @@
 using namespace canopy;
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string file_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+}  // namespace
+
 TEST_SUITE("fuzz regressions") {
     TEST_CASE("every input a fuzzer found a bug with is refused, or loads and ticks safely") {
         const fs::path folder = fs::path(CANOPY_SOURCE_DIR) / "tests" / "data" / "fuzz";
@@ -22,10 +33,7 @@ TEST_SUITE("fuzz regressions") {
         for (const auto& entry : fs::directory_iterator(folder)) {
             if (entry.path().extension() == ".md") continue;  // the README
             CAPTURE(entry.path());
-            std::ifstream in(entry.path(), std::ios::binary);
-            std::ostringstream buffer;
-            buffer << in.rdbuf();
-            const std::string text = buffer.str();
+            const std::string text = file_text(entry.path());
             const std::optional<file_format> format = detect_format(entry.path(), text);
             REQUIRE(format);
             CHECK(fuzz::check_read(text, *format) == "");
@@ -54,10 +62,7 @@ TEST_SUITE("fuzz regressions") {
             for (const auto& entry : fs::directory_iterator(folder)) {
                 if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
                 CAPTURE(entry.path());
-                std::ifstream in(entry.path(), std::ios::binary);
-                std::ostringstream buffer;
-                buffer << in.rdbuf();
-                const std::string text = buffer.str();
+                const std::string text = file_text(entry.path());
                 const std::optional<file_format> format = detect_format(entry.path(), text);
                 if (!format) continue;  // a file of another kind (a scenario)
                 CHECK(fuzz::check_convert(text, *format) == "");

@@ -243,6 +243,29 @@ inline std::string_view key_type_of(std::string_view cpp) {
     return {};
 }
 
+/// Whether text is an XML name that tinyxml2 reads back as one element or attribute name.
+inline bool is_xml_name(std::string_view text) {
+    if (text.empty()) return false;
+    const auto start = [](unsigned char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' ||
+               c >= 0x80;
+    };
+    if (!start(static_cast<unsigned char>(text.front()))) return false;
+    return std::all_of(text.begin(), text.end(), [&](char ch) {
+        const auto c = static_cast<unsigned char>(ch);
+        return start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    });
+}
+
+/// Element names that say something else in a BehaviorTree.CPP file: a type of one of these
+/// names is written in the explicit form, `<Action ID="...">`.
+inline bool is_reserved_element(std::string_view name) {
+    static constexpr std::string_view reserved[] = {
+        "Action",      "Condition",    "Control", "Decorator", "SubTree",
+        "SubTreePlus", "BehaviorTree", "root",    "include",   "TreeNodesModel"};
+    return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
+}
+
 /// Why BehaviorTree.CPP 4.10 refuses a tree's or a node type's name (its validateModelName),
 /// or nothing.
 inline std::string model_name_problem(std::string_view name) {

@@ -23,29 +23,6 @@ bool is_key_reference(std::string_view text) {
     return text.size() > 2 && text.front() == '{' && text.back() == '}';
 }
 
-// Whether text is an XML name that tinyxml2 reads back as one element or attribute name.
-bool is_xml_name(std::string_view text) {
-    if (text.empty()) return false;
-    const auto start = [](unsigned char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' ||
-               c >= 0x80;
-    };
-    if (!start(static_cast<unsigned char>(text.front()))) return false;
-    return std::all_of(text.begin(), text.end(), [&](char ch) {
-        const auto c = static_cast<unsigned char>(ch);
-        return start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
-    });
-}
-
-// Element names that say something else in a BehaviorTree.CPP file: a type of one of these
-// names is written in the explicit form.
-bool is_reserved_element(std::string_view name) {
-    static constexpr std::string_view reserved[] = {
-        "Action",      "Condition",    "Control", "Decorator", "SubTree",
-        "SubTreePlus", "BehaviorTree", "root",    "include",   "TreeNodesModel"};
-    return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
-}
-
 // Whole milliseconds for a value in seconds, when there are such (that read back as exactly
 // the same seconds).
 std::optional<std::uint64_t> milliseconds_of(const param_value& value) {
@@ -320,7 +297,7 @@ private:
             type = canopy_type;
         }
         // An element named as a tree of the document would read as a subtree.
-        const bool explicit_form = !is_xml_name(type) || is_reserved_element(type) ||
+        const bool explicit_form = !btcpp::is_xml_name(type) || btcpp::is_reserved_element(type) ||
                                    tree_names_.count(std::string(type)) != 0;
         note_type(type, attributes);
         if (explicit_form && parent_type == "ReactiveSequence") {
@@ -368,7 +345,7 @@ private:
     // that starts with '_' and is not its own for no port.
     void push_metadata(const record_set::metadata_entry& note, std::optional<std::int64_t> id) {
         // A running tree's view for Groot2 (every_uid_) names each subtree use by its path.
-        if (!is_xml_name(note.name) || note.name[0] != '_' || note.name == "_uid" ||
+        if (!btcpp::is_xml_name(note.name) || note.name[0] != '_' || note.name == "_uid" ||
             (note.name == "_fullpath" && !every_uid_) || is_condition_param(note.name)) {
             problem((id ? "record " + std::to_string(*id) + ": " : std::string()) +
                         "editor metadata '" + note.name +
@@ -385,7 +362,7 @@ private:
             printer_.PushAttribute(name.c_str(), value.c_str());
             return;
         }
-        if (!is_xml_name(name) || name == "name" || name == "ID" || name[0] == '_') {
+        if (!btcpp::is_xml_name(name) || name == "name" || name == "ID" || name[0] == '_') {
             problem("record " + std::to_string(id) + ": parameter '" + name +
                         "' cannot be a BehaviorTree.CPP port (a port name is an XML name, not "
                         "'name' or 'ID', and does not start with '_')",

@@ -20,29 +20,6 @@
 namespace canopy::detail::groot2 {
 namespace {
 
-// Whether text is an XML name, which an element or attribute may be called.
-bool is_xml_name(std::string_view text) {
-    if (text.empty()) return false;
-    const auto start = [](unsigned char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' ||
-               c >= 0x80;
-    };
-    if (!start(static_cast<unsigned char>(text.front()))) return false;
-    return std::all_of(text.begin(), text.end(), [&](char ch) {
-        const auto c = static_cast<unsigned char>(ch);
-        return start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
-    });
-}
-
-// Element names that say something else in a BehaviorTree.CPP file: a type of one of these
-// names is written in the explicit form, `<Action ID="...">`.
-bool is_reserved_element(std::string_view name) {
-    static constexpr std::string_view reserved[] = {
-        "Action",      "Condition",    "Control", "Decorator", "SubTree",
-        "SubTreePlus", "BehaviorTree", "root",    "include",   "TreeNodesModel"};
-    return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
-}
-
 // Text as an attribute's value between double quotes. XML 1.0 cannot hold the other control
 // characters at all, escaped or not: they are left out.
 void append_attribute_text(std::string& out, std::string_view text) {
@@ -178,8 +155,8 @@ std::string tree_xml(const tree& t) {
         body.append(indent, ' ');
         const bool subtree = t.type_name(i) == "SubTree";
         const std::string written_type(t.written_type(i));
-        const bool explicit_form = !is_xml_name(written_type) ||
-                                   is_reserved_element(written_type) ||
+        const bool explicit_form = !btcpp::is_xml_name(written_type) ||
+                                   btcpp::is_reserved_element(written_type) ||
                                    tree_names.count(written_type) != 0;
         std::string element_name = subtree         ? "SubTree"
                                    : explicit_form ? std::string(model_element(t, i))
@@ -193,7 +170,7 @@ std::string tree_xml(const tree& t) {
         if (!t.describe(i).empty()) tag.attribute("name", t.describe(i));
         tag.attribute("_uid", std::to_string(i + 1));
         for (auto [note, end] = t.metadata(i); note != end; ++note) {
-            if (is_xml_name(note->name) && note->name[0] == '_' && note->name != "_fullpath")
+            if (btcpp::is_xml_name(note->name) && note->name[0] == '_' && note->name != "_fullpath")
                 tag.attribute(note->name, note->value);
         }
         type_model* model = nullptr;
@@ -209,7 +186,7 @@ std::string tree_xml(const tree& t) {
             // A SubTree's tree is its ID already.
             if (subtree && (p.name == "ID" || p.name == "tree") && p.text() == instance_name[i])
                 continue;
-            if (!is_xml_name(p.name) || p.name == "name" || p.name == "ID") continue;
+            if (!btcpp::is_xml_name(p.name) || p.name == "name" || p.name == "ID") continue;
             tag.attribute(p.name, p.text());
             if (model != nullptr && p.name[0] != '_' &&
                 std::find(model->ports.begin(), model->ports.end(), p.name) == model->ports.end())
@@ -237,7 +214,8 @@ std::string tree_xml(const tree& t) {
         element tag(out, "BehaviorTree");
         tag.attribute("ID", written.name);
         for (const record_set::metadata_entry& note : written.notes) {
-            if (is_xml_name(note.name) && note.name[0] == '_') tag.attribute(note.name, note.value);
+            if (btcpp::is_xml_name(note.name) && note.name[0] == '_')
+                tag.attribute(note.name, note.value);
         }
         out += ">\n" + written.body + "    </BehaviorTree>\n";
     }
