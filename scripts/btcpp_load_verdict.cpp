@@ -57,8 +57,8 @@ struct port_use {
 
 struct type_info {
     category kind = category::action;
-    bool from_model = false;   // the files' <TreeNodesModel> declares it
-    bool from_element = false; // an <Action ID=...> (or ...) names it
+    bool from_model = false;    // the files' <TreeNodesModel> declares it
+    bool from_element = false;  // an <Action ID=...> (or ...) names it
     std::size_t max_children = 0;
     std::map<std::string, port_use> model_ports;
     std::map<std::string, port_use> used_ports;
@@ -112,14 +112,14 @@ bool is_key(const std::string& value) {
 
 struct project_scan {
     std::vector<std::unique_ptr<tinyxml2::XMLDocument>> documents;
-    std::set<std::string> files;    // every file read, canonical
-    std::set<std::string> included; // those reached through an <include>
-    std::set<std::string> tree_ids; // every <BehaviorTree ID>
-    std::map<std::string, std::vector<std::string>> trees_of; // file -> its tree IDs
-    std::map<std::string, std::vector<std::string>> includes_of; // file -> the files it includes
-    std::map<std::string, std::string> main_tree_of; // file -> its main_tree_to_execute
+    std::set<std::string> files;                               // every file read, canonical
+    std::set<std::string> included;                            // those reached through an <include>
+    std::set<std::string> tree_ids;                            // every <BehaviorTree ID>
+    std::map<std::string, std::vector<std::string>> trees_of;  // file -> its tree IDs
+    std::map<std::string, std::vector<std::string>> includes_of;  // file -> the files it includes
+    std::map<std::string, std::string> main_tree_of;  // file -> its main_tree_to_execute
     std::map<std::string, type_info> types;
-    std::vector<std::string> problems; // files that cannot be read: BehaviorTree.CPP says why
+    std::vector<std::string> problems;  // files that cannot be read: BehaviorTree.CPP says why
 };
 
 const std::set<std::string> explicit_tags = {"Action", "Condition", "Decorator", "Control"};
@@ -133,7 +133,7 @@ category category_of_tag(const std::string& tag) {
 
 void scan_node(project_scan& s, const tinyxml2::XMLElement* element) {
     const std::string tag = element->Name();
-    if (tag == "SubTree") return; // a use of a tree; BehaviorTree.CPP refuses children there
+    if (tag == "SubTree") return;  // a use of a tree; BehaviorTree.CPP refuses children there
     std::string type = tag;
     bool from_element = false;
     if (explicit_tags.count(tag) != 0) {
@@ -164,7 +164,7 @@ void scan_node(project_scan& s, const tinyxml2::XMLElement* element) {
 void scan_models(project_scan& s, const tinyxml2::XMLElement* models) {
     for (auto* m = models->FirstChildElement(); m; m = m->NextSiblingElement()) {
         const std::string tag = m->Name();
-        if (explicit_tags.count(tag) == 0) continue; // SubTree models are the trees' own
+        if (explicit_tags.count(tag) == 0) continue;  // SubTree models are the trees' own
         const char* id = m->Attribute("ID");
         if (id == nullptr || *id == '\0') continue;
         type_info& info = s.types[id];
@@ -243,8 +243,8 @@ BT::PortsList ports_of(const std::map<std::string, port_use>& ports) {
     BT::PortsList list;
     for (const auto& [name, use] : ports) {
         const BT::PortDirection direction = use.input && use.output ? BT::PortDirection::INOUT
-                                            : use.output ? BT::PortDirection::OUTPUT
-                                                         : BT::PortDirection::INPUT;
+                                            : use.output            ? BT::PortDirection::OUTPUT
+                                                                    : BT::PortDirection::INPUT;
         list.insert(BT::CreatePort<BT::AnyTypeAllowed>(direction, name));
     }
     return list;
@@ -291,7 +291,7 @@ void register_dummy(BT::BehaviorTreeFactory& factory, const std::string& name,
     factory.registerBuilder(manifest, builder);
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -336,7 +336,7 @@ int main(int argc, char** argv) {
         std::set<std::string> done;
         for (const std::string& path : to_register) {
             if (!done.insert(path).second) continue;
-            if (path != key && s.included.count(path) != 0) continue; // read through an include
+            if (path != key && s.included.count(path) != 0) continue;  // read through an include
             factory.registerBehaviorTreeFromFile(path);
         }
         std::set<std::string> seen;
