@@ -94,7 +94,7 @@ std::string tree_xml(const tree& t) {
     std::vector<tree_element> trees(1);
     trees[0].name = tree_name(t);
     trees[0].notes = t.tree_metadata();
-    std::set<std::string_view> tree_names{trees[0].name};
+    std::set<std::string> tree_names{trees[0].name};  // copies: `trees` grows
     // Every SubTree's instance name, first, so that no node's type is taken for one.
     std::vector<std::string> instance_name(t.size());
     for (tree::index i = 0; i < t.size(); ++i) {
