@@ -137,6 +137,10 @@ std::string check_convert(std::string_view text, file_format format) {
         };
         read(out);
         for (const auto& [name, written] : converted.files) read(folder / name);
+        // One tree that the format names otherwise (BehaviorTree.CPP's MainTree for a tree
+        // without a name) is still that tree.
+        if (original.trees.size() == 1 && after.size() == 1)
+            after = {{original.trees.front().first, after.begin()->second}};
         for (const auto& [name, t] : original.trees) {
             auto found = after.find(name);
             if (found == after.end())

@@ -103,6 +103,27 @@ void set_rules(tree_document& document, runtime_rules rules) {
     document.implicit_keys = rules != runtime_rules::canopy;
 }
 
+void report_duplicate_tree_names(read_result& result, const std::string& path) {
+    diagnostic_sink sink(path, result.diagnostics);
+    const std::vector<record_set>& trees = result.document.trees;
+    for (std::size_t t = 1; t < trees.size(); ++t) {
+        if (trees[t].name().empty()) continue;
+        for (std::size_t before = 0; before < t; ++before) {
+            if (trees[before].name() != trees[t].name()) continue;
+            const source_location first = trees[before].empty() ? source_location{}
+                                                                : trees[before].where(0);
+            sink.report(trees[t].empty() ? source_location{} : trees[t].where(0),
+                        diagnostic_code::duplicate_field,
+                        "a second tree named '" + trees[t].name() +
+                            "': a subtree or --tree names one tree by its name" +
+                            (first.line != 0 ? " (the first starts at line " +
+                                                   std::to_string(first.line) + ")"
+                                             : std::string()));
+            break;
+        }
+    }
+}
+
 void report_overrides(const tree_document& document, write_result& result) {
     for (const subtree_override& change : document.overrides) {
         result.problems.push_back({{},

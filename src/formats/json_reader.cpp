@@ -740,6 +740,7 @@ read_result read_flat_json(std::string_view text, const std::string& path) {
     tracking_iterator first(text.data(), handler.reached());
     tracking_iterator last(text.data() + text.size(), handler.reached());
     json::sax_parse(first, last, &handler);
+    report_duplicate_tree_names(result, path);
     return result;
 }
 

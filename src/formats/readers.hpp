@@ -39,6 +39,10 @@ read_result read_behavior3_overridden(std::string_view text, const std::string& 
 bool claims_behavior3(std::string_view text);
 write_result write_behavior3(const tree_document& document);
 
+/// Reports, for a reader of Canopy's formats, a tree named as an earlier tree of the file is
+/// (duplicate-field): a name says which tree a subtree or `--tree` means.
+void report_duplicate_tree_names(read_result& result, const std::string& path);
+
 /// Reports, for a writer of a format that cannot say them, the document's overrides of its
 /// subtree files' nodes (tree_document::overrides): written without them, the tree would
 /// run otherwise.

@@ -397,6 +397,7 @@ read_result read_flat_xml(std::string_view text, const std::string& path) {
     read_result result;
     result.document.trees.emplace_back();
     flat_xml_reader(path, result).read(text);
+    report_duplicate_tree_names(result, path);
     return result;
 }
 
