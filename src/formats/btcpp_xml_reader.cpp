@@ -742,6 +742,9 @@ private:
             model.shape = shape;
             model.condition = element == "Condition";
             model.canopy_builtin = e->Attribute("canopy", "builtin") != nullptr;
+            // Canopy's writer marks the file's own node of one of Canopy's names so, that it
+            // reads back as the file's own whatever its ports (Nav2's Wait).
+            model.namesake = e->Attribute("canopy", "namesake") != nullptr;
             model.where = line_of(e);
             read_ports(*e, model);
             if (element == "SubTree") {
@@ -783,7 +786,16 @@ private:
                                ", and BehaviorTree.CPP 4.10 refuses such a port's name");
                 }
             }
+            // In Canopy's words, as the reader names the attributes of the type's nodes
+            // (Nav2's Wait's wait_duration is Canopy's seconds).
             port.name = name;
+            const btcpp::param_rows_of rows = btcpp::params_of(model.name);
+            for (const btcpp::param_row* row = rows.first; row != rows.last; ++row) {
+                if (row->btcpp == port.name) {
+                    port.name = std::string(row->canopy);
+                    break;
+                }
+            }
             if (const char* type = p->Attribute("type")) port.type = type;
             if (const char* value = p->Attribute("default")) port.default_value = value;
             // BehaviorTree.CPP writes the description as the element's text; Groot2 too.

@@ -490,6 +490,7 @@ private:
         printer_.PushAttribute("ID", model.name.c_str());
         if (model.canopy_builtin || canopys(model.name))
             printer_.PushAttribute("canopy", "builtin");
+        if (model.namesake || namesake(model.name)) printer_.PushAttribute("canopy", "namesake");
         for (const port_model& port : model.ports) {
             printer_.OpenElement(port.dir == port_model::direction::input    ? "input_port"
                                  : port.dir == port_model::direction::output ? "output_port"
@@ -550,6 +551,7 @@ private:
             printer_.OpenElement(intern(model_element_of(type)));
             printer_.PushAttribute("ID", type.c_str());
             if (canopys(type)) printer_.PushAttribute("canopy", "builtin");
+            if (namesake(type)) printer_.PushAttribute("canopy", "namesake");
             for (const std::string& port : use.ports) {
                 printer_.OpenElement("input_port");
                 printer_.PushAttribute("name", port.c_str());

@@ -95,6 +95,7 @@ bool read_as_canopys(std::string_view name) {
 // written before the type gained an optional one still names it).
 bool declares_canopys(const node_model& model) {
     if (model.canopy_builtin) return true;
+    if (model.namesake) return false;
     const node_type* canopy = canopy_builtins().find(model.name);
     if (canopy == nullptr || (model.shape && *model.shape != canopy->arity)) return false;
     auto modelled = [&](const param_spec& spec) {
