@@ -495,7 +495,7 @@ private:
             printer_.OpenElement(port.dir == port_model::direction::input    ? "input_port"
                                  : port.dir == port_model::direction::output ? "output_port"
                                                                              : "inout_port");
-            printer_.PushAttribute("name", port.name.c_str());
+            printer_.PushAttribute("name", written_port(model.name, port.name).c_str());
             if (!port.type.empty()) printer_.PushAttribute("type", port.type.c_str());
             if (port.default_value) printer_.PushAttribute("default", port.default_value->c_str());
             if (!port.description.empty()) printer_.PushText(port.description.c_str());
@@ -507,8 +507,9 @@ private:
         if (auto use = uses_.find(model.name); use != uses_.end()) {
             for (const std::string& name : use->second.ports) {
                 const bool listed =
-                    std::any_of(model.ports.begin(), model.ports.end(),
-                                [&](const port_model& p) { return p.name == name; });
+                    std::any_of(model.ports.begin(), model.ports.end(), [&](const port_model& p) {
+                        return p.name == name || written_port(model.name, p.name) == name;
+                    });
                 if (listed) continue;
                 printer_.OpenElement("input_port");
                 printer_.PushAttribute("name", name.c_str());
@@ -521,6 +522,17 @@ private:
             printer_.CloseElement();
         }
         printer_.CloseElement();
+    }
+
+    // A model's port in the file's words, as the type's nodes' attributes are written (the
+    // reader names both in Canopy's): Nav2's Wait's `seconds` is `wait_duration`.
+    std::string written_port(std::string_view type, const std::string& port) const {
+        const bool foreign = namesake(type);
+        const btcpp::param_rows_of rows = btcpp::params_of(type);
+        for (const btcpp::param_row* row = rows.first; row != rows.last; ++row) {
+            if (row->canopy == port && (foreign || row->write)) return std::string(row->btcpp);
+        }
+        return port;
     }
 
     // Whether a type is one of Canopy's own that BehaviorTree.CPP lacks, and not another
