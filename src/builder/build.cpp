@@ -246,7 +246,7 @@ private:
     // are the reader's numbering, not the file's: BehaviorTree.CPP XML), else
     // "node 2 ('Sleep')".
     std::string node_named(std::size_t i, const node_type& type) const {
-        const std::string word = "'" + word_of(i, type) + "'";
+        std::string word = "'" + word_of(i, type) + "'";
         if (options_.rules == runtime_rules::btcpp && records_.where(i).line != 0) return word;
         return name_of(i) + " (" + word + ")";
     }

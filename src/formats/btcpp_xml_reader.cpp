@@ -190,7 +190,7 @@ private:
                 result_.document.rules = runtime_rules::behavior3;
             } else {
                 report(line_of(&root), diagnostic_code::wrong_field_type,
-                       "'canopy_rules' must be \"canopy\" or \"behavior3\", not \"" +
+                       R"('canopy_rules' must be "canopy" or "behavior3", not ")" +
                            std::string(named) + "\"");
             }
         }

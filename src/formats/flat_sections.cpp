@@ -311,7 +311,7 @@ void read_xml_overrides(const tinyxml2::XMLElement& element, diagnostic_sink& si
         if (std::string_view(o->Name()) != "override" || node == nullptr || patch == nullptr ||
             *node == '\0') {
             sink.report(where, diagnostic_code::unexpected_element,
-                        "<overrides> holds <override node=\"uuid\" patch=\"{...}\"/> elements");
+                        R"(<overrides> holds <override node="uuid" patch="{...}"/> elements)");
             continue;
         }
         overrides.push_back({node, patch, where});

@@ -110,15 +110,15 @@ void report_duplicate_tree_names(read_result& result, const std::string& path) {
         if (trees[t].name().empty()) continue;
         for (std::size_t before = 0; before < t; ++before) {
             if (trees[before].name() != trees[t].name()) continue;
-            const source_location first = trees[before].empty() ? source_location{}
-                                                                : trees[before].where(0);
+            const source_location first =
+                trees[before].empty() ? source_location{} : trees[before].where(0);
             sink.report(trees[t].empty() ? source_location{} : trees[t].where(0),
                         diagnostic_code::duplicate_field,
                         "a second tree named '" + trees[t].name() +
                             "': a subtree or --tree names one tree by its name" +
-                            (first.line != 0 ? " (the first starts at line " +
-                                                   std::to_string(first.line) + ")"
-                                             : std::string()));
+                            (first.line != 0
+                                 ? " (the first starts at line " + std::to_string(first.line) + ")"
+                                 : std::string()));
             break;
         }
     }

@@ -103,7 +103,7 @@ public:
                 set_rules(result_.document, *rules);
             } else {
                 report(location(start), diagnostic_code::wrong_field_type,
-                       "'rules' must be \"btcpp\" or \"behavior3\", not \"" + value + "\"" +
+                       R"('rules' must be "btcpp" or "behavior3", not ")" + value + "\"" +
                            did_you_mean(value, {"btcpp", "behavior3"}));
             }
             return true;
@@ -436,7 +436,7 @@ private:
                 "'main_tree' must be a string, the name of a tree",
                 "'include' must be an array of file paths",
                 "'$schema' must be a string",
-                "'rules' must be \"btcpp\" or \"behavior3\"",
+                R"('rules' must be "btcpp" or "behavior3")",
                 "'models' must be an array of node models",
                 "'overrides' must be an object of changes by node uuid"};
             report(location(start), diagnostic_code::wrong_field_type,

@@ -126,7 +126,7 @@ private:
             return;
         }
         report(line_of(&element), diagnostic_code::wrong_field_type,
-               "'rules' must be \"btcpp\" or \"behavior3\", not \"" + std::string(rules.Value()) +
+               R"('rules' must be "btcpp" or "behavior3", not ")" + std::string(rules.Value()) +
                    "\"" + did_you_mean(rules.Value(), {"btcpp", "behavior3"}));
     }
 

@@ -91,7 +91,9 @@ void locate(diagnostic& d, const tree_document& document) {
     if (!d.record_id) return;
     std::size_t matches = 0;
     for (const record_set& records : document.trees) {
-        for (std::size_t i = 0; i < records.size(); ++i) matches += records.id(i) == *d.record_id;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (records.id(i) == *d.record_id) ++matches;
+        }
     }
     if (matches != 1) return;
     for (const record_set& records : document.trees) {
@@ -107,8 +109,10 @@ void locate(diagnostic& d, const tree_document& document) {
                 std::string rest = d.message.substr(prefix.size());
                 const std::string named = " ('" + type + "')";
                 if (rest.compare(0, named.size(), named) == 0) rest = rest.substr(named.size());
-                d.message = rest.compare(0, 2, "'s") == 0 ? "the '" + type + "' node" + rest
-                                                          : "'" + type + "'" + rest;
+                std::string named_message =
+                    rest.compare(0, 2, "'s") == 0 ? "the '" + type + "' node" : "'" + type + "'";
+                named_message += rest;
+                d.message = std::move(named_message);
                 return;
             }
             return;
@@ -212,7 +216,7 @@ std::string meaning_text(const tree& t) {
 }
 
 conversion convert_file(const fs::path& in, const fs::path& out, file_format format,
-                        const registry& reg, load_options options) {
+                        const registry& reg, const load_options& options) {
     conversion result;
     // The files `in` names are named again from the output's folder, so that it finds them.
     load_options reading = options;

@@ -58,12 +58,9 @@ inline std::size_t string_end(std::string_view text, std::size_t at) {
 inline bool is_bare_value(std::string_view text) {
     if (text == "true" || text == "false" || text == "null") return true;
     if (text.empty()) return false;
-    for (char c : text) {
-        const bool number_char =
-            (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-        if (!number_char) return false;
-    }
-    return true;
+    return std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+    });
 }
 
 inline void append_utf8(std::string& out, std::uint32_t code) {

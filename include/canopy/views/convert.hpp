@@ -33,7 +33,7 @@ struct conversion {
 /// what is written are read (lenient, the registry's types); its `tree` must be empty, since
 /// every tree of the file is converted.
 conversion convert_file(const std::filesystem::path& in, const std::filesystem::path& out,
-                        file_format format, const registry& reg, load_options options = {});
+                        file_format format, const registry& reg, const load_options& options = {});
 
 /// The lines a tree's meaning is compared by: whose rules its scripts follow (where it has
 /// scripts), one line per key it declares (its type and initial value) or makes or uses (its
