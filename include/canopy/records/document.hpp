@@ -136,7 +136,8 @@ struct tree_document {
     std::vector<subtree_override> overrides;
     /// Node types of the file's own program that share a name with one of Canopy's (Nav2's
     /// Wait), which lenient loading learned in their place (load_options::lenient). Canopy's
-    /// own formats, whose names are Canopy's, cannot say them: their writers report them.
+    /// own formats, whose names are Canopy's, say them as node models marked namesakes
+    /// (node_model::namesake), BehaviorTree.CPP XML as models marked canopy="namesake".
     std::vector<std::string> foreign_namesakes;
 };
 
