@@ -78,6 +78,19 @@ def first_difference(a, b):
     return "same lines, different bytes"
 
 
+def means_the_same(what, original, fail, got, error):
+    """Whether `got` (a `print --meaning`, or None and the error) is the original's; else
+    the failure is added to `fail`."""
+    if got is None:
+        fail.append((f"{what}: does not print", error))
+        return False
+    if got != original:
+        fail.append((f"{what}: another tree or other parameters",
+                     first_difference(original, got)))
+        return False
+    return True
+
+
 class checker:
     def __init__(self, canopy, root, out):
         self.canopy = canopy
@@ -184,35 +197,21 @@ class checker:
                 fail.append((f"convert to {fmt} fails", error))
                 result["round_trips"][fmt] = False
                 continue
-            ok = True
             step_trees, error = self.trees(step)
             if step_trees is None:
                 fail.append((f"the {fmt} file does not load", first_error(error)))
                 result["round_trips"][fmt] = False
                 continue
-            got, error = self.prints(step, trees if len(trees) > 1 else step_trees, "meaning",
-                                     beside=True)
-            if got is None:
-                fail.append((f"the {fmt} file does not print", error))
-                ok = False
-            elif got != original:
-                fail.append((f"the {fmt} file says another tree (print --meaning)",
-                             first_difference(original, got)))
-                ok = False
+            ok = means_the_same(f"the {fmt} file", original, fail, *self.prints(
+                step, trees if len(trees) > 1 else step_trees, "meaning", beside=True))
             back, error = self.convert(step, os.path.join(work, SHORT[fmt] + "-back"), name,
                                        own)
             if back is None:
                 fail.append((f"convert back from {fmt} fails", error))
                 result["round_trips"][fmt] = False
                 continue
-            got, error = self.prints(back, trees, "meaning", beside=True, written_with=step)
-            if got is None:
-                fail.append((f"back from {fmt}: does not print", error))
-                ok = False
-            elif got != original:
-                fail.append((f"back from {fmt}: another tree or other parameters",
-                             first_difference(original, got)))
-                ok = False
+            ok = means_the_same(f"back from {fmt}", original, fail, *self.prints(
+                back, trees, "meaning", beside=True, written_with=step)) and ok
             result["round_trips"][fmt] = ok
 
         first, error = self.convert(path, os.path.join(work, "own1"), name, own)

@@ -15,13 +15,14 @@ namespace {
 
 const fs::path folder = "/nonexistent-canopy-test";
 
-// A Nav2 tree: its own `Wait` (not Canopy's), a plugin node, keys its ports make.
-const char* nav2_tree = R"(<root BTCPP_format="4" main_tree_to_execute="Main">
+// A robot program's tree: its own `Wait` (not Canopy's, as Nav2's is not), a node of its
+// own, keys its ports make.
+const char* program_tree = R"(<root BTCPP_format="4" main_tree_to_execute="Main">
   <BehaviorTree ID="Main">
     <Sequence>
       <SetBlackboard value="42" output_key="answer"/>
-      <ComputePathToPose goal="{goal}" path="{path}" planner_id="GridBased"/>
-      <Wait wait_duration="5.0" error_code_id="{wait_error_code}"/>
+      <PlanPath goal="{goal}" path="{path}" planner="grid"/>
+      <Wait wait_duration="5.0" error_key="{wait_error}"/>
       <Script code="tries := 1"/>
     </Sequence>
   </BehaviorTree>
@@ -56,7 +57,7 @@ TEST_SUITE("convert") {
     TEST_CASE("another runtime's file converts to each format and back with the same meaning") {
         const registry reg = test_registry();
         const fs::path in = folder / "nav.xml";
-        const load_options options = lenient_with({{in, nav2_tree}});
+        const load_options options = lenient_with({{in, program_tree}});
         const auto original = meanings(in, options, reg);
         REQUIRE(original.size() == 1);
         for (const format_info& target : formats()) {
@@ -88,7 +89,7 @@ TEST_SUITE("convert") {
         const fs::path in = folder / "nav.xml";
         const fs::path once = folder / "once.xml";
         const conversion first =
-            convert_file(in, once, file_format::btcpp_xml, reg, lenient_with({{in, nav2_tree}}));
+            convert_file(in, once, file_format::btcpp_xml, reg, lenient_with({{in, program_tree}}));
         REQUIRE(first);
         // The namesake's model keeps its ports in the file's words, each once.
         CHECK(first.text.find(R"(<Action ID="Wait" canopy="namesake">)") != std::string::npos);
@@ -102,7 +103,7 @@ TEST_SUITE("convert") {
         const registry reg = test_registry();
         const fs::path in = folder / "nav.xml";
         const conversion converted = convert_file(in, folder / "out.json", file_format::flat_json,
-                                                  reg, lenient_with({{in, nav2_tree}}));
+                                                  reg, lenient_with({{in, program_tree}}));
         REQUIRE(converted);
         CHECK(converted.text.find(R"("rules": "btcpp")") != std::string::npos);
         CHECK(converted.text.find(R"({"type": "Wait", "kind": "action", "namesake": true)") !=
