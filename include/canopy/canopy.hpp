@@ -10,6 +10,7 @@
 #include "canopy/core/param.hpp"
 #include "canopy/core/source_location.hpp"
 #include "canopy/core/status.hpp"
+#include "canopy/core/type_id.hpp"
 #include "canopy/core/value_type.hpp"
 
 // records/: node records and tree documents: what readers make and writers take

@@ -101,14 +101,14 @@ const node_type& registry::add(node_type type) {
                              "' is already used by '" + by_id_.at(*type.id)->name + "'");
     }
     for (param_spec& spec : type.params) {
-        if (spec.type != param_type::custom || spec.custom != nullptr || spec.cpp_type == nullptr)
+        if (spec.type != param_type::custom || spec.custom != nullptr || !spec.cpp_type)
             continue;
         for (const auto& registered : value_types_) {
-            if (*registered->cpp_type == *spec.cpp_type) spec.custom = registered;
+            if (registered->cpp_type == spec.cpp_type) spec.custom = registered;
         }
         if (spec.custom == nullptr) {
             throw registry_error("port '" + spec.name + "' of node type '" + type.name +
-                                 "' is of C++ type " + detail::cpp_name(*spec.cpp_type) +
+                                 "' is of C++ type " + detail::cpp_name(spec.cpp_type) +
                                  ", which no add_type registered: register the type first");
         }
     }
@@ -158,7 +158,7 @@ const value_type& registry::add_type(std::shared_ptr<const value_type> type) {
     for (const auto& known : value_types_) {
         if (known->name == type->name)
             throw registry_error("blackboard type '" + type->name + "' is already registered");
-        if (*known->cpp_type == *type->cpp_type) {
+        if (known->cpp_type == type->cpp_type) {
             throw registry_error("blackboard type '" + type->name + "' is the C++ type of '" +
                                  known->name + "', registered already");
         }

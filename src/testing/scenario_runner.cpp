@@ -147,7 +147,7 @@ std::string write_value(blackboard board, std::uint32_t slot, const dynamic_valu
     try {
         const std::shared_ptr<const void> made =
             key.custom->from_text(v.is_string() ? v.string() : v.to_json());
-        board.set_object(slot, *key.custom->cpp_type, made.get());
+        board.set_object(slot, key.custom->cpp_type, made.get());
     } catch (const std::exception& e) {
         return wrong + ": " + e.what();
     }

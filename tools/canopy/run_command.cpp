@@ -84,10 +84,10 @@ void set_value(blackboard board, std::uint32_t slot, const std::string& text) {
             } catch (const error&) {
                 value = dynamic_value(text);
             }
-            return board.set_object(slot, typeid(dynamic_value), &value);
+            return board.set_object(slot, type_id_of<dynamic_value>(), &value);
         }
         const std::shared_ptr<const void> object = key.custom->from_text(text);
-        return board.set_object(slot, *key.custom->cpp_type, object.get());
+        return board.set_object(slot, key.custom->cpp_type, object.get());
     }
     std::int64_t integer = 0;
     if (auto [end, e] = std::from_chars(first, last, integer); e == std::errc() && end == last)

@@ -331,12 +331,9 @@ public:
         if constexpr (detail::declares_parameters<Node>::value) params = Node::parameters();
         if constexpr (std::is_default_constructible_v<Node>) {
             const detail::port_scope declaring(params);
-            try {
-                [[maybe_unused]] const Node prototype{};
-            } catch (const std::exception&) {
-                // Its ports were declared before the constructor's body ran; a check of a
-                // setting's default or zero may refuse it, and is the loader's to report.
-            }
+            // Its ports are declared before the constructor's body runs; a check of a
+            // setting's default or zero may refuse it, and is the loader's to report.
+            detail::call_ignoring_errors([] { [[maybe_unused]] const Node prototype{}; });
         }
         node_type type{std::move(name), id, arity, std::move(params),
                        [](const param_list& p) -> std::unique_ptr<node> {
@@ -437,11 +434,11 @@ private:
                                   std::optional<std::int64_t> id, std::vector<param_spec> params,
                                   Ports... ports) {
         if (detail::is_null_callable(callable)) {
-            throw registry_error(std::string(kind) + " '" + name + "' has no function");
+            detail::throw_registry_error(std::string(kind) + " '" + name + "' has no function");
         }
         if (((ports.declaration() == nullptr) || ...)) {
-            throw registry_error(std::string(kind) + " '" + name +
-                                 "' is given a port bound to a node already: give it ports made "
+            detail::throw_registry_error(std::string(kind) + " '" + name +
+                                         "' is given a port bound to a node already: give it ports made "
                                  "for it, as canopy::input<int>(\"name\")");
         }
         (params.push_back(*ports.declaration()), ...);
