@@ -17,8 +17,8 @@ struct npc {
     int patrols = 0;
 };
 
-// A guard that throws for a broken NPC, in front of a patrol that runs; one record a line, so
-// that each node has a line of its own.
+// A guard that throws for a broken NPC, checked on every tick in front of a patrol that
+// runs; one record a line, so that each node has a line of its own.
 std::shared_ptr<const tree> guard_tree() {
     static registry reg = [] {
         registry r;
@@ -34,7 +34,7 @@ std::shared_ptr<const tree> guard_tree() {
         return r;
     }();
     load_result loaded = try_load_text(R"([
-{"id": 1, "type": "Selector"},
+{"id": 1, "type": "ReactiveSelector"},
 {"id": 2, "parentId": 1, "type": "Sequence"},
 {"id": 3, "parentId": 2, "type": "Guard"},
 {"id": 4, "parentId": 1, "type": "Patrol"}
