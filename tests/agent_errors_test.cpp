@@ -44,6 +44,20 @@ std::shared_ptr<const tree> guard_tree() {
     return loaded.tree;
 }
 
+struct robot {
+    int steps = 0;
+};
+struct car {};
+
+// A class node that needs the host, and says so.
+struct step final : node {
+    using host_type = robot;
+    status tick(context& ctx) const override {
+        ++ctx.host<robot>().steps;
+        return status::success;
+    }
+};
+
 // Every event an agent's observers are told, as text.
 struct event_log final : observer {
     std::vector<std::string> lines;
@@ -193,17 +207,6 @@ TEST_SUITE("agent errors") {
     }
 
     TEST_CASE("a class node that needs the host is checked when the agent is made") {
-        struct robot {
-            int steps = 0;
-        };
-        struct car {};
-        struct step final : node {
-            using host_type = robot;
-            status tick(context& ctx) const override {
-                ++ctx.host<robot>().steps;
-                return status::success;
-            }
-        };
         registry reg;
         register_builtin_nodes(reg);
         reg.add<step>("Step");
@@ -229,7 +232,6 @@ TEST_SUITE("agent errors") {
     }
 
     TEST_CASE("a host type's name is the C++ name") {
-        struct robot {};
         CHECK(detail::host_type_name(detail::host_type_of<int>()) == "int");
         CHECK(detail::host_type_name(detail::host_type_of<std::vector<int>>()).find("vector") !=
               std::string::npos);
