@@ -67,7 +67,7 @@ struct groot2_server::impl final : observer {
         if (hook_count.load(std::memory_order_relaxed) != 0 && &a.tree() == seen_tree)
             hold(node, protocol::hook_position::before_tick);
     }
-    void on_tick(const agent& a, tree::index node, status before, status result) override {
+    void on_tick(const agent& a, tree::index node, status /*before*/, status result) override {
         if (!client_active.load(std::memory_order_acquire) || &a.tree() != seen_tree) return;
         set_status(node, protocol::status_code(result), protocol::status_code(result));
         if (node == tree::root && board_wanted.load(std::memory_order_acquire)) {
