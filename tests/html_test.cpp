@@ -335,7 +335,8 @@ TEST_SUITE("html") {
     TEST_CASE("refuses a replay naming a node the tree does not have") {
         auto t = testing::runtime_tree(R"({"nodes": [{"id": 1, "type": "AlwaysSuccess"}]})");
         recorded_trace trace;
-        trace.ticks.push_back({1, 0, {{trace_event::kind::visit, status::idle, status::idle, 4}}});
+        trace.ticks.push_back(
+            {1, 0, {{trace_event::kind::visit, status::idle, status::idle, 4}}, {}, {}});
         html_options options;
         options.replay = &trace;
         CHECK_THROWS_AS(to_html(*t, options), error);
