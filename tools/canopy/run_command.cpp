@@ -187,32 +187,19 @@ std::variant<scheduled_event, std::string> parse_event(const std::string& text) 
     return e;
 }
 
-// Counts agent 0's node ticks and passes every event on to the trace printer, if there is
-// one. Only agent 0 is observed: an observer on every agent would cost each node tick a
-// virtual call and skew the time the summary reports.
+// Counts agent 0's node ticks, beside its other observers (the trace printer, the coverage
+// all agents share). Only agent 0 is counted: an observer on every agent would cost each node
+// tick a virtual call and skew the time the summary reports.
 class visit_counter final : public observer {
 public:
-    // Passes each event on to `next` and to `also` (either may be null): agent 0's trace
-    // printer and the coverage all agents share.
-    visit_counter(observer* next, observer* also) : next_(next), also_(also) {}
-    void on_visit(const agent& a, tree::index node) override {
-        if (next_ != nullptr) next_->on_visit(a, node);
-        if (also_ != nullptr) also_->on_visit(a, node);
-    }
-    void on_tick(const agent& a, tree::index node, status before, status result) override {
+    void on_tick(const agent& /*a*/, tree::index /*node*/, status /*before*/,
+                 status /*result*/) override {
         ++visits_;
-        if (next_ != nullptr) next_->on_tick(a, node, before, result);
-        if (also_ != nullptr) also_->on_tick(a, node, before, result);
     }
-    void on_halt(const agent& a, tree::index node) override {
-        if (next_ != nullptr) next_->on_halt(a, node);
-        if (also_ != nullptr) also_->on_halt(a, node);
-    }
+    void on_halt(const agent& /*a*/, tree::index /*node*/) override {}
     std::uint64_t visits() const noexcept { return visits_; }
 
 private:
-    observer* next_;
-    observer* also_;
     std::uint64_t visits_ = 0;
 };
 
@@ -541,8 +528,10 @@ int run(const run_options& o) {
     const bool covered = !o.coverage.empty() || o.min_coverage.has_value();
     std::optional<coverage_recorder> coverage;
     if (covered) coverage.emplace(t);
-    visit_counter counter(o.trace ? &printer : nullptr, coverage ? &*coverage : nullptr);
+    visit_counter counter;
     agents.front().set_observer(&counter);
+    if (o.trace) agents.front().add_observer(&printer);
+    if (coverage) agents.front().add_observer(&*coverage);
     for (std::size_t i = 1; coverage && i < agents.size(); ++i) agents[i].set_observer(&*coverage);
 #if CANOPY_HAS_GROOT2
     std::unique_ptr<groot2_server> groot2;
@@ -555,7 +544,7 @@ int run(const run_options& o) {
             std::cerr << "canopy: error: " << e.what() << '\n';
             return 1;
         }
-        groot2->watch(&agents.front(), &counter);
+        groot2->watch(&agents.front());
         std::cerr << "groot2: attach Groot2 to " << options.address << ", port " << options.port
                   << " (notifications on " << options.port + 1 << "); it sees agent 0\n";
     }

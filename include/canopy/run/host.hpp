@@ -2,28 +2,71 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace canopy {
 
 namespace detail {
 
-/// The type of an agent's host, as the address of a variable of its own: two host types
-/// compare equal exactly when they are the same type, without RTTI.
-using host_type = const void*;
+/// The C++ name of T as the compiler spells it (`robot`, `game::npc`), read from the
+/// signature the compiler gives a function template, as EnTT's type_name does: messages name
+/// a program's types without RTTI. Empty with a compiler whose signature is not recognised.
+template <typename T>
+std::string_view cpp_type_name() noexcept {
+#if defined(__clang__) || defined(__GNUC__)
+    // GCC: "... cpp_type_name() [with T = robot; std::string_view = ...]"; Clang: "[T = robot]".
+    const std::string_view signature = __PRETTY_FUNCTION__;
+    const std::size_t start = signature.find("T = ");
+    if (start == std::string_view::npos) return {};
+    const std::size_t end = signature.find_first_of(";]", start);
+    return signature.substr(start + 4, end - start - 4);
+#elif defined(_MSC_VER)
+    // "... __cdecl canopy::detail::cpp_type_name<struct robot>(void) noexcept"
+    std::string_view signature = __FUNCSIG__;
+    const std::size_t start = signature.find("cpp_type_name<");
+    const std::size_t end = signature.rfind(">(void)");
+    if (start == std::string_view::npos || end == std::string_view::npos) return {};
+    signature = signature.substr(start + 14, end - start - 14);
+    for (const std::string_view word : {"struct ", "class ", "enum "}) {
+        if (signature.substr(0, word.size()) == word) signature.remove_prefix(word.size());
+    }
+    return signature;
+#else
+    return {};
+#endif
+}
+
+/// What an agent's host type is known by: one constant per type, whose address is the type's
+/// identity (two host types compare equal exactly when they are the same type, without RTTI),
+/// and its name for messages.
+struct host_type_info {
+    std::string_view (*name)() noexcept;
+};
+
+/// The type of an agent's host, as the address of its host_type_info.
+using host_type = const host_type_info*;
 
 template <typename Host>
 struct host_tag {
-    static constexpr char id = 0;
+    static constexpr host_type_info info{&cpp_type_name<Host>};
 };
 
 template <typename Host>
 constexpr host_type host_type_of() noexcept {
-    return &host_tag<std::remove_cv_t<Host>>::id;
+    return &host_tag<std::remove_cv_t<Host>>::info;
 }
 
-/// A host type some node of a tree needs (an action taking `Host&`), with the first node type
-/// that needs it, for the message when an agent is given another.
+/// The C++ name of a host type, for messages; "no host" for none.
+inline std::string host_type_name(host_type type) {
+    if (type == nullptr) return "no host";
+    const std::string_view name = type->name();
+    return name.empty() ? std::string("a host type") : std::string(name);
+}
+
+/// A host type some node of a tree needs (an action taking `Host&`, a class declaring
+/// `using host_type = Host;`), with the first node type that needs it, for the message when
+/// an agent is given another.
 struct host_need {
     host_type type;
     std::string node_type;

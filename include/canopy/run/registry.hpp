@@ -45,8 +45,9 @@ struct node_type {
     /// The node::hook bits the runtime calls on this type's nodes: add<Node> finds those
     /// Node overrides; a hand-written creator's nodes get every hook.
     std::uint8_t hooks = node::all_hooks;
-    /// The host type this type's nodes take (an action taking `Host&`), or none: agents of a
-    /// tree using the type must be given a host of that type.
+    /// The host type this type's nodes take (an action taking `Host&`, a class declaring
+    /// `using host_type = Host;`), or none: agents of a tree using the type must be given a
+    /// host of that type. A hand-written node_type sets it to detail::host_type_of<Host>().
     detail::host_type host = nullptr;
     /// Its nodes read keys' update stamps or unset keys (blackboard::stamp, is_set, unset):
     /// the agents of a tree using the type keep a stamp per key, which trees without such a
@@ -200,6 +201,16 @@ CANOPY_DETAIL_FLAG_TRAIT(runs_scripts_whole)
 CANOPY_DETAIL_FLAG_TRAIT(stays_idle_when_skipped)
 #undef CANOPY_DETAIL_FLAG_TRAIT
 
+// The host type Node declares it needs, `using host_type = Host;`, or void.
+template <typename Node, typename = void>
+struct declared_host {
+    using type = void;
+};
+template <typename Node>
+struct declared_host<Node, std::void_t<typename Node::host_type>> {
+    using type = typename Node::host_type;
+};
+
 // Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
 template <typename Node, typename = void>
 struct declares_parameters : std::false_type {};
@@ -322,6 +333,11 @@ public:
     /// `static std::vector<param_spec> parameters()`, and take `const param_list&` in its
     /// constructor to read them. The runtime calls the hooks (enter, exit, halt) that Node
     /// overrides, and no other.
+    ///
+    /// A class whose nodes need the agent's host says so with `using host_type = Robot;`:
+    /// every agent of a tree using the type is then checked, when it is made or given a host,
+    /// to have a Robot (as for an action taking `Robot&`), so a node on a branch rarely taken
+    /// cannot find a missing host only in play. Its nodes read it with ctx.host<Robot>().
     template <typename Node>
     const node_type& add(std::string name, std::optional<std::int64_t> id = std::nullopt,
                          canopy::arity arity = arity::leaf) {
@@ -351,6 +367,11 @@ public:
         type.ticks_in_order = detail::ticks_in_order<Node>::value;
         type.runs_scripts_whole = detail::runs_scripts_whole<Node>::value;
         type.stays_idle_when_skipped = detail::stays_idle_when_skipped<Node>::value;
+        using host = typename detail::declared_host<Node>::type;
+        static_assert(std::is_void_v<host> || std::is_class_v<host> || std::is_union_v<host>,
+                      "`using host_type = Host;` names the class of the agent's host (as "
+                      "`robot`, not `robot*` or `robot&`)");
+        if constexpr (!std::is_void_v<host>) type.host = detail::host_type_of<host>();
         return add(std::move(type));
     }
 
