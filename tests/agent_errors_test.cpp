@@ -235,7 +235,7 @@ TEST_SUITE("agent errors") {
         CHECK(detail::host_type_name(detail::host_type_of<int>()) == "int");
         CHECK(detail::host_type_name(detail::host_type_of<std::vector<int>>()).find("vector") !=
               std::string::npos);
-        CHECK(detail::host_type_name(nullptr) == "no host");
+        CHECK(detail::host_type_name({}) == "no host");
         CHECK(detail::host_type_of<robot>() != detail::host_type_of<int>());
         CHECK(detail::host_type_of<const robot>() == detail::host_type_of<robot>());
     }

@@ -89,6 +89,8 @@ agent::tick_telling_listeners(std::int64_t dt_ns) {
                                                               : agent_event::run_failed);
         }
         return result;
+    } catch (const param_error& e) {
+        return contain(ctx, e.what(), e.code(), true);
     } catch (const error& e) {
         return contain(ctx, e.what(), e.code());
     } catch (const std::exception& e) {
@@ -216,6 +218,8 @@ status agent::tick(double dt) {
     // follows a throw is out of line, in contain().
     try {
         return root_result(ctx.tick(tree::root));
+    } catch (const param_error& e) {
+        return contain(ctx, e.what(), e.code(), true);
     } catch (const error& e) {
         return contain(ctx, e.what(), e.code());
     } catch (const std::exception& e) {
@@ -236,7 +240,8 @@ agent::extras& agent::more() {
 __attribute__((noinline, cold))
 #endif
 status
-agent::contain(const context& ctx, const char* message, std::optional<error_code> code) {
+agent::contain(const context& ctx, const char* message, std::optional<error_code> code,
+               bool names_no_node) {
     node_error& kept = more().error.emplace();
     kept.node = ctx.node();
     kept.tick = core_.ticks;
@@ -246,8 +251,9 @@ agent::contain(const context& ctx, const char* message, std::optional<error_code
     if (core_.watcher != nullptr) core_.watcher->on_error(*this, kept);
     const canopy::error_policy policy = error_policy();
     if (policy == error_policy::rethrow) {
-        // A parameter's error names the node, as those found when the tree is built do.
-        if (code == error_code::param) throw param_error(kept.text);
+        // A port's error (param_error) names the node, as those found when the tree is built
+        // do; other errors pass on as they were thrown.
+        if (names_no_node) throw param_error(kept.text);
         throw;
     }
     try {

@@ -199,7 +199,9 @@ private:
     status tick_telling_listeners(std::int64_t dt_ns);
     // What a tick does with an exception a node threw (error_policy), called in the handler:
     // keeps it, tells the observers, then rethrows or halts.
-    status contain(const context& ctx, const char* message, std::optional<error_code> code);
+    // `names_no_node`: a port's error (param_error), which the rethrown error names the node in.
+    status contain(const context& ctx, const char* message, std::optional<error_code> code,
+                   bool names_no_node = false);
     extras& more();  // extras_, made when first needed
     // Runs `tree` from a fresh state block, with the values of the keys both trees have when
     // `keep_shared_keys`; if the block cannot be made (the tree cannot run, or the host does

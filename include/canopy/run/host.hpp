@@ -5,62 +5,25 @@
 #include <string_view>
 #include <type_traits>
 
+#include "canopy/core/type_id.hpp"
+
 namespace canopy {
 
 namespace detail {
 
-/// The C++ name of T as the compiler spells it (`robot`, `game::npc`), read from the
-/// signature the compiler gives a function template, as EnTT's type_name does: messages name
-/// a program's types without RTTI. Empty with a compiler whose signature is not recognised.
-template <typename T>
-std::string_view cpp_type_name() noexcept {
-#if defined(__clang__) || defined(__GNUC__)
-    // GCC: "... cpp_type_name() [with T = robot; std::string_view = ...]"; Clang: "[T = robot]".
-    const std::string_view signature = __PRETTY_FUNCTION__;
-    const std::size_t start = signature.find("T = ");
-    if (start == std::string_view::npos) return {};
-    const std::size_t end = signature.find_first_of(";]", start);
-    return signature.substr(start + 4, end - start - 4);
-#elif defined(_MSC_VER)
-    // "... __cdecl canopy::detail::cpp_type_name<struct robot>(void) noexcept"
-    std::string_view signature = __FUNCSIG__;
-    const std::size_t start = signature.find("cpp_type_name<");
-    const std::size_t end = signature.rfind(">(void)");
-    if (start == std::string_view::npos || end == std::string_view::npos) return {};
-    signature = signature.substr(start + 14, end - start - 14);
-    for (const std::string_view word : {"struct ", "class ", "enum "}) {
-        if (signature.substr(0, word.size()) == word) signature.remove_prefix(word.size());
-    }
-    return signature;
-#else
-    return {};
-#endif
-}
-
-/// What an agent's host type is known by: one constant per type, whose address is the type's
-/// identity (two host types compare equal exactly when they are the same type, without RTTI),
-/// and its name for messages.
-struct host_type_info {
-    std::string_view (*name)() noexcept;
-};
-
-/// The type of an agent's host, as the address of its host_type_info.
-using host_type = const host_type_info*;
-
-template <typename Host>
-struct host_tag {
-    static constexpr host_type_info info{&cpp_type_name<Host>};
-};
+/// The type of an agent's host (canopy::type_id: compared without RTTI); default-made for
+/// none.
+using host_type = type_id;
 
 template <typename Host>
 constexpr host_type host_type_of() noexcept {
-    return &host_tag<std::remove_cv_t<Host>>::info;
+    return type_id_of<Host>();
 }
 
 /// The C++ name of a host type, for messages; "no host" for none.
 inline std::string host_type_name(host_type type) {
-    if (type == nullptr) return "no host";
-    const std::string_view name = type->name();
+    if (!type) return "no host";
+    const std::string_view name = type.name();
     return name.empty() ? std::string("a host type") : std::string(name);
 }
 
@@ -91,7 +54,7 @@ public:
     template <typename Host>
     host_ref(Host* host) noexcept  // NOLINT(google-explicit-constructor): agent(t, &robot)
         : object_(reinterpret_cast<detail::erased_host*>(host)),
-          type_(host == nullptr ? nullptr : detail::host_type_of<Host>()) {
+          type_(host == nullptr ? detail::host_type{} : detail::host_type_of<Host>()) {
         static_assert(!std::is_void_v<Host>,
                       "an agent's host is passed as a pointer to its own type, not as void*: "
                       "nodes then ask for it as that type, and a mismatch is caught");
@@ -121,7 +84,7 @@ public:
 
 private:
     detail::erased_host* object_ = nullptr;
-    detail::host_type type_ = nullptr;
+    detail::host_type type_{};
 };
 
 }  // namespace canopy

@@ -48,7 +48,7 @@ struct node_type {
     /// The host type this type's nodes take (an action taking `Host&`, a class declaring
     /// `using host_type = Host;`), or none: agents of a tree using the type must be given a
     /// host of that type. A hand-written node_type sets it to detail::host_type_of<Host>().
-    detail::host_type host = nullptr;
+    detail::host_type host{};
     /// Its nodes read keys' update stamps or unset keys (blackboard::stamp, is_set, unset):
     /// the agents of a tree using the type keep a stamp per key, which trees without such a
     /// type do without. add<Node> sets it when Node has `static constexpr bool
