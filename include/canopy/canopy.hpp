@@ -11,6 +11,7 @@
 #include "canopy/core/source_location.hpp"
 #include "canopy/core/status.hpp"
 #include "canopy/core/value_type.hpp"
+#include "canopy/core/version.hpp"
 
 // records/: node records and tree documents: what readers make and writers take
 #include "canopy/records/document.hpp"
@@ -28,6 +29,7 @@
 #include "canopy/run/node.hpp"
 #include "canopy/run/observer.hpp"
 #include "canopy/run/parallel_ticker.hpp"
+#include "canopy/run/plugin.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/registry.hpp"
 #include "canopy/run/script.hpp"

@@ -45,9 +45,24 @@ std::optional<file_format> find_format(const std::string& name) {
     return std::nullopt;
 }
 
+void add_plugin_option(CLI::App& command) {
+    command
+        .add_option_function<std::vector<std::string>>(
+            "--plugin",
+            [](const std::vector<std::string>& paths) {
+                for (const std::string& path : paths) add_plugin(path);
+            },
+            "The program's node types, from a shared library built with canopy_add_plugin "
+            "(see docs/cli.md, \"Plugins\"): trees are checked and run with them and the "
+            "built-in nodes, strictly, and not with the demos'; may be repeated")
+        ->type_name("LIB")
+        ->allow_extra_args(false);
+}
+
 void add_reading_options(CLI::App& command, load_options& options) {
     CLI::App* group = command.add_option_group(
         "Reading the file", "How to read the tree file (the same for every command)");
+    add_plugin_option(*group);
     group->add_option("--tree", options.tree,
                       "The tree to use, by name, where the file holds several (default: its "
                       "main tree)");
@@ -194,8 +209,8 @@ void print_diagnostics(const std::vector<diagnostic>& diagnostics) {
     }
     if (unknown_type) {
         std::cerr << "canopy: note: `canopy types` lists the node types this tool knows; "
-                     "--models FILE adds the program's node models, --lenient reads a tree "
-                     "written for another program\n";
+                     "--plugin LIB adds the program's node types, --models FILE its node "
+                     "models, --lenient reads a tree written for another program\n";
     }
 }
 

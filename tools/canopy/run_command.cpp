@@ -438,7 +438,7 @@ public:
         if (std::string why = why_not_runnable(t); !why.empty()) return refuse(why);
         const demo::pack* uses = nullptr;
         try {
-            uses = demo::pack_for(t);
+            uses = demo_pack_for(t);
         } catch (const error& e) {
             return refuse(e.what());
         }
@@ -507,7 +507,7 @@ int run(const run_options& o) {
     const demo::pack* pack = nullptr;
     std::vector<agent> agents;
     try {
-        pack = demo::pack_for(*t);
+        pack = demo_pack_for(*t);
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         agents.reserve(o.agents);
         progress making("making agents", o.agents, 1024);
