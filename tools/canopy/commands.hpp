@@ -71,6 +71,11 @@ std::string why_not_runnable(const tree& t);
 /// error's own text.
 std::string cannot_run_text(const error& e, const tree& t);
 
+/// Per key of `t` (slot order), whether it is the tree's: one the file declares or that a
+/// parameter or script of the tree names, and not a key of the program's (the CLI registry's,
+/// the demo's `health`) that the tree never names, which every agent has all the same.
+std::vector<bool> keys_of_the_tree(const tree& t);
+
 /// FILE as the loader reads it: "-" is standard input, which only --from can tell the format
 /// of (a usage error without it). Read so, the files it names by relative paths are looked
 /// for beside it, in /dev: load_tree() reads one tree better.

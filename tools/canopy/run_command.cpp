@@ -268,10 +268,19 @@ bool is_subtree_key(std::string_view name) {
 void print_blackboard(agent& a) {
     const canopy::blackboard board = a.blackboard();
     const bool javascript = a.tree().layout().interrupts_on_error;  // runtime_rules::behavior3
+    // The program's keys the tree never names are not printed (the demo's health in the pet
+    // tree); worked out once per tree.
+    static std::uint64_t known_tree = 0;
+    static std::vector<bool> ours;
+    if (ours.empty() || known_tree != a.tree().fingerprint()) {
+        known_tree = a.tree().fingerprint();
+        ours = keys_of_the_tree(a.tree());
+    }
     std::vector<std::pair<std::string_view, std::uint32_t>> keys;
     for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
         const std::string& name = board.keys()[slot].name;
-        if (!is_subtree_key(name) && board.is_set(slot)) keys.emplace_back(name, slot);
+        if (!is_subtree_key(name) && board.is_set(slot) && slot < ours.size() && ours[slot])
+            keys.emplace_back(name, slot);
     }
     std::sort(keys.begin(), keys.end());
     for (const auto& [name, slot] : keys) {
