@@ -12,6 +12,7 @@
 #include "canopy/core/status.hpp"
 #include "canopy/core/type_id.hpp"
 #include "canopy/core/value_type.hpp"
+#include "canopy/core/version.hpp"
 
 // records/: node records and tree documents: what readers make and writers take
 #include "canopy/records/document.hpp"
@@ -31,6 +32,7 @@
 #include "canopy/run/observer.hpp"
 #include "canopy/run/observer_list.hpp"
 #include "canopy/run/parallel_ticker.hpp"
+#include "canopy/run/plugin.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/registry.hpp"
 #include "canopy/run/script.hpp"

@@ -246,6 +246,39 @@ void registry::add_alias(std::string alias, std::string_view target) {
     alias_names_.push_back(std::move(alias));
 }
 
+const node_type& registry::describe(std::string_view type_name, std::string description,
+                                    std::vector<std::pair<std::string, std::string>> params) {
+    const node_type* found = find(type_name);
+    if (found == nullptr) {
+        std::string message =
+            "cannot describe unregistered node type '" + std::string(type_name) + "'";
+        if (const std::string_view near = nearest_name(type_name); !near.empty())
+            message += " (did you mean '" + std::string(near) + "'?)";
+        throw registry_error(message);
+    }
+    // The registry owns its types; find() hands them out const so that nothing else changes
+    // them.
+    node_type& type = const_cast<node_type&>(*found);
+    for (const auto& [name, text] : params) {
+        const auto spec = std::find_if(type.params.begin(), type.params.end(),
+                                       [&](const param_spec& p) { return p.name == name; });
+        if (spec == type.params.end()) {
+            std::string known;
+            for (const param_spec& p : type.params) known += (known.empty() ? "" : ", ") + p.name;
+            throw registry_error("node type '" + type.name + "' has no parameter '" + name +
+                                 "' to describe (" +
+                                 (known.empty() ? "it has none" : "it has " + known) + ")");
+        }
+    }
+    type.description = std::move(description);
+    for (auto& [name, text] : params) {
+        for (param_spec& spec : type.params) {
+            if (spec.name == name) spec.description = std::move(text);
+        }
+    }
+    return type;
+}
+
 const node_type* registry::find(std::string_view name) const {
     auto found = by_name_.find(std::string(name));
     return found == by_name_.end() ? nullptr : found->second;

@@ -38,7 +38,7 @@ struct html_command_options {
 bool record_run(const html_command_options& o, const std::shared_ptr<const tree>& t,
                 recorded_trace& trace, coverage_recorder* coverage) {
     try {
-        const demo::pack* pack = demo::pack_for(*t);
+        const demo::pack* pack = demo_pack_for(*t);
         std::unique_ptr<demo::world> world;
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         std::vector<agent> agents;

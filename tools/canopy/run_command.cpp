@@ -255,10 +255,19 @@ bool is_subtree_key(std::string_view name) {
 void print_blackboard(agent& a) {
     const canopy::blackboard board = a.blackboard();
     const bool javascript = a.tree().layout().interrupts_on_error;  // runtime_rules::behavior3
+    // The program's keys the tree never names are not printed (the demo's health in the pet
+    // tree); worked out once per tree.
+    static std::uint64_t known_tree = 0;
+    static std::vector<bool> ours;
+    if (ours.empty() || known_tree != a.tree().fingerprint()) {
+        known_tree = a.tree().fingerprint();
+        ours = keys_of_the_tree(a.tree());
+    }
     std::vector<std::pair<std::string_view, std::uint32_t>> keys;
     for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
         const std::string& name = board.keys()[slot].name;
-        if (!is_subtree_key(name) && board.is_set(slot)) keys.emplace_back(name, slot);
+        if (!is_subtree_key(name) && board.is_set(slot) && slot < ours.size() && ours[slot])
+            keys.emplace_back(name, slot);
     }
     std::sort(keys.begin(), keys.end());
     for (const auto& [name, slot] : keys) {
@@ -425,7 +434,7 @@ public:
         if (std::string why = why_not_runnable(t); !why.empty()) return refuse(why);
         const demo::pack* uses = nullptr;
         try {
-            uses = demo::pack_for(t);
+            uses = demo_pack_for(t);
         } catch (const error& e) {
             return refuse(e.what());
         }
@@ -494,7 +503,7 @@ int run(const run_options& o) {
     const demo::pack* pack = nullptr;
     std::vector<agent> agents;
     try {
-        pack = demo::pack_for(*t);
+        pack = demo_pack_for(*t);
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         agents.reserve(o.agents);
         progress making("making agents", o.agents, 1024);

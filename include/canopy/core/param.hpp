@@ -90,6 +90,9 @@ struct param_spec {
     /// For an input of a registered type: the other registered types whose keys it reads,
     /// which its node converts (BehaviorTree.CPP's polymorphic casts between shared_ptrs).
     std::vector<type_id> converts_from = {};
+    /// What the parameter means to whoever writes a tree ("metres per second"), which
+    /// editors' palettes show (registry::describe); may be empty.
+    std::string description = {};
 
     /// The name of the parameter's type: to_string(type), or the registered type's name.
     std::string_view type_name() const noexcept {

@@ -80,6 +80,9 @@ struct node_type {
     /// (detail::left_running_code). add<Node> sets it when Node has `static constexpr bool
     /// stays_idle_when_skipped = true`.
     bool stays_idle_when_skipped = false;
+    /// What the type does, for whoever writes a tree: editors' palettes show it
+    /// (registry::describe); may be empty.
+    std::string description = {};
 };
 
 namespace detail {
@@ -430,6 +433,17 @@ public:
     /// Makes `alias` another name for the registered type `target` (e.g. "Fallback" for
     /// "Selector"). Trees print a node by its type's registered name, whatever the file said.
     void add_alias(std::string alias, std::string_view target);
+
+    /// Describes a registered type for editors' palettes (write_palette): what it does and, by
+    /// parameter name, what each parameter means, as
+    ///
+    ///     reg.describe("Chase", "Runs at the target until within reach",
+    ///                  {{"speed", "metres per second"}, {"target", "the entity chased"}});
+    ///
+    /// Parameters it does not name keep their descriptions. Returns the type.
+    /// @warning throws registry_error for a name no type has, or a parameter the type lacks.
+    const node_type& describe(std::string_view type_name, std::string description,
+                              std::vector<std::pair<std::string, std::string>> params = {});
 
     /// The type of that name or alias, or null.
     const node_type* find(std::string_view name) const;
