@@ -10,7 +10,7 @@ command whose output opens the block, without the command shown, and a blank lin
     scripts/cli_docs.py --canopy build/release/tools/canopy/canopy --check   # diff, exit 1
 
 The commands run in bash, in a scratch folder that holds links to the repository's data/ and
-tests/, with `canopy` on the PATH; files they write stay in the scratch folder. `echo $?`
+tests/ and to the example node plugin (libcanopy_guards.so), with `canopy` on the PATH; files they write stay in the scratch folder. `echo $?`
 prints the exit code of the command before it. Figures that change from run to run (times)
 are compared masked, and a block whose output differs only in them is left as it is.
 """
@@ -49,6 +49,12 @@ class Runner:
         (bin_dir / "canopy").symlink_to(Path(canopy).resolve())
         for name in ("data", "tests"):
             (scratch / name).symlink_to(ROOT / name)
+        # The example node plugin the build makes beside the CLI (demo/guards), as
+        # ./libcanopy_guards.so.
+        build = Path(canopy).resolve().parent.parent.parent
+        plugin = build / "demo" / "guards" / "libcanopy_guards.so"
+        if plugin.exists():
+            (scratch / plugin.name).symlink_to(plugin)
         self.env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
                         LC_ALL="C")
         self.last_exit_code = 0

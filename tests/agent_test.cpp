@@ -244,6 +244,7 @@ TEST_SUITE("agent") {
         CHECK(run(a, 1) == "r");
         a.reset();
         CHECK(trace.str() ==
+              "-- tick 1 (0.1 s)\n"
               "Sequence #1\n"
               "  Not #2\n"
               "    Scripted #3: idle -> running\n"
@@ -497,8 +498,7 @@ TEST_SUITE("agent") {
         REQUIRE(as_car);
         REQUIRE(maybe);
         agent wrong(as_car.tree, &host);
-        CHECK_THROWS_WITH_AS(wrong.tick(0.1),
-                             doctest::Contains("asked for the agent's host as a type it is not"),
+        CHECK_THROWS_WITH_AS(wrong.tick(0.1), doctest::Contains("car', which it is not"),
                              host_error);
         agent missing(as_car.tree);
         CHECK_THROWS_AS(missing.tick(0.1), host_error);

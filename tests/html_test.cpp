@@ -275,6 +275,36 @@ TEST_SUITE("html") {
         CHECK(ticks[1]["e"].back() == json::parse("[1,0,3,1]"));
     }
 
+    TEST_CASE("a replay embeds each tick's blackboard and error, and the viewer shows them") {
+        auto t = testing::runtime_tree(R"({"nodes": [
+            {"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 1}},
+            {"id": 3, "parentId": 1, "type": "SetBlackboard", "params": {"key": "count", "value": 7}}
+        ]})");
+        agent a(t);
+        trace_recorder recorder(t, 10);
+        a.set_observer(&recorder);
+        a.tick(0.1);
+        a.tick(0.1);
+        recorded_trace trace = recorder.recording();
+        trace.ticks[1].events.push_back({trace_event::kind::error, status::idle, status::idle, 2});
+        trace.ticks[1].error = "out of <ink>";
+        html_options options;
+        options.replay = &trace;
+        const std::string page = to_html(*t, options);
+        const json ticks = page_data(page)["ticks"];
+        REQUIRE(ticks.size() == 2);
+        // [name, type, value], as the live view gives the blackboard.
+        CHECK(ticks[0]["b"] == json::parse(R"([["health","number","0"],["count","integer","0"],
+                                               ["alarm","boolean","false"]])"));
+        CHECK(ticks[1]["b"][1] == json::parse(R"(["count","integer","7"])"));
+        CHECK_FALSE(ticks[0].contains("x"));
+        CHECK(ticks[1]["x"] == "out of <ink>");
+        CHECK(ticks[1]["e"].back() == json::parse("[3,2,0,0]"));
+        CHECK(page.find("renderBoard(ticks[tick].b)") != std::string::npos);
+        CHECK(page.find("out of <ink>") == std::string::npos);  // escaped in the data
+    }
+
     TEST_CASE("a replay embeds a skipped result as status 4, and the viewer names it") {
         auto t = testing::runtime_tree(R"({"nodes": [
             {"id": 1, "type": "Sequence"},
@@ -305,7 +335,8 @@ TEST_SUITE("html") {
     TEST_CASE("refuses a replay naming a node the tree does not have") {
         auto t = testing::runtime_tree(R"({"nodes": [{"id": 1, "type": "AlwaysSuccess"}]})");
         recorded_trace trace;
-        trace.ticks.push_back({1, 0, {{trace_event::kind::visit, status::idle, status::idle, 4}}});
+        trace.ticks.push_back(
+            {1, 0, {{trace_event::kind::visit, status::idle, status::idle, 4}}, {}, {}});
         html_options options;
         options.replay = &trace;
         CHECK_THROWS_AS(to_html(*t, options), error);

@@ -197,9 +197,15 @@ TEST_SUITE("palette") {
             CAPTURE(name);
             const node_type& type = type_of_model(reg, name, model);
             CHECK(covered.insert(type.name).second);
+            // An output of a type without a table row is an output slot, which the reader
+            // names by its position, as a tree's node wiring it.
+            std::size_t outputs = 0;
             for (const param_spec& spec : type.params) {
                 CAPTURE(spec.name);
-                CHECK(port_of(model, spec.name) != nullptr);
+                const std::string slot = "output" + std::to_string(++outputs);
+                if (!spec.output) --outputs;
+                CHECK((port_of(model, spec.name) != nullptr ||
+                       (spec.output && port_of(model, slot) != nullptr)));
             }
         }
         CHECK(covered.size() == reg.types().size());

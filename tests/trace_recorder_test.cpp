@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <sstream>
+#include <stdexcept>
 
 #include "canopy/canopy.hpp"
 #include "runtime_support.hpp"
@@ -40,6 +41,7 @@ trace_error read_error(const std::string& text) {
 // Version 1, which traces written before "skipped" have: still read.
 const std::string header = "canopy-trace 1\ntree 3 0123456789abcdef waiting\n";
 const std::string header_2 = "canopy-trace 2\ntree 3 0123456789abcdef waiting\n";
+const std::string header_3 = "canopy-trace 3\ntree 3 0123456789abcdef waiting\n";
 
 }  // namespace
 
@@ -157,6 +159,7 @@ TEST_SUITE("trace recorder") {
         a.set_observer(&printer);
         CHECK(a.tick(0.1) == status::skipped);
         CHECK(printed.str() ==
+              "-- tick 1 (0.1 s)\n"
               "Sequence #1\n"
               "  Scripted #2: idle -> skipped\n"
               "  Scripted #3: idle -> skipped\n"
@@ -176,6 +179,78 @@ TEST_SUITE("trace recorder") {
         CHECK(read.ticks[0].events[1].result == status::running);
     }
 
+    TEST_CASE("keeps the blackboard each tick left, in the file too, escaped") {
+        registry reg = testing::runtime_registry();
+        reg.add_key("note", param_type::string, param_value(std::string("two words\\one\nline")));
+        load_result r = try_load_text(R"([{"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "WaitTicks", "params": {"ticks": 1}},
+            {"id": 3, "parentId": 1, "type": "SetBlackboard",
+             "params": {"key": "count", "value": 7}}])",
+                                      file_format::flat_json, reg);
+        REQUIRE(r);
+        agent a(r.tree);
+        trace_recorder recorder(r.tree, 10);
+        a.set_observer(&recorder);
+        a.tick(0.1);
+        a.tick(0.1);
+        const recorded_trace trace = recorder.recording();
+        REQUIRE(trace.ticks.size() == 2);
+        auto value = [](const traced_tick& tick, const std::string& key) {
+            for (const blackboard_entry& e : tick.blackboard)
+                if (e.key == key) return e.value;
+            return std::string("(none)");
+        };
+        CHECK(value(trace.ticks[0], "count") == "0");
+        CHECK(value(trace.ticks[1], "count") == "7");
+        CHECK(value(trace.ticks[1], "note") == "two words\\one\nline");
+        std::stringstream text;
+        write_trace(trace, text);
+        CHECK(text.str().find("\nvalue note two words\\\\one\\nline\n") != std::string::npos);
+        const recorded_trace back = read_trace(text, "board.trace");
+        REQUIRE(back.ticks.size() == 2);
+        CHECK(back.ticks[1].blackboard == trace.ticks[1].blackboard);
+        CHECK(back.ticks[0].blackboard == trace.ticks[0].blackboard);
+
+        trace_recorder without(r.tree, 10, false);
+        agent b(r.tree);
+        b.set_observer(&without);
+        b.tick(0.1);
+        CHECK(without.recording().ticks.at(0).blackboard.empty());
+    }
+
+    TEST_CASE("records a node's error, and the next tick apart, in the file too") {
+        registry reg = testing::runtime_registry();
+        reg.add_action("Throw", [](context& ctx) -> status {
+            if (ctx.time() < 0.15) throw std::runtime_error("boom\nagain");
+            return status::success;
+        });
+        load_result r = try_load_text(R"([{"id": 1, "type": "Sequence"},
+            {"id": 2, "parentId": 1, "type": "Throw"}])",
+                                      file_format::flat_json, reg);
+        REQUIRE(r);
+        agent a(r.tree);
+        a.set_error_policy(error_policy::halt);
+        trace_recorder recorder(r.tree, 10);
+        a.set_observer(&recorder);
+        CHECK(a.tick(0.1) == status::idle);
+        CHECK(a.tick(0.1) == status::success);
+        const recorded_trace trace = recorder.recording();
+        REQUIRE(trace.ticks.size() == 2);
+        using k = trace_event::kind;
+        const std::vector<trace_event> first = {{k::visit, status::idle, status::idle, 0},
+                                                {k::visit, status::idle, status::idle, 1},
+                                                {k::error, status::idle, status::idle, 1},
+                                                {k::halt, status::idle, status::idle, 1},
+                                                {k::halt, status::idle, status::idle, 0}};
+        CHECK(trace.ticks[0].events == first);
+        CHECK(trace.ticks[0].error == "boom\nagain");
+        CHECK(trace.ticks[1].error.empty());
+        CHECK(trace.ticks[1].events.size() == 4);
+        const recorded_trace back = round_trip(trace);
+        CHECK(back.ticks[0].events == first);
+        CHECK(back.ticks[0].error == "boom\nagain");
+    }
+
     TEST_CASE("the trace format is lines of words, as documented") {
         auto t = waiting_tree();
         agent a(t);
@@ -185,13 +260,13 @@ TEST_SUITE("trace recorder") {
         std::ostringstream text;
         recorder.write(text);
         std::ostringstream expected;
-        expected << "canopy-trace 2\ntree 3 ";
+        expected << "canopy-trace 3\ntree 3 ";
         expected << std::hex;
         expected.width(16);
         expected.fill('0');
         expected << tree_checksum(*t) << std::dec;
         expected << " waiting\ntick 1 500000000\nvisit 0\nvisit 1\nresult 1 idle running\n"
-                    "result 0 idle running\n";
+                    "result 0 idle running\nvalue health 0\nvalue count 0\nvalue alarm false\n";
         CHECK(text.str() == expected.str());
     }
 
@@ -228,7 +303,7 @@ TEST_SUITE("trace recorder") {
             {"", 0, "bad.trace: error: empty file: not a Canopy trace"},
             {"canopy-trace\n", 1, "bad.trace:1: error: not a Canopy trace"},
             {"{\"nodes\": []}\n", 1, "bad.trace:1: error: not a Canopy trace"},
-            {"canopy-trace 3\n", 1, "bad.trace:1: error: trace format version 3 is not supported"},
+            {"canopy-trace 4\n", 1, "bad.trace:1: error: trace format version 4 is not supported"},
             {"canopy-trace 0\n", 1, "bad.trace:1: error: trace format version 0 is not supported"},
             {"canopy-trace 1\ntree three 0123456789abcdef\n", 2,
              "bad.trace:2: error: expected 'tree NODES CHECKSUM [NAME]'"},
@@ -252,6 +327,15 @@ TEST_SUITE("trace recorder") {
             {header + "tick 2 0\ntick 2 0\n", 4,
              "bad.trace:4: error: tick 2 after tick 2: tick numbers must grow"},
             {header + "tick 1 0\nwait 0\n", 4, "bad.trace:4: error: unknown line 'wait'"},
+            {header_2 + "tick 1 0\nvalue count 1\n", 4, "bad.trace:4: error: unknown line 'value'"},
+            {header_3 + "tick 1 0\nvalue count a\\qb\n", 4,
+             "bad.trace:4: error: expected 'value KEY TEXT'"},
+            {header_3 + "value count 1\n", 3,
+             "bad.trace:3: error: an event before the first 'tick' line"},
+            {header_3 + "tick 1 0\nerror 9 boom\n", 4,
+             "bad.trace:4: error: node 9 is not in a tree of 3 nodes"},
+            {header_3 + "tick 1 0\nerror\n", 4,
+             "bad.trace:4: error: expected 'error NODE MESSAGE'"},
             {header + "tick 1 -5 x\n", 3, "bad.trace:3: error: expected 'tick NUMBER TIME_NS'"},
         };
         for (const bad& c : cases) {

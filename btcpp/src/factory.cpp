@@ -138,7 +138,7 @@ public:
             // to it (registerPolymorphicCast), as BehaviorTree.CPP's does.
             for (canopy::param_spec& param : type.params) {
                 if (!param.output && param.custom != nullptr)
-                    param.converts_from = casts->convertibleTo(*param.custom->cpp_type);
+                    param.converts_from = casts->convertibleTo(param.custom->cpp_type);
             }
             reg.add(type);
         }
@@ -189,10 +189,10 @@ public:
     std::shared_ptr<const canopy::value_type> registered(
         std::shared_ptr<const canopy::value_type> type) {
         for (const auto& known : canopy::builtin_value_types()) {
-            if (*known->cpp_type == *type->cpp_type) return known;
+            if (known->cpp_type == type->cpp_type) return known;
         }
         for (const auto& known : value_types) {
-            if (*known->cpp_type == *type->cpp_type) return known;
+            if (known->cpp_type == type->cpp_type) return known;
         }
         value_types.push_back(type);
         return type;

@@ -1,19 +1,21 @@
 #include "behaviortree_cpp/utils/polymorphic_cast_registry.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <mutex>
 #include <string>
 
 namespace BT {
 
-void PolymorphicCastRegistry::add(const std::type_info& derived, const std::type_info& base,
-                                  CastFunction up, CastFunction down) {
+void PolymorphicCastRegistry::add(Names derived, Names base, CastFunction up,
+                                  CastFunction down) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
-    upcasts_[{derived, base}] = std::move(up);
-    downcasts_[{base, derived}] = std::move(down);
-    base_types_[derived].insert(base);
-    types_.emplace(derived, &derived);
-    types_.emplace(base, &base);
+    const std::type_index from(*derived.first), to(*base.first);
+    upcasts_[{from, to}] = std::move(up);
+    downcasts_[{to, from}] = std::move(down);
+    base_types_[from].insert(to);
+    types_.emplace(from, derived);
+    types_.emplace(to, base);
     ++version_;
 }
 
@@ -93,13 +95,17 @@ void PolymorphicCastRegistry::clear() {
     ++version_;
 }
 
-std::vector<const std::type_info*> PolymorphicCastRegistry::convertibleTo(
-    const std::type_info& to) const {
-    std::vector<const std::type_info*> from;
+std::vector<canopy::type_id> PolymorphicCastRegistry::convertibleTo(canopy::type_id to) const {
+    std::vector<canopy::type_id> from;
     std::shared_lock<std::shared_mutex> lock(mutex_);
-    for (const auto& [index, type] : types_) {
-        if (*type != to && (!pathUp(index, to).empty() || downcasts_.count({index, to}) != 0))
-            from.push_back(type);
+    const auto target = std::find_if(types_.begin(), types_.end(),
+                                     [&](const auto& type) { return type.second.second == to; });
+    if (target == types_.end()) return from;
+    const std::type_index to_index = target->first;
+    for (const auto& [index, names] : types_) {
+        if (index != to_index &&
+            (!pathUp(index, to_index).empty() || downcasts_.count({index, to_index}) != 0))
+            from.push_back(names.second);
     }
     return from;
 }

@@ -209,7 +209,7 @@ public:
         }
         canopy::blackboard board = scope.board();
         for (std::uint32_t slot = 0; slot < before.size(); ++slot)
-            board.set_object(slot, typeid(btcpp_entry), &before[slot]);
+            board.set_object(slot, canopy::type_id_of<btcpp_entry>(), &before[slot]);
 
         // Problems BehaviorTree.CPP finds only when the statement runs fail the run here too.
         std::vector<canopy::script_problem> deferred;

@@ -1,9 +1,13 @@
 #include "tree_state.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <typeinfo>
 #include <utility>
+#include <vector>
 
 #include "canopy/core/error.hpp"
 #include "canopy/run/blackboard.hpp"
@@ -177,6 +181,26 @@ std::optional<PostCond> postcondition_named(std::string_view attribute) {
 }
 
 // BehaviorTree.CPP's name of the C++ type a Canopy key holds.
+// A key's type as BT::Any names it: what BT::blackboard_type recorded, or one of the types
+// Canopy's own nodes put on the blackboard (loop queues, vectors), which the core makes
+// without RTTI.
+const std::type_info& rtti_of(const canopy::value_type& type) {
+    if (type.rtti != nullptr) return *type.rtti;
+    static const std::pair<canopy::type_id, const std::type_info*> known[] = {
+        {canopy::type_id_of<std::deque<std::int64_t>>(), &typeid(std::deque<std::int64_t>)},
+        {canopy::type_id_of<std::deque<double>>(), &typeid(std::deque<double>)},
+        {canopy::type_id_of<std::deque<std::string>>(), &typeid(std::deque<std::string>)},
+        {canopy::type_id_of<std::deque<bool>>(), &typeid(std::deque<bool>)},
+        {canopy::type_id_of<std::vector<int>>(), &typeid(std::vector<int>)},
+        {canopy::type_id_of<std::vector<double>>(), &typeid(std::vector<double>)},
+        {canopy::type_id_of<std::vector<std::string>>(), &typeid(std::vector<std::string>)},
+    };
+    for (const auto& [id, rtti] : known) {
+        if (id == type.cpp_type) return *rtti;
+    }
+    return typeid(void);  // a type the program registered with Canopy's own registry
+}
+
 std::string key_type_name(const canopy::blackboard_key& key) {
     switch (key.type) {
         case canopy::param_type::integer: return "int64_t";
@@ -185,9 +209,9 @@ std::string key_type_name(const canopy::blackboard_key& key) {
         case canopy::param_type::string: return "std::string";
         default: break;
     }
-    if (key.custom != nullptr && key.custom->cpp_type != nullptr &&
+    if (key.custom != nullptr && key.custom->cpp_type &&
         !canopy::detail::is_btcpp_entry(key.custom.get()))
-        return demangle(*key.custom->cpp_type);
+        return demangle(rtti_of(*key.custom));
     return "BT::Any";
 }
 
@@ -781,7 +805,7 @@ Any TreeState::read_slot(std::uint32_t slot, bool in_place) {
     if (in_place) {
         // An alias that owns nothing, valid while the agent keeps the value.
         return Any::object(std::shared_ptr<void>(std::shared_ptr<void>(), board.address(slot)),
-                           *type.cpp_type);
+                           rtti_of(type));
     }
     void* copy = ::operator new(type.size, std::align_val_t(type.align));
     try {
@@ -797,7 +821,7 @@ Any TreeState::read_slot(std::uint32_t slot, bool in_place) {
                                                  ::operator delete(object,
                                                                    std::align_val_t(keep->align));
                                              }),
-                       *type.cpp_type);
+                       rtti_of(type));
 }
 
 namespace {
@@ -819,7 +843,7 @@ bool store_queue_of(canopy::blackboard& board, std::uint32_t slot, const Any& va
         } else {
             queue.assign((*shared)->begin(), (*shared)->end());
         }
-        board.set_object(slot, typeid(std::deque<Element>), &queue);
+        board.set_object(slot, canopy::type_id_of<std::deque<Element>>(), &queue);
         stored = true;
     };
     (try_one(Programs{}), ...);
@@ -829,16 +853,16 @@ bool store_queue_of(canopy::blackboard& board, std::uint32_t slot, const Any& va
 }  // namespace
 
 bool TreeState::store_queue(canopy::blackboard& board, std::uint32_t slot,
-                            const std::type_info& queue_type, const Any& value) {
+                            canopy::type_id queue_type, const Any& value) {
     if (value.kind() != Any::Kind::Object) return false;
-    if (queue_type == typeid(std::deque<std::int64_t>))
+    if (queue_type == canopy::type_id_of<std::deque<std::int64_t>>())
         return store_queue_of<std::int64_t, int, long, long long, unsigned, short>(board, slot,
                                                                                    value);
-    if (queue_type == typeid(std::deque<double>))
+    if (queue_type == canopy::type_id_of<std::deque<double>>())
         return store_queue_of<double, double, float>(board, slot, value);
-    if (queue_type == typeid(std::deque<std::string>))
+    if (queue_type == canopy::type_id_of<std::deque<std::string>>())
         return store_queue_of<std::string, std::string>(board, slot, value);
-    if (queue_type == typeid(std::deque<bool>))
+    if (queue_type == canopy::type_id_of<std::deque<bool>>())
         return store_queue_of<bool, bool>(board, slot, value);
     return false;
 }
@@ -907,15 +931,15 @@ std::string TreeState::write_slot(std::uint32_t slot, const Any& value, bool as_
         } catch (const std::exception& e) {
             return failed(e.what());
         }
-        board.set_object(slot, typeid(btcpp_entry), &entry);
+        board.set_object(slot, canopy::type_id_of<btcpp_entry>(), &entry);
         return {};
     }
-    if (store_queue(board, slot, *key.custom->cpp_type, value)) return {};
-    if (value.kind() != Any::Kind::Object || value.type() != *key.custom->cpp_type) {
+    if (store_queue(board, slot, key.custom->cpp_type, value)) return {};
+    if (value.kind() != Any::Kind::Object || value.type() != rtti_of(*key.custom)) {
         if (value.isString() && key.custom->from_text) {
             try {
                 const auto object = key.custom->from_text(value.cast<std::string>());
-                board.set_object(slot, *key.custom->cpp_type, object.get());
+                board.set_object(slot, key.custom->cpp_type, object.get());
                 return {};
             } catch (const std::exception& e) {
                 return failed(e.what());
@@ -923,7 +947,7 @@ std::string TreeState::write_slot(std::uint32_t slot, const Any& value, bool as_
         }
         return failed("cannot store [" + demangle(value.type()) + "]");
     }
-    board.set_object(slot, *key.custom->cpp_type, value.objectAddress());
+    board.set_object(slot, key.custom->cpp_type, value.objectAddress());
     return {};
 }
 

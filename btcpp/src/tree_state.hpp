@@ -162,7 +162,7 @@ public:
     // A program's vector or shared deque written into a loop's queue key; false when the
     // key or the value is not one.
     static bool store_queue(canopy::blackboard& board, std::uint32_t slot,
-                            const std::type_info& queue_type, const Any& value);
+                            canopy::type_id queue_type, const Any& value);
     std::string write_slot(std::uint32_t slot, const Any& value, bool as_is = false);
 
     // ---- for btcpp_node ----

@@ -10,7 +10,9 @@
 #include "canopy/core/param.hpp"
 #include "canopy/core/source_location.hpp"
 #include "canopy/core/status.hpp"
+#include "canopy/core/type_id.hpp"
 #include "canopy/core/value_type.hpp"
+#include "canopy/core/version.hpp"
 
 // records/: node records and tree documents: what readers make and writers take
 #include "canopy/records/document.hpp"
@@ -26,8 +28,11 @@
 #include "canopy/run/event.hpp"
 #include "canopy/run/host.hpp"
 #include "canopy/run/node.hpp"
+#include "canopy/run/node_error.hpp"
 #include "canopy/run/observer.hpp"
+#include "canopy/run/observer_list.hpp"
 #include "canopy/run/parallel_ticker.hpp"
+#include "canopy/run/plugin.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/registry.hpp"
 #include "canopy/run/script.hpp"

@@ -174,7 +174,7 @@ public:
                 layout.hooks[k] |= left_running_hook;
         }
         for (const node_type* type : slot_types_) {
-            if (type->host == nullptr) continue;
+            if (!type->host) continue;
             const bool known =
                 std::any_of(layout.hosts.begin(), layout.hosts.end(),
                             [&](const host_need& need) { return need.type == type->host; });

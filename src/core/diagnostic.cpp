@@ -122,6 +122,25 @@ std::string render_all(const std::vector<diagnostic>& diagnostics) {
 
 }  // namespace
 
+namespace detail {
+
+void throw_registry_error(const std::string& message) {
+    throw registry_error(message);
+}
+
+void throw_param_error(const std::string& message) {
+    throw param_error(message);
+}
+
+void call_ignoring_errors(void (*f)()) {
+    try {
+        f();
+    } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): the caller's choice
+    }
+}
+
+}  // namespace detail
+
 load_error::load_error(std::vector<diagnostic> diagnostics)
     : error(error_code::load, render_all(diagnostics)),
       diagnostics_(std::make_shared<const std::vector<diagnostic>>(std::move(diagnostics))) {}

@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "load/behavior3_slots.hpp"
 #include "load/expand.hpp"
 #include "load/foreign_types.hpp"
 #include "load/stub_node.hpp"
@@ -244,7 +245,9 @@ std::shared_ptr<const tree> loader::build(tree_ref ref, bool may_move) {
     options.canopy_names = file.document.canopy_names;
     options.words = file.document.words;
     load_result built;
+    const bool behavior3 = file.document.rules == runtime_rules::behavior3;
     if (!uses_subtrees(records)) {
+        if (behavior3) detail::behavior3::name_parameter_slots(records, registry_);
         options.implicit_keys = file.document.implicit_keys || options_.lenient;
         if (options_.substitutions) {
             record_set substituted = may_move ? std::move(records) : records;
@@ -260,6 +263,7 @@ std::shared_ptr<const tree> loader::build(tree_ref ref, bool may_move) {
                                   diagnostics_);
         std::optional<record_set> expanded = expander.expand(ref);
         if (!expanded) return nullptr;
+        if (behavior3) detail::behavior3::name_parameter_slots(*expanded, registry_);
         if (options_.substitutions) {
             apply_substitutions(*expanded, *options_.substitutions, registry_, subtree_types_,
                                 diagnostics_);

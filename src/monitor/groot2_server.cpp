@@ -62,14 +62,12 @@ struct groot2_server::impl final : observer {
     // between the client going quiet and the next update(), each call returns at its first
     // lines.
     void on_visit(const agent& a, tree::index node) override {
-        if (next != nullptr) next->on_visit(a, node);
         if (!client_active.load(std::memory_order_acquire)) return;
         if (node == tree::root) sync_with(a);
         if (hook_count.load(std::memory_order_relaxed) != 0 && &a.tree() == seen_tree)
             hold(node, protocol::hook_position::before_tick);
     }
-    void on_tick(const agent& a, tree::index node, status before, status result) override {
-        if (next != nullptr) next->on_tick(a, node, before, result);
+    void on_tick(const agent& a, tree::index node, status /*before*/, status result) override {
         if (!client_active.load(std::memory_order_acquire) || &a.tree() != seen_tree) return;
         set_status(node, protocol::status_code(result), protocol::status_code(result));
         if (node == tree::root && board_wanted.load(std::memory_order_acquire)) {
@@ -80,7 +78,6 @@ struct groot2_server::impl final : observer {
             hold(node, protocol::hook_position::after_tick);
     }
     void on_halt(const agent& a, tree::index node) override {
-        if (next != nullptr) next->on_halt(a, node);
         if (!client_active.load(std::memory_order_acquire) || &a.tree() != seen_tree) return;
         set_status(node, protocol::idle_after_running, protocol::status_code(status::idle));
     }
@@ -402,8 +399,8 @@ struct groot2_server::impl final : observer {
 
     // The ticking thread's own.
     agent* watched = nullptr;
-    observer* next = nullptr;  // the observer the program gave watch(), told every event
-    bool attached = false;     // whether this is the watched agent's observer (update())
+    observer* next = nullptr;  // the observer the program gave watch(), attached with it
+    bool attached = false;     // whether this is one of the watched agent's observers
     const tree* seen_tree = nullptr;
     std::uint64_t seen_session = 0;
 
@@ -451,16 +448,21 @@ groot2_server::~groot2_server() {
         impl_->answered.notify_all();
     }
     impl_->thread.join();
-    if (impl_->watched != nullptr) impl_->watched->set_observer(impl_->next);
+    if (impl_->watched != nullptr) impl_->watched->remove_observer(impl_.get());
 }
 
+// The server is one of the agent's observers (agent::add_observer) while a client is
+// connected, and the agent's others are left as they are.
 void groot2_server::watch(agent* a, observer* next) {
     impl& s = *impl_;
-    if (s.watched != nullptr && s.watched != a) s.watched->set_observer(nullptr);
+    if (s.watched != nullptr) {
+        s.watched->remove_observer(&s);
+        if (s.watched != a) s.watched->remove_observer(s.next);
+    }
     s.next = next;
     s.watched = a;
     s.attached = false;
-    if (a != nullptr) a->set_observer(next);
+    if (a != nullptr) a->add_observer(next);
     s.take_agent(a);
     update();
 }
@@ -472,7 +474,11 @@ void groot2_server::update() {
     // The agent ticks unobserved (or with the program's observer only) while no client is
     // connected: attaching and detaching happen here, on the thread that ticks it.
     s.attached = wanted;
-    s.watched->set_observer(wanted ? static_cast<observer*>(&s) : s.next);
+    if (wanted) {
+        s.watched->add_observer(&s);
+    } else {
+        s.watched->remove_observer(&s);
+    }
     if (wanted) s.take_agent(s.watched);
 }
 

@@ -165,7 +165,7 @@ private:
         } catch (const error& e) {
             fail(ctx, e.what());
         }
-        board.set_object(key_, typeid(btcpp_entry), &entry);
+        board.set_object(key_, type_id_of<btcpp_entry>(), &entry);
         if (entry.value.empty()) board.mark_empty(key_);
         return status::success;
     }
@@ -194,7 +194,7 @@ void write_value(blackboard board, std::uint32_t key, const param& value) {
             board.copy(key, board, value.key);
         }
     } else if (value.object != nullptr) {  // a registered type's literal, read at load
-        board.set_object(key, *value.object_type, value.object.get());
+        board.set_object(key, value.object_type, value.object.get());
     } else {
         std::visit([&](const auto& literal) { board.set(key, literal); }, value.value);
     }

@@ -183,6 +183,13 @@ std::string_view record_set::describe(std::size_t i) const {
     return std::string_view(text_).substr(r.describe_offset, r.describe_size);
 }
 
+std::pair<record_set::raw_param*, record_set::raw_param*> record_set::params_to_change(
+    std::size_t i) {
+    if (dropped_) return {nullptr, nullptr};
+    raw_param* first = params_.data() + records_[i].first_param;
+    return {first, first + records_[i].param_count};
+}
+
 const record_set::raw_param* record_set::params_begin(std::size_t i) const {
     return dropped_ ? params_.data() : params_.data() + records_[i].first_param;
 }

@@ -132,19 +132,19 @@ tree_library::~tree_library() {
     stop();
 }
 
-tree_handle tree_library::load(const fs::path& path) {
+tree_library::load_result tree_library::try_load(const fs::path& path) {
     const fs::path key = key_of(path);
     std::lock_guard<std::mutex> lock(state_->mutex);
     auto found = state_->entries.find(key);
-    if (found != state_->entries.end()) return found->second.handle;
+    if (found != state_->entries.end()) return {found->second.handle, {}, {}};
 
     // Read the file's state before loading it, so that a save during the load is a change.
     state_->watcher.add({key});
     timed_load loaded = state_->load(path);
     if (!loaded.result || !loaded.refusal.empty()) {
         state_->watcher.watch(state_->all_files());
-        if (!loaded.result) throw load_error(std::move(loaded.result.diagnostics));
-        throw error(error_code::load, path.string() + ": " + loaded.refusal);
+        if (!loaded.result) return {{}, std::move(loaded.result.diagnostics), {}};
+        return {{}, std::move(loaded.result.diagnostics), std::move(loaded.refusal)};
     }
     add_unique(loaded.files, key);
     state_->watcher.add(loaded.files);
@@ -152,7 +152,15 @@ tree_handle tree_library::load(const fs::path& path) {
         path, tree_handle(std::move(loaded.result.tree)), std::move(loaded.files), {}, false};
     tree_handle handle = e.handle;
     state_->entries.emplace(key, std::move(e));
-    return handle;
+    return {std::move(handle), std::move(loaded.result.diagnostics), {}};
+}
+
+tree_handle tree_library::load(const fs::path& path) {
+    load_result loaded = try_load(path);
+    if (!loaded.refused.empty())
+        throw error(error_code::load, path.string() + ": " + loaded.refused);
+    if (!loaded.handle) throw load_error(std::move(loaded.diagnostics));
+    return std::move(loaded.handle);
 }
 
 void tree_library::on_event(std::function<void(const reload_event&)> callback) {

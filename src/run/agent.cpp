@@ -3,6 +3,7 @@
 #include "canopy/run/agent.hpp"
 
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "canopy/core/error.hpp"
@@ -28,10 +29,13 @@ std::uint64_t mix(std::uint64_t seed) {
 void check_host(const tree& t, host_ref host) {
     for (const detail::host_need& need : t.layout().hosts) {
         if (host.type() == need.type) continue;
+        const std::string expected = detail::host_type_name(need.type);
         throw host_error("node type '" + need.node_type +
-                         "' takes the agent's host as a type of its own, and this agent's host " +
-                         (host ? "is of another type" : "is missing") +
-                         ": give the agent a pointer to the type its actions take");
+                         "' takes the agent's host as a type of its own, '" + expected +
+                         "', and this agent's host " +
+                         (host ? "is a '" + detail::host_type_name(host.type()) + "'"
+                               : std::string("is missing")) +
+                         ": give the agent a pointer to a '" + expected + "'");
     }
 }
 
@@ -41,6 +45,30 @@ constexpr status root_result(status result) noexcept {
     return result == status::error ? status::failure : result;
 }
 
+// A node's error for people: the node named with its location, then the message, unless
+// the message names the node already (a condition's or a key's error does), where the
+// location is added to its naming.
+std::string error_text(const context& ctx, const std::string& message) {
+    const tree& t = ctx.tree();
+    const std::string named = detail::node_named(ctx);
+    const std::string plain = "node " + std::to_string(t.record_id(ctx.node())) + " ('" +
+                              std::string(t.type_name(ctx.node())) + "')";
+    if (message.compare(0, named.size(), named) == 0) return message;
+    if (message.compare(0, plain.size(), plain) == 0) return named + message.substr(plain.size());
+    return named + ": " + message;
+}
+
+}  // namespace
+
+std::string_view to_string(error_policy policy) noexcept {
+    switch (policy) {
+        case error_policy::rethrow: return "rethrow";
+        case error_policy::fail: return "fail";
+        case error_policy::halt: return "halt";
+    }
+    return "rethrow";
+}
+
 // A tick of a tree with nodes that listen while idle: they hear the tick start, and the
 // moments of a run that behavior3's tree events name, around the root's tick. Out of line and
 // with a context of its own, so that the common tick keeps its context in registers.
@@ -48,21 +76,27 @@ constexpr status root_result(status result) noexcept {
 __attribute__((noinline, cold))
 #endif
 status
-tick_telling_listeners(agent& a, detail::agent_core& core, const tree& t, std::int64_t dt_ns) {
-    const bool root_was_running = a.is_running(tree::root);
-    context ctx(a, core, t, dt_ns);
-    ctx.deliver_agent_event(agent_event::tick);
-    if (!root_was_running) ctx.deliver_agent_event(agent_event::run_starting);
-    const status result = root_result(ctx.tick(tree::root));
-    if (result == status::success || result == status::failure) {
-        ctx.deliver_agent_event(agent_event::run_finished);
-        ctx.deliver_agent_event(result == status::success ? agent_event::run_succeeded
-                                                          : agent_event::run_failed);
+agent::tick_telling_listeners(std::int64_t dt_ns) {
+    const bool root_was_running = is_running(tree::root);
+    context ctx(*this, core_, *tree_, dt_ns);
+    try {
+        ctx.deliver_agent_event(agent_event::tick);
+        if (!root_was_running) ctx.deliver_agent_event(agent_event::run_starting);
+        const status result = root_result(ctx.tick(tree::root));
+        if (result == status::success || result == status::failure) {
+            ctx.deliver_agent_event(agent_event::run_finished);
+            ctx.deliver_agent_event(result == status::success ? agent_event::run_succeeded
+                                                              : agent_event::run_failed);
+        }
+        return result;
+    } catch (const param_error& e) {
+        return contain(ctx, e.what(), e.code(), true);
+    } catch (const error& e) {
+        return contain(ctx, e.what(), e.code());
+    } catch (const std::exception& e) {
+        return contain(ctx, e.what(), std::nullopt);
     }
-    return result;
 }
-
-}  // namespace
 
 agent::agent(std::shared_ptr<const canopy::tree> tree, host_ref host, std::uint64_t seed)
     : tree_(std::move(tree)) {
@@ -80,7 +114,9 @@ agent::agent(const tree_handle& handle, host_ref host, std::uint64_t seed) {
     if (!tree_) throw error(error_code::invalid_argument, "an agent needs a tree");
     core_.host = host;
     core_.random = mix(seed) | 1;
-    extras_ = std::make_unique<extras>(extras{handle.shared_state(), version, {}});
+    extras_ = std::make_unique<extras>();
+    extras_->handle = handle.shared_state();
+    extras_->version = version;
     allocate();
 }
 
@@ -167,47 +203,145 @@ status agent::tick(double dt) {
     // call on every agent tick.
     // NOLINTNEXTLINE(bugprone-incorrect-roundings)
     const auto dt_ns = static_cast<std::int64_t>(dt * 1e9 + 0.5);
-    if (extras_ != nullptr && extras_->handle != nullptr &&
-        extras_->handle->version.load(std::memory_order_acquire) != extras_->version) {
-        follow_new_tree();
+    if (extras_ != nullptr) {
+        extras_->error.reset();
+        if (extras_->handle != nullptr &&
+            extras_->handle->version.load(std::memory_order_acquire) != extras_->version) {
+            follow_new_tree();
+        }
     }
     core_.time_ns += dt_ns;
     ++core_.ticks;
-    if (CANOPY_UNLIKELY(tree_->layout().interrupts_on_error)) return tick_or_interrupt(dt_ns);
-    if (CANOPY_UNLIKELY(!tree_->layout().listeners.empty()))
-        return tick_telling_listeners(*this, core_, *tree_, dt_ns);
+    if (CANOPY_UNLIKELY(!tree_->layout().listeners.empty())) return tick_telling_listeners(dt_ns);
     context ctx(*this, core_, *tree_, dt_ns);
+    // A handler costs the tick nothing until a node throws (table-based unwinding); what
+    // follows a throw is out of line, in contain().
     try {
         return root_result(ctx.tick(tree::root));
-    } catch (const param_error& problem) {
-        detail::throw_located(ctx, problem);  // the context still names the node that threw
+    } catch (const param_error& e) {
+        return contain(ctx, e.what(), e.code(), true);
+    } catch (const error& e) {
+        return contain(ctx, e.what(), e.code());
+    } catch (const std::exception& e) {
+        return contain(ctx, e.what(), std::nullopt);
     }
 }
 
-// behavior3-ts catches what a node throws, reports it and interrupts the tree: the running
-// nodes are dropped, the variables stay, and the next tick starts at the root. Here the
-// running nodes are halted, and the error is kept for interruption() to give.
-status agent::tick_or_interrupt(std::int64_t dt_ns) {
-    if (extras_ != nullptr) extras_->interruption.clear();
-    try {
-        if (!tree_->layout().listeners.empty())
-            return tick_telling_listeners(*this, core_, *tree_, dt_ns);
-        context ctx(*this, core_, *tree_, dt_ns);
-        return root_result(ctx.tick(tree::root));
-    } catch (const error& e) {
-        if (extras_ == nullptr) extras_ = std::make_unique<extras>();
-        extras_->interruption = e.what();
+agent::extras& agent::more() {
+    if (extras_ == nullptr) extras_ = std::make_unique<extras>();
+    return *extras_;
+}
+
+// Called in a handler of tick(): the context still names the node that threw (each step
+// restores the node it entered only when its child returns), and `throw;` passes the
+// exception on. behavior3-ts catches what a node throws, reports it and interrupts the tree:
+// error_policy::halt does the same, halting the running nodes where behavior3-ts drops them.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+status
+agent::contain(const context& ctx, const char* message, std::optional<error_code> code,
+               bool names_no_node) {
+    node_error& kept = more().error.emplace();
+    kept.node = ctx.node();
+    kept.tick = core_.ticks;
+    kept.code = code;
+    kept.message = message;
+    kept.text = error_text(ctx, kept.message);
+    if (core_.watcher != nullptr) core_.watcher->on_error(*this, kept);
+    const canopy::error_policy policy = error_policy();
+    if (policy == error_policy::rethrow) {
+        // A port's error (param_error) names the node, as those found when the tree is built
+        // do; other errors pass on as they were thrown.
+        if (names_no_node) throw param_error(kept.text);
+        throw;
     }
     try {
         halt_all();
-    } catch (const error&) {  // behavior3's nodes have no halt that fails
+    } catch (const std::exception&) {
+        // An _onHalted script or a halt() that fails as well: every node is halted all the
+        // same, and the error that stopped the tick is the one the agent reports.
     }
-    return status::idle;
+    if (policy == error_policy::halt) return status::idle;
+    codes()[tree::root] = static_cast<std::uint8_t>(status::failure);
+    return status::failure;
+}
+
+void agent::set_error_policy(canopy::error_policy policy) {
+    more().policy = policy;
+}
+
+canopy::error_policy agent::error_policy() const noexcept {
+    if (extras_ != nullptr && extras_->policy) return *extras_->policy;
+    return tree_->layout().interrupts_on_error ? error_policy::halt : error_policy::rethrow;
+}
+
+const node_error* agent::last_error() const noexcept {
+    return extras_ != nullptr && extras_->error ? &*extras_->error : nullptr;
 }
 
 const std::string& agent::interruption() const noexcept {
     static const std::string none;
-    return extras_ != nullptr ? extras_->interruption : none;
+    const node_error* e = last_error();
+    return e != nullptr ? e->text : none;
+}
+
+void agent::set_observer(observer* o) noexcept {
+    if (extras_ != nullptr) extras_->observers.clear();
+    core_.watcher = o;
+}
+
+void agent::add_observer(observer* o) {
+    if (o == nullptr || o == core_.watcher) return;
+    if (core_.watcher == nullptr) {
+        core_.watcher = o;
+        return;
+    }
+    observer_list& list = more().observers;
+    if (core_.watcher != &list) list = observer_list{core_.watcher};
+    list.add(o);
+    core_.watcher = &list;
+}
+
+bool agent::remove_observer(const observer* o) noexcept {
+    if (o == nullptr) return false;
+    if (core_.watcher == o) {
+        core_.watcher = nullptr;
+        return true;
+    }
+    if (extras_ == nullptr || core_.watcher != &extras_->observers) return false;
+    observer_list& list = extras_->observers;
+    if (!list.remove(o)) return false;
+    // One left: the engine calls it directly again.
+    if (list.size() <= 1) {
+        core_.watcher = list.empty() ? nullptr : list.observers().front();
+        list.clear();
+    }
+    return true;
+}
+
+std::vector<observer*> agent::observers() const {
+    if (core_.watcher == nullptr) return {};
+    if (extras_ != nullptr && core_.watcher == &extras_->observers)
+        return extras_->observers.observers();
+    return {core_.watcher};
+}
+
+std::vector<tree::index> agent::running_path() const {
+    std::vector<tree::index> path;
+    const std::uint8_t* code = codes();
+    const auto size = static_cast<tree::index>(tree_->size());
+    constexpr auto running = static_cast<std::uint8_t>(status::running);
+    // A node that is not running has no running descendant to show: its subtree is skipped.
+    for (tree::index k = 0; k < size;) {
+        if (code[k] == running) {
+            path.push_back(k);
+            ++k;
+        } else {
+            k = tree_->subtree_end(k);
+        }
+    }
+    return path;
 }
 
 void agent::post_event(std::string_view event) {

@@ -82,9 +82,9 @@ void blackboard::wrong_type(std::uint32_t slot, param_type asked) const {
                                                  : detail::with_article(asked)));
 }
 
-void blackboard::check_custom(std::uint32_t slot, const std::type_info& asked) const {
+void blackboard::check_custom(std::uint32_t slot, type_id asked) const {
     const blackboard_key& key = keys()[slot];
-    if (key.custom == nullptr || *key.custom->cpp_type != asked)
+    if (key.custom == nullptr || key.custom->cpp_type != asked)
         wrong_type(slot, param_type::custom);
 }
 
@@ -115,7 +115,7 @@ void blackboard::set_plain(std::uint32_t slot, std::string_view value) {
     write_plain(slot, value, &value_type::plain_writes::text, param_type::string);
 }
 
-void blackboard::set_custom(std::uint32_t slot, const std::type_info& asked, const void* value) {
+void blackboard::set_custom(std::uint32_t slot, type_id asked, const void* value) {
     check_custom(slot, asked);
     const value_type& type = *keys()[slot].custom;
     if (type.trivial) {

@@ -610,7 +610,7 @@ void write_port(context& ctx, std::uint32_t slot, const btcpp_any& value,
     } catch (const error& e) {
         fail_port(ctx, slot, "writes", e);
     }
-    board.set_object(slot, typeid(btcpp_entry), &entry);
+    board.set_object(slot, type_id_of<btcpp_entry>(), &entry);
 }
 
 }  // namespace

@@ -28,11 +28,16 @@ std::uint64_t context::random() const noexcept {
     return x * 0x2545f4914f6cdd1dULL;
 }
 
-void context::throw_host_mismatch() const {
-    throw host_error("node " + std::to_string(tree_->record_id(node_)) + " ('" +
-                     std::string(tree_->type_name(node_)) + "') asked for the agent's host as " +
-                     (core_->host ? "a type it is not" : "an object, but the agent has none") +
-                     ": make the agent with a pointer to the host's own type");
+void context::throw_host_mismatch(detail::host_type wanted) const {
+    const std::string name = detail::host_type_name(wanted);
+    throw host_error(
+        "node " + std::to_string(tree_->record_id(node_)) + " ('" +
+        std::string(tree_->type_name(node_)) + "') asked for the agent's host as a '" + name +
+        "', " +
+        (core_->host ? "which it is not (a '" + detail::host_type_name(core_->host.type()) + "')"
+                     : std::string("but the agent has none")) +
+        ": make the agent with a pointer to a '" + name + "', and declare `using host_type = " +
+        name + ";` in the node's class to have agents checked when made");
 }
 
 std::string detail::node_named(const context& ctx) {
@@ -45,10 +50,6 @@ std::string detail::node_named(const context& ctx) {
         if (where.column != 0) text += ", column " + std::to_string(where.column);
     }
     return text + ")";
-}
-
-void detail::throw_located(const context& ctx, const param_error& problem) {
-    throw param_error(node_named(ctx) + ": " + problem.what());
 }
 
 void context::require_value(std::uint32_t slot) const {

@@ -66,11 +66,15 @@ void parallel_ticker::tick_share(unsigned share) noexcept {
     const std::size_t shares = threads();
     const std::size_t first = count_ * share / shares;
     const std::size_t last = count_ * (share + 1) / shares;
-    try {
-        for (std::size_t i = first; i < last; ++i) agents_[i].tick(dt_);
-    } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!failure_) failure_ = std::current_exception();
+    // One agent's exception (error_policy::rethrow) does not keep the others of the share
+    // from their tick; the first is kept for tick() to rethrow.
+    for (std::size_t i = first; i < last; ++i) {
+        try {
+            agents_[i].tick(dt_);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!failure_) failure_ = std::current_exception();
+        }
     }
 }
 

@@ -3,12 +3,6 @@
 #include <cstdint>
 #include <string>
 
-#if defined(__GNUC__) || defined(__clang__)
-#include <cxxabi.h>
-
-#include <cstdlib>
-#endif
-
 #include "canopy/run/tree.hpp"
 #include "core/param_text.hpp"
 #include "run/node_named.hpp"
@@ -39,34 +33,25 @@ port_scope* port_scope::current() noexcept {
     return innermost;
 }
 
-std::string cpp_name(const std::type_info& type) {
-    if (type == typeid(int)) return "int";
-    if (type == typeid(unsigned)) return "unsigned";
-    if (type == typeid(std::int8_t)) return "std::int8_t";
-    if (type == typeid(std::uint8_t)) return "std::uint8_t";
-    if (type == typeid(std::int16_t)) return "std::int16_t";
-    if (type == typeid(std::uint16_t)) return "std::uint16_t";
-    if (type == typeid(std::int64_t)) return "std::int64_t";
-    if (type == typeid(std::uint64_t)) return "std::uint64_t";
-    if (type == typeid(long)) return "long";
-    if (type == typeid(unsigned long)) return "unsigned long";
-    if (type == typeid(long long)) return "long long";
-    if (type == typeid(unsigned long long)) return "unsigned long long";
-    if (type == typeid(float)) return "float";
-    if (type == typeid(double)) return "double";
-    if (type == typeid(bool)) return "bool";
-    if (type == typeid(std::string)) return "std::string";
-    if (type == typeid(std::string_view)) return "std::string_view";
-#if defined(__GNUC__) || defined(__clang__)
-    int status = 0;
-    char* readable = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
-    if (readable != nullptr) {
-        std::string name(readable);
-        std::free(readable);  // NOLINT(cppcoreguidelines-no-malloc): the demangler mallocs
-        return name;
-    }
-#endif
-    return type.name();
+std::string cpp_name(type_id type) {
+    if (type == type_id_of<int>()) return "int";
+    if (type == type_id_of<unsigned>()) return "unsigned";
+    if (type == type_id_of<std::int8_t>()) return "std::int8_t";
+    if (type == type_id_of<std::uint8_t>()) return "std::uint8_t";
+    if (type == type_id_of<std::int16_t>()) return "std::int16_t";
+    if (type == type_id_of<std::uint16_t>()) return "std::uint16_t";
+    if (type == type_id_of<std::int64_t>()) return "std::int64_t";
+    if (type == type_id_of<std::uint64_t>()) return "std::uint64_t";
+    if (type == type_id_of<long>()) return "long";
+    if (type == type_id_of<unsigned long>()) return "unsigned long";
+    if (type == type_id_of<long long>()) return "long long";
+    if (type == type_id_of<unsigned long long>()) return "unsigned long long";
+    if (type == type_id_of<float>()) return "float";
+    if (type == type_id_of<double>()) return "double";
+    if (type == type_id_of<bool>()) return "bool";
+    if (type == type_id_of<std::string>()) return "std::string";
+    if (type == type_id_of<std::string_view>()) return "std::string_view";
+    return std::string(type.name());
 }
 
 void throw_unbound_port(const context& ctx) {
@@ -76,14 +61,14 @@ void throw_unbound_port(const context& ctx) {
                     "ports is made by registry::add<Node>, not by a hand-written creator");
 }
 
-void throw_out_of_range(const context& ctx, std::uint32_t slot, const std::type_info& type) {
+void throw_out_of_range(const context& ctx, std::uint32_t slot, type_id type) {
     const blackboard board = ctx.blackboard();
     throw error(error_code::blackboard, node_named(ctx) + " reads key '" + board.keys()[slot].name +
                                             "' as " + cpp_name(type) +
                                             ", which cannot hold its value " + board.text(slot));
 }
 
-void throw_literal_mismatch(const param& found, const std::type_info& type, param_type wanted) {
+void throw_literal_mismatch(const param& found, type_id type, param_type wanted) {
     const param_type held = type_of(found.value);
     if (held == wanted && found.object == nullptr) {  // a number out of the type's range
         throw param_error("parameter '" + found.name + "' is " + value_text(found.value) +
@@ -100,7 +85,7 @@ const param& bound_param(const param_list& params, std::string_view name) {
     return *found;
 }
 
-void throw_no_object(const std::type_info& type) {
+void throw_no_object(type_id type) {
     throw param_error("a port of " + cpp_name(type) +
                       " holds no value before a registry binds it to a node's parameter");
 }

@@ -101,14 +101,14 @@ const node_type& registry::add(node_type type) {
                              "' is already used by '" + by_id_.at(*type.id)->name + "'");
     }
     for (param_spec& spec : type.params) {
-        if (spec.type != param_type::custom || spec.custom != nullptr || spec.cpp_type == nullptr)
+        if (spec.type != param_type::custom || spec.custom != nullptr || !spec.cpp_type)
             continue;
         for (const auto& registered : value_types_) {
-            if (*registered->cpp_type == *spec.cpp_type) spec.custom = registered;
+            if (registered->cpp_type == spec.cpp_type) spec.custom = registered;
         }
         if (spec.custom == nullptr) {
             throw registry_error("port '" + spec.name + "' of node type '" + type.name +
-                                 "' is of C++ type " + detail::cpp_name(*spec.cpp_type) +
+                                 "' is of C++ type " + detail::cpp_name(spec.cpp_type) +
                                  ", which no add_type registered: register the type first");
         }
     }
@@ -158,7 +158,7 @@ const value_type& registry::add_type(std::shared_ptr<const value_type> type) {
     for (const auto& known : value_types_) {
         if (known->name == type->name)
             throw registry_error("blackboard type '" + type->name + "' is already registered");
-        if (*known->cpp_type == *type->cpp_type) {
+        if (known->cpp_type == type->cpp_type) {
             throw registry_error("blackboard type '" + type->name + "' is the C++ type of '" +
                                  known->name + "', registered already");
         }
@@ -244,6 +244,39 @@ void registry::add_alias(std::string alias, std::string_view target) {
     check_name_free(alias);
     by_name_.emplace(alias, type);
     alias_names_.push_back(std::move(alias));
+}
+
+const node_type& registry::describe(std::string_view type_name, std::string description,
+                                    std::vector<std::pair<std::string, std::string>> params) {
+    const node_type* found = find(type_name);
+    if (found == nullptr) {
+        std::string message =
+            "cannot describe unregistered node type '" + std::string(type_name) + "'";
+        if (const std::string_view near = nearest_name(type_name); !near.empty())
+            message += " (did you mean '" + std::string(near) + "'?)";
+        throw registry_error(message);
+    }
+    // The registry owns its types; find() hands them out const so that nothing else changes
+    // them.
+    node_type& type = const_cast<node_type&>(*found);
+    for (const auto& [name, text] : params) {
+        const auto spec = std::find_if(type.params.begin(), type.params.end(),
+                                       [&](const param_spec& p) { return p.name == name; });
+        if (spec == type.params.end()) {
+            std::string known;
+            for (const param_spec& p : type.params) known += (known.empty() ? "" : ", ") + p.name;
+            throw registry_error("node type '" + type.name + "' has no parameter '" + name +
+                                 "' to describe (" +
+                                 (known.empty() ? "it has none" : "it has " + known) + ")");
+        }
+    }
+    type.description = std::move(description);
+    for (auto& [name, text] : params) {
+        for (param_spec& spec : type.params) {
+            if (spec.name == name) spec.description = std::move(text);
+        }
+    }
+    return type;
 }
 
 const node_type* registry::find(std::string_view name) const {

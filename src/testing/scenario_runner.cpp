@@ -15,12 +15,12 @@
 namespace canopy {
 namespace {
 
-// Which nodes of the scenario's tree a tick visited, and its trace; passes every event on to
-// `also`. A visit on another tree (a hook moved the agent) names none of this tree's nodes: it
-// is traced but not marked, and the run fails once the tick is over.
+// Which nodes of the scenario's tree a tick visited, and, through printer(), the agent's other
+// observer, its trace. A visit on another tree (a hook moved the agent) names none of this
+// tree's nodes: it is traced but not marked, and the run fails once the tick is over.
 class tick_watch final : public observer {
 public:
-    tick_watch(const tree& t, observer* also) : tree_(&t), visited_(t.size(), false), also_(also) {}
+    explicit tick_watch(const tree& t) : tree_(&t), visited_(t.size(), false) {}
 
     void start_tick() {
         std::fill(visited_.begin(), visited_.end(), false);
@@ -33,17 +33,12 @@ public:
             ever_.resize(visited_.size(), false);
             ever_[node] = true;
         }
-        printer_.on_visit(a, node);
-        if (also_ != nullptr) also_->on_visit(a, node);
     }
-    void on_tick(const agent& a, tree::index node, status before, status result) override {
-        printer_.on_tick(a, node, before, result);
-        if (also_ != nullptr) also_->on_tick(a, node, before, result);
-    }
-    void on_halt(const agent& a, tree::index node) override {
-        printer_.on_halt(a, node);
-        if (also_ != nullptr) also_->on_halt(a, node);
-    }
+    void on_tick(const agent& /*a*/, tree::index /*node*/, status /*before*/,
+                 status /*result*/) override {}
+    void on_halt(const agent& /*a*/, tree::index /*node*/) override {}
+    // The printer of the tick's trace, made anew at each start_tick() at the same address.
+    observer* printer() { return &printer_; }
     bool visited(tree::index node) const { return visited_[node]; }
     bool ever(tree::index node) const { return node < ever_.size() && ever_[node]; }
     std::string trace() const { return trace_.str(); }
@@ -54,7 +49,6 @@ private:
     std::vector<bool> ever_;
     std::ostringstream trace_;
     trace_printer printer_{trace_};
-    observer* also_;
 };
 
 // The nodes a reference names: `#ID`, else every node of that name or written type.
@@ -147,7 +141,7 @@ std::string write_value(blackboard board, std::uint32_t slot, const dynamic_valu
     try {
         const std::shared_ptr<const void> made =
             key.custom->from_text(v.is_string() ? v.string() : v.to_json());
-        board.set_object(slot, *key.custom->cpp_type, made.get());
+        board.set_object(slot, key.custom->cpp_type, made.get());
     } catch (const std::exception& e) {
         return wrong + ": " + e.what();
     }
@@ -178,8 +172,10 @@ public:
         } catch (const error& e) {
             return fail(0, s_.where, std::string("the tree cannot run: ") + e.what());
         }
-        tick_watch watch(*t, hooks.observe ? hooks.observe(t) : nullptr);
+        tick_watch watch(*t);
         a->set_observer(&watch);
+        a->add_observer(watch.printer());
+        if (hooks.observe) a->add_observer(hooks.observe(t));
         for (const scenario_value& v : s_.blackboard) set(*a, 0, v);
         auto step = s_.steps.begin();
         for (std::uint64_t k = 1; k <= s_.ticks; ++k) {

@@ -126,7 +126,21 @@ json trace_json(const recorded_trace& trace, const tree& t) {
             events.push_back({static_cast<int>(e.what), e.node, static_cast<int>(e.before),
                               static_cast<int>(e.result)});
         }
-        ticks.push_back({{"n", tick.number}, {"t", tick.time_ns}, {"e", std::move(events)}});
+        json entry = {{"n", tick.number}, {"t", tick.time_ns}, {"e", std::move(events)}};
+        if (!tick.error.empty()) entry["x"] = tick.error;
+        // The blackboard as the tick left it, as the live view gives it: name, type, value.
+        if (!tick.blackboard.empty()) {
+            json board = json::array();
+            for (const blackboard_entry& value : tick.blackboard) {
+                std::string type;
+                for (const blackboard_key& key : t.keys()) {
+                    if (key.name == value.key) type = std::string(key.type_name());
+                }
+                board.push_back({value.key, type, value.value});
+            }
+            entry["b"] = std::move(board);
+        }
+        ticks.push_back(std::move(entry));
     }
     return ticks;
 }

@@ -13,6 +13,7 @@
 #include "formats/behavior3_names.hpp"
 #include "formats/btcpp_names.hpp"
 #include "formats/readers.hpp"
+#include "load/behavior3_slots.hpp"
 #include "views/param_json.hpp"
 
 namespace canopy {
@@ -27,6 +28,7 @@ bool is_condition(const node_type& type) {
 }
 
 std::string describe_type(const node_type& type) {
+    if (!type.description.empty()) return type.description;
     std::string text = "Canopy's " + type.name + ": a " + std::string(to_string(type.arity));
     if (type.id) text += " (type id " + std::to_string(*type.id) + ")";
     return text + "; see docs/nodes.md";
@@ -45,6 +47,12 @@ std::string describe_param(const param_spec& spec, bool required, std::string_vi
     if (spec.type != param_type::key && spec.type != param_type::script && !how_keys.empty())
         text += "; " + std::string(how_keys);
     return text;
+}
+
+// The program's words for a parameter, when it gave some (registry::describe), before what
+// the type says.
+std::string describe_param(const param_spec& spec, const std::string& generic) {
+    return spec.description.empty() ? generic : spec.description + " (" + generic + ")";
 }
 
 bool required(const param_spec& spec) {
@@ -73,8 +81,8 @@ tree_document groot_models(const registry& reg) {
                             : std::string(detail::btcpp::cpp_type_of(to_string(spec.type)));
             if (spec.default_value)
                 port.default_value = detail::attribute_text(*spec.default_value);
-            port.description =
-                describe_param(spec, required(spec), "or {key} to read a blackboard key");
+            port.description = describe_param(
+                spec, describe_param(spec, required(spec), "or {key} to read a blackboard key"));
             model.ports.push_back(std::move(port));
         }
         document.models.push_back(std::move(model));
@@ -93,8 +101,15 @@ std::string b3_arg_type(param_type type, bool optional) {
     return optional ? text + "?" : text;
 }
 
+// Whether a parameter of a type without a table rule has an input slot.
+bool slotted(const param_spec& spec) {
+    return !spec.output && !spec.literal_only && spec.type != param_type::key &&
+           spec.type != param_type::key_value && spec.type != param_type::script;
+}
+
 json b3_definition(const node_type& type) {
     const b3::node_rule* rule = b3::find_rule_for_canopy(type.name);
+    const bool own_slots = b3::has_parameter_slots(type);
     json def;
     def["name"] = b3::written_name(type.name, rule);
     switch (type.arity) {
@@ -127,17 +142,36 @@ json b3_definition(const node_type& type) {
                     input.push_back("?");
                 input.push_back(name + "?");
             }
+        } else if (own_slots && spec.output) {
+            continue;  // an output slot, below
+        } else if (own_slots && slotted(spec)) {
+            // An argument, or a variable through the input slot of its name: the editor asks
+            // for exactly one of the two where the type requires the parameter.
+            arg["name"] = spec.name;
+            arg["type"] = b3_arg_type(spec.type, true);
+            arg["desc"] = describe_param(
+                spec, describe_param(spec, !optional, "or a variable through input " + spec.name));
+            if (!optional) arg["oneof"] = spec.name;
         } else {
             arg["name"] = spec.name;
             arg["type"] = b3_arg_type(spec.type, optional);
             arg["desc"] = describe_param(
-                spec, !optional, spec.type == param_type::string ? "or {key} to read a key" : "");
+                spec,
+                describe_param(spec, !optional,
+                               spec.type == param_type::string ? "or {key} to read a key" : ""));
         }
         if (spec.default_value) arg["default"] = detail::json_value(*spec.default_value);
         args.push_back(std::move(arg));
     }
+    json output = json::array();
+    if (own_slots) {
+        // Slot N gives the Nth such parameter, as the loader reads it (load/behavior3_slots).
+        for (const param_spec* spec : b3::input_slots(type)) input.push_back(spec->name + "?");
+        for (const param_spec* spec : b3::output_slots(type)) output.push_back(spec->name + "?");
+    }
     if (!args.empty()) def["args"] = std::move(args);
     if (!input.empty()) def["input"] = std::move(input);
+    if (!output.empty()) def["output"] = std::move(output);
     def["children"] = type.arity == arity::leaf ? 0 : type.arity == arity::decorator ? 1 : -1;
     return def;
 }

@@ -14,8 +14,9 @@ namespace canopy {
 namespace {
 
 constexpr std::string_view magic = "canopy-trace";
-// Version 2 added the status "skipped"; a version 1 file, which cannot hold it, reads as well.
-constexpr int format_version = 2;
+// Version 2 added the status "skipped", version 3 the lines `error` and `value`; the older
+// files, which cannot hold them, read as well.
+constexpr int format_version = 3;
 constexpr int oldest_version = 1;
 
 std::string hex(std::uint64_t value) {
@@ -49,6 +50,51 @@ bool parse_number(std::string_view text, Number& value, int base = 10) {
     return problem == std::errc() && stop == end && !text.empty();
 }
 
+// A text on one line of a trace: backslash, line ends and tabs as \\, \n, \r, \t, and, in a
+// key's name, which ends at a space, a space as \s.
+std::string escaped(std::string_view text, bool space_too) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            case ' ':
+                if (space_too) {
+                    out += "\\s";
+                    break;
+                }
+                out += c;
+                break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+// The text escaped() wrote, or false for a backslash it does not write.
+bool unescape(std::string_view text, std::string& out) {
+    out.clear();
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        if (text[k] != '\\') {
+            out += text[k];
+            continue;
+        }
+        if (++k == text.size()) return false;
+        switch (text[k]) {
+            case '\\': out += '\\'; break;
+            case 'n': out += '\n'; break;
+            case 'r': out += '\r'; break;
+            case 't': out += '\t'; break;
+            case 's': out += ' '; break;
+            default: return false;
+        }
+    }
+    return true;
+}
+
 bool parse_status(std::string_view text, status& s, int version) {
     for (status candidate :
          {status::idle, status::success, status::failure, status::running, status::skipped}) {
@@ -77,8 +123,11 @@ std::uint64_t tree_checksum(const tree& t) {
     return hash;
 }
 
-trace_recorder::trace_recorder(std::shared_ptr<const tree> t, std::size_t max_ticks)
-    : tree_(std::move(t)), slots_(max_ticks == 0 ? 1 : max_ticks) {
+trace_recorder::trace_recorder(std::shared_ptr<const tree> t, std::size_t max_ticks,
+                               bool with_blackboard)
+    : tree_(std::move(t)),
+      slots_(max_ticks == 0 ? 1 : max_ticks),
+      with_blackboard_(with_blackboard) {
     if (!tree_) throw error(error_code::invalid_argument, "trace_recorder: needs a tree");
 }
 
@@ -90,13 +139,22 @@ void trace_recorder::record(const agent& a, const trace_event& e) {
         tree_ = a.shared_tree();
         clear();
     }
+    // A tick that an error cut short gave no root result: the next tick's root visit opens
+    // a record of its own.
+    if (tick_open_ && e.what == trace_event::kind::visit && e.node == tree::root &&
+        a.ticks() != open_agent_tick_) {
+        tick_open_ = false;
+    }
     if (!tick_open_) {
         newest_ = kept_ == 0 ? 0 : (newest_ + 1) % slots_.size();
         if (kept_ < slots_.size()) ++kept_;
         traced_tick& slot = slots_[newest_];
         slot.events.clear();  // keeps its capacity: a reused slot allocates no more
+        slot.error.clear();
+        slot.blackboard.clear();
         slot.number = ++ticks_seen_;
         slot.time_ns = a.time_ns();
+        open_agent_tick_ = a.ticks();
         tick_open_ = true;
     }
     slots_[newest_].events.push_back(e);
@@ -108,7 +166,33 @@ void trace_recorder::on_visit(const agent& a, tree::index node) {
 
 void trace_recorder::on_tick(const agent& a, tree::index node, status before, status result) {
     record(a, {trace_event::kind::result, before, result, node});
-    if (node == tree::root) tick_open_ = false;
+    if (node == tree::root) {
+        keep_blackboard(a);
+        tick_open_ = false;
+    }
+}
+
+void trace_recorder::on_error(const agent& a, const node_error& error) {
+    record(a, {trace_event::kind::error, status::idle, status::idle, error.node});
+    slots_[newest_].error = error.message;
+    keep_blackboard(a);
+}
+
+void trace_recorder::keep_blackboard(const agent& a) {
+    if (!with_blackboard_) return;
+    // An observer is given the agent as const; the recorder only reads its values.
+    const canopy::blackboard board = const_cast<agent&>(a).blackboard();
+    std::vector<blackboard_entry>& kept = slots_[newest_].blackboard;
+    // Assigned over what the reused slot held, whose strings keep their capacity.
+    std::size_t count = 0;
+    for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
+        if (!board.is_set(slot)) continue;
+        if (count == kept.size()) kept.emplace_back();
+        kept[count].key = board.keys()[slot].name;
+        kept[count].value = board.text(slot);
+        ++count;
+    }
+    kept.resize(count);
 }
 
 void trace_recorder::on_halt(const agent& a, tree::index node) {
@@ -154,6 +238,7 @@ void write_trace(const recorded_trace& trace, std::ostream& out) {
                 case trace_event::kind::visit: text += "visit "; break;
                 case trace_event::kind::result: text += "result "; break;
                 case trace_event::kind::halt: text += "halt "; break;
+                case trace_event::kind::error: text += "error "; break;
             }
             text += std::to_string(e.node);
             if (e.what == trace_event::kind::result) {
@@ -161,8 +246,14 @@ void write_trace(const recorded_trace& trace, std::ostream& out) {
                 text += to_string(e.before);
                 text += ' ';
                 text += to_string(e.result);
+            } else if (e.what == trace_event::kind::error) {
+                text += ' ';
+                text += escaped(tick.error, false);
             }
             text += '\n';
+        }
+        for (const blackboard_entry& entry : tick.blackboard) {
+            text += "value " + escaped(entry.key, true) + ' ' + escaped(entry.value, false) + '\n';
         }
         out << text;
     }
@@ -183,16 +274,16 @@ recorded_trace read_trace(std::istream& in, const std::string& path) {
         if (words.empty() || words[0][0] == '#') {
             if (have_tree) continue;  // blank lines and comments, after the two first lines
             fail(have_header ? "expected 'tree NODES CHECKSUM [NAME]' on the second line"
-                             : "not a Canopy trace: the first line must be 'canopy-trace 2'");
+                             : "not a Canopy trace: the first line must be 'canopy-trace 3'");
         }
         const std::string_view word = words[0];
         if (!have_header) {
             if (word != magic || words.size() != 2 || !parse_number(words[1], version)) {
-                fail("not a Canopy trace: the first line must be 'canopy-trace 2'");
+                fail("not a Canopy trace: the first line must be 'canopy-trace 3'");
             }
             if (version < oldest_version || version > format_version) {
                 fail("trace format version " + std::string(words[1]) +
-                     " is not supported (this program reads versions 1 and 2)");
+                     " is not supported (this program reads versions 1 to 3)");
             }
             have_header = true;
         } else if (!have_tree) {
@@ -240,9 +331,39 @@ recorded_trace read_trace(std::istream& in, const std::string& path) {
             }
             if (trace.ticks.empty()) fail("an event before the first 'tick' line");
             trace.ticks.back().events.push_back(e);
+        } else if (version >= 3 && (word == "error" || word == "value")) {
+            if (trace.ticks.empty()) fail("an event before the first 'tick' line");
+            traced_tick& tick = trace.ticks.back();
+            if (words.size() < 2) {
+                fail(word == "error" ? "expected 'error NODE MESSAGE'"
+                                     : "expected 'value KEY TEXT'");
+            }
+            // The text is the rest of the line after the second word and one space.
+            const std::size_t second_end =
+                static_cast<std::size_t>(words[1].data() - line.data()) + words[1].size();
+            const std::string_view rest = second_end < line.size()
+                                              ? std::string_view(line).substr(second_end + 1)
+                                              : std::string_view();
+            if (word == "error") {
+                trace_event e;
+                e.what = trace_event::kind::error;
+                if (!parse_number(words[1], e.node)) fail("expected 'error NODE MESSAGE'");
+                if (e.node >= trace.tree_size) {
+                    fail("node " + std::string(words[1]) + " is not in a tree of " +
+                         std::to_string(trace.tree_size) + " nodes");
+                }
+                if (!unescape(rest, tick.error)) fail("a backslash not followed by \\, n, r or t");
+                tick.events.push_back(e);
+            } else {
+                blackboard_entry entry;
+                if (!unescape(words[1], entry.key) || !unescape(rest, entry.value)) {
+                    fail("expected 'value KEY TEXT', backslashes followed by \\, n, r, t or s");
+                }
+                tick.blackboard.push_back(std::move(entry));
+            }
         } else {
-            fail("unknown line '" + std::string(word) +
-                 "' (expected 'tick', 'visit', 'result' or 'halt')");
+            fail("unknown line '" + std::string(word) + "' (expected 'tick', 'visit', 'result'" +
+                 (version >= 3 ? ", 'halt', 'error' or 'value')" : " or 'halt')"));
         }
     }
     if (in.bad()) throw trace_error(path, 0, "cannot read the file");

@@ -8,6 +8,8 @@
 # A block is a whole program unless an HTML comment (invisible on the rendered page) just before
 # it says otherwise:
 #
+#   <!-- example: engine -->              a whole program built as game engines build theirs,
+#                                          with -fno-exceptions -fno-rtti (docs/games.md)
 #   <!-- example: fragment -->            statements, compiled inside main() after
 #                                          #include <canopy/canopy.hpp>; not run
 #   <!-- example: fragment, needs:
@@ -64,8 +66,8 @@ function(_canopy_doc_examples_of markdown name)
       set(kind ${CMAKE_MATCH_1})
       set(has_needs "${CMAKE_MATCH_2}")
       set(closed "${CMAKE_MATCH_3}")
-      if(NOT kind MATCHES "^(program|fragment)$")
-        message(FATAL_ERROR "${name}:${line_number}: unknown example kind '${kind}' (program or fragment)")
+      if(NOT kind MATCHES "^(program|engine|fragment)$")
+        message(FATAL_ERROR "${name}:${line_number}: unknown example kind '${kind}' (program, engine or fragment)")
       endif()
       if(has_needs AND NOT closed)
         set(state marker)
@@ -112,7 +114,7 @@ function(_canopy_doc_example markdown name line kind needs needs_line code)
   string(MAKE_C_IDENTIFIER "${name}_${line}" id)
   set(target ${arg_TARGET_PREFIX}${id})
   set(source "// Made from the block at ${name}:${line}: edit it there.\n")
-  if(kind STREQUAL "program")
+  if(kind MATCHES "^(program|engine)$")
     string(APPEND source "#line ${line} \"${name}\"\n${code}")
   else()
     set(includes "#include <canopy/canopy.hpp>\n")
@@ -146,7 +148,10 @@ function(_canopy_doc_example markdown name line kind needs needs_line code)
   if(COMMAND canopy_set_warnings)
     canopy_set_warnings(${target})
   endif()
-  if(kind STREQUAL "program")
+  if(kind STREQUAL "engine")
+    target_compile_options(${target} PRIVATE -fno-exceptions -fno-rtti)
+  endif()
+  if(kind MATCHES "^(program|engine)$")
     add_test(NAME "example:${name}:${line}" COMMAND ${target} WORKING_DIRECTORY ${arg_ROOT})
   endif()
 endfunction()

@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <unordered_set>
 
 #include "canopy/load/substitution.hpp"
+#include "canopy/records/records.hpp"
+#include "canopy/run/script.hpp"
 
 namespace canopy::cli {
 namespace {
@@ -45,9 +48,24 @@ std::optional<file_format> find_format(const std::string& name) {
     return std::nullopt;
 }
 
+void add_plugin_option(CLI::App& command) {
+    command
+        .add_option_function<std::vector<std::string>>(
+            "--plugin",
+            [](const std::vector<std::string>& paths) {
+                for (const std::string& path : paths) add_plugin(path);
+            },
+            "The program's node types, from a shared library built with canopy_add_plugin "
+            "(see docs/cli.md, \"Plugins\"): trees are checked and run with them and the "
+            "built-in nodes, strictly, and not with the demos'; may be repeated")
+        ->type_name("LIB")
+        ->allow_extra_args(false);
+}
+
 void add_reading_options(CLI::App& command, load_options& options) {
     CLI::App* group = command.add_option_group(
         "Reading the file", "How to read the tree file (the same for every command)");
+    add_plugin_option(*group);
     group->add_option("--tree", options.tree,
                       "The tree to use, by name, where the file holds several (default: its "
                       "main tree)");
@@ -164,6 +182,46 @@ std::string cannot_run_text(const error& e, const tree& t) {
     return why.empty() ? std::string(e.what()) : why;
 }
 
+std::vector<bool> keys_of_the_tree(const tree& t) {
+    const std::vector<blackboard_key>& keys = t.keys();
+    std::vector<bool> ours(keys.size(), true);
+    std::unordered_set<std::string_view> program;
+    for (const blackboard_key& key : cli_registry().keys()) program.insert(key.name);
+    std::unordered_set<std::string> named;
+    auto script_names = [&named](const std::string& text, script_dialect dialect) {
+        auto parsed = parsed_script::parse(text, dialect);
+        if (const auto* script = std::get_if<parsed_script>(&parsed)) {
+            for (std::string_view name : script->names()) {
+                if (!name.empty() && name.front() == '@') name.remove_prefix(1);
+                named.emplace(name);
+            }
+        }
+    };
+    const script_dialect dialect =
+        t.rules() == runtime_rules::behavior3 ? script_dialect::behavior3 : script_dialect::btcpp;
+    std::vector<bool> slot_named(keys.size(), false);
+    for (tree::index i = 0; i < t.size(); ++i) {
+        for (const param& p : t.params(i)) {
+            if (p.key < keys.size()) slot_named[p.key] = true;
+            if (p.names_key) {
+                if (const auto* slot = std::get_if<std::int64_t>(&p.value);
+                    slot != nullptr && *slot >= 0 && static_cast<std::size_t>(*slot) < keys.size())
+                    slot_named[static_cast<std::size_t>(*slot)] = true;
+            }
+            if (p.compiled != nullptr) script_names(p.compiled->text(), dialect);
+        }
+        for (std::size_t which = 0; which < std::size(condition_params); ++which) {
+            if (const script* condition = t.condition(i, which))
+                script_names(condition->text(), script_dialect::btcpp);
+        }
+    }
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        if (program.count(keys[k].name) == 0 || keys[k].from_file) continue;
+        ours[k] = slot_named[k] || named.count(keys[k].name) != 0;
+    }
+    return ours;
+}
+
 std::string input_path(const std::string& file, const load_options& options) {
     if (file != "-") return file;
     if (!options.format) {
@@ -194,8 +252,8 @@ void print_diagnostics(const std::vector<diagnostic>& diagnostics) {
     }
     if (unknown_type) {
         std::cerr << "canopy: note: `canopy types` lists the node types this tool knows; "
-                     "--models FILE adds the program's node models, --lenient reads a tree "
-                     "written for another program\n";
+                     "--plugin LIB adds the program's node types, --models FILE its node "
+                     "models, --lenient reads a tree written for another program\n";
     }
 }
 

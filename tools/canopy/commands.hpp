@@ -23,13 +23,30 @@
 #include "canopy/run/registry.hpp"
 #include "canopy/run/tree.hpp"
 
+namespace canopy::demo {
+struct pack;
+}
+
 namespace canopy::cli {
 
 /// The registry the CLI loads with: the built-in nodes and every demo node pack, so that
-/// each tree in data/ loads and runs.
+/// each tree in data/ loads and runs; with --plugin, the built-in nodes and the plugins'
+/// types instead of the demos'.
 const registry& cli_registry();
 /// The same registry, for the options that add to it before any file is read (--enum).
 registry& cli_registry_to_extend();
+/// Loads a node plugin (--plugin LIB) into the registry; before cli_registry() is first read.
+/// @warning throws canopy::error when the plugin cannot be loaded, naming why.
+void add_plugin(const std::string& path);
+/// Whether a plugin was loaded: the demos' nodes and worlds are then not the CLI's.
+bool uses_plugins();
+/// The demo whose world a tree's agents live in (demo::pack_for), or null: always null with
+/// --plugin, whose trees' agents have no host.
+const demo::pack* demo_pack_for(const tree& t);
+
+/// --plugin LIB, repeatable: the program's node types, from a shared library that defines
+/// CANOPY_PLUGIN (canopy/run/plugin.hpp), for every command that reads trees or lists types.
+void add_plugin_option(CLI::App& command);
 
 /// 'flat JSON', 'flat XML', ...: the names --from and --to take, for messages.
 std::string format_names();
@@ -38,7 +55,7 @@ std::string format_names();
 std::optional<file_format> find_format(const std::string& name);
 
 /// The reading options every command that reads a tree file takes, as one group:
-/// --tree, --from, --lenient, --models, --register, --warnings-as-errors and --enum.
+/// --plugin, --tree, --from, --lenient, --models, --register, --warnings-as-errors and --enum.
 void add_reading_options(CLI::App& command, load_options& options);
 
 /// --stub STATUS (load_options::stub, which implies --lenient), for the commands that tick.
@@ -53,6 +70,11 @@ std::string why_not_runnable(const tree& t);
 /// What a shell user reads when agents of `t` cannot be made: why_not_runnable(), else the
 /// error's own text.
 std::string cannot_run_text(const error& e, const tree& t);
+
+/// Per key of `t` (slot order), whether it is the tree's: one the file declares or that a
+/// parameter or script of the tree names, and not a key of the program's (the CLI registry's,
+/// the demo's `health`) that the tree never names, which every agent has all the same.
+std::vector<bool> keys_of_the_tree(const tree& t);
 
 /// FILE as the loader reads it: "-" is standard input, which only --from can tell the format
 /// of (a usage error without it). Read so, the files it names by relative paths are looked

@@ -33,34 +33,12 @@ struct html_command_options {
     load_options load;
 };
 
-// Agent 0's events go to its trace recorder and to the coverage every agent shares.
-class both final : public observer {
-public:
-    both(observer& first, observer* second) : first_(first), second_(second) {}
-    void on_visit(const agent& a, tree::index node) override {
-        first_.on_visit(a, node);
-        if (second_ != nullptr) second_->on_visit(a, node);
-    }
-    void on_tick(const agent& a, tree::index node, status before, status result) override {
-        first_.on_tick(a, node, before, result);
-        if (second_ != nullptr) second_->on_tick(a, node, before, result);
-    }
-    void on_halt(const agent& a, tree::index node) override {
-        first_.on_halt(a, node);
-        if (second_ != nullptr) second_->on_halt(a, node);
-    }
-
-private:
-    observer& first_;
-    observer* second_;
-};
-
 // Ticks the agents in their demo's world, as canopy run does, recording agent 0's last ticks.
 // Returns false, having said why, if the tree cannot run.
 bool record_run(const html_command_options& o, const std::shared_ptr<const tree>& t,
                 recorded_trace& trace, coverage_recorder* coverage) {
     try {
-        const demo::pack* pack = demo::pack_for(*t);
+        const demo::pack* pack = demo_pack_for(*t);
         std::unique_ptr<demo::world> world;
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         std::vector<agent> agents;
@@ -69,8 +47,9 @@ bool record_run(const html_command_options& o, const std::shared_ptr<const tree>
             agents.emplace_back(t, world ? world->host(i) : nullptr, o.seed + i);
         }
         trace_recorder recorder(t, o.keep);
-        both observers(recorder, coverage);
-        agents.front().set_observer(&observers);
+        // Agent 0's events go to its trace recorder and to the coverage every agent shares.
+        agents.front().set_observer(&recorder);
+        agents.front().add_observer(coverage);
         for (std::size_t i = 1; coverage != nullptr && i < agents.size(); ++i)
             agents[i].set_observer(coverage);
         progress ticking("ticking", o.ticks);

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string_view>
 
+#include "canopy/core/version.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
     try {
         CLI::App app{"Load, check, print and run data-driven behavior trees.", "canopy"};
         app.require_subcommand(1);
-        app.set_version_flag("--version", "canopy 0.1.0");
+        app.set_version_flag("--version", "canopy " CANOPY_VERSION);
         int exit_code = 0;
         canopy::cli::add_print_command(app, exit_code);
         canopy::cli::add_validate_command(app, exit_code);

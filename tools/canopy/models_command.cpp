@@ -17,7 +17,10 @@ void add_models_command(CLI::App& app, int& exit_code) {
         ->required()
         ->check(CLI::IsMember({"groot", "b3"}));
     command->add_option("-o,--output", *out, "File to write (default: standard output)");
-    command->footer("Trees drawn with the palette load in Canopy; see docs/editing.md.");
+    add_plugin_option(*command);
+    command->footer(
+        "Trees drawn with the palette load in Canopy; see docs/editing.md. With --plugin: the "
+        "program's types and the built-in ones.");
     command->callback([format, out, &exit_code] {
         const file_format as = *format == "groot" ? file_format::btcpp_xml : file_format::behavior3;
         exit_code = write_output(*out, write_palette(cli_registry(), as));

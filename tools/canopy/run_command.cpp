@@ -84,10 +84,10 @@ void set_value(blackboard board, std::uint32_t slot, const std::string& text) {
             } catch (const error&) {
                 value = dynamic_value(text);
             }
-            return board.set_object(slot, typeid(dynamic_value), &value);
+            return board.set_object(slot, type_id_of<dynamic_value>(), &value);
         }
         const std::shared_ptr<const void> object = key.custom->from_text(text);
-        return board.set_object(slot, *key.custom->cpp_type, object.get());
+        return board.set_object(slot, key.custom->cpp_type, object.get());
     }
     std::int64_t integer = 0;
     if (auto [end, e] = std::from_chars(first, last, integer); e == std::errc() && end == last)
@@ -187,32 +187,19 @@ std::variant<scheduled_event, std::string> parse_event(const std::string& text) 
     return e;
 }
 
-// Counts agent 0's node ticks and passes every event on to the trace printer, if there is
-// one. Only agent 0 is observed: an observer on every agent would cost each node tick a
-// virtual call and skew the time the summary reports.
+// Counts agent 0's node ticks, beside its other observers (the trace printer, the coverage
+// all agents share). Only agent 0 is counted: an observer on every agent would cost each node
+// tick a virtual call and skew the time the summary reports.
 class visit_counter final : public observer {
 public:
-    // Passes each event on to `next` and to `also` (either may be null): agent 0's trace
-    // printer and the coverage all agents share.
-    visit_counter(observer* next, observer* also) : next_(next), also_(also) {}
-    void on_visit(const agent& a, tree::index node) override {
-        if (next_ != nullptr) next_->on_visit(a, node);
-        if (also_ != nullptr) also_->on_visit(a, node);
-    }
-    void on_tick(const agent& a, tree::index node, status before, status result) override {
+    void on_tick(const agent& /*a*/, tree::index /*node*/, status /*before*/,
+                 status /*result*/) override {
         ++visits_;
-        if (next_ != nullptr) next_->on_tick(a, node, before, result);
-        if (also_ != nullptr) also_->on_tick(a, node, before, result);
     }
-    void on_halt(const agent& a, tree::index node) override {
-        if (next_ != nullptr) next_->on_halt(a, node);
-        if (also_ != nullptr) also_->on_halt(a, node);
-    }
+    void on_halt(const agent& /*a*/, tree::index /*node*/) override {}
     std::uint64_t visits() const noexcept { return visits_; }
 
 private:
-    observer* next_;
-    observer* also_;
     std::uint64_t visits_ = 0;
 };
 
@@ -268,10 +255,19 @@ bool is_subtree_key(std::string_view name) {
 void print_blackboard(agent& a) {
     const canopy::blackboard board = a.blackboard();
     const bool javascript = a.tree().layout().interrupts_on_error;  // runtime_rules::behavior3
+    // The program's keys the tree never names are not printed (the demo's health in the pet
+    // tree); worked out once per tree.
+    static std::uint64_t known_tree = 0;
+    static std::vector<bool> ours;
+    if (ours.empty() || known_tree != a.tree().fingerprint()) {
+        known_tree = a.tree().fingerprint();
+        ours = keys_of_the_tree(a.tree());
+    }
     std::vector<std::pair<std::string_view, std::uint32_t>> keys;
     for (std::uint32_t slot = 0; slot < board.keys().size(); ++slot) {
         const std::string& name = board.keys()[slot].name;
-        if (!is_subtree_key(name) && board.is_set(slot)) keys.emplace_back(name, slot);
+        if (!is_subtree_key(name) && board.is_set(slot) && slot < ours.size() && ours[slot])
+            keys.emplace_back(name, slot);
     }
     std::sort(keys.begin(), keys.end());
     for (const auto& [name, slot] : keys) {
@@ -438,7 +434,7 @@ public:
         if (std::string why = why_not_runnable(t); !why.empty()) return refuse(why);
         const demo::pack* uses = nullptr;
         try {
-            uses = demo::pack_for(t);
+            uses = demo_pack_for(t);
         } catch (const error& e) {
             return refuse(e.what());
         }
@@ -507,7 +503,7 @@ int run(const run_options& o) {
     const demo::pack* pack = nullptr;
     std::vector<agent> agents;
     try {
-        pack = demo::pack_for(*t);
+        pack = demo_pack_for(*t);
         if (pack != nullptr) world = pack->make_world(o.agents, o.seed);
         agents.reserve(o.agents);
         progress making("making agents", o.agents, 1024);
@@ -541,8 +537,10 @@ int run(const run_options& o) {
     const bool covered = !o.coverage.empty() || o.min_coverage.has_value();
     std::optional<coverage_recorder> coverage;
     if (covered) coverage.emplace(t);
-    visit_counter counter(o.trace ? &printer : nullptr, coverage ? &*coverage : nullptr);
+    visit_counter counter;
     agents.front().set_observer(&counter);
+    if (o.trace) agents.front().add_observer(&printer);
+    if (coverage) agents.front().add_observer(&*coverage);
     for (std::size_t i = 1; coverage && i < agents.size(); ++i) agents[i].set_observer(&*coverage);
 #if CANOPY_HAS_GROOT2
     std::unique_ptr<groot2_server> groot2;
@@ -555,7 +553,7 @@ int run(const run_options& o) {
             std::cerr << "canopy: error: " << e.what() << '\n';
             return 1;
         }
-        groot2->watch(&agents.front(), &counter);
+        groot2->watch(&agents.front());
         std::cerr << "groot2: attach Groot2 to " << options.address << ", port " << options.port
                   << " (notifications on " << options.port + 1 << "); it sees agent 0\n";
     }

@@ -110,7 +110,7 @@ int run_tests(const test_options& o) {
         std::unique_ptr<demo::world> world;
         scenario_hooks hooks;
         hooks.host = [&](const tree& t) {
-            const demo::pack* pack = demo::pack_for(t);
+            const demo::pack* pack = demo_pack_for(t);
             if (pack != nullptr) world = pack->make_world(1, read.scenario.seed);
             return world ? world->host(0) : host_ref();
         };
@@ -148,6 +148,7 @@ void add_test_command(CLI::App& app, int& exit_code) {
         "test", "Run scenario files: a tree, what to feed it at given ticks, what it must do");
     auto o = std::make_shared<test_options>();
     command->add_option("SCENARIO", o->files, "Scenario files (see docs/testing.md)")->required();
+    add_plugin_option(*command);
     command->add_option("--junit", o->junit, "Also write the results as JUnit XML to this file");
     command->add_option("--coverage", o->coverage,
                         "Write what every node of each tree returned over all the scenarios, "

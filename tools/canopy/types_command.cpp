@@ -31,6 +31,7 @@ void add_types_command(CLI::App& app, int& exit_code) {
     command->add_option("--models", *models,
                         "List instead the node types lenient loading learns from this tree "
                         "file (its node models, and how its nodes use unknown types)");
+    add_plugin_option(*command);
     auto warnings_as_errors = std::make_shared<bool>(false);
     command->add_flag("--warnings-as-errors", *warnings_as_errors,
                       "With --models: fail on warnings in the file as on errors");

@@ -162,15 +162,20 @@ std::shared_ptr<const canopy::value_type> blackboard_type() {
     if constexpr (std::is_default_constructible_v<T> && std::is_copy_constructible_v<T> &&
                   std::is_copy_assignable_v<T> && std::is_nothrow_destructible_v<T> &&
                   !std::is_arithmetic_v<T> && !std::is_enum_v<T>) {
-        static const std::shared_ptr<const canopy::value_type> type = canopy::make_value_type<T>(
-            demangle(typeid(T)), [](std::string_view text) { return convertFromString<T>(text); },
-            [](const T& value) {
-                try {
-                    return BT::toStr(value);
-                } catch (const std::exception&) {
-                    return "[" + demangle(typeid(T)) + "]";
-                }
-            });
+        static const std::shared_ptr<const canopy::value_type> type = [] {
+            auto made = std::make_shared<canopy::value_type>(*canopy::make_value_type<T>(
+                demangle(typeid(T)),
+                [](std::string_view text) { return convertFromString<T>(text); },
+                [](const T& value) {
+                    try {
+                        return BT::toStr(value);
+                    } catch (const std::exception&) {
+                        return "[" + demangle(typeid(T)) + "]";
+                    }
+                }));
+            made->rtti = &typeid(T);  // for BT::Any, which holds a std::type_info
+            return std::shared_ptr<const canopy::value_type>(std::move(made));
+        }();
         return type;
     } else {
         return nullptr;

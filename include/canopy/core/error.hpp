@@ -67,6 +67,15 @@ public:
     explicit host_error(const std::string& message) : error(error_code::host, message) {}
 };
 
+namespace detail {
+// Out of line, so that Canopy's headers compile in a program built without exceptions
+// (-fno-exceptions): the library, built with them, throws. See docs/engines.md.
+[[noreturn]] void throw_registry_error(const std::string& message);
+[[noreturn]] void throw_param_error(const std::string& message);
+// Calls `f` and ignores any std::exception it throws.
+void call_ignoring_errors(void (*f)());
+}  // namespace detail
+
 /// A tree file could not be loaded. Holds every problem found, not only the first;
 /// `what()` renders them one per line. Copying never throws.
 class load_error : public error {

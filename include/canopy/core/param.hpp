@@ -5,12 +5,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <typeinfo>
 #include <unordered_map>
 #include <variant>
 #include <vector>
 
 #include "canopy/core/error.hpp"
+#include "canopy/core/type_id.hpp"
 #include "canopy/core/value_type.hpp"
 
 namespace canopy {
@@ -86,10 +86,13 @@ struct param_spec {
     bool literal_only = false;
     /// A `custom` parameter declared by its C++ type (a canopy::input<Pose2D>), which
     /// registry::add resolves to the type registered for it (`custom`).
-    const std::type_info* cpp_type = nullptr;
+    type_id cpp_type{};
     /// For an input of a registered type: the other registered types whose keys it reads,
     /// which its node converts (BehaviorTree.CPP's polymorphic casts between shared_ptrs).
-    std::vector<const std::type_info*> converts_from = {};
+    std::vector<type_id> converts_from = {};
+    /// What the parameter means to whoever writes a tree ("metres per second"), which
+    /// editors' palettes show (registry::describe); may be empty.
+    std::string description = {};
 
     /// The name of the parameter's type: to_string(type), or the registered type's name.
     std::string_view type_name() const noexcept {
@@ -151,7 +154,7 @@ struct param {
     const canopy::script* compiled = nullptr;
     /// A custom literal, read from `value`'s text with its type's from_text at load.
     std::shared_ptr<const void> object = nullptr;
-    const std::type_info* object_type = nullptr;  ///< the C++ type of `object`
+    type_id object_type{};  ///< the C++ type of `object`
 };
 
 /// Names of integer constants scripts may use (registry::add_enum).
@@ -209,14 +212,14 @@ public:
     template <typename T>
     const T& get(std::string_view name) const {
         const param* found = find_param(name);
-        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
+        if (found == nullptr) detail::throw_param_error("no parameter '" + std::string(name) + "'");
         if (found->key != param::no_key) {
-            throw param_error("parameter '" + std::string(name) +
+            detail::throw_param_error("parameter '" + std::string(name) +
                               "' takes a literal value here, not a blackboard key");
         }
         const T* value = std::get_if<T>(&found->value);
         if (value == nullptr) {
-            throw param_error("parameter '" + std::string(name) + "' is " +
+            detail::throw_param_error("parameter '" + std::string(name) + "' is " +
                               std::string(to_string(type_of(found->value))) +
                               ", not read as the type asked for");
         }
@@ -227,9 +230,9 @@ public:
     /// @warning throws param_error for an undeclared name or a parameter of another type.
     const canopy::script& script(std::string_view name) const {
         const param* found = find_param(name);
-        if (found == nullptr) throw param_error("no parameter '" + std::string(name) + "'");
+        if (found == nullptr) detail::throw_param_error("no parameter '" + std::string(name) + "'");
         if (found->compiled == nullptr) {
-            throw param_error("parameter '" + std::string(name) + "' is not a script");
+            detail::throw_param_error("parameter '" + std::string(name) + "' is not a script");
         }
         return *found->compiled;
     }

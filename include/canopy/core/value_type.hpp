@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "canopy/core/error.hpp"
+#include "canopy/core/type_id.hpp"
 
 namespace canopy {
 
@@ -27,7 +28,10 @@ struct value_type {
     std::size_t align = 1;
     /// Trivially copyable and destructible: copied with memcpy, never destroyed.
     bool trivial = false;
-    const std::type_info* cpp_type = nullptr;
+    type_id cpp_type{};
+    /// The type as RTTI names it, for a layer that speaks RTTI (canopy::btcpp, whose BT::Any
+    /// carries a std::type_info): set where that layer makes the type, null otherwise.
+    const std::type_info* rtti = nullptr;
     void (*construct)(void* at) = nullptr;  ///< a value-initialized T
     void (*copy_construct)(void* at, const void* from) = nullptr;
     void (*destroy)(void* at) noexcept = nullptr;
@@ -61,7 +65,7 @@ struct value_type {
     /// Whether T is this type.
     template <typename T>
     bool is() const noexcept {
-        return cpp_type != nullptr && *cpp_type == typeid(T);
+        return cpp_type == type_id_of<T>();
     }
 };
 
@@ -93,13 +97,13 @@ std::shared_ptr<const value_type> make_value_type(std::string name,
                   "a blackboard type must be default-constructible, copyable and have a "
                   "destructor that does not throw");
     if (!from_text || !to_text)
-        throw registry_error("blackboard type '" + name + "' needs from_text and to_text");
+        detail::throw_registry_error("blackboard type '" + name + "' needs from_text and to_text");
     auto type = std::make_shared<value_type>();
     type->name = std::move(name);
     type->size = sizeof(T);
     type->align = alignof(T);
     type->trivial = std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>;
-    type->cpp_type = &typeid(T);
+    type->cpp_type = type_id_of<T>();
     type->construct = [](void* at) { ::new (at) T(); };
     type->copy_construct = [](void* at, const void* from) {
         ::new (at) T(*static_cast<const T*>(from));

@@ -30,7 +30,7 @@ struct groot2_options {
 /// blackboard, records transitions and holds ticks at breakpoints. See docs/monitoring.md.
 ///
 /// The server answers on a thread of its own. It sees the watched agent through an observer
-/// (agent::set_observer) that update() attaches while a client is connected and detaches when
+/// (agent::add_observer) that update() attaches while a client is connected and detaches when
 /// it leaves: with no client, the agent ticks unobserved and update() is one atomic load.
 /// A held breakpoint blocks the thread that ticks the agent until Groot2 lets it go, the client
 /// goes quiet (groot2_options::heartbeat_timeout) or the server is destroyed.
@@ -44,16 +44,17 @@ public:
     explicit groot2_server(groot2_options options = {});
     groot2_server(const groot2_server&) = delete;
     groot2_server& operator=(const groot2_server&) = delete;
-    /// Stops answering, lets any held tick go on, and detaches from the watched agent.
+    /// Stops answering, lets any held tick go on, and detaches itself from the watched agent.
     ~groot2_server();
 
     /// The agent Groot2 sees from now on, or none; may change while the program runs. The
-    /// server becomes the agent's observer and passes every event on to `next`, if given (an
-    /// agent has one observer: give here the one it had). When the agent moves to another
-    /// tree (a tree_handle's reload), Groot2 is sent the new tree at its first tick there:
-    /// statuses, transitions and breakpoints start over on it, since Groot2 names nodes by
-    /// index (uid). Events of any other tree than the one Groot2 was sent are passed on to
-    /// `next` only.
+    /// server becomes one of the agent's observers while a client is connected
+    /// (agent::add_observer), leaving the agent's others as they are; `next`, if given, is
+    /// attached to the agent as well, and detached from it when the server watches another
+    /// (before observers could be several, the server passed events on to it). When the
+    /// agent moves to another tree (a tree_handle's reload), Groot2 is sent the new tree at
+    /// its first tick there: statuses, transitions and breakpoints start over on it, since
+    /// Groot2 names nodes by index (uid); events of any other tree are ignored.
     void watch(agent* a, observer* next = nullptr);
     /// Call between ticks of the watched agent, on its thread, e.g. once per frame: attaches the
     /// server's observer when a client has come and detaches it when the client has gone. The

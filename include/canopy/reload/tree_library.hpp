@@ -83,6 +83,15 @@ public:
     /// does not watch it.
     tree_handle load(const std::filesystem::path& path);
 
+    /// What try_load gives: the handle, or no handle and why. Warnings come with a handle.
+    struct load_result {
+        tree_handle handle;
+        std::vector<diagnostic> diagnostics;  ///< every problem found, located
+        std::string refused;                  ///< options.accept's reason, when it refused
+    };
+    /// load(), with its errors as values: for a program built without exceptions.
+    load_result try_load(const std::filesystem::path& path);
+
     /// Calls `callback` with each event from now on, on the thread that polls, after the
     /// library's lock is released (it may call load(), not poll()). Replaces any previous one.
     /// An exception from it passes out of poll(); on watch()'s thread, it ends the program.

@@ -11,7 +11,9 @@
 #include "canopy/run/blackboard.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/host.hpp"
+#include "canopy/run/node_error.hpp"
 #include "canopy/run/observer.hpp"
+#include "canopy/run/observer_list.hpp"
 #include "canopy/run/snapshot.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/run/tree_handle.hpp"
@@ -35,8 +37,10 @@ public:
     /// e.g. `&robot` (not owned)
     /// @param seed seeds the agent's generator (context::random)
     /// @warning throws canopy::error if a node of the tree has no behaviour (a type added
-    /// with add_leaf, which loads and prints but cannot tick), and host_error if the tree
-    /// has actions taking a host of another type than `host` (see registry::add_action).
+    /// with add_leaf, which loads and prints but cannot tick), and host_error, naming the
+    /// C++ type expected, if the tree has nodes taking a host of another type than `host`
+    /// (actions taking `Host&`, classes declaring `using host_type = Host;`; see
+    /// registry::add_action and registry::add), whether or not a tick would reach them.
     explicit agent(std::shared_ptr<const canopy::tree> tree, host_ref host = {},
                    std::uint64_t seed = 0);
     /// An agent that follows a handle: at the start of each tick it checks, with one atomic
@@ -53,16 +57,28 @@ public:
     /// Ticks the root once, `dt` seconds after the previous tick, and returns its status.
     /// The agent's clock counts whole nanoseconds, so dt is rounded to the nearest one. A
     /// program without time passes 0: then Wait, Timeout, Cooldown and the other timed nodes
-    /// never end, which is why there is no default. An exception from a node passes through;
-    /// reset() then halts every node it left entered. In a tree with nodes that listen while
+    /// never end, which is why there is no default. An exception from a node (derived from
+    /// std::exception) ends the tick where it was thrown: the agent keeps it (last_error),
+    /// tells its observers (observer::on_error), then does what its error_policy says: passes
+    /// it on (rethrow; reset() then halts every node it left entered), or halts the running
+    /// nodes and returns failure (fail) or idle (halt). In a tree with nodes that listen while
     /// idle (node_type::listens_while_idle), they hear agent_event::tick first, then the run's
     /// moments around the root's tick (agent_event).
     /// @warning throws canopy::error for a dt that is negative, not finite, or over a year.
     status tick(double dt);
-    /// Why the last tick was interrupted, or empty. In a behavior3 file's tree an error out of a
-    /// node (an expression reading an undefined variable, a failed Assert) does not leave
-    /// tick(): as behavior3-ts's tree does, the tick ends there, every running node is halted,
-    /// the variables stay, and tick() returns idle with the error's message here.
+    /// What the agent does when a node throws as it ticks. Until set, its tree's default:
+    /// halt in a behavior3 file's tree (as behavior3-ts's tree interrupts itself), rethrow in
+    /// any other. Kept when the agent moves to another tree.
+    void set_error_policy(canopy::error_policy policy);
+    canopy::error_policy error_policy() const noexcept;
+    /// The error that cut the last tick short, whatever the policy, or null when the last tick
+    /// finished (or none has run since the agent was made).
+    const node_error* last_error() const noexcept;
+    /// last_error()'s text (`node 7 ('Attack', line 12, column 5): out of ammo`), or empty. In
+    /// a behavior3 file's tree an error out of a node (an expression reading an undefined
+    /// variable, a failed Assert) does not leave tick(): as behavior3-ts's tree does, the tick
+    /// ends there, every running node is halted, the variables stay, and tick() returns idle
+    /// with the error here (error_policy::halt).
     const std::string& interruption() const noexcept;
     /// Posts an event between ticks: every node of the tree that is running hears it
     /// (node::on_event), as behavior3's WaitForEvent does, and acts on it at the next tick; so
@@ -133,13 +149,28 @@ public:
     double time() const noexcept { return static_cast<double>(core_.time_ns) * 1e-9; }
     /// The same in whole nanoseconds.
     std::int64_t time_ns() const noexcept { return core_.time_ns; }
-    /// Attaches an observer (not owned), or detaches with nullptr.
-    void set_observer(observer* o) noexcept { core_.watcher = o; }
+    /// Makes `o` the agent's one observer (not owned), detaching any others; nullptr detaches
+    /// them all.
+    void set_observer(observer* o) noexcept;
+    /// Attaches one more observer (not owned), told each event after those attached before
+    /// (observer_list): a trace and a coverage may watch the same agent. Null, or one attached
+    /// already, changes nothing. With one observer the engine calls it directly; with several,
+    /// through the agent's own observer_list.
+    void add_observer(observer* o);
+    /// Detaches one observer; returns whether it was attached.
+    bool remove_observer(const observer* o) noexcept;
+    /// The observers attached, in the order they are told.
+    std::vector<observer*> observers() const;
 
     /// The status a node's last tick returned, skipped included, or idle if it has not been
     /// ticked since the agent was made, reset, or the node was halted.
     status last_status(canopy::tree::index node) const noexcept;
     bool is_running(canopy::tree::index node) const noexcept;
+    /// What the agent is doing: its running nodes in preorder, from the root down to each
+    /// running leaf, each after its parent (several branches under a parallel node; under a
+    /// node that is not running, none). Empty when the tree is not running, as after a tick
+    /// whose root finished. views/trace_printer.hpp's running_path_text prints it.
+    std::vector<canopy::tree::index> running_path() const;
     /// Every node's status byte in preorder, tree().size() of them, as last_status reads
     /// them (idle 0, success 1, failure 2, running 3, skipped 4, in the low three bits; in a
     /// BehaviorTree.CPP file's tree a skipped node may also carry 8, detail::left_running_code):
@@ -155,6 +186,7 @@ public:
 
 private:
     friend struct detail::snapshot_access;
+    struct extras;
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(core_.block); }
     void allocate();
     // Throws as allocate() would for `t`: a node type without behaviour, a host that does
@@ -164,7 +196,13 @@ private:
     void release() noexcept;
     void follow_new_tree();
     void halt_all();
-    status tick_or_interrupt(std::int64_t dt_ns);
+    status tick_telling_listeners(std::int64_t dt_ns);
+    // What a tick does with an exception a node threw (error_policy), called in the handler:
+    // keeps it, tells the observers, then rethrows or halts.
+    // `names_no_node`: a port's error (param_error), which the rethrown error names the node in.
+    status contain(const context& ctx, const char* message, std::optional<error_code> code,
+                   bool names_no_node = false);
+    extras& more();  // extras_, made when first needed
     // Runs `tree` from a fresh state block, with the values of the keys both trees have when
     // `keep_shared_keys`; if the block cannot be made (the tree cannot run, or the host does
     // not fit it), stays on its tree, node states constructed anew, and rethrows.
@@ -173,12 +211,15 @@ private:
     std::shared_ptr<const canopy::tree> tree_;
     detail::agent_core core_;
     // What few agents need, made when one does, which keeps the others as small as before:
-    // the handle followed (null when none) and the version of the tree the agent runs; why
-    // the last tick was interrupted.
+    // the handle followed (null when none) and the version of the tree the agent runs; the
+    // error policy the program chose; the error that cut the last tick short; the observers,
+    // when there are several.
     struct extras {
         std::shared_ptr<tree_handle::shared> handle;
         std::uint64_t version = 0;
-        std::string interruption;
+        std::optional<canopy::error_policy> policy;
+        std::optional<node_error> error;
+        observer_list observers;
     };
     std::unique_ptr<extras> extras_;
 };

@@ -10,7 +10,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <typeinfo>
 #include <vector>
 
 #include "canopy/core/param.hpp"
@@ -54,7 +53,7 @@ struct blackboard_key {
     /// Whether two keys hold the same type of value.
     bool same_type(const blackboard_key& other) const noexcept {
         return type == other.type &&
-               (type != param_type::custom || *custom->cpp_type == *other.custom->cpp_type);
+               (type != param_type::custom || custom->cpp_type == other.custom->cpp_type);
     }
 };
 
@@ -113,11 +112,20 @@ public:
     /// @warning throws canopy::error for any other T.
     template <typename T>
     T get(std::uint32_t slot) const;
+    /// The value as get<T> gives it, or nothing where get<T> would throw: no such key
+    /// (npos, as find() gives it), a key of another type. For a program built without
+    /// exceptions (docs/engines.md).
+    template <typename T>
+    std::optional<T> try_get(std::uint32_t slot) const;
+    template <typename T>
+    std::optional<T> try_get(std::string_view name) const {
+        return try_get<T>(find(name));
+    }
     /// A custom key's value, without a copy; valid until the agent is gone.
     /// @warning throws canopy::error if the key's type is not T.
     template <typename T>
     const T& get_ref(std::uint32_t slot) const {
-        check_custom(slot, typeid(T));
+        check_custom(slot, type_id_of<T>());
         return *std::launder(reinterpret_cast<const T*>(at(slot)));
     }
     /// A custom key's value, to change in place (a queue a node pops, say); unlike set, this
@@ -125,7 +133,7 @@ public:
     /// @warning throws canopy::error if the key's type is not T.
     template <typename T>
     T& get_mutable(std::uint32_t slot) {
-        check_custom(slot, typeid(T));
+        check_custom(slot, type_id_of<T>());
         return *std::launder(reinterpret_cast<T*>(at(slot)));
     }
     /// Stores a value: bool into a boolean key, an integer into an integer or number key, a
@@ -163,7 +171,7 @@ public:
     /// Stores a registered type's value given by address (a literal the loader read, say):
     /// `type` must be the key's C++ type. Changes the stamp as set does.
     /// @warning throws canopy::error for another type.
-    void set_object(std::uint32_t slot, const std::type_info& type, const void* value) {
+    void set_object(std::uint32_t slot, type_id type, const void* value) {
         set_custom(slot, type, value);
     }
     /// Where a custom key's value lives, for code that knows its type only at run time
@@ -234,9 +242,9 @@ private:
     void set_plain(std::uint32_t slot, std::string_view value);
     template <typename V, typename Write>
     void write_plain(std::uint32_t slot, V value, Write write, param_type as);
-    void check_custom(std::uint32_t slot, const std::type_info& asked) const;
+    void check_custom(std::uint32_t slot, type_id asked) const;
     void set_string(std::uint32_t slot, std::string_view value);
-    void set_custom(std::uint32_t slot, const std::type_info& asked, const void* value);
+    void set_custom(std::uint32_t slot, type_id asked, const void* value);
     void construct_one(std::uint32_t slot);
     std::byte* at(std::uint32_t slot) const noexcept { return base_ + layout_->offsets[slot]; }
     std::uint32_t* stamps() const noexcept {
@@ -342,6 +350,30 @@ T blackboard::get(std::uint32_t slot) const {
 }
 
 template <typename T>
+std::optional<T> blackboard::try_get(std::uint32_t slot) const {
+    if (slot >= keys().size()) return std::nullopt;
+    const param_type type = this->type(slot);
+    if constexpr (std::is_same_v<T, bool>) {
+        if (type == param_type::boolean) return load<bool>(slot);
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+        if (type == param_type::integer) return load<std::int64_t>(slot);
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+        if (type == param_type::string) return string_at(slot);
+    } else if constexpr (std::is_same_v<T, double>) {
+        if (type == param_type::number) return load<double>(slot);
+        if (type == param_type::integer) return static_cast<double>(load<std::int64_t>(slot));
+    } else {
+        static_assert(!std::is_arithmetic_v<T> && !std::is_same_v<T, std::string>,
+                      "blackboard values are bool, std::int64_t, double, std::string_view or a "
+                      "type registered with registry::add_type");
+        const value_type* custom = keys()[slot].custom.get();
+        if (custom != nullptr && custom->cpp_type == type_id_of<T>())
+            return *std::launder(reinterpret_cast<const T*>(at(slot)));
+    }
+    return std::nullopt;
+}
+
+template <typename T>
 void blackboard::set(std::uint32_t slot, const T& value) {
     const param_type type = this->type(slot);
     if constexpr (std::is_same_v<T, bool>) {
@@ -361,7 +393,7 @@ void blackboard::set(std::uint32_t slot, const T& value) {
         if (type != param_type::number) return set_plain(slot, static_cast<double>(value));
         store(slot, static_cast<double>(value));
     } else {
-        set_custom(slot, typeid(T), &value);
+        set_custom(slot, type_id_of<T>(), &value);
     }
 }
 

@@ -94,7 +94,7 @@ public:
     template <typename Host>
     Host& host() const {
         Host* found = core_->host.get<Host>();
-        if (found == nullptr) throw_host_mismatch();
+        if (found == nullptr) throw_host_mismatch(detail::host_type_of<Host>());
         return *found;
     }
     /// The host as a Host, or null when the agent has none: for nodes that do without.
@@ -222,7 +222,7 @@ private:
             return result;
         return status::failure;
     }
-    [[noreturn]] void throw_host_mismatch() const;
+    [[noreturn]] void throw_host_mismatch(detail::host_type wanted) const;
     void halt_subtree(canopy::tree::index node);
     void reset_left_running(canopy::tree::index node);
     void reset_left_running_children();

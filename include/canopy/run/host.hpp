@@ -2,28 +2,34 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <type_traits>
+
+#include "canopy/core/type_id.hpp"
 
 namespace canopy {
 
 namespace detail {
 
-/// The type of an agent's host, as the address of a variable of its own: two host types
-/// compare equal exactly when they are the same type, without RTTI.
-using host_type = const void*;
-
-template <typename Host>
-struct host_tag {
-    static constexpr char id = 0;
-};
+/// The type of an agent's host (canopy::type_id: compared without RTTI); default-made for
+/// none.
+using host_type = type_id;
 
 template <typename Host>
 constexpr host_type host_type_of() noexcept {
-    return &host_tag<std::remove_cv_t<Host>>::id;
+    return type_id_of<Host>();
 }
 
-/// A host type some node of a tree needs (an action taking `Host&`), with the first node type
-/// that needs it, for the message when an agent is given another.
+/// The C++ name of a host type, for messages; "no host" for none.
+inline std::string host_type_name(host_type type) {
+    if (!type) return "no host";
+    const std::string_view name = type.name();
+    return name.empty() ? std::string("a host type") : std::string(name);
+}
+
+/// A host type some node of a tree needs (an action taking `Host&`, a class declaring
+/// `using host_type = Host;`), with the first node type that needs it, for the message when
+/// an agent is given another.
 struct host_need {
     host_type type;
     std::string node_type;
@@ -48,7 +54,7 @@ public:
     template <typename Host>
     host_ref(Host* host) noexcept  // NOLINT(google-explicit-constructor): agent(t, &robot)
         : object_(reinterpret_cast<detail::erased_host*>(host)),
-          type_(host == nullptr ? nullptr : detail::host_type_of<Host>()) {
+          type_(host == nullptr ? detail::host_type{} : detail::host_type_of<Host>()) {
         static_assert(!std::is_void_v<Host>,
                       "an agent's host is passed as a pointer to its own type, not as void*: "
                       "nodes then ask for it as that type, and a mismatch is caught");
@@ -78,7 +84,7 @@ public:
 
 private:
     detail::erased_host* object_ = nullptr;
-    detail::host_type type_ = nullptr;
+    detail::host_type type_{};
 };
 
 }  // namespace canopy

@@ -22,8 +22,11 @@ public:
     parallel_ticker& operator=(const parallel_ticker&) = delete;
 
     /// Ticks each of `count` agents once with time step dt, in contiguous shares, one per
-    /// thread; returns when all are done. An exception from a node is rethrown here (the
-    /// first, if several threads throw); the other agents of its share are not ticked.
+    /// thread; returns when all are done. A node's error stays its agent's, as the agent's
+    /// error_policy says: with fail or halt, that agent's tick() returns failure or idle and
+    /// keeps the error (agent::last_error), and nothing reaches here. An exception out of an
+    /// agent's tick (error_policy::rethrow) does not stop the others: every agent is still
+    /// ticked, then the first exception (by time, if several threads throw) is rethrown here.
     void tick(agent* agents, std::size_t count, double dt);
     void tick(std::vector<agent>& agents, double dt);
 

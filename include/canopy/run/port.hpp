@@ -8,7 +8,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -85,7 +84,7 @@ bool fits(double value) noexcept {
 }
 
 // The C++ names of the types ports hold, for messages: "int", "std::uint8_t".
-std::string cpp_name(const std::type_info& type);
+std::string cpp_name(type_id type);
 
 // Ports while a registry makes node objects. registry::add<Node> makes one Node to learn
 // the ports its members declare (a declaring scope), and then each node's object binds its
@@ -120,10 +119,10 @@ inline constexpr std::uint32_t unbound_port = param::no_key - 1;
 
 [[noreturn]] void throw_unbound_port(const context& ctx);
 [[noreturn]] void throw_out_of_range(const context& ctx, std::uint32_t slot,
-                                     const std::type_info& type);
-[[noreturn]] void throw_literal_mismatch(const param& found, const std::type_info& type,
+                                     type_id type);
+[[noreturn]] void throw_literal_mismatch(const param& found, type_id type,
                                          param_type wanted);
-[[noreturn]] void throw_no_object(const std::type_info& type);
+[[noreturn]] void throw_no_object(type_id type);
 
 // Where a port being made goes: outside a registry (a lambda's port) it keeps its
 // declaration in `kept`; in a registry's declaring scope its declaration joins the node
@@ -150,8 +149,8 @@ const param& bound_param(const param_list& params, std::string_view name);
 // A registered type's literal, checked to be a T.
 template <typename T>
 std::shared_ptr<const void> literal_object(const param& found) {
-    if (found.object == nullptr || *found.object_type != typeid(T))
-        throw_literal_mismatch(found, typeid(T), param_type::custom);
+    if (found.object == nullptr || found.object_type != type_id_of<T>())
+        throw_literal_mismatch(found, type_id_of<T>(), param_type::custom);
     return found.object;
 }
 
@@ -162,7 +161,7 @@ param_value default_value(std::string_view name, const Default& value) {
     if constexpr (integer_port<T>) {
         if constexpr (std::is_unsigned_v<T> && sizeof(T) >= sizeof(std::int64_t)) {
             if (value > static_cast<T>(std::numeric_limits<std::int64_t>::max())) {
-                throw registry_error("the default of port '" + std::string(name) +
+                detail::throw_registry_error("the default of port '" + std::string(name) +
                                      "' is larger than an integer parameter holds");
             }
         }
@@ -180,7 +179,7 @@ param_value default_value(std::string_view name, const Default& value) {
 template <typename T>
 param_spec port_declaration(std::string_view name, bool output, bool literal_only) {
     param_spec spec{std::string(name), port_type<T>(), std::nullopt, output, nullptr};
-    if constexpr (!builtin_port<T>) spec.cpp_type = &typeid(T);
+    if constexpr (!builtin_port<T>) spec.cpp_type = type_id_of<T>();
     spec.literal_only = literal_only;
     return spec;
 }
@@ -197,9 +196,9 @@ template <typename T>
 held_t<T> literal_as(const param& found) {
     using held = held_t<T>;
     const held* value = std::get_if<held>(&found.value);
-    if (value == nullptr) throw_literal_mismatch(found, typeid(T), port_type<T>());
+    if (value == nullptr) throw_literal_mismatch(found, type_id_of<T>(), port_type<T>());
     if constexpr (integer_port<T> || std::is_floating_point_v<T>) {
-        if (!fits<T>(*value)) throw_literal_mismatch(found, typeid(T), port_type<T>());
+        if (!fits<T>(*value)) throw_literal_mismatch(found, type_id_of<T>(), port_type<T>());
     }
     return *value;
 }
@@ -215,7 +214,7 @@ template <typename T, typename Held>
 T narrowed(const context& ctx, std::uint32_t slot, Held value) {
     if constexpr ((integer_port<T> && !std::is_same_v<T, std::int64_t>) ||
                   std::is_same_v<T, float> || std::is_same_v<T, long double>) {
-        if (CANOPY_UNLIKELY(!fits<T>(value))) throw_out_of_range(ctx, slot, typeid(T));
+        if (CANOPY_UNLIKELY(!fits<T>(value))) throw_out_of_range(ctx, slot, type_id_of<T>());
     }
     return static_cast<T>(value);
 }
@@ -313,7 +312,7 @@ public:
         if constexpr (builtin) {
             return static_cast<value_type>(literal_);
         } else {
-            if (literal_ == nullptr) detail::throw_no_object(typeid(T));
+            if (literal_ == nullptr) detail::throw_no_object(type_id_of<T>());
             return *static_cast<const T*>(literal_.get());
         }
     }
@@ -481,7 +480,7 @@ public:
         if constexpr (builtin) {
             return static_cast<value_type>(value_);
         } else {
-            if (value_ == nullptr) detail::throw_no_object(typeid(T));
+            if (value_ == nullptr) detail::throw_no_object(type_id_of<T>());
             return *static_cast<const T*>(value_.get());
         }
     }
@@ -492,7 +491,7 @@ public:
     void bind(const param_list& params, std::string_view name) {
         const param& found = detail::bound_param(params, name);
         if (found.key != param::no_key) {
-            throw param_error("parameter '" + std::string(name) +
+            detail::throw_param_error("parameter '" + std::string(name) +
                               "' takes a literal value here, not a blackboard key");
         }
         declared_ = nullptr;

@@ -45,9 +45,10 @@ struct node_type {
     /// The node::hook bits the runtime calls on this type's nodes: add<Node> finds those
     /// Node overrides; a hand-written creator's nodes get every hook.
     std::uint8_t hooks = node::all_hooks;
-    /// The host type this type's nodes take (an action taking `Host&`), or none: agents of a
-    /// tree using the type must be given a host of that type.
-    detail::host_type host = nullptr;
+    /// The host type this type's nodes take (an action taking `Host&`, a class declaring
+    /// `using host_type = Host;`), or none: agents of a tree using the type must be given a
+    /// host of that type. A hand-written node_type sets it to detail::host_type_of<Host>().
+    detail::host_type host{};
     /// Its nodes read keys' update stamps or unset keys (blackboard::stamp, is_set, unset):
     /// the agents of a tree using the type keep a stamp per key, which trees without such a
     /// type do without. add<Node> sets it when Node has `static constexpr bool
@@ -79,6 +80,9 @@ struct node_type {
     /// (detail::left_running_code). add<Node> sets it when Node has `static constexpr bool
     /// stays_idle_when_skipped = true`.
     bool stays_idle_when_skipped = false;
+    /// What the type does, for whoever writes a tree: editors' palettes show it
+    /// (registry::describe); may be empty.
+    std::string description = {};
 };
 
 namespace detail {
@@ -199,6 +203,16 @@ CANOPY_DETAIL_FLAG_TRAIT(ticks_in_order)
 CANOPY_DETAIL_FLAG_TRAIT(runs_scripts_whole)
 CANOPY_DETAIL_FLAG_TRAIT(stays_idle_when_skipped)
 #undef CANOPY_DETAIL_FLAG_TRAIT
+
+// The host type Node declares it needs, `using host_type = Host;`, or void.
+template <typename Node, typename = void>
+struct declared_host {
+    using type = void;
+};
+template <typename Node>
+struct declared_host<Node, std::void_t<typename Node::host_type>> {
+    using type = typename Node::host_type;
+};
 
 // Whether Node declares its parameters: `static std::vector<param_spec> parameters()`.
 template <typename Node, typename = void>
@@ -322,6 +336,11 @@ public:
     /// `static std::vector<param_spec> parameters()`, and take `const param_list&` in its
     /// constructor to read them. The runtime calls the hooks (enter, exit, halt) that Node
     /// overrides, and no other.
+    ///
+    /// A class whose nodes need the agent's host says so with `using host_type = Robot;`:
+    /// every agent of a tree using the type is then checked, when it is made or given a host,
+    /// to have a Robot (as for an action taking `Robot&`), so a node on a branch rarely taken
+    /// cannot find a missing host only in play. Its nodes read it with ctx.host<Robot>().
     template <typename Node>
     const node_type& add(std::string name, std::optional<std::int64_t> id = std::nullopt,
                          canopy::arity arity = arity::leaf) {
@@ -331,12 +350,9 @@ public:
         if constexpr (detail::declares_parameters<Node>::value) params = Node::parameters();
         if constexpr (std::is_default_constructible_v<Node>) {
             const detail::port_scope declaring(params);
-            try {
-                [[maybe_unused]] const Node prototype{};
-            } catch (const std::exception&) {
-                // Its ports were declared before the constructor's body ran; a check of a
-                // setting's default or zero may refuse it, and is the loader's to report.
-            }
+            // Its ports are declared before the constructor's body runs; a check of a
+            // setting's default or zero may refuse it, and is the loader's to report.
+            detail::call_ignoring_errors([] { [[maybe_unused]] const Node prototype{}; });
         }
         node_type type{std::move(name), id, arity, std::move(params),
                        [](const param_list& p) -> std::unique_ptr<node> {
@@ -354,6 +370,11 @@ public:
         type.ticks_in_order = detail::ticks_in_order<Node>::value;
         type.runs_scripts_whole = detail::runs_scripts_whole<Node>::value;
         type.stays_idle_when_skipped = detail::stays_idle_when_skipped<Node>::value;
+        using host = typename detail::declared_host<Node>::type;
+        static_assert(std::is_void_v<host> || std::is_class_v<host> || std::is_union_v<host>,
+                      "`using host_type = Host;` names the class of the agent's host (as "
+                      "`robot`, not `robot*` or `robot&`)");
+        if constexpr (!std::is_void_v<host>) type.host = detail::host_type_of<host>();
         return add(std::move(type));
     }
 
@@ -413,6 +434,17 @@ public:
     /// "Selector"). Trees print a node by its type's registered name, whatever the file said.
     void add_alias(std::string alias, std::string_view target);
 
+    /// Describes a registered type for editors' palettes (write_palette): what it does and, by
+    /// parameter name, what each parameter means, as
+    ///
+    ///     reg.describe("Chase", "Runs at the target until within reach",
+    ///                  {{"speed", "metres per second"}, {"target", "the entity chased"}});
+    ///
+    /// Parameters it does not name keep their descriptions. Returns the type.
+    /// @warning throws registry_error for a name no type has, or a parameter the type lacks.
+    const node_type& describe(std::string_view type_name, std::string description,
+                              std::vector<std::pair<std::string, std::string>> params = {});
+
     /// The type of that name or alias, or null.
     const node_type* find(std::string_view name) const;
     /// The type of that numeric id, or null.
@@ -437,11 +469,11 @@ private:
                                   std::optional<std::int64_t> id, std::vector<param_spec> params,
                                   Ports... ports) {
         if (detail::is_null_callable(callable)) {
-            throw registry_error(std::string(kind) + " '" + name + "' has no function");
+            detail::throw_registry_error(std::string(kind) + " '" + name + "' has no function");
         }
         if (((ports.declaration() == nullptr) || ...)) {
-            throw registry_error(std::string(kind) + " '" + name +
-                                 "' is given a port bound to a node already: give it ports made "
+            detail::throw_registry_error(std::string(kind) + " '" + name +
+                                         "' is given a port bound to a node already: give it ports made "
                                  "for it, as canopy::input<int>(\"name\")");
         }
         (params.push_back(*ports.declaration()), ...);

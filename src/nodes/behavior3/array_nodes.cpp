@@ -25,7 +25,7 @@ any_input::any_input(const param_list& params, std::string_view name) {
     given_ = true;
     key_ = found->key;
     if (key_ != param::no_key) return;
-    if (found->object != nullptr && *found->object_type == typeid(dynamic_value)) {
+    if (found->object != nullptr && found->object_type == type_id_of<dynamic_value>()) {
         literal_ = *static_cast<const dynamic_value*>(found->object.get());
         return;
     }

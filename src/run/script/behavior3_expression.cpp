@@ -567,7 +567,7 @@ private:
             }
             default: break;
         }
-        if (key.custom != nullptr && *key.custom->cpp_type == typeid(dynamic_value)) {
+        if (key.custom != nullptr && key.custom->cpp_type == type_id_of<dynamic_value>()) {
             const auto& v = board_.get_ref<dynamic_value>(slot);
             return v.is_null() ? cell{} : of(v);
         }

@@ -711,7 +711,7 @@ private:
             const auto source = scope_.find_key(value.text);
             if (source && source->type == param_type::custom) {
                 if (source->custom == nullptr || key.custom == nullptr ||
-                    *source->custom->cpp_type != *key.custom->cpp_type) {
+                    source->custom->cpp_type != key.custom->cpp_type) {
                     fail(value.offset,
                          holds + ", and '" + value.text + "' holds a " +
                              (source->custom != nullptr ? source->custom->name : "program's type"));

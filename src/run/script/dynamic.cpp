@@ -135,7 +135,7 @@ private:
     }
 
     void store(std::uint32_t slot, const btcpp_entry& entry) {
-        board_.set_object(slot, typeid(btcpp_entry), &entry);
+        board_.set_object(slot, type_id_of<btcpp_entry>(), &entry);
         if (entry.value.empty()) board_.mark_empty(slot);
     }
 

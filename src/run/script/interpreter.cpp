@@ -265,7 +265,7 @@ bool compare(const program& p, const cell& left, const cell& right, const instru
 }
 
 void set_custom(blackboard board, std::uint32_t slot, const void* value) {
-    board.set_object(slot, *board.keys()[slot].custom->cpp_type, value);
+    board.set_object(slot, board.keys()[slot].custom->cpp_type, value);
 }
 
 // Text a key of a program's type reads, as BehaviorTree.CPP's convertFromString would.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "behaviortree_cpp/utils/safe_any.hpp"
+#include "canopy/core/type_id.hpp"
 
 namespace BT {
 
@@ -42,7 +43,8 @@ public:
         static_assert(std::is_polymorphic_v<Base>,
                       "Base must be polymorphic (have virtual functions)");
         add(
-            typeid(std::shared_ptr<Derived>), typeid(std::shared_ptr<Base>),
+            {&typeid(std::shared_ptr<Derived>), canopy::type_id_of<std::shared_ptr<Derived>>()},
+            {&typeid(std::shared_ptr<Base>), canopy::type_id_of<std::shared_ptr<Base>>()},
             [](const Any& from) {
                 const auto* derived = from.castPtr<std::shared_ptr<Derived>>();
                 if (derived == nullptr) throw std::bad_cast();
@@ -72,14 +74,15 @@ public:
 private:
     friend class detail::FactoryState;
     using Edge = std::pair<std::type_index, std::type_index>;
+    // A type as BT::Any names it and as Canopy's blackboard does.
+    using Names = std::pair<const std::type_info*, canopy::type_id>;
 
-    void add(const std::type_info& derived, const std::type_info& base, CastFunction up,
-             CastFunction down);
+    void add(Names derived, Names base, CastFunction up, CastFunction down);
     // The registered types from `from` up to `to` (both included), or none.
     std::vector<std::type_index> pathUp(std::type_index from, std::type_index to) const;
     // The registered types that a port of `to` may read (isConvertible), `to` aside: what a
     // tree's load lets its input ports read.
-    std::vector<const std::type_info*> convertibleTo(const std::type_info& to) const;
+    std::vector<canopy::type_id> convertibleTo(canopy::type_id to) const;
     // Changes with every registration, so that a factory knows to check its trees again.
     unsigned version() const;
 
@@ -87,7 +90,7 @@ private:
     std::map<Edge, CastFunction> upcasts_;    // (derived, base)
     std::map<Edge, CastFunction> downcasts_;  // (base, derived)
     std::map<std::type_index, std::set<std::type_index>> base_types_;
-    std::map<std::type_index, const std::type_info*> types_;
+    std::map<std::type_index, Names> types_;
     unsigned version_ = 0;
 };
 
