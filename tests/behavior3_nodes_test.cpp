@@ -182,12 +182,13 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     // decorators/timeout.ts: the child is ticked first; once it returns running the deadline is
-    // `time` from then, and a resumed Timeout past it clears the child's stack and fails.
-    TEST_CASE("Timeout fails at its deadline, halting the child; time 0 allows one tick") {
+    // `time` from then, and a resumed Timeout past it drops the child's saved stack
+    // (`StackSlice.clear()`, which pops nothing) and fails: the child is not halted.
+    TEST_CASE("Timeout fails at its deadline, leaving the child as it is; time 0 allows one tick") {
         script_log log;
         agent a(b3_tree(b3("Timeout", R"({"time": 1})", {scripted("r")})), &log);
         CHECK(run(a, 3, 0.5) == "rrf");
-        CHECK(log.calls == std::vector<std::string>{"enter #2", "halt #2"});
+        CHECK(log.calls == std::vector<std::string>{"enter #2"});
         CHECK(run_b3(b3("Timeout", R"({"time": 0})", {scripted("r")}), 2) == "rf");
         CHECK(run_b3(b3("Timeout", R"({"time": 1})", {scripted("rs")}), 2) == "rs");
         CHECK(run_b3(b3("Timeout", R"({"time": 1})", {failure}), 1) == "f");
@@ -219,12 +220,13 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     // composites/race.ts, which the reader maps to Canopy's Parallel(1, -1): the first success
-    // wins and the other children are stopped; failure once all have failed.
+    // wins; the other children's saved stacks are dropped without popping (`StackSlice.clear()`),
+    // so they are not halted; failure once all have failed.
     TEST_CASE("Race: the first success wins, failure when all fail") {
         script_log log;
         agent a(b3_tree(b3("Race", "", {scripted("rrf"), scripted("rs")})), &log);
         CHECK(run(a, 2) == "rs");
-        CHECK(log.calls.back() == "halt #2");
+        CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #2") == 0);
         CHECK(run_b3(b3("Race", "", {failure, scripted("rf")}), 2) == "rf");
     }
 
@@ -268,15 +270,38 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     // composites/watchdog.ts: the condition is ticked first on every tick; on failure the
-    // third child is ticked and the node fails, leaving the guarded child.
+    // third child is ticked and the node fails, leaving the guarded child (its saved stack is
+    // dropped, not popped).
     TEST_CASE("Watchdog checks its condition every tick before the guarded child") {
         script_log log;
         agent a(b3_tree(b3("Watchdog", "", {scripted("ssf"), scripted("r"), scripted("s")})), &log);
         CHECK(run(a, 3) == "rrf");
-        CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #3") == 1);
+        CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #3") == 0);
         CHECK(std::count(log.calls.begin(), log.calls.end(), "enter #4") == 1);
         CHECK(log.violations == 0);
         CHECK(run_b3(b3("Watchdog", "", {success, success, failure}), 1) == "s");
+    }
+
+    // stack.ts (1.3.0): Timeout on expiry, Race when a child succeeds and Watchdog when its
+    // condition fails drop the running child's StackSlice with `clear()`, which empties the
+    // array without popping, so the nodes keep their `YIELD` variable and their next tick
+    // resumes it. Traced with behavior3 1.3.0 (dist/index.mjs), 0.5 s a tick.
+    TEST_CASE("a node that Timeout, Race or Watchdog abandons keeps its state for its next run") {
+        // Expiry at 1.5 s leaves the Wait's deadline (2.0 s): the next run succeeds at once.
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})", {b3("Wait", R"({"time": 1.5})")}), 9, 0.5) ==
+              "rrfsrrfsr");
+        // The leaf wins at 1.0 s; at 1.5 s the Wait, ticked again, is at its old deadline.
+        CHECK(run_b3(b3("Race", "", {b3("Wait", R"({"time": 1})"), scripted("rsff")}), 3, 0.5) ==
+              "rss");
+        // The condition fails at 1.0 s; at 1.5 s the guarded Wait resumes its deadline.
+        CHECK(run_b3(b3("Watchdog", "", {scripted("sfs"), b3("Wait", R"({"time": 1})"), success}),
+                     3, 0.5) == "rfs");
+        // A reset clears the abandoned nodes too (behavior3-ts's interruption deletes every
+        // YIELD variable): the Wait starts afresh.
+        agent a(b3_tree(b3("Timeout", R"({"time": 1})", {b3("Wait", R"({"time": 1.5})")})));
+        CHECK(run(a, 3, 0.5) == "rrf");
+        a.reset();
+        CHECK(run(a, 2, 0.5) == "rr");
     }
 
     // tree.ts resumes the deepest running node and climbs: a Canopy Sequence above family nodes

@@ -108,7 +108,9 @@ void context::halt_subtree(tree::index node) {
     const tree::index outer = node_;
     std::uint8_t* code = codes();
     std::optional<error> failure;
+    const bool keeps_abandoned = layout_->interrupts_on_error && !halts_abandoned_;
     for (tree::index k = layout_->subtree_end[node]; k-- > node;) {
+        if (keeps_abandoned && abandoned(node, k)) continue;
         if (code[k] != static_cast<std::uint8_t>(status::running)) {
             if (code[k] != detail::left_running_code) {
                 code[k] = idle_code;
@@ -151,6 +153,21 @@ bool context::halt_reaches(tree::index top, tree::index k) const {
             return false;
     }
     return true;
+}
+
+// Whether `k`, in a behavior3 tree, is a running node that a Timeout, Race or Watchdog
+// abandoned (or one below it): one with an ancestor up to `top`, `top` included, that is not
+// running. behavior3-ts drops such nodes from its stack without popping them, so nothing but a
+// reset of the tree clears their saved state. Ancestors' bytes are read before the halt
+// changes them (reverse preorder).
+bool context::abandoned(tree::index top, tree::index k) const {
+    const std::uint8_t* code = codes();
+    if (code[k] != static_cast<std::uint8_t>(status::running)) return false;
+    for (tree::index up = k; up != top;) {
+        up = tree_->parent(up);
+        if (code[up] != static_cast<std::uint8_t>(status::running)) return true;
+    }
+    return false;
 }
 
 void context::reset_left_running_children() {

@@ -178,7 +178,18 @@ public:
         return static_cast<status>(detail::status_of_code(codes()[child]));
     }
     /// Forgets a finished child's last status (it becomes idle); a running child is halted.
+    /// In a behavior3 tree, a node that a Timeout, Race or Watchdog abandoned while it ran is
+    /// left running under its idle or finished parent, as behavior3-ts keeps its saved state
+    /// (docs/behavior3.md, "Abandoned nodes keep their state"): clear() and halt() go down
+    /// through running nodes only and leave such a node as it is.
     void clear(canopy::tree::index child) { halt_subtree(child); }
+    /// clear() of every node below `node` that runs, abandoned ones too: an agent's reset or
+    /// interruption, after which behavior3-ts has no saved state left either.
+    void clear_all(canopy::tree::index node) {
+        halts_abandoned_ = true;
+        halt_subtree(node);
+        halts_abandoned_ = false;
+    }
     /// Hands an event to the on_event of every running node and every node that listens while
     /// idle, in preorder (agent::post_event), with the values posted with it. A node's
     /// canopy::error does not stop the others hearing it: the first is thrown at the end.
@@ -227,6 +238,7 @@ private:
     void reset_left_running(canopy::tree::index node);
     void reset_left_running_children();
     bool halt_reaches(canopy::tree::index top, canopy::tree::index k) const;
+    bool abandoned(canopy::tree::index top, canopy::tree::index k) const;
     template <bool observed>
     CANOPY_ALWAYS_INLINE status step(canopy::tree::index child);
     status tick_observed(canopy::tree::index child);
@@ -255,6 +267,7 @@ private:
     // A node may be at left_running_code: the agent's flag byte (tree_layout::
     // left_running_flag), read once a tick so that a reset tests one bool.
     bool left_running_;
+    bool halts_abandoned_ = false;  // while clear_all() runs
 };
 
 // The engine's inner step, inline so that each composite's loop over its children compiles

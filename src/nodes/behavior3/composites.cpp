@@ -91,9 +91,11 @@ public:
 
 // Watchdog: three children, a condition, a body and a fallback. On every tick ticks the
 // condition first: on success, ticks the body and returns what it returns (an error included);
-// on failure, halts the body if it runs, ticks the fallback once (halting it if it would run
-// on) and fails. A condition that returns running or error makes the node's error, with both
-// halted and no fallback run, as behavior3-ts's does.
+// on failure, ticks the fallback once (halting it if it would run on) and fails. A body that
+// runs is left running, not halted: behavior3-ts drops its saved stack without popping it, so
+// its nodes keep their state and the next run of the body resumes them (the engine leaves a
+// running node under a finished one as it is). A condition that returns running or error makes
+// the node's error, with both halted and no fallback run, as behavior3-ts's does.
 class watchdog final : public node {
 public:
     static constexpr bool sees_errors = true;
@@ -106,8 +108,8 @@ public:
         const tree::index fallback = ctx.tree().subtree_end(body);
         const status test = ctx.tick(condition);
         if (test == status::success) return behavior3_result(ctx.tick(body));
-        ctx.halt(body);
         if (test == status::running || test == status::error) {
+            ctx.halt(body);
             ctx.halt(condition);
             return status::error;
         }

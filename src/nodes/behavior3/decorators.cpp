@@ -130,9 +130,12 @@ private:
 };
 
 // Timeout: ticks the child; once the child has returned running, `time` seconds from that tick
-// on, fails on the first tick at or past the deadline, halting the child without ticking it.
-// A `time` of 0 lets the child run for its first tick only. The time is read when the child
-// first returns running, as behavior3-ts reads it. The child's error is the node's.
+// on, fails on the first tick at or past the deadline, without ticking the child. A `time` of 0
+// lets the child run for its first tick only. The time is read when the child first returns
+// running, as behavior3-ts reads it. The child's error is the node's.
+// The child is left running, not halted: behavior3-ts drops its saved stack without popping it
+// (`StackSlice.clear()`), so its nodes keep their state and the next run resumes them (a Wait
+// its old deadline); the engine leaves a running node under a finished one as it is.
 struct timeout_state {
     std::int64_t deadline_ns = 0;
     bool armed = false;
@@ -146,10 +149,7 @@ public:
     status tick(context& ctx) const override {
         timeout_state& s = state(ctx);
         const tree::index child = ctx.child();
-        if (s.armed && ctx.time_ns() >= s.deadline_ns) {
-            ctx.halt(child);
-            return status::failure;
-        }
+        if (s.armed && ctx.time_ns() >= s.deadline_ns) return status::failure;
         const status result = behavior3_result(ctx.tick(child));
         if (result == status::running && !s.armed) {
             s.armed = true;
