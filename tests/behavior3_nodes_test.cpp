@@ -304,6 +304,67 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(run(a, 2, 0.5) == "rr");
     }
 
+    // node.ts (1.3.0): `tick()` runs `onTick(tree, tree.__lastStatus)`, and a composite or
+    // decorator whose YIELD variable is set takes that status as its running child's result.
+    // One abandoned by a Timeout, Race or Watchdog, ticked again by its parent, so goes on
+    // with the status of the node that ticked last, without ticking the child, which keeps
+    // its state in turn. Traced with behavior3 1.3.0 (dist/index.mjs), 0.5 s a tick.
+    TEST_CASE(
+        "an abandoned composite or decorator resumes with the status of the node that "
+        "ticked last") {
+        // The Invert inverts the Timeout's own failure (2.0 s), then the Wait, afresh, is at
+        // its old deadline (2.5 s).
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})",
+                        {b3("Invert", "", {b3("Wait", R"({"time": 1.5})")})}),
+                     12, 0.5) == "rrfsfrrfsfrr");
+        // The Selector takes the expiry's failure as its child's and fails: the leaf is not
+        // ticked then, and its next tick is its second letter.
+        CHECK(run_b3(b3("Timeout", R"({"time": 0})", {b3("Selector", "", {scripted("rsf")})}), 12,
+                     0.5) == "rffsfrffsfrf");
+        // A retry resumed with the expiry's failure: RetryUntilFailure succeeds at once.
+        CHECK(run_b3(b3("Timeout", R"({"time": 0.5})",
+                        {b3("RetryUntilFailure", R"({"count": 1})", {scripted("frs")})}),
+                     12, 0.5) == "srfsrfssrfsr");
+        // The inner retry, abandoned under the outer one, is resumed afresh at 2.5 s with the
+        // root's success of 2.0 s.
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})",
+                        {b3("RetryUntilFailure", R"({"count": 2})",
+                            {b3("RetryUntilSuccess", R"({"count": 3})", {scripted("f")})})}),
+                     12, 0.5) == "rrfsrrfsrrfs");
+        // A Case is no node of behavior3-ts's stack: the Switch, resumed with the expiry's
+        // failure, fails; afresh, it ticks the condition again, and the body, still abandoned,
+        // is resumed with the condition's status.
+        CHECK(
+            run_b3(b3("Timeout", R"({"time": 0.5})",
+                      {b3("Switch", "",
+                          {b3("Case", "",
+                              {scripted("sfs"), b3("Invert", "", {b3("Wait", R"({"time": 1})")})}),
+                           b3("Case", "", {success, failure})})}),
+                   8, 0.5) == "rffffffr");
+        // The Watchdog's condition leaves the last status as it was: the Sequence it abandoned
+        // is resumed, under the next success, with its Wait's deadline met.
+        CHECK(
+            run_b3(b3("Watchdog", "",
+                      {scripted("sfs"),
+                       b3("Sequence", "", {b3("Wait", R"({"time": 1})"), scripted("f")}), success}),
+                   8, 0.5) == "rffffrrf");
+    }
+
+    // A node abandoned under a Race that succeeded is ticked first in the retry's next try,
+    // when the last status is the tree's own running: behavior3-ts's Invert refuses it
+    // ("unexpected status error") and the tree is interrupted.
+    TEST_CASE("an abandoned node resumed with running interrupts the tree") {
+        agent a(b3_tree(
+            b3("RetryUntilFailure", R"({"count": 5})",
+               {b3("Race", "", {b3("Invert", "", {b3("Wait", R"({"time": 1})")}), success})})));
+        CHECK(a.tick(0.5) == status::running);
+        CHECK(a.interruption().empty());
+        CHECK(a.tick(0.5) == status::idle);
+        CHECK(a.interruption().find("unexpected status error") != std::string::npos);
+        CHECK(a.tick(0.5) == status::running);
+        CHECK(a.tick(0.5) == status::idle);
+    }
+
     // tree.ts resumes the deepest running node and climbs: a Canopy Sequence above family nodes
     // resumes at its running child, so both give the same statuses.
     TEST_CASE("a behavior3 tree of built-ins and family nodes runs as behavior3-ts runs it") {
