@@ -337,7 +337,7 @@ status context::step_behavior3(tree::index child) {
     if (resuming_ == node_ && code == static_cast<std::uint8_t>(status::running)) {
         resuming_ = tree::no_parent;
         code = detail::abandoned_code;
-        const status last = core_->behavior3_last;
+        const status last = behavior3_last_status();
         if (last == status::running) {
             throw error(error_code::script,
                         detail::node_named(*this) +
@@ -361,8 +361,8 @@ status context::step_behavior3(tree::index child) {
         throw;
     }
     resuming_ = outer_resuming;
-    core_->behavior3_last =
-        result == status::skipped || result == status::idle ? status::failure : result;
+    set_behavior3_last_status(result == status::skipped || result == status::idle ? status::failure
+                                                                                  : result);
     return result;
 }
 

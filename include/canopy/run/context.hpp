@@ -48,11 +48,6 @@ struct agent_core {
     std::int64_t time_ns = 0;
     std::uint64_t random = 0;
     std::uint64_t ticks = 0;  ///< agent::tick calls since the agent was made or reset
-    /// In a behavior3 file's tree: the status of the node whose tick finished last
-    /// (behavior3-ts's `Tree.__lastStatus`, "success" before any), which behavior3-ts gives a
-    /// node it ticks again after abandoning it (context::step_behavior3). A reset keeps it, as
-    /// behavior3-ts's `Tree.clear()` does.
-    status behavior3_last = status::success;
 };
 
 }  // namespace detail
@@ -223,10 +218,16 @@ public:
         return true;
     }
     /// In a behavior3 tree: behavior3-ts's `Tree.__lastStatus`, the status of the node whose
-    /// tick finished last in this agent (detail::agent_core::behavior3_last).
-    status behavior3_last_status() const noexcept { return core_->behavior3_last; }
-    /// Sets it back, as behavior3-ts's Watchdog does after ticking its condition.
-    void set_behavior3_last_status(status s) noexcept { core_->behavior3_last = s; }
+    /// tick finished last in this agent ("success" before any; a reset keeps it, as
+    /// behavior3-ts's `Tree.clear()` does), kept in tree_layout::behavior3_last_status.
+    status behavior3_last_status() const noexcept {
+        const auto code = static_cast<std::uint8_t>(block_[layout_->behavior3_last_status]);
+        return code == 0 ? status::success : static_cast<status>(code);
+    }
+    /// Sets it, as behavior3-ts's Watchdog sets it back after ticking its condition.
+    void set_behavior3_last_status(status s) noexcept {
+        block_[layout_->behavior3_last_status] = static_cast<std::byte>(s);
+    }
     /// Hands an event to the on_event of every running node and every node that listens while
     /// idle, in preorder (agent::post_event), with the values posted with it. A node's
     /// canopy::error does not stop the others hearing it: the first is thrown at the end.

@@ -129,6 +129,10 @@ struct tree_layout {
     /// not 0 once a tick has left a node at left_running_code, so that the resets of trees
     /// where none was left cost one test. 0 in any other tree.
     std::uint32_t left_running_flag = 0;
+    /// In a behavior3 file's tree, the index of one more byte after the nodes' status bytes:
+    /// the status of the node whose tick finished last (context::behavior3_last_status), 0
+    /// before any. 0 in any other tree.
+    std::uint32_t behavior3_last_status = 0;
 
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(subtree_end.size()); }
 };
