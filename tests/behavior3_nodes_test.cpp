@@ -182,12 +182,13 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     // decorators/timeout.ts: the child is ticked first; once it returns running the deadline is
-    // `time` from then, and a resumed Timeout past it clears the child's stack and fails.
-    TEST_CASE("Timeout fails at its deadline, halting the child; time 0 allows one tick") {
+    // `time` from then, and a resumed Timeout past it drops the child's saved stack
+    // (`StackSlice.clear()`, which pops nothing) and fails: the child is not halted.
+    TEST_CASE("Timeout fails at its deadline, leaving the child as it is; time 0 allows one tick") {
         script_log log;
         agent a(b3_tree(b3("Timeout", R"({"time": 1})", {scripted("r")})), &log);
         CHECK(run(a, 3, 0.5) == "rrf");
-        CHECK(log.calls == std::vector<std::string>{"enter #2", "halt #2"});
+        CHECK(log.calls == std::vector<std::string>{"enter #2"});
         CHECK(run_b3(b3("Timeout", R"({"time": 0})", {scripted("r")}), 2) == "rf");
         CHECK(run_b3(b3("Timeout", R"({"time": 1})", {scripted("rs")}), 2) == "rs");
         CHECK(run_b3(b3("Timeout", R"({"time": 1})", {failure}), 1) == "f");
@@ -219,12 +220,13 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     // composites/race.ts, which the reader maps to Canopy's Parallel(1, -1): the first success
-    // wins and the other children are stopped; failure once all have failed.
+    // wins; the other children's saved stacks are dropped without popping (`StackSlice.clear()`),
+    // so they are not halted; failure once all have failed.
     TEST_CASE("Race: the first success wins, failure when all fail") {
         script_log log;
         agent a(b3_tree(b3("Race", "", {scripted("rrf"), scripted("rs")})), &log);
         CHECK(run(a, 2) == "rs");
-        CHECK(log.calls.back() == "halt #2");
+        CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #2") == 0);
         CHECK(run_b3(b3("Race", "", {failure, scripted("rf")}), 2) == "rf");
     }
 
@@ -268,15 +270,99 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     // composites/watchdog.ts: the condition is ticked first on every tick; on failure the
-    // third child is ticked and the node fails, leaving the guarded child.
+    // third child is ticked and the node fails, leaving the guarded child (its saved stack is
+    // dropped, not popped).
     TEST_CASE("Watchdog checks its condition every tick before the guarded child") {
         script_log log;
         agent a(b3_tree(b3("Watchdog", "", {scripted("ssf"), scripted("r"), scripted("s")})), &log);
         CHECK(run(a, 3) == "rrf");
-        CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #3") == 1);
+        CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #3") == 0);
         CHECK(std::count(log.calls.begin(), log.calls.end(), "enter #4") == 1);
         CHECK(log.violations == 0);
         CHECK(run_b3(b3("Watchdog", "", {success, success, failure}), 1) == "s");
+    }
+
+    // stack.ts (1.3.0): Timeout on expiry, Race when a child succeeds and Watchdog when its
+    // condition fails drop the running child's StackSlice with `clear()`, which empties the
+    // array without popping, so the nodes keep their `YIELD` variable and their next tick
+    // resumes it. Traced with behavior3 1.3.0 (dist/index.mjs), 0.5 s a tick.
+    TEST_CASE("a node that Timeout, Race or Watchdog abandons keeps its state for its next run") {
+        // Expiry at 1.5 s leaves the Wait's deadline (2.0 s): the next run succeeds at once.
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})", {b3("Wait", R"({"time": 1.5})")}), 9, 0.5) ==
+              "rrfsrrfsr");
+        // The leaf wins at 1.0 s; at 1.5 s the Wait, ticked again, is at its old deadline.
+        CHECK(run_b3(b3("Race", "", {b3("Wait", R"({"time": 1})"), scripted("rsff")}), 3, 0.5) ==
+              "rss");
+        // The condition fails at 1.0 s; at 1.5 s the guarded Wait resumes its deadline.
+        CHECK(run_b3(b3("Watchdog", "", {scripted("sfs"), b3("Wait", R"({"time": 1})"), success}),
+                     3, 0.5) == "rfs");
+        // A reset clears the abandoned nodes too (behavior3-ts's interruption deletes every
+        // YIELD variable): the Wait starts afresh.
+        agent a(b3_tree(b3("Timeout", R"({"time": 1})", {b3("Wait", R"({"time": 1.5})")})));
+        CHECK(run(a, 3, 0.5) == "rrf");
+        a.reset();
+        CHECK(run(a, 2, 0.5) == "rr");
+    }
+
+    // node.ts (1.3.0): `tick()` runs `onTick(tree, tree.__lastStatus)`, and a composite or
+    // decorator whose YIELD variable is set takes that status as its running child's result.
+    // One abandoned by a Timeout, Race or Watchdog, ticked again by its parent, so goes on
+    // with the status of the node that ticked last, without ticking the child, which keeps
+    // its state in turn. Traced with behavior3 1.3.0 (dist/index.mjs), 0.5 s a tick.
+    TEST_CASE(
+        "an abandoned composite or decorator resumes with the status of the node that "
+        "ticked last") {
+        // The Invert inverts the Timeout's own failure (2.0 s), then the Wait, afresh, is at
+        // its old deadline (2.5 s).
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})",
+                        {b3("Invert", "", {b3("Wait", R"({"time": 1.5})")})}),
+                     12, 0.5) == "rrfsfrrfsfrr");
+        // The Selector takes the expiry's failure as its child's and fails: the leaf is not
+        // ticked then, and its next tick is its second letter.
+        CHECK(run_b3(b3("Timeout", R"({"time": 0})", {b3("Selector", "", {scripted("rsf")})}), 12,
+                     0.5) == "rffsfrffsfrf");
+        // A retry resumed with the expiry's failure: RetryUntilFailure succeeds at once.
+        CHECK(run_b3(b3("Timeout", R"({"time": 0.5})",
+                        {b3("RetryUntilFailure", R"({"count": 1})", {scripted("frs")})}),
+                     12, 0.5) == "srfsrfssrfsr");
+        // The inner retry, abandoned under the outer one, is resumed afresh at 2.5 s with the
+        // root's success of 2.0 s.
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})",
+                        {b3("RetryUntilFailure", R"({"count": 2})",
+                            {b3("RetryUntilSuccess", R"({"count": 3})", {scripted("f")})})}),
+                     12, 0.5) == "rrfsrrfsrrfs");
+        // A Case is no node of behavior3-ts's stack: the Switch, resumed with the expiry's
+        // failure, fails; afresh, it ticks the condition again, and the body, still abandoned,
+        // is resumed with the condition's status.
+        CHECK(
+            run_b3(b3("Timeout", R"({"time": 0.5})",
+                      {b3("Switch", "",
+                          {b3("Case", "",
+                              {scripted("sfs"), b3("Invert", "", {b3("Wait", R"({"time": 1})")})}),
+                           b3("Case", "", {success, failure})})}),
+                   8, 0.5) == "rffffffr");
+        // The Watchdog's condition leaves the last status as it was: the Sequence it abandoned
+        // is resumed, under the next success, with its Wait's deadline met.
+        CHECK(
+            run_b3(b3("Watchdog", "",
+                      {scripted("sfs"),
+                       b3("Sequence", "", {b3("Wait", R"({"time": 1})"), scripted("f")}), success}),
+                   8, 0.5) == "rffffrrf");
+    }
+
+    // A node abandoned under a Race that succeeded is ticked first in the retry's next try,
+    // when the last status is the tree's own running: behavior3-ts's Invert refuses it
+    // ("unexpected status error") and the tree is interrupted.
+    TEST_CASE("an abandoned node resumed with running interrupts the tree") {
+        agent a(b3_tree(
+            b3("RetryUntilFailure", R"({"count": 5})",
+               {b3("Race", "", {b3("Invert", "", {b3("Wait", R"({"time": 1})")}), success})})));
+        CHECK(a.tick(0.5) == status::running);
+        CHECK(a.interruption().empty());
+        CHECK(a.tick(0.5) == status::idle);
+        CHECK(a.interruption().find("unexpected status error") != std::string::npos);
+        CHECK(a.tick(0.5) == status::running);
+        CHECK(a.tick(0.5) == status::idle);
     }
 
     // tree.ts resumes the deepest running node and climbs: a Canopy Sequence above family nodes

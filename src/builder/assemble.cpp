@@ -130,6 +130,8 @@ public:
         };
         std::size_t offset = count;  // one status byte per node
         if (layout.fails_as_btcpp) layout.left_running_flag = static_cast<std::uint32_t>(offset++);
+        if (layout.interrupts_on_error)
+            layout.behavior3_last_status = static_cast<std::uint32_t>(offset++);
         std::size_t align = 1;
         layout.state_offset.assign(count, 0);
         layout.runnable = !layout.objects.empty();

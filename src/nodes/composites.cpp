@@ -226,6 +226,11 @@ void check_threshold(const char* name, std::int64_t threshold, std::size_t count
 // of the run; entering the node clears them all. A skipped child has not finished, so it is
 // ticked again next tick; with a negative success_threshold, the children skipped in this
 // tick count toward it, and a tick in which every child was skipped skips the node.
+// In a behavior3 tree, where it is behavior3's Race, a success abandons the children still
+// running: behavior3-ts drops their saved stacks without popping them (`StackSlice.clear()`),
+// so their nodes keep their state and the next run resumes them (context::abandon); ticked
+// again after being abandoned itself, it resumes its running children, as behavior3-ts
+// resumes the saved stacks it keeps.
 class parallel final : public node {
 public:
     void check_children(std::size_t count) const override {
@@ -240,6 +245,7 @@ public:
     }
 
     status tick(context& ctx) const override {
+        (void)ctx.resumes_abandoned();  // behavior3 trees only: it resumes its children itself
         const std::size_t count = child_count(ctx);
         const std::int64_t success_needed = from_end(*success_threshold_, count);
         const std::int64_t failure_needed = from_end(*failure_threshold_, count);
@@ -259,7 +265,11 @@ public:
             }
             if (succeeded >= success_needed ||
                 (*success_threshold_ < 0 && succeeded + skipped >= success_needed)) {
-                ctx.halt_children();
+                if (ctx.tree().rules() == runtime_rules::behavior3) {
+                    for (tree::index other : ctx.children()) ctx.abandon(other);
+                } else {
+                    ctx.halt_children();
+                }
                 ctx.reset_children();
                 return status::success;
             }

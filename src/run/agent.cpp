@@ -188,7 +188,7 @@ void* agent::node_state(tree::index node) noexcept {
 
 void agent::halt_all() {
     context ctx(*this, core_, *tree_, 0);
-    ctx.clear(tree::root);
+    ctx.clear_all(tree::root);
 }
 
 status agent::tick(double dt) {

@@ -109,7 +109,11 @@ void context::halt_subtree(tree::index node) {
     const tree::index outer = node_;
     std::uint8_t* code = codes();
     std::optional<error> failure;
+    const bool keeps_abandoned = layout_->interrupts_on_error && !halts_abandoned_;
     for (tree::index k = layout_->subtree_end[node]; k-- > node;) {
+        if (keeps_abandoned && abandoned(node, k)) continue;
+        // clear_all() halts an abandoned node as a running one.
+        if (code[k] == detail::abandoned_code) code[k] = static_cast<std::uint8_t>(status::running);
         if (code[k] != static_cast<std::uint8_t>(status::running)) {
             if (code[k] != detail::left_running_code) {
                 code[k] = idle_code;
@@ -152,6 +156,20 @@ bool context::halt_reaches(tree::index top, tree::index k) const {
             return false;
     }
     return true;
+}
+
+// Whether `k`, in a behavior3 tree, is a node that a Timeout, Race or Watchdog abandoned
+// (detail::abandoned_code), or one below such a node, up to `top`, `top` included. behavior3-ts
+// drops such nodes from its stack without popping them, so nothing but a reset or an
+// interruption of the tree clears their saved state: they, and the finished children a Parallel
+// among them counts, are left as they are. Ancestors' bytes are read before the halt changes
+// them (reverse preorder).
+bool context::abandoned(tree::index top, tree::index k) const {
+    const std::uint8_t* code = codes();
+    for (tree::index up = k;; up = tree_->parent(up)) {
+        if (code[up] == detail::abandoned_code) return true;
+        if (up == top) return false;
+    }
 }
 
 void context::reset_left_running_children() {
@@ -296,16 +314,65 @@ error context::condition_failure(tree::index node, std::size_t condition,
                                 std::string(condition_params[condition]) + ": " + failure.what()};
 }
 
-// context::tick with an observer told of each step: rarely taken, so out of line.
-status context::tick_observed(tree::index child) {
+// context::tick with an observer told of each step, or in a behavior3 file's tree: rarely
+// taken, so out of line.
+status context::tick_out_of_line(tree::index child) {
+    if (layout_->interrupts_on_error) return step_behavior3(child);
     return step<true>(child);
 }
 
+// The step in a behavior3 file's tree, with what behavior3-ts's stack of running nodes adds
+// to Canopy's walk from the root (docs/behavior3.md, "Abandoned nodes keep their state"):
+// - It notes the status of every node whose tick finishes (`Tree.__lastStatus`: behavior3-ts
+//   sets it at the end of each node's tick and resumes a parent with it).
+// - A node that a Timeout, Race or Watchdog abandoned (detail::abandoned_code) kept its
+//   saved state in behavior3-ts but is off the stack; when its parent ticks it again, its
+//   `onTick` runs with that state and the last status, as if the child it was running had
+//   just finished with it. So the node resumes as a running one, and its first tick of a
+//   running child is replaced by the last status: the child is not ticked and is abandoned in
+//   its turn. Every node that resumes a child that way in behavior3-ts refuses a running
+//   status ("unexpected status error"), which interrupts the tree. A node that resumes its
+//   children otherwise (resumes_abandoned()) has its children's ticks left alone.
+status context::step_behavior3(tree::index child) {
+    std::uint8_t& code = codes()[child];
+    if (resuming_ == node_ && code == static_cast<std::uint8_t>(status::running)) {
+        resuming_ = tree::no_parent;
+        code = detail::abandoned_code;
+        const status last = behavior3_last_status();
+        if (last == status::running) {
+            throw error(error_code::script,
+                        detail::node_named(*this) +
+                            ": behavior3-ts resumes this node, abandoned while it ran, with the "
+                            "status of the node that ticked last, running, which it refuses "
+                            "(\"unexpected status error\")");
+        }
+        return unsettled(last) ? settled(last, node_) : last;
+    }
+    const tree::index outer_resuming = resuming_;
+    resuming_ = tree::no_parent;
+    if (code == detail::abandoned_code) {
+        code = static_cast<std::uint8_t>(status::running);
+        resuming_ = child;
+    }
+    status result = status::idle;
+    try {
+        result = step<true>(child);
+    } catch (...) {
+        resuming_ = outer_resuming;
+        throw;
+    }
+    resuming_ = outer_resuming;
+    set_behavior3_last_status(result == status::skipped || result == status::idle ? status::failure
+                                                                                  : result);
+    return result;
+}
+
 void context::notify_visit(tree::index node) {
-    observer_->on_visit(*agent_, node);
+    if (observer_ != nullptr) observer_->on_visit(*agent_, node);
 }
 
 void context::notify_tick(tree::index node, bool was_running, status result) {
+    if (observer_ == nullptr) return;
     // A node that was not running was entered: it comes from idle, whatever it last said.
     // An error is a failure to observers, as the node's status byte says.
     observer_->on_tick(*agent_, node, was_running ? status::running : status::idle,

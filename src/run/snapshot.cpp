@@ -55,10 +55,11 @@ std::string node_words(const content& c, std::uint32_t i) {
            (n.name.empty() ? std::string() : " \"" + n.name + "\"") + ")";
 }
 
-// The status bytes, as bits of one word: idle to skipped (0 to 4), and left_running_code.
-constexpr std::uint32_t status_codes =
-    ((1U << (static_cast<unsigned>(status::skipped) + 1)) - 1) | (1U << left_running_code);
-static_assert(status_codes == 0b0001'0000'0001'1111, "idle to skipped, and 12");
+// The status bytes, as bits of one word: idle to skipped (0 to 4), abandoned_code and
+// left_running_code.
+constexpr std::uint32_t status_codes = ((1U << (static_cast<unsigned>(status::skipped) + 1)) - 1) |
+                                       (1U << abandoned_code) | (1U << left_running_code);
+static_assert(status_codes == 0b0001'1000'0001'1111, "idle to skipped, 11 and 12");
 // Not 0 when `code` is no status byte; without branches, so that a loop over many bytes
 // tests several at once.
 constexpr std::uint32_t not_a_status(std::uint32_t code) noexcept {
@@ -68,7 +69,8 @@ bool is_status_code(std::uint8_t code) noexcept {
     return not_a_status(code) == 0;
 }
 bool runs(std::uint8_t code) noexcept {
-    return code == static_cast<std::uint8_t>(status::running) || code == left_running_code;
+    return code == static_cast<std::uint8_t>(status::running) || code == left_running_code ||
+           code == abandoned_code;
 }
 
 content::key_kind kind_of(const blackboard_key& key) noexcept {

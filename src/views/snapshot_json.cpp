@@ -75,11 +75,13 @@ const char* const saving_names[] = {"none", "bytes", "by_node"};
 
 std::string status_name(std::uint8_t code) {
     if (code == left_running_code) return "left_running";
+    if (code == detail::abandoned_code) return "abandoned";
     if (code > static_cast<std::uint8_t>(status::skipped)) return "code " + std::to_string(code);
     return std::string(to_string(static_cast<status>(code)));
 }
 std::uint8_t status_code_of(const std::string& name, const std::string& field) {
     if (name == "left_running") return left_running_code;
+    if (name == "abandoned") return detail::abandoned_code;
     for (std::uint8_t code = 0; code <= static_cast<std::uint8_t>(status::skipped); ++code)
         if (name == to_string(static_cast<status>(code))) return code;
     refuse(field + ": no status '" + name + "'");

@@ -68,6 +68,7 @@ public:
           inline_conditions_(t.layout().inline_conditions.data()),
           block_(core.block),
           observer_(core.watcher),
+          out_of_line_(core.watcher != nullptr || t.layout().interrupts_on_error),
           dt_ns_(dt_ns),
           left_running_(t.layout().left_running_flag != 0 &&
                         core.block[t.layout().left_running_flag] != std::byte{0}) {}
@@ -178,7 +179,55 @@ public:
         return static_cast<status>(detail::status_of_code(codes()[child]));
     }
     /// Forgets a finished child's last status (it becomes idle); a running child is halted.
+    /// In a behavior3 tree, a node that a Timeout, Race or Watchdog abandoned while it ran
+    /// (abandon()) is left as it is, with everything below it, as behavior3-ts keeps its saved
+    /// state (docs/behavior3.md, "Abandoned nodes keep their state"); halt() does the same.
     void clear(canopy::tree::index child) { halt_subtree(child); }
+    /// clear() of every node below `node`, abandoned ones too: an agent's reset or
+    /// interruption, after which behavior3-ts has no saved state left either.
+    void clear_all(canopy::tree::index node) {
+        halts_abandoned_ = true;
+        halt_subtree(node);
+        halts_abandoned_ = false;
+    }
+
+    // ---- behavior3 trees: abandoned nodes (docs/behavior3.md, "Abandoned nodes keep their
+    // state") ----
+
+    /// In a behavior3 tree, marks a running child as abandoned (detail::abandoned_code), as
+    /// behavior3-ts's Timeout, Race and Watchdog drop a running child's saved stack without
+    /// popping it: it keeps its state, halts and clears leave it, and its parent no longer
+    /// resumes it as its running child. Its next tick resumes it as behavior3-ts ticks such
+    /// a node: a node that resumes a child (a composite or decorator) then goes on as if that
+    /// child had just finished with behavior3_last_status(), without ticking it, and the child
+    /// is abandoned in its turn; any other node (a leaf, a Timeout, Parallel, Race or
+    /// Watchdog, which keep their children's stacks apart) resumes as it would have.
+    /// No-op on a child that is not running, and in any other tree.
+    void abandon(canopy::tree::index child) noexcept {
+        if (layout_->interrupts_on_error && is_running(child))
+            codes()[child] = detail::abandoned_code;
+    }
+    /// Whether this node is being ticked again after it was abandoned (abandon()). Asking says
+    /// that the node resumes its children itself: no child's tick is then replaced by the last
+    /// status. behavior3's Timeout, Parallel and Watchdog ask it to resume their running
+    /// children as behavior3-ts resumes their saved stacks; its retries and AlwaysRunning to do
+    /// what behavior3-ts's do when so resumed.
+    bool resumes_abandoned() noexcept {
+        if (resuming_ != node_) return false;
+        resuming_ = canopy::tree::no_parent;
+        return true;
+    }
+    /// In a behavior3 tree: behavior3-ts's `Tree.__lastStatus`, the status of the node whose
+    /// tick finished last in this agent ("success" before any; a reset keeps it, as
+    /// behavior3-ts's `Tree.clear()` does), kept in tree_layout::behavior3_last_status.
+    status behavior3_last_status() const noexcept {
+        const auto code = static_cast<std::uint8_t>(block_[layout_->behavior3_last_status]);
+        return code == 0 ? status::success : static_cast<status>(code);
+    }
+    /// Sets it, as behavior3-ts's Watchdog sets it back after ticking its condition.
+    void set_behavior3_last_status(status s) noexcept {
+        block_[layout_->behavior3_last_status] = static_cast<std::byte>(s);
+    }
     /// Hands an event to the on_event of every running node and every node that listens while
     /// idle, in preorder (agent::post_event), with the values posted with it. A node's
     /// canopy::error does not stop the others hearing it: the first is thrown at the end.
@@ -227,9 +276,11 @@ private:
     void reset_left_running(canopy::tree::index node);
     void reset_left_running_children();
     bool halt_reaches(canopy::tree::index top, canopy::tree::index k) const;
+    bool abandoned(canopy::tree::index top, canopy::tree::index k) const;
     template <bool observed>
     CANOPY_ALWAYS_INLINE status step(canopy::tree::index child);
-    status tick_observed(canopy::tree::index child);
+    status tick_out_of_line(canopy::tree::index child);
+    status step_behavior3(canopy::tree::index child);
     status step_with_conditions(canopy::tree::index child, status kept = status::idle);
     status finish_unsettled(canopy::tree::index child, status result, canopy::tree::index outer,
                             bool was_running);
@@ -248,6 +299,9 @@ private:
     const detail::inline_condition* inline_conditions_;
     std::byte* block_;
     observer* observer_;
+    // Every step out of line (tick_out_of_line): with an observer, or in a behavior3 file's
+    // tree, so that Canopy's own trees pay one test per visit for both.
+    bool out_of_line_;
     std::int64_t dt_ns_;
     canopy::tree::index node_ = 0;
     const event_values* event_ = nullptr;  // while delivering a posted event
@@ -255,15 +309,20 @@ private:
     // A node may be at left_running_code: the agent's flag byte (tree_layout::
     // left_running_flag), read once a tick so that a reset tests one bool.
     bool left_running_;
+    bool halts_abandoned_ = false;  // while clear_all() runs
+    // The abandoned node being ticked again whose first tick of a running child is replaced
+    // by the last status (step_behavior3), until it asks resumes_abandoned().
+    canopy::tree::index resuming_ = canopy::tree::no_parent;
 };
 
 // The engine's inner step, inline so that each composite's loop over its children compiles
 // into the walk itself: enter only a node that was not running, exit only one that finished,
 // and call neither hook for a node whose class does not override it. An agent with an
-// observer takes the same step out of line, with the notifications, so that without one a
-// visit pays a single untaken branch for tracing.
+// observer takes the same step out of line, with the notifications, and so does a behavior3
+// file's tree, with what behavior3-ts's stack adds, so that a visit of any other pays a single
+// untaken branch for both.
 inline status context::tick(canopy::tree::index child) {
-    if (observer_ != nullptr) return tick_observed(child);
+    if (out_of_line_) return tick_out_of_line(child);
     return step<false>(child);
 }
 

@@ -78,7 +78,14 @@ inline constexpr std::uint8_t left_running_hook = 128;
 /// three bits say 4), but halted, with its `_onHalted`, where its parent resets it, as 4.10's
 /// resetChildren halts a running child (context::reset).
 inline constexpr std::uint8_t left_running_code = 8 | 4;
-/// The status a status byte says: left_running_code reads skipped.
+/// The status byte of a running node that a Timeout, Race or Watchdog abandoned, in a behavior3
+/// file's tree (docs/behavior3.md, "Abandoned nodes keep their state"): running to everything
+/// that reads the status (the low three bits say 3), but not the running child its parent
+/// resumes (context::is_running is false), and kept by halts and clears until the agent is
+/// reset or interrupted. Its next tick resumes it as behavior3-ts ticks a node that kept its
+/// saved state off its stack (context::step_behavior3).
+inline constexpr std::uint8_t abandoned_code = 8 | 3;
+/// The status a status byte says: left_running_code reads skipped, abandoned_code running.
 constexpr std::uint8_t status_of_code(std::uint8_t code) noexcept {
     return static_cast<std::uint8_t>(code & 7);
 }
@@ -122,6 +129,10 @@ struct tree_layout {
     /// not 0 once a tick has left a node at left_running_code, so that the resets of trees
     /// where none was left cost one test. 0 in any other tree.
     std::uint32_t left_running_flag = 0;
+    /// In a behavior3 file's tree, the index of one more byte after the nodes' status bytes:
+    /// the status of the node whose tick finished last (context::behavior3_last_status), 0
+    /// before any. 0 in any other tree.
+    std::uint32_t behavior3_last_status = 0;
 
     std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(subtree_end.size()); }
 };

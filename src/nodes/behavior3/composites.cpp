@@ -27,13 +27,15 @@ void check_exactly(std::size_t wanted, std::size_t count, const char* which) {
 
 // Parallel: ticks, on every tick, each child that has not finished in this run; succeeds once
 // every child has finished, whatever they returned. A finished child's status byte is its
-// record of the run; entering the node clears them.
+// record of the run; entering the node clears them. Ticked again after being abandoned, it
+// resumes its running children, as behavior3-ts resumes the saved stacks it keeps.
 class parallel final : public node {
 public:
     void enter(context& ctx) const override {
         for (tree::index child : ctx.children()) ctx.clear(child);
     }
     status tick(context& ctx) const override {
+        (void)ctx.resumes_abandoned();
         bool all_finished = true;
         for (tree::index child : ctx.children()) {
             if (finished(ctx.last_status(child))) continue;
@@ -59,6 +61,13 @@ public:
     status tick(context& ctx) const override {
         bool& chosen = state(ctx);
         const tree::index condition = ctx.child();
+        if (ctx.resumes_abandoned()) {
+            // behavior3-ts has no Case on its stack: its Switch, ticked afresh, ticks the
+            // condition again, then the body, which resumes its own kept state.
+            chosen = false;
+            ctx.abandon(condition);
+            ctx.abandon(ctx.tree().subtree_end(condition));
+        }
         if (!chosen) {
             const status test = ctx.tick(condition);
             if (test == status::running) return status::running;
@@ -91,9 +100,13 @@ public:
 
 // Watchdog: three children, a condition, a body and a fallback. On every tick ticks the
 // condition first: on success, ticks the body and returns what it returns (an error included);
-// on failure, halts the body if it runs, ticks the fallback once (halting it if it would run
-// on) and fails. A condition that returns running or error makes the node's error, with both
-// halted and no fallback run, as behavior3-ts's does.
+// on failure, ticks the fallback once (halting it if it would run on) and fails. A body that
+// runs is abandoned, not halted: behavior3-ts drops its saved stack without popping it, so its
+// nodes keep their state and the next run of the body resumes them (context::abandon). A
+// condition that returns running or error makes the node's error, with both halted and no
+// fallback run, as behavior3-ts's does. The condition's tick leaves the last status as it
+// was before (behavior3-ts's Watchdog sets `tree.__lastStatus` back after it), and the node,
+// ticked again after being abandoned, resumes its body as behavior3-ts resumes its saved stack.
 class watchdog final : public node {
 public:
     static constexpr bool sees_errors = true;
@@ -104,13 +117,17 @@ public:
         const tree::index condition = ctx.child();
         const tree::index body = ctx.tree().subtree_end(condition);
         const tree::index fallback = ctx.tree().subtree_end(body);
+        (void)ctx.resumes_abandoned();
+        const status last = ctx.behavior3_last_status();
         const status test = ctx.tick(condition);
+        ctx.set_behavior3_last_status(last);
         if (test == status::success) return behavior3_result(ctx.tick(body));
-        ctx.halt(body);
         if (test == status::running || test == status::error) {
+            ctx.halt(body);
             ctx.halt(condition);
             return status::error;
         }
+        ctx.abandon(body);
         if (ctx.tick(fallback) == status::running) ctx.halt(fallback);
         return status::failure;
     }

@@ -87,7 +87,16 @@ public:
         const status heard = s.heard;
         s.heard = status::idle;
         const tree::index child = ctx.child();
-        if (s.tries != 0) {
+        if (ctx.resumes_abandoned()) {
+            // Ticked again after a Timeout, Race or Watchdog abandoned it: behavior3-ts resumes
+            // it with the status of the node that ticked last, without ticking the child, which
+            // keeps its state; a next try ticks the child afresh, which resumes that state.
+            ctx.abandon(child);
+            const status last = behavior3_result(ctx.behavior3_last_status());
+            if (last == status::error) return status::error;
+            if (last == until) return status::success;
+            if (s.tries >= limit(ctx)) return status::failure;
+        } else if (s.tries != 0) {
             if (ctx.is_running(child)) {
                 const status result = behavior3_result(ctx.tick(child));
                 if (result == status::running || result == status::error) return result;
@@ -130,9 +139,13 @@ private:
 };
 
 // Timeout: ticks the child; once the child has returned running, `time` seconds from that tick
-// on, fails on the first tick at or past the deadline, halting the child without ticking it.
-// A `time` of 0 lets the child run for its first tick only. The time is read when the child
-// first returns running, as behavior3-ts reads it. The child's error is the node's.
+// on, fails on the first tick at or past the deadline, without ticking the child. A `time` of 0
+// lets the child run for its first tick only. The time is read when the child first returns
+// running, as behavior3-ts reads it. The child's error is the node's.
+// The child is abandoned, not halted: behavior3-ts drops its saved stack without popping it
+// (`StackSlice.clear()`), so its nodes keep their state and the next run resumes them (a Wait
+// its old deadline; context::abandon). Ticked again after being abandoned itself, it resumes
+// its child as it would have, as behavior3-ts resumes its own saved stack.
 struct timeout_state {
     std::int64_t deadline_ns = 0;
     bool armed = false;
@@ -146,8 +159,9 @@ public:
     status tick(context& ctx) const override {
         timeout_state& s = state(ctx);
         const tree::index child = ctx.child();
+        (void)ctx.resumes_abandoned();
         if (s.armed && ctx.time_ns() >= s.deadline_ns) {
-            ctx.halt(child);
+            ctx.abandon(child);
             return status::failure;
         }
         const status result = behavior3_result(ctx.tick(child));
@@ -166,11 +180,19 @@ private:
 
 // AlwaysRunning: ticks the child and returns running. When the child, running since an
 // earlier tick, finishes, behavior3-ts resumes this node, which ticks the child again: a new
-// run of the child in the same tick.
+// run of the child in the same tick. Ticked again after being abandoned, it ticks the child
+// once.
 class always_running final : public node {
 public:
     status tick(context& ctx) const override {
         const tree::index child = ctx.child();
+        if (ctx.resumes_abandoned()) {
+            // Ticked again after being abandoned: behavior3-ts ticks the child once, afresh,
+            // and the child resumes its own kept state.
+            ctx.abandon(child);
+            ctx.tick(child);
+            return status::running;
+        }
         const bool resumed = ctx.is_running(child);
         if (ctx.tick(child) != status::running && resumed) ctx.tick(child);
         return status::running;
