@@ -148,10 +148,25 @@ function(_canopy_doc_example markdown name line kind needs needs_line code)
   if(COMMAND canopy_set_warnings)
     canopy_set_warnings(${target})
   endif()
+  set(runs FALSE)
+  if(kind MATCHES "^(program|engine)$")
+    set(runs TRUE)
+  endif()
   if(kind STREQUAL "engine")
     target_compile_options(${target} PRIVATE -fno-exceptions -fno-rtti)
+    if(TARGET canopy_engine_examples)
+      add_dependencies(canopy_engine_examples ${target})
+    endif()
+    # UndefinedBehaviorSanitizer's vptr check reads RTTI through vtables, and the program's
+    # own copies of the standard library's vtables have none: it would report the library's
+    # every std::shared_ptr. Such a build compiles the example; the tsan preset runs it.
+    if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*undefined" AND
+       NOT CMAKE_CXX_FLAGS MATCHES "-fno-sanitize=[^ ]*vptr")
+      set(runs FALSE)
+    endif()
   endif()
-  if(kind MATCHES "^(program|engine)$")
+  if(runs)
     add_test(NAME "example:${name}:${line}" COMMAND ${target} WORKING_DIRECTORY ${arg_ROOT})
   endif()
+
 endfunction()
