@@ -259,7 +259,8 @@ const node_type& registry::describe(std::string_view type_name, std::string desc
     // The registry owns its types; find() hands them out const so that nothing else changes
     // them.
     node_type& type = const_cast<node_type&>(*found);
-    for (const auto& [name, text] : params) {
+    for (const auto& described : params) {
+        const std::string& name = described.first;
         const auto spec = std::find_if(type.params.begin(), type.params.end(),
                                        [&](const param_spec& p) { return p.name == name; });
         if (spec == type.params.end()) {
