@@ -7,8 +7,7 @@
 
 namespace BT {
 
-void PolymorphicCastRegistry::add(Names derived, Names base, CastFunction up,
-                                  CastFunction down) {
+void PolymorphicCastRegistry::add(Names derived, Names base, CastFunction up, CastFunction down) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     const std::type_index from(*derived.first), to(*base.first);
     upcasts_[{from, to}] = std::move(up);

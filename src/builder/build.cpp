@@ -1331,10 +1331,9 @@ private:
         if (wanted == param_type::any || key.type == param_type::any) return true;
         if ((wanted == param_type::custom) != (key.type == param_type::custom)) return false;
         if (wanted != param_type::custom || custom->cpp_type == key.custom->cpp_type) return true;
-        return !spec.output && std::any_of(spec.converts_from.begin(), spec.converts_from.end(),
-                                           [&](type_id from) {
-                                               return from == key.custom->cpp_type;
-                                           });
+        return !spec.output &&
+               std::any_of(spec.converts_from.begin(), spec.converts_from.end(),
+                           [&](type_id from) { return from == key.custom->cpp_type; });
     }
     static std::string type_text(param_type type, const value_type* custom) {
         return custom != nullptr ? "a " + custom->name : detail::with_article(type);

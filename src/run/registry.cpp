@@ -101,8 +101,7 @@ const node_type& registry::add(node_type type) {
                              "' is already used by '" + by_id_.at(*type.id)->name + "'");
     }
     for (param_spec& spec : type.params) {
-        if (spec.type != param_type::custom || spec.custom != nullptr || !spec.cpp_type)
-            continue;
+        if (spec.type != param_type::custom || spec.custom != nullptr || !spec.cpp_type) continue;
         for (const auto& registered : value_types_) {
             if (registered->cpp_type == spec.cpp_type) spec.custom = registered;
         }

@@ -215,13 +215,13 @@ public:
         if (found == nullptr) detail::throw_param_error("no parameter '" + std::string(name) + "'");
         if (found->key != param::no_key) {
             detail::throw_param_error("parameter '" + std::string(name) +
-                              "' takes a literal value here, not a blackboard key");
+                                      "' takes a literal value here, not a blackboard key");
         }
         const T* value = std::get_if<T>(&found->value);
         if (value == nullptr) {
             detail::throw_param_error("parameter '" + std::string(name) + "' is " +
-                              std::string(to_string(type_of(found->value))) +
-                              ", not read as the type asked for");
+                                      std::string(to_string(type_of(found->value))) +
+                                      ", not read as the type asked for");
         }
         return *value;
     }

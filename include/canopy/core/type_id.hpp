@@ -65,9 +65,9 @@ public:
     constexpr explicit operator bool() const noexcept { return tag_ != nullptr; }
 
     friend constexpr bool operator==(type_id a, type_id b) noexcept {
-        return a.tag_ == b.tag_ || (a.tag_ != nullptr && b.tag_ != nullptr &&
-                                    a.tag_->name == b.tag_->name &&
-                                    detail::names_one_type(a.tag_->name));
+        return a.tag_ == b.tag_ ||
+               (a.tag_ != nullptr && b.tag_ != nullptr && a.tag_->name == b.tag_->name &&
+                detail::names_one_type(a.tag_->name));
     }
     friend constexpr bool operator!=(type_id a, type_id b) noexcept { return !(a == b); }
 

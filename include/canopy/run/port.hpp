@@ -118,10 +118,8 @@ private:
 inline constexpr std::uint32_t unbound_port = param::no_key - 1;
 
 [[noreturn]] void throw_unbound_port(const context& ctx);
-[[noreturn]] void throw_out_of_range(const context& ctx, std::uint32_t slot,
-                                     type_id type);
-[[noreturn]] void throw_literal_mismatch(const param& found, type_id type,
-                                         param_type wanted);
+[[noreturn]] void throw_out_of_range(const context& ctx, std::uint32_t slot, type_id type);
+[[noreturn]] void throw_literal_mismatch(const param& found, type_id type, param_type wanted);
 [[noreturn]] void throw_no_object(type_id type);
 
 // Where a port being made goes: outside a registry (a lambda's port) it keeps its
@@ -162,7 +160,7 @@ param_value default_value(std::string_view name, const Default& value) {
         if constexpr (std::is_unsigned_v<T> && sizeof(T) >= sizeof(std::int64_t)) {
             if (value > static_cast<T>(std::numeric_limits<std::int64_t>::max())) {
                 detail::throw_registry_error("the default of port '" + std::string(name) +
-                                     "' is larger than an integer parameter holds");
+                                             "' is larger than an integer parameter holds");
             }
         }
         return static_cast<std::int64_t>(value);
@@ -492,7 +490,7 @@ public:
         const param& found = detail::bound_param(params, name);
         if (found.key != param::no_key) {
             detail::throw_param_error("parameter '" + std::string(name) +
-                              "' takes a literal value here, not a blackboard key");
+                                      "' takes a literal value here, not a blackboard key");
         }
         declared_ = nullptr;
         if constexpr (builtin) {

@@ -472,9 +472,10 @@ private:
             detail::throw_registry_error(std::string(kind) + " '" + name + "' has no function");
         }
         if (((ports.declaration() == nullptr) || ...)) {
-            detail::throw_registry_error(std::string(kind) + " '" + name +
-                                         "' is given a port bound to a node already: give it ports made "
-                                 "for it, as canopy::input<int>(\"name\")");
+            detail::throw_registry_error(
+                std::string(kind) + " '" + name +
+                "' is given a port bound to a node already: give it ports made "
+                "for it, as canopy::input<int>(\"name\")");
         }
         (params.push_back(*ports.declaration()), ...);
         node_type type{
