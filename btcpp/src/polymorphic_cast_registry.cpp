@@ -9,7 +9,8 @@ namespace BT {
 
 void PolymorphicCastRegistry::add(Names derived, Names base, CastFunction up, CastFunction down) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
-    const std::type_index from(*derived.first), to(*base.first);
+    const std::type_index from(*derived.first);
+    const std::type_index to(*base.first);
     upcasts_[{from, to}] = std::move(up);
     downcasts_[{to, from}] = std::move(down);
     base_types_[from].insert(to);

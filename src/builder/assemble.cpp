@@ -172,6 +172,7 @@ public:
                 layout.listeners.push_back(k);
             }
             if (type.sees_errors) layout.hooks[k] |= error_seeing_hook;
+            if (type.abandons_children && interrupts_on_error_) layout.abandons = true;
             if (fails_as_btcpp_ && parts.child_count[k] != 0 && !type.stays_idle_when_skipped)
                 layout.hooks[k] |= left_running_hook;
         }

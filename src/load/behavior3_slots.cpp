@@ -1,5 +1,6 @@
 #include "load/behavior3_slots.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 
@@ -20,10 +21,8 @@ std::size_t slot_number(std::string_view name, std::string_view prefix) {
 }
 
 bool declares(const node_type& type, std::string_view name) {
-    for (const param_spec& spec : type.params) {
-        if (spec.name == name) return true;
-    }
-    return false;
+    return std::any_of(type.params.begin(), type.params.end(),
+                       [&](const param_spec& spec) { return spec.name == name; });
 }
 
 }  // namespace

@@ -233,6 +233,8 @@ void check_threshold(const char* name, std::int64_t threshold, std::size_t count
 // resumes the saved stacks it keeps.
 class parallel final : public node {
 public:
+    // In a behavior3 file's tree, a success abandons the children still running (Race).
+    static constexpr bool abandons_children = true;
     void check_children(std::size_t count) const override {
         check_threshold("success_threshold", *success_threshold_, count);
         check_threshold("failure_threshold", *failure_threshold_, count);

@@ -30,12 +30,12 @@ void check_host(const tree& t, host_ref host) {
     for (const detail::host_need& need : t.layout().hosts) {
         if (host.type() == need.type) continue;
         const std::string expected = detail::host_type_name(need.type);
-        throw host_error("node type '" + need.node_type +
-                         "' takes the agent's host as a type of its own, '" + expected +
-                         "', and this agent's host " +
-                         (host ? "is a '" + detail::host_type_name(host.type()) + "'"
-                               : std::string("is missing")) +
-                         ": give the agent a pointer to a '" + expected + "'");
+        std::string message = "node type '" + need.node_type +
+                              "' takes the agent's host as a type of its own, '" + expected +
+                              "', and this agent's host ";
+        message += host ? "is a '" + detail::host_type_name(host.type()) + "'" : "is missing";
+        message += ": give the agent a pointer to a '" + expected + "'";
+        throw host_error(message);
     }
 }
 

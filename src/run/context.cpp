@@ -317,7 +317,7 @@ error context::condition_failure(tree::index node, std::size_t condition,
 // context::tick with an observer told of each step, or in a behavior3 file's tree: rarely
 // taken, so out of line.
 status context::tick_out_of_line(tree::index child) {
-    if (layout_->interrupts_on_error) return step_behavior3(child);
+    if (layout_->abandons) return step_behavior3(child);
     return step<true>(child);
 }
 

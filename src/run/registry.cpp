@@ -245,8 +245,9 @@ void registry::add_alias(std::string alias, std::string_view target) {
     alias_names_.push_back(std::move(alias));
 }
 
-const node_type& registry::describe(std::string_view type_name, std::string description,
-                                    std::vector<std::pair<std::string, std::string>> params) {
+const node_type& registry::describe(
+    std::string_view type_name, std::string description,
+    const std::vector<std::pair<std::string, std::string>>& params) {
     const node_type* found = find(type_name);
     if (found == nullptr) {
         std::string message =
@@ -257,7 +258,7 @@ const node_type& registry::describe(std::string_view type_name, std::string desc
     }
     // The registry owns its types; find() hands them out const so that nothing else changes
     // them.
-    node_type& type = const_cast<node_type&>(*found);
+    auto& type = const_cast<node_type&>(*found);
     for (const auto& described : params) {
         const std::string& name = described.first;
         const auto spec = std::find_if(type.params.begin(), type.params.end(),
@@ -271,9 +272,9 @@ const node_type& registry::describe(std::string_view type_name, std::string desc
         }
     }
     type.description = std::move(description);
-    for (auto& [name, text] : params) {
+    for (const auto& [name, text] : params) {
         for (param_spec& spec : type.params) {
-            if (spec.name == name) spec.description = std::move(text);
+            if (spec.name == name) spec.description = text;
         }
     }
     return type;

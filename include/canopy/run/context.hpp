@@ -68,7 +68,7 @@ public:
           inline_conditions_(t.layout().inline_conditions.data()),
           block_(core.block),
           observer_(core.watcher),
-          out_of_line_(core.watcher != nullptr || t.layout().interrupts_on_error),
+          out_of_line_(core.watcher != nullptr || t.layout().abandons),
           dt_ns_(dt_ns),
           left_running_(t.layout().left_running_flag != 0 &&
                         core.block[t.layout().left_running_flag] != std::byte{0}) {}

@@ -48,7 +48,7 @@ struct canopy_plugin_entry {
 };
 
 /// The entry point's type; its name is "canopy_plugin".
-typedef const canopy_plugin_entry* (*canopy_plugin_function)();
+using canopy_plugin_function = const canopy_plugin_entry* (*)();
 }
 
 namespace canopy::detail {
@@ -90,10 +90,10 @@ constexpr std::uint64_t plugin_layout() noexcept {
         sizeof(context),      sizeof(node),       sizeof(blackboard_key),
         sizeof(node_creator), sizeof(void*),      alignof(std::max_align_t),
     };
-    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a
+    std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a
     for (const std::uint64_t size : sizes) {
         hash ^= size;
-        hash *= 1099511628211ull;
+        hash *= 1099511628211ULL;
     }
     return hash;
 }

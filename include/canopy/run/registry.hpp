@@ -64,6 +64,11 @@ struct node_type {
     /// failure instead. add<Node> sets it when Node has `static constexpr bool sees_errors =
     /// true`.
     bool sees_errors = false;
+    /// In a behavior3 file's tree, its nodes may leave a running child abandoned, as
+    /// behavior3-ts's Timeout, Race and Watchdog drop it from their stack (context::abandon):
+    /// only a tree with such a node pays for behavior3-ts's last status on every step.
+    /// add<Node> sets it when Node has `static constexpr bool abandons_children = true`.
+    bool abandons_children = false;
     /// Its nodes tick a child only once every child before it has succeeded or been skipped
     /// (a Sequence). add<Node> sets it when Node has `static constexpr bool ticks_in_order =
     /// true`. With runs_scripts_whole, it tells the builder where a key surely holds a value.
@@ -199,6 +204,7 @@ bool is_null_callable(const F& f) {
 CANOPY_DETAIL_FLAG_TRAIT(watches_updates)
 CANOPY_DETAIL_FLAG_TRAIT(listens_while_idle)
 CANOPY_DETAIL_FLAG_TRAIT(sees_errors)
+CANOPY_DETAIL_FLAG_TRAIT(abandons_children)
 CANOPY_DETAIL_FLAG_TRAIT(ticks_in_order)
 CANOPY_DETAIL_FLAG_TRAIT(runs_scripts_whole)
 CANOPY_DETAIL_FLAG_TRAIT(stays_idle_when_skipped)
@@ -367,6 +373,7 @@ public:
         type.watches_updates = detail::watches_updates<Node>::value;
         type.listens_while_idle = detail::listens_while_idle<Node>::value;
         type.sees_errors = detail::sees_errors<Node>::value;
+        type.abandons_children = detail::abandons_children<Node>::value;
         type.ticks_in_order = detail::ticks_in_order<Node>::value;
         type.runs_scripts_whole = detail::runs_scripts_whole<Node>::value;
         type.stays_idle_when_skipped = detail::stays_idle_when_skipped<Node>::value;
@@ -443,7 +450,7 @@ public:
     /// Parameters it does not name keep their descriptions. Returns the type.
     /// @warning throws registry_error for a name no type has, or a parameter the type lacks.
     const node_type& describe(std::string_view type_name, std::string description,
-                              std::vector<std::pair<std::string, std::string>> params = {});
+                              const std::vector<std::pair<std::string, std::string>>& params = {});
 
     /// The type of that name or alias, or null.
     const node_type* find(std::string_view name) const;

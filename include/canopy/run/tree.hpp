@@ -121,6 +121,10 @@ struct tree_layout {
     /// A behavior3 file's tree (runtime_rules::behavior3): an error out of a node interrupts
     /// the tick, as behavior3-ts's tree catches it, rather than leaving agent::tick.
     bool interrupts_on_error = false;
+    /// A behavior3 file's tree with a node that may abandon a running child
+    /// (node_type::abandons_children): each step then records behavior3-ts's last status and
+    /// resumes abandoned nodes with it (context::step_behavior3), out of line.
+    bool abandons = false;
     /// A BehaviorTree.CPP file's tree (runtime_rules::btcpp): a node fails its tick where
     /// BehaviorTree.CPP 4.10's throws (children_refused_at_tick, IfThenElse's skipped
     /// condition), where in Canopy's own trees it is refused at load or skipped.

@@ -110,6 +110,7 @@ public:
 class watchdog final : public node {
 public:
     static constexpr bool sees_errors = true;
+    static constexpr bool abandons_children = true;
     void check_children(std::size_t count) const override {
         check_exactly(3, count, "a condition, the node it guards, the node to run on failure");
     }

@@ -154,6 +154,7 @@ struct timeout_state {
 class timeout final : public stateful_node<timeout_state> {
 public:
     static constexpr bool sees_errors = true;
+    static constexpr bool abandons_children = true;
     void enter(context& ctx) const override { state(ctx).armed = false; }
 
     status tick(context& ctx) const override {
