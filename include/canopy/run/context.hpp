@@ -203,9 +203,9 @@ public:
     /// is abandoned in its turn; any other node (a leaf, a Timeout, Parallel, Race or
     /// Watchdog, which keep their children's stacks apart) resumes as it would have.
     /// No-op on a child that is not running, and in any other tree.
-    void abandon(canopy::tree::index child) noexcept {
-        if (layout_->interrupts_on_error && is_running(child))
-            codes()[child] = detail::abandoned_code;
+    void abandon(canopy::tree::index child) {
+        if (!layout_->interrupts_on_error) return halt(child);  // only behavior3-ts keeps it
+        if (is_running(child)) codes()[child] = detail::abandoned_code;
     }
     /// Whether this node is being ticked again after it was abandoned (abandon()). Asking says
     /// that the node resumes its children itself: no child's tick is then replaced by the last
