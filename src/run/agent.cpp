@@ -89,12 +89,8 @@ agent::tick_telling_listeners(std::int64_t dt_ns) {
                                                               : agent_event::run_failed);
         }
         return result;
-    } catch (const param_error& e) {
-        return contain(ctx, e.what(), e.code(), true);
-    } catch (const error& e) {
-        return contain(ctx, e.what(), e.code());
-    } catch (const std::exception& e) {
-        return contain(ctx, e.what(), std::nullopt);
+    } catch (...) {
+        return contain_thrown(ctx);
     }
 }
 
@@ -218,6 +214,25 @@ status agent::tick(double dt) {
     // follows a throw is out of line, in contain().
     try {
         return root_result(ctx.tick(tree::root));
+    } catch (...) {
+        return contain_thrown(ctx);
+    }
+}
+
+agent::extras& agent::more() {
+    if (extras_ == nullptr) extras_ = std::make_unique<extras>();
+    return *extras_;
+}
+
+// Called in tick()'s handler: sorts the exception being handled for contain(). An exception
+// that is not a std::exception passes on untouched.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+status
+agent::contain_thrown(const context& ctx) {
+    try {
+        throw;
     } catch (const param_error& e) {
         return contain(ctx, e.what(), e.code(), true);
     } catch (const error& e) {
@@ -225,11 +240,6 @@ status agent::tick(double dt) {
     } catch (const std::exception& e) {
         return contain(ctx, e.what(), std::nullopt);
     }
-}
-
-agent::extras& agent::more() {
-    if (extras_ == nullptr) extras_ = std::make_unique<extras>();
-    return *extras_;
 }
 
 // Called in a handler of tick(): the context still names the node that threw (each step

@@ -202,7 +202,8 @@ private:
     // `names_no_node`: a port's error (param_error), which the rethrown error names the node in.
     status contain(const context& ctx, const char* message, std::optional<error_code> code,
                    bool names_no_node = false);
-    extras& more();  // extras_, made when first needed
+    status contain_thrown(const context& ctx);  // contain() for the exception being handled
+    extras& more();                             // extras_, made when first needed
     // Runs `tree` from a fresh state block, with the values of the keys both trees have when
     // `keep_shared_keys`; if the block cannot be made (the tree cannot run, or the host does
     // not fit it), stays on its tree, node states constructed anew, and rethrows.
