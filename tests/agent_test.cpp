@@ -2,6 +2,8 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "runtime_support.hpp"
@@ -155,6 +157,20 @@ private:
     std::shared_ptr<const int> token_ = std::make_shared<const int>(0);
 };
 
+// A state whose constructor throws once `fail_from` of them (in any node) have been made.
+class refusing final : public stateful_node<std::string> {
+public:
+    static std::vector<param_spec> parameters() { return {}; }
+    explicit refusing(const param_list&) {}
+    void construct_state(void* storage) const override {
+        if (++made > fail_from) throw std::runtime_error("no room for the state");
+        ::new (storage) std::string("long enough a text to be on the heap, not in the string");
+    }
+    status tick(context&) const override { return status::success; }
+    static inline int fail_from = 1'000;
+    static inline int made = 0;
+};
+
 }  // namespace
 
 TEST_SUITE("agent") {
@@ -292,6 +308,29 @@ TEST_SUITE("agent") {
             CHECK(node.states_alive() == 2);
         }
         CHECK(node.states_alive() == 0);
+    }
+
+    TEST_CASE("an agent whose node state cannot be made is not made, and leaks nothing") {
+        registry reg = testing::runtime_registry();
+        reg.add<remembering>("Remembering");
+        reg.add<refusing>("Refusing");
+        load_result r = try_load_text(
+            R"([{"id": 1, "type": "Sequence"}, {"id": 2, "parentId": 1, "type": "Remembering"},
+                {"id": 3, "parentId": 1, "type": "Refusing"},
+                {"id": 4, "parentId": 1, "type": "Refusing"}])",
+            file_format::flat_json, reg, "t.json");
+        REQUIRE(r);
+        const auto& remembered = dynamic_cast<const remembering&>(*r.tree->object(1));
+        refusing::made = 0;
+        refusing::fail_from = 3;  // the first agent's two, the second agent's first, not its second
+        agent made(r.tree);
+        CHECK(remembered.states_alive() == 1);
+        CHECK_THROWS_WITH_AS(agent(r.tree), "no room for the state", std::runtime_error);
+        // The second agent's Remembering state, made before the throw, is gone again (and
+        // AddressSanitizer sees no string or block left behind).
+        CHECK(remembered.states_alive() == 1);
+        CHECK(made.tick(0.1) == status::running);
+        refusing::fail_from = 1'000;
     }
 
     TEST_CASE("an agent is one block of about a byte per node, and moves without copying it") {

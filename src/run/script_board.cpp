@@ -2,17 +2,15 @@
 // blackboard is, in storage of their own.
 #include "canopy/run/script_board.hpp"
 
-#include <cstring>
-#include <new>
-
 #include "canopy/core/error.hpp"
+#include "run/aligned_bytes.hpp"
 
 namespace canopy {
 
 script_board::~script_board() {
     if (storage_ == nullptr) return;
     blackboard(storage_, &layout_).destroy();
-    ::operator delete(storage_, std::align_val_t(layout_.align));
+    detail::aligned_delete{layout_.align}(storage_);
 }
 
 script_board& script_board::add_key(blackboard_key added) {
@@ -36,16 +34,9 @@ script_board& script_board::add_enum(std::string name, std::int64_t value) {
 blackboard script_board::board() {
     if (storage_ == nullptr) {
         layout_.place(keys_, false);
-        const std::size_t bytes = layout_.bytes == 0 ? 1 : layout_.bytes;
-        storage_ = static_cast<std::byte*>(::operator new(bytes, std::align_val_t(layout_.align)));
-        std::memset(storage_, 0, bytes);
-        try {
-            blackboard(storage_, &layout_).construct();
-        } catch (...) {
-            ::operator delete(storage_, std::align_val_t(layout_.align));
-            storage_ = nullptr;
-            throw;
-        }
+        detail::aligned_bytes storage = detail::allocate_zeroed(layout_.bytes, layout_.align);
+        blackboard(storage.get(), &layout_).construct();
+        storage_ = storage.release();
     }
     return {storage_, &layout_};
 }

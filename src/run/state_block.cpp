@@ -1,9 +1,7 @@
 #include "run/state_block.hpp"
 
-#include <cstring>
-#include <new>
-
 #include "canopy/run/blackboard.hpp"
+#include "run/aligned_bytes.hpp"
 
 namespace canopy::detail {
 namespace {
@@ -13,9 +11,23 @@ void destroy_states(const tree_layout& layout, std::byte* block) noexcept {
         layout.objects[k]->destroy_state(block + layout.state_offset[k]);
 }
 
-void construct_states(const tree_layout& layout, std::byte* block) noexcept {
-    for (tree::index k : layout.stateful)
-        layout.objects[k]->construct_state(block + layout.state_offset[k]);
+// A state's constructor may throw (a State{} that allocates): the states made before it that
+// own something are destroyed again, and the error passes on.
+void construct_states(const tree_layout& layout, std::byte* block) {
+    std::size_t made = 0;
+    try {
+        for (; made < layout.stateful.size(); ++made) {
+            const tree::index k = layout.stateful[made];
+            layout.objects[k]->construct_state(block + layout.state_offset[k]);
+        }
+    } catch (...) {
+        // `owning` is the part of `stateful` that needs destroying, in the same order.
+        for (tree::index k : layout.owning) {
+            if (k >= layout.stateful[made]) break;
+            layout.objects[k]->destroy_state(block + layout.state_offset[k]);
+        }
+        throw;
+    }
 }
 
 blackboard board_of(const tree_layout& layout, std::byte* block) noexcept {
@@ -26,17 +38,15 @@ blackboard board_of(const tree_layout& layout, std::byte* block) noexcept {
 
 state_block::state_block(const tree& t) : tree_(&t) {
     const tree_layout& layout = t.layout();
-    block_ = static_cast<std::byte*>(
-        ::operator new(layout.block_size, std::align_val_t(layout.block_align)));
-    std::memset(block_, 0, layout.block_size);  // idle statuses, stamps 0
-    construct_states(layout, block_);
+    aligned_bytes block = allocate_zeroed(layout.block_size, layout.block_align);  // idle, stamps 0
+    construct_states(layout, block.get());
     try {
-        board_of(layout, block_).construct();
+        board_of(layout, block.get()).construct();
     } catch (...) {
-        destroy_states(layout, block_);
-        ::operator delete(block_, std::align_val_t(layout.block_align));
+        destroy_states(layout, block.get());
         throw;
     }
+    block_ = block.release();
 }
 
 void state_block::free(const tree& t, std::byte* block) noexcept {
@@ -44,7 +54,7 @@ void state_block::free(const tree& t, std::byte* block) noexcept {
     const tree_layout& layout = t.layout();
     destroy_states(layout, block);
     board_of(layout, block).destroy();
-    ::operator delete(block, std::align_val_t(layout.block_align));
+    aligned_delete{layout.block_align}(block);
 }
 
 void state_block::renew_states(const tree& t, std::byte* block) noexcept {

@@ -12,7 +12,8 @@ namespace canopy::detail {
 /// destroyed and freed.
 class state_block {
 public:
-    /// @warning throws what a blackboard value's constructor throws, having freed the block.
+    /// @warning throws what a node state's or blackboard value's constructor throws, having
+    /// destroyed what it made and freed the block.
     explicit state_block(const tree& t);
     ~state_block() { free(*tree_, block_); }
     state_block(state_block&& other) noexcept : tree_(other.tree_), block_(other.release()) {}
@@ -28,7 +29,8 @@ public:
     }
     /// Destroys the states and values of a block made for `t` and frees it; nothing for null.
     static void free(const tree& t, std::byte* block) noexcept;
-    /// Destroys the node states that own something, then constructs every node state anew.
+    /// Destroys the node states that own something, then constructs every node state anew;
+    /// a state constructor that throws here ends the program (node::construct_state).
     static void renew_states(const tree& t, std::byte* block) noexcept;
 
 private:

@@ -69,7 +69,9 @@ public:
     /// The per-agent state this node needs; none by default.
     virtual state_layout state() const { return {}; }
     /// Constructs that state in fresh storage of state().size bytes, when an agent is made or
-    /// reset. It must not throw.
+    /// reset. When an agent is made it may throw (bad_alloc, say): the agent is not made, and
+    /// the states made before it are destroyed. A reset cannot fail: a throw there ends the
+    /// program (std::terminate).
     virtual void construct_state(void* storage) const;
     /// Destroys that state, when the agent is freed or reset; called only when state().owns.
     virtual void destroy_state(void* storage) const noexcept;
