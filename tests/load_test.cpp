@@ -155,6 +155,24 @@ TEST_SUITE("loader") {
         CHECK_FALSE(info(file_format::flat_json).claims(R"({"trees": [{"nodes": {}}]})"));
     }
 
+    TEST_CASE("read_file reads any file whole, bytes as they are, and says why it cannot") {
+        const std::string bytes("\0\xff{not json<", 12);
+        temp_file file("bytes.bin", bytes);
+        const file_read_result read = read_file(file.path);
+        REQUIRE(read);
+        CHECK(*read.text == bytes);
+        CHECK(read.problem.empty());
+        const file_read_result missing = read_file("no/such/file.txt");
+        CHECK_FALSE(missing);
+        CHECK(missing.problem == "cannot open: No such file or directory");
+        CHECK(read_file(fs::temp_directory_path()).problem == "cannot read: it is a directory");
+        const file_read_result large = read_file(file.path, 11);
+        CHECK_FALSE(large);
+        CHECK(large.problem ==
+              "the file is larger than 11 bytes, the limit load_options::max_file_bytes sets; "
+              "raise it to load the file");
+    }
+
     TEST_CASE("reports a missing path, a directory and an unknown extension") {
         registry reg = testing::test_registry();
         SUBCASE("missing") {

@@ -133,7 +133,8 @@ TEST_SUITE("scenarios") {
                       "the value of 'mode' must be a number, a string or a boolean, not an array"));
         CHECK(refuses(R"({"tree": "../guard.json", "ticks": 1,
             "substitute": "no/rules.json"})",
-                      "cannot read the substitution rules file"));
+                      "cannot read the substitution rules file: cannot open: No such file or "
+                      "directory"));
         CHECK(refuses(R"({"tree": "../guard.json", "ticks": 2, "steps": [{"tick": 3}]})",
                       "this step is at tick 3, past the 2 ticks the scenario runs (\"ticks\")"));
         const scenario_read_result r = read("{\"tree\": \"../guard.json\", \"ticks\": -1}");

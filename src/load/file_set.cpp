@@ -67,7 +67,7 @@ std::string too_large_message(std::uint64_t max_bytes) {
 
 std::optional<std::string> read_whole_file(const fs::path& path, std::string& problem,
                                            std::uint64_t max_bytes, bool& too_large,
-                                           bool json_syntax) {
+                                           text_syntax syntax) {
     too_large = false;
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
@@ -88,12 +88,12 @@ std::optional<std::string> read_whole_file(const fs::path& path, std::string& pr
     }
     const bool stream = ec || !fs::is_regular_file(path, ec);
     return read_all(file.get(), stream ? std::nullopt : std::optional<std::uint64_t>(expected),
-                    problem, max_bytes, too_large, json_syntax);
+                    problem, max_bytes, too_large, syntax);
 }
 
 std::optional<std::string> read_all(std::FILE* file, std::optional<std::uint64_t> size,
                                     std::string& problem, std::uint64_t max_bytes, bool& too_large,
-                                    bool json_syntax) {
+                                    text_syntax syntax) {
     too_large = false;
     std::string text;
     text.resize(size ? static_cast<std::size_t>(*size) + 1 : 0);  // +1 to see the end
@@ -106,7 +106,7 @@ std::optional<std::string> read_all(std::FILE* file, std::optional<std::uint64_t
         if (got == 0) break;
         if (!size && read >= next_probe) {
             next_probe = 2 * read;
-            if (prefix_is_refused({text.data(), read}, json_syntax)) break;
+            if (prefix_is_refused({text.data(), read}, syntax)) break;
         }
         // A device or pipe has no size to check first: stop reading once past the limit.
         if (read > max_bytes) {
@@ -159,7 +159,7 @@ std::optional<std::size_t> file_set::open_changed(const fs::path& path,
     std::string problem;
     bool too_large = false;
     std::optional<std::string> text =
-        read_text(path, problem, too_large, has_json_syntax(files_[*plain].format));
+        read_text(path, problem, too_large, syntax_of(files_[*plain].format));
     if (!text) return plain;  // it read a moment ago; changed since, it is reloaded anyway
     // The changes whose uuid the text holds (a disabled node's too, which an override may
     // put back); where none does, the file is used as it is.
@@ -324,8 +324,8 @@ std::optional<std::size_t> file_set::read(const fs::path& path, const std::strin
     }
     std::string problem;
     bool too_large = false;
-    std::optional<std::string> text = read_text(
-        path, problem, too_large, has_json_syntax(format ? *format : *format_for_path(path)));
+    std::optional<std::string> text =
+        read_text(path, problem, too_large, syntax_of(format ? *format : *format_for_path(path)));
     if (!text)
         return fail(too_large ? diagnostic_code::limit_exceeded : diagnostic_code::io_error,
                     problem);
@@ -404,7 +404,7 @@ bool file_set::is_file(const fs::path& path) const {
 }
 
 std::optional<std::string> file_set::read_text(const fs::path& path, std::string& problem,
-                                               bool& too_large, bool json_syntax) const {
+                                               bool& too_large, text_syntax syntax) const {
     too_large = false;
     if (const std::string* text = in_memory(path)) {
         if (text->size() <= max_file_bytes_) return *text;
@@ -412,7 +412,7 @@ std::optional<std::string> file_set::read_text(const fs::path& path, std::string
         problem = too_large_message(max_file_bytes_);
         return std::nullopt;
     }
-    return read_whole_file(path, problem, max_file_bytes_, too_large, json_syntax);
+    return read_whole_file(path, problem, max_file_bytes_, too_large, syntax);
 }
 
 fs::path file_set::resolve(std::size_t from, const std::string& path) {

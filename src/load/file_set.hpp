@@ -16,6 +16,7 @@
 #include "canopy/formats/format.hpp"
 #include "canopy/records/document.hpp"
 #include "canopy/run/registry.hpp"
+#include "load/stream_probe.hpp"
 
 namespace canopy::detail {
 
@@ -148,7 +149,7 @@ private:
     const std::string* in_memory(const std::filesystem::path& path) const;
     bool is_file(const std::filesystem::path& path) const;
     std::optional<std::string> read_text(const std::filesystem::path& path, std::string& problem,
-                                         bool& too_large, bool json_syntax) const;
+                                         bool& too_large, text_syntax syntax) const;
 };
 
 /// Reads a whole file; on failure returns nothing and says why in `problem`. A file of more
@@ -157,19 +158,14 @@ private:
 /// is refused whatever follows (load/stream_probe.hpp), in the syntax its format has.
 std::optional<std::string> read_whole_file(const std::filesystem::path& path, std::string& problem,
                                            std::uint64_t max_bytes, bool& too_large,
-                                           bool json_syntax);
+                                           text_syntax syntax);
 
 /// Reads what is left of an open file: `size` bytes, as its size said, or, for a stream without
 /// one (a pipe, a device, standard input), until its end, the limit, or what it gave is refused
 /// whatever follows, as read_whole_file() does.
 std::optional<std::string> read_all(std::FILE* file, std::optional<std::uint64_t> size,
                                     std::string& problem, std::uint64_t max_bytes, bool& too_large,
-                                    bool json_syntax);
-
-/// Whether a format is written in JSON (else in XML).
-inline bool has_json_syntax(file_format format) {
-    return format == file_format::flat_json || format == file_format::behavior3;
-}
+                                    text_syntax syntax);
 
 /// Why a file or text over the size limit is refused.
 std::string too_large_message(std::uint64_t max_bytes);

@@ -23,7 +23,7 @@ load_result try_load_stream(std::FILE* stream, file_format format, const registr
     bool too_large = false;
     std::optional<std::string> text =
         detail::read_all(stream, std::nullopt, problem, options.max_file_bytes, too_large,
-                         detail::has_json_syntax(format));
+                         detail::syntax_of(format));
     if (!text) {
         const diagnostic_code code =
             too_large ? diagnostic_code::limit_exceeded : diagnostic_code::io_error;
@@ -44,6 +44,14 @@ load_result try_load_file(const std::filesystem::path& path, const registry& reg
     loader load(reg, options);
     load_result result = load.load(load.files().open(path, options.format));
     files_read = load.files().files_met();
+    return result;
+}
+
+file_read_result read_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
+    file_read_result result;
+    bool too_large = false;
+    result.text = detail::read_whole_file(path, result.problem, max_bytes, too_large,
+                                          detail::text_syntax::any);
     return result;
 }
 

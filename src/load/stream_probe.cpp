@@ -41,12 +41,13 @@ constexpr std::size_t longest_cut_token = 16;
 
 }  // namespace
 
-bool prefix_is_refused(std::string_view prefix, bool json_syntax) {
+bool prefix_is_refused(std::string_view prefix, text_syntax syntax) {
+    if (syntax == text_syntax::any) return false;
     // A character cut by the end of the bytes read is not yet a wrong one.
     const std::size_t invalid = first_invalid_utf8(prefix);
     if (invalid != std::string_view::npos && invalid + 4 <= prefix.size()) return true;
 
-    if (!json_syntax) {
+    if (syntax == text_syntax::xml) {
         // The XML parser reads up to the first NUL byte only: with no element before it, the
         // document is empty whatever follows.
         const std::size_t nul = prefix.find('\0');

@@ -3,10 +3,9 @@
 // Where BehaviorTree.CPP ignores a key it does not know, Canopy warns, since a misspelt
 // `return_staus` would otherwise make the node fail as "must contain return_status".
 #include <cmath>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 
+#include "canopy/load/load.hpp"
 #include "canopy/load/substitution.hpp"
 #include "core/diagnostic_sink.hpp"
 #include "core/suggest.hpp"
@@ -205,21 +204,19 @@ substitution_read_result read_substitution_rules(std::string_view json_text,
 }
 
 substitution_read_result load_substitution_rules(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    file_read_result file = read_file(path);
+    if (!file) {
         substitution_read_result result;
         result.rules.path = path.string();
         result.diagnostics.push_back({path.string(),
                                       {},
                                       std::nullopt,
                                       diagnostic_code::io_error,
-                                      "cannot read the substitution rules file",
+                                      "cannot read the substitution rules file: " + file.problem,
                                       diagnostic_severity::error});
         return result;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return read_substitution_rules(text.str(), path.string());
+    return read_substitution_rules(*file.text, path.string());
 }
 
 }  // namespace canopy

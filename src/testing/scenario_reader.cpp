@@ -1,7 +1,7 @@
 // Reads a scenario file (docs/testing.md, "Scenarios"), every problem located.
-#include <fstream>
-#include <sstream>
+#include <iterator>
 
+#include "canopy/load/load.hpp"
 #include "canopy/load/substitution.hpp"
 #include "canopy/testing/scenario.hpp"
 #include "core/diagnostic_sink.hpp"
@@ -286,21 +286,19 @@ scenario_read_result read_scenario(std::string_view json_text, const std::string
 }
 
 scenario_read_result load_scenario(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    file_read_result file = read_file(path);
+    if (!file) {
         scenario_read_result result;
         result.scenario.path = path.string();
         result.diagnostics.push_back({path.string(),
                                       {},
                                       std::nullopt,
                                       diagnostic_code::io_error,
-                                      "cannot read the scenario file",
+                                      "cannot read the scenario file: " + file.problem,
                                       diagnostic_severity::error});
         return result;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return read_scenario(text.str(), path.string());
+    return read_scenario(*file.text, path.string());
 }
 
 }  // namespace canopy

@@ -327,12 +327,12 @@ bool save_state(const run_options& o, const agent& a, const demo::pack* pack,
 // --resume: agent 0 (and its demo world) as a snapshot says, in its JSON form with the world
 // that save_state writes, or in bytes (agent::save) when the tree needs no demo world.
 bool resume(const run_options& o, agent& a, const demo::pack* pack, demo::world* world) {
-    std::ifstream in(o.resume, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in.good() && !in.eof()) {
-        std::cerr << o.resume << ": error: cannot read the snapshot\n";
+    const file_read_result file = read_file(o.resume);
+    if (!file) {
+        std::cerr << o.resume << ": error: cannot read the snapshot: " << file.problem << '\n';
         return false;
     }
+    const std::string& text = *file.text;
     const auto fail = [&](const std::string& why) {
         std::cerr << o.resume << ": error: " << why << '\n';
         return false;

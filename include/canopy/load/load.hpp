@@ -137,6 +137,18 @@ struct document_load_result {
 document_load_result try_load_document(const std::filesystem::path& path, const registry& reg,
                                        const load_options& options = {});
 
+/// A whole file's bytes, read as the loaders read a tree file, for a program's own files
+/// beside its trees (scenarios, substitution rules, snapshots): `text`, or nothing and
+/// `problem` saying why ("cannot open: No such file or directory", "cannot read: it is a
+/// directory", or more than `max_bytes` bytes).
+struct file_read_result {
+    std::optional<std::string> text;
+    std::string problem;
+    explicit operator bool() const noexcept { return text.has_value(); }
+};
+file_read_result read_file(const std::filesystem::path& path,
+                           std::uint64_t max_bytes = load_options{}.max_file_bytes);
+
 /// The node types lenient loading learns from a file, its includes and its subtree files, as
 /// a registry (types without behaviour), and the problems met reading them.
 registry learn_node_types(const std::filesystem::path& path, const registry& reg,
