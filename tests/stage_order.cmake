@@ -1,10 +1,11 @@
 # Fails when a file of one stage includes a header of a later stage, so that the include graph
 # keeps running one way: core -> records -> formats -> run -> nodes -> builder -> load -> reload
-# -> views -> testing -> monitor. Run as `cmake -DSOURCE_DIR=<checkout> -P tests/stage_order.cmake`.
+# -> views -> dialects -> testing -> monitor. Run as `cmake -DSOURCE_DIR=<checkout> -P tests/stage_order.cmake`.
 #
 # A stage is a folder of include/canopy/ and the same folder of src/. A public header is
 # included as "canopy/<stage>/<name>.hpp", a private one (from src/) as "<stage>/<name>.hpp".
-set(stages core records formats run nodes builder load reload views testing monitor)
+# btcpp/ (canopy::btcpp) comes after every stage and includes only public headers.
+set(stages core records formats run nodes builder load reload views dialects testing monitor)
 
 set(violations "")
 set(checked 0)
@@ -31,6 +32,28 @@ foreach(root IN ITEMS include/canopy src)
   endforeach()
 endforeach()
 
+# canopy::btcpp (btcpp/) is a program of the library: it includes Canopy's public headers
+# (canopy/...), not its private ones (src/), but for the internal interface the library
+# exports to it on purpose, named here, which only shrinks.
+set(btcpp_internal_interface run/btcpp_entry.hpp run/script/syntax.hpp)
+file(GLOB_RECURSE files ${SOURCE_DIR}/btcpp/*.hpp ${SOURCE_DIR}/btcpp/*.cpp ${SOURCE_DIR}/btcpp/*.h)
+foreach(file IN LISTS files)
+  math(EXPR checked "${checked} + 1")
+  file(STRINGS ${file} includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  foreach(line IN LISTS includes)
+    if(line MATCHES "\"(([a-z_]+)/[^\"]+)\"")
+      list(FIND stages "${CMAKE_MATCH_2}" private_stage)
+      list(FIND btcpp_internal_interface "${CMAKE_MATCH_1}" exported)
+      if(private_stage GREATER -1 AND exported EQUAL -1)
+        file(RELATIVE_PATH shown ${SOURCE_DIR} ${file})
+        string(STRIP "${line}" line)
+        string(APPEND violations
+          "  ${shown} (btcpp) includes a private header of the library: ${line}\n")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+
 if(checked EQUAL 0)
   message(FATAL_ERROR "no file found under ${SOURCE_DIR}/include/canopy or ${SOURCE_DIR}/src")
 endif()
@@ -54,4 +77,4 @@ if(EXISTS ${SOURCE_DIR}/include/canopy/canopy.hpp)
   endif()
 endif()
 
-message(STATUS "${checked} files checked: every include is of the same stage or an earlier one, and canopy/canopy.hpp includes every public header")
+message(STATUS "${checked} files checked: every include is of the same stage or an earlier one, canopy::btcpp includes public headers and the interface exported to it, and canopy/canopy.hpp includes every public header")

@@ -6,24 +6,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "behaviortree_cpp/bt_factory.h"
 #include "behaviortree_cpp/utils/wildcards.hpp"
 #include "behaviortree_cpp/xml_parsing.h"
 #include "canopy/core/diagnostic.hpp"
+#include "canopy/formats/format.hpp"
 #include "canopy/load/load.hpp"
 #include "canopy/load/substitution.hpp"
 #include "canopy/nodes/builtin_nodes.hpp"
 #include "canopy/run/registry.hpp"
 #include "canopy/views/palette.hpp"
-#include "formats/btcpp_names.hpp"
-#include "load/substitute.hpp"
-#include "load/test_node.hpp"
 #include "tree_state.hpp"
 #include "verify_xml.hpp"
 
@@ -32,11 +28,9 @@ namespace BT {
 namespace detail {
 
 static std::string read_file(const std::filesystem::path& filename) {
-    std::ifstream in(filename, std::ios::binary);
-    if (!in) throw RuntimeError("Cannot open file: ", filename.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    canopy::file_read_result file = canopy::read_file(filename);
+    if (!file) throw RuntimeError("Cannot open file: ", filename.string());
+    return std::move(*file.text);
 }
 
 // The main tree of a document (main_tree_to_execute, else its only tree) when one of its
@@ -83,7 +77,7 @@ struct DocumentSet {
 class FactoryState {
 public:
     FactoryState() {
-        for (std::string_view name : canopy::detail::btcpp::builtin_types)
+        for (std::string_view name : canopy::info(canopy::file_format::btcpp_xml).builtin_types)
             builtin_ids.emplace(name);
     }
 
@@ -409,7 +403,7 @@ public:
         canopy::node_type original;
         original.name = id;
         user_types.push_back(
-            canopy::detail::test_node_type(id, original, canopy_test_config(config, id)));
+            canopy::make_test_node_type(id, original, canopy_test_config(config, id)));
         auto shared = std::make_shared<TestNodeConfig>(config);
         builders[id] = [shared](const std::string& name, const NodeConfig& node_config) {
             return std::make_unique<TestNode>(name, node_config, shared);
@@ -782,13 +776,13 @@ std::vector<const TreeNode*> Tree::allNodes() const {
 }
 
 bool Tree::wildcardMatch(StringView text, StringView pattern) {
-    return canopy::detail::wildcard_match(text, pattern);
+    return canopy::matches_pattern(text, pattern);
 }
 
 }  // namespace BT
 
 bool wildcards_match(std::string_view text, std::string_view pattern) {
-    return canopy::detail::wildcard_match(text, pattern);
+    return canopy::matches_pattern(text, pattern);
 }
 
 namespace BT {

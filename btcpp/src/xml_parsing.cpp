@@ -1,11 +1,11 @@
-// WriteTreeToXML: the running tree as Groot2 reads it (views/groot2_tree.hpp), without the
+// WriteTreeToXML: the running tree as Groot2 reads it (canopy/views/groot2_tree.hpp), without the
 // metadata when asked.
 
 #include "behaviortree_cpp/xml_parsing.h"
 
 #include <tinyxml2.h>
 
-#include "views/groot2_tree.hpp"
+#include "canopy/views/groot2_tree.hpp"
 
 namespace BT {
 
@@ -22,7 +22,7 @@ void drop_metadata(tinyxml2::XMLElement* element) {
 }  // namespace
 
 std::string WriteTreeToXML(const Tree& tree, bool add_metadata, bool /*add_builtin_models*/) {
-    std::string xml = canopy::detail::groot2::tree_xml(tree.canopyTree());
+    std::string xml = canopy::to_groot2_xml(tree.canopyTree());
     if (add_metadata) return xml;
     tinyxml2::XMLDocument document;
     if (document.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)

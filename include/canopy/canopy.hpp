@@ -61,6 +61,7 @@
 #include "canopy/views/convert.hpp"
 #include "canopy/views/coverage.hpp"
 #include "canopy/views/dot.hpp"
+#include "canopy/views/groot2_tree.hpp"
 #include "canopy/views/html.hpp"
 #include "canopy/views/palette.hpp"
 #include "canopy/views/print.hpp"

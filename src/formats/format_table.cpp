@@ -6,6 +6,7 @@
 #include "canopy/formats/format.hpp"
 #include "core/diagnostic_sink.hpp"
 #include "core/param_text.hpp"
+#include "formats/btcpp_names.hpp"
 #include "formats/readers.hpp"
 #include "formats/sniff.hpp"
 
@@ -47,7 +48,9 @@ const std::vector<format_info>& formats() {
          {".xml", ".btproj"},
          detail::claims_btcpp_xml,
          detail::read_btcpp_xml,
-         detail::write_btcpp_xml},
+         detail::write_btcpp_xml,
+         nullptr,
+         {std::begin(detail::btcpp::builtin_types), std::end(detail::btcpp::builtin_types)}},
         {file_format::behavior3,
          "behavior3",
          {".json", ".b3", ".b3-setting"},

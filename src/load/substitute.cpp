@@ -5,10 +5,10 @@
 #include "load/subtree_node.hpp"
 #include "load/test_node.hpp"
 
-namespace canopy::detail {
+namespace canopy {
 
 // Greedy with one backtracking point, so linear in most patterns.
-bool wildcard_match(std::string_view text, std::string_view pattern) {
+bool matches_pattern(std::string_view text, std::string_view pattern) {
     std::size_t t = 0;
     std::size_t p = 0;
     std::size_t star = std::string_view::npos;
@@ -31,6 +31,9 @@ bool wildcard_match(std::string_view text, std::string_view pattern) {
     return p == pattern.size();
 }
 
+}  // namespace canopy
+
+namespace canopy::detail {
 namespace {
 
 std::string_view text_param(const record_set& records, std::size_t i, std::string_view name) {
@@ -97,7 +100,7 @@ private:
     const substitution_rule* matching(std::string_view name, std::string_view type,
                                       const std::string& path) const {
         for (const substitution_rule& rule : rules_.rules) {
-            if (rule.pattern == name || rule.pattern == type || wildcard_match(path, rule.pattern))
+            if (rule.pattern == name || rule.pattern == type || matches_pattern(path, rule.pattern))
                 return &rule;
         }
         return nullptr;
@@ -118,7 +121,7 @@ private:
         const std::string name = rule.replacement + " for " + original->name;
         if (overlay_.find(name) == nullptr) {
             if (const test_node_config* config = rules_.config(rule.replacement)) {
-                overlay_.add(test_node_type(name, *original, *config));
+                overlay_.add(make_test_node_type(name, *original, *config));
             } else if (const node_type* replacement = find(rule.replacement)) {
                 if (replacement->arity != arity::leaf && replacement->arity != original->arity) {
                     report(rule, "'" + rule.replacement + "' (a " +

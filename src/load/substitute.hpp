@@ -12,10 +12,6 @@
 
 namespace canopy::detail {
 
-/// Whether `pattern` matches the whole of `text`: `*` any text, `?` one character, the rest
-/// itself, as BehaviorTree.CPP's wildcard match (its substitution rules, getNodesByPath).
-bool wildcard_match(std::string_view text, std::string_view pattern);
-
 /// Gives each record a rule matches a type that runs the rule's replacement in place of its
 /// own (test_node.hpp), added to `overlay` unless there already; the names, types and paths
 /// are BehaviorTree.CPP's (substitution_rule). Types are looked up in `overlay`, then `reg`.

@@ -96,32 +96,39 @@ private:
 };
 
 }  // namespace
+}  // namespace canopy::detail
 
-node_type test_node_type(std::string name, const node_type& original,
-                         const test_node_config& config) {
+namespace canopy {
+
+node_type make_test_node_type(std::string name, const node_type& original,
+                              const test_node_config& config) {
     node_type made;
     made.name = std::move(name);
     made.arity = original.arity;
     made.params = original.params;
     made.condition = original.condition;
-    made.hooks = overridden_hooks<test_node>();
+    made.hooks = detail::overridden_hooks<detail::test_node>();
     auto add_script = [&](std::string_view param, const std::string& text) {
         if (text.empty()) return;
         param_spec spec = param_spec::script(std::string(param), script_dialect::btcpp);
         spec.default_value = text;
         made.params.push_back(std::move(spec));
     };
-    add_script(test_status_script_param, config.return_status_script);
-    add_script(success_script_param, config.success_script);
-    add_script(failure_script_param, config.failure_script);
-    add_script(post_script_param, config.post_script);
+    add_script(detail::test_status_script_param, config.return_status_script);
+    add_script(detail::success_script_param, config.success_script);
+    add_script(detail::failure_script_param, config.failure_script);
+    add_script(detail::post_script_param, config.post_script);
     const std::optional<status> result = config.return_status;
     const auto delay_ns = static_cast<std::int64_t>(std::llround(config.async_delay * 1e9));
     made.create = [result, delay_ns](const param_list& params) {
-        return std::make_unique<test_node>(params, result, delay_ns);
+        return std::make_unique<detail::test_node>(params, result, delay_ns);
     };
     return made;
 }
+
+}  // namespace canopy
+
+namespace canopy::detail {
 
 node_type replacing_type(std::string name, const node_type& original,
                          const node_type& replacement) {

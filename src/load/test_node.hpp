@@ -10,11 +10,6 @@
 
 namespace canopy::detail {
 
-/// A type named `name` that runs BehaviorTree.CPP's TestNode as `config` says in place of
-/// `original`'s nodes.
-node_type test_node_type(std::string name, const node_type& original,
-                         const test_node_config& config);
-
 /// A type named `name` that runs `replacement`'s nodes in place of `original`'s, made from the
 /// original's parameters: the replacement reads those of its own that the original has.
 node_type replacing_type(std::string name, const node_type& original, const node_type& replacement);

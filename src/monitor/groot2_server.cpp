@@ -23,8 +23,8 @@
 #include "canopy/core/error.hpp"
 #include "canopy/run/agent.hpp"
 #include "canopy/run/observer.hpp"
+#include "canopy/views/groot2_tree.hpp"
 #include "monitor/groot2_protocol.hpp"
-#include "views/groot2_tree.hpp"
 
 namespace canopy {
 
@@ -135,7 +135,7 @@ struct groot2_server::impl final : observer {
     void serve_blackboard() {
         if (!board_wanted.load(std::memory_order_relaxed) || watched == nullptr) return;
         nlohmann::json answer = nlohmann::json::object();
-        const std::string name = protocol::tree_name(watched->tree());
+        const std::string name = groot2_tree_name(watched->tree());
         if (std::find(board_names.begin(), board_names.end(), name) != board_names.end()) {
             nlohmann::json values = nlohmann::json::object();
             const canopy::blackboard board = watched->blackboard();
@@ -255,7 +255,7 @@ struct groot2_server::impl final : observer {
                     // The tree is immutable: it is written without the lock.
                     const std::shared_ptr<const tree> t = current_tree;
                     lock.unlock();
-                    std::string xml = protocol::tree_xml(*t);
+                    std::string xml = to_groot2_xml(*t);
                     lock.lock();
                     if (t == current_tree) tree_xml = xml;
                     reply.push_back(std::move(xml));

@@ -4,7 +4,7 @@
 // the file's format. Written here rather than through the BehaviorTree.CPP writer, which
 // translates Canopy's names into BehaviorTree.CPP's: a behavior3 file's `Wait` or Nav2's would
 // come out as `Sleep`.
-#include "views/groot2_tree.hpp"
+#include "canopy/views/groot2_tree.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -17,7 +17,10 @@
 #include "formats/btcpp_names.hpp"
 #include "views/written_params.hpp"
 
-namespace canopy::detail::groot2 {
+namespace canopy {
+
+using namespace detail;  // the written parameters, and BehaviorTree.CPP XML's names
+
 namespace {
 
 // Text as an attribute's value between double quotes. XML 1.0 cannot hold the other control
@@ -86,13 +89,13 @@ struct type_model {
 
 }  // namespace
 
-std::string tree_name(const tree& t) {
+std::string groot2_tree_name(const tree& t) {
     return t.name().empty() ? "MainTree" : t.name();
 }
 
-std::string tree_xml(const tree& t) {
+std::string to_groot2_xml(const tree& t) {
     std::vector<tree_element> trees(1);
-    trees[0].name = tree_name(t);
+    trees[0].name = groot2_tree_name(t);
     trees[0].notes = t.tree_metadata();
     std::set<std::string> tree_names{trees[0].name};  // copies: `trees` grows
     // Every SubTree's instance name, first, so that no node's type is taken for one.
@@ -270,4 +273,4 @@ std::string tree_xml(const tree& t) {
     return out;
 }
 
-}  // namespace canopy::detail::groot2
+}  // namespace canopy

@@ -58,6 +58,9 @@ struct format_info {
     /// (tree_document::overrides); null for a format whose nodes have no uuid to name.
     read_result (*read_overridden)(std::string_view text, const std::string& path,
                                    const std::vector<subtree_override>& overrides) = nullptr;
+    /// The node types the format's own runtime registers itself, which its files use without
+    /// declaring them (BehaviorTree.CPP's factory's built-ins); empty where it names none.
+    std::vector<std::string_view> builtin_types = {};
 };
 
 /// Every format Canopy reads, one row each.

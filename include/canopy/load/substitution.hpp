@@ -9,6 +9,7 @@
 #include "canopy/core/diagnostic.hpp"
 #include "canopy/core/source_location.hpp"
 #include "canopy/core/status.hpp"
+#include "canopy/run/registry.hpp"
 
 namespace canopy {
 
@@ -62,6 +63,16 @@ struct substitution_read_result {
     std::vector<diagnostic> diagnostics;
     explicit operator bool() const noexcept { return !has_errors(diagnostics); }
 };
+
+/// Whether `pattern` matches the whole of `text` as a rule's pattern matches a node's path:
+/// `*` any text, `?` one character, anything else itself.
+bool matches_pattern(std::string_view text, std::string_view pattern);
+
+/// A node type named `name` that runs `config`'s test node in place of `original`'s nodes:
+/// what a rule naming a test node config puts in place, with the original's parameters and
+/// arity, so that the file is checked as written.
+node_type make_test_node_type(std::string name, const node_type& original,
+                              const test_node_config& config);
 
 /// Reads substitution rules from JSON text; `path` names it in diagnostics.
 substitution_read_result read_substitution_rules(std::string_view json_text,

@@ -4,11 +4,11 @@
 
 #include "canopy/run/tree.hpp"
 
-namespace canopy::detail::groot2 {
+namespace canopy {
 
 /// The name Groot2 knows a tree by, in the XML and in blackboard requests: the tree's name,
 /// or "MainTree" as BehaviorTree.CPP calls an unnamed one.
-std::string tree_name(const tree& t);
+std::string groot2_tree_name(const tree& t);
 
 /// The tree as BehaviorTree.CPP 4 XML the way Groot2 reads a running tree (from the Groot2
 /// server, or at the head of a BehaviorTree.CPP FileLogger2 log): every node with
@@ -19,6 +19,6 @@ std::string tree_name(const tree& t);
 /// BehaviorTree.CPP's own, is written `<Action ID="...">`. A <TreeNodesModel> follows: a model
 /// of each type BehaviorTree.CPP lacks, and of each of its own the file gives ports, with the
 /// ports the file gives it.
-std::string tree_xml(const tree& t);
+std::string to_groot2_xml(const tree& t);
 
-}  // namespace canopy::detail::groot2
+}  // namespace canopy
