@@ -13,6 +13,7 @@ namespace {
 std::shared_ptr<const canopy::tree> load(const std::string& root) {
     canopy::registry reg;
     canopy::register_builtin_nodes(reg);
+    canopy::register_behavior3_nodes(reg);
     canopy::load_result loaded = canopy::try_load_text(
         R"({"name": "t", "root": )" + root + "}", canopy::file_format::behavior3, reg, "t.json");
     if (!loaded) throw std::runtime_error("the benchmark's tree does not load");

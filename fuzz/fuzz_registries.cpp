@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "canopy/dialects/behavior3_nodes.hpp"
 #include "canopy/nodes/builtin_nodes.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/registry.hpp"
@@ -26,6 +27,7 @@ const registry& load_registry() {
     static const registry reg = [] {
         registry r;
         register_builtin_nodes(r);
+        register_behavior3_nodes(r);
         demo::register_demo_nodes(r);
         return r;
     }();
@@ -44,10 +46,12 @@ const registry& tick_registry() {
     static const registry reg = [] {
         registry r;
         register_builtin_nodes(r);
+        register_behavior3_nodes(r);
         // The demo leaves act on their demo's world; here they read the byte stream instead,
         // keeping their names, parameters and ids so that data/ trees tick as seeds.
         registry builtins_only;
         register_builtin_nodes(builtins_only);
+        register_behavior3_nodes(builtins_only);
         for (const node_type& type : load_registry().types()) {
             if (builtins_only.find(type.name) != nullptr) continue;
             r.add_action(type.name, &from_bytes, type.id, type.params);

@@ -60,6 +60,7 @@ inline const std::vector<fixture>& fixtures() {
     static const std::vector<fixture> made = [] {
         static canopy::registry reg;
         canopy::register_builtin_nodes(reg);
+        canopy::register_behavior3_nodes(reg);
         reg.add_builtin_types();
         std::vector<fixture> all;
         const std::pair<std::string_view, canopy::file_format> files[] = {

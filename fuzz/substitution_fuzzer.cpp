@@ -44,6 +44,7 @@ const canopy::registry& builtins() {
     static const canopy::registry reg = [] {
         canopy::registry made;
         canopy::register_builtin_nodes(made);
+        canopy::register_behavior3_nodes(made);
         return made;
     }();
     return reg;

@@ -8,10 +8,10 @@ namespace {
 
 // behavior3's Repeat and ForEach run as many iterations as finish at once within one tick, at
 // most 65,536 a tick (ForEach and Filter too), shared with the loops nested in them (loop_budget,
-// src/nodes/behavior3/family.hpp): each may visit its subtree that many times more. Delay and
-// Listen run their child between ticks (src/nodes/behavior3/listeners.cpp), each of which may be as
-// long as a tick: a Delay up to 16 times a tick, a Listen at the agent's own events of a tick (at
-// most 3).
+// src/dialects/behavior3/nodes/family.hpp): each may visit its subtree that many times more. Delay
+// and Listen run their child between ticks (src/dialects/behavior3/nodes/listeners.cpp), each of
+// which may be as long as a tick: a Delay up to 16 times a tick, a Listen at the agent's own events
+// of a tick (at most 3).
 std::size_t max_visits(const tree& t) {
     constexpr std::size_t repeat_budget = 65536;
     std::size_t most = tick_checker::visits_per_node * t.size() + 16;

@@ -221,7 +221,8 @@ TEST_CASE("evaluating behavior3 expressions over numbers and booleans allocates 
 
     // And the nodes that evaluate them, in a tree.
     registry reg;
-    register_builtin_nodes(reg);  // and the behavior3 family with it
+    register_builtin_nodes(reg);
+    register_behavior3_nodes(reg);
     load_result loaded = try_load_text(R"({"name": "t", "root": {"id": 1, "name": "Sequence",
         "children": [{"id": 2, "name": "Let", "args": {"value": 1}, "output": ["n"]},
         {"id": 3, "name": "Calculate", "args": {"value": "n * 3 + 1"}, "output": ["m"]},

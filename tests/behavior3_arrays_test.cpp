@@ -1,5 +1,5 @@
 // behavior3's nodes over arrays and objects, ForEach and Filter
-// (src/nodes/behavior3/array_nodes.cpp, loop_nodes.cpp), loaded from behavior3 JSON as
+// (src/dialects/behavior3/nodes/array_nodes.cpp, loop_nodes.cpp), loaded from behavior3 JSON as
 // behavior3editor writes it and ticked. The expected results are traced through behavior3-ts's
 // nodes (zhongfq/behavior3-ts, src/behavior3/nodes there), cited per case.
 #include <string>

@@ -1,4 +1,4 @@
-// The behavior3 node family (src/nodes/behavior3): each node's statuses tick by tick as
+// The behavior3 node family (src/dialects/behavior3/nodes): each node's statuses tick by tick as
 // behavior3-ts gives them, from trees read as behavior3 JSON; bad arguments; round trips.
 //
 // The expected statuses come from behavior3-ts's source (zhongfq/behavior3-ts,

@@ -962,7 +962,7 @@ TEST_SUITE("behavior3") {
         CHECK(d.message ==
               "unknown node type 'Delay' (Canopy's 'behavior3.Delay'): this registry has none of "
               "the 'behavior3.' types");
-        CHECK(d.hint.api == "register_builtin_nodes adds Canopy's");
+        CHECK(d.hint.api == "register_behavior3_nodes adds them");
         CHECK(d.hint.command_line.empty());
     }
 
@@ -1506,6 +1506,7 @@ TEST_SUITE("behavior3") {
         bool enemy_near = false;
         registry reg;
         register_builtin_nodes(reg);
+        register_behavior3_nodes(reg);
         const param_spec input = param_spec::optional("input1", 0.0);
         const param_spec output = param_spec::output_port("output1", param_type::number);
         auto succeed = [](context&) { return status::success; };

@@ -1,5 +1,5 @@
-// behavior3's nodes about expressions and values (src/nodes/behavior3), loaded from behavior3
-// JSON as behavior3editor writes it and ticked, against behavior3-ts's nodes
+// behavior3's nodes about expressions and values (src/dialects/behavior3/nodes), loaded from
+// behavior3 JSON as behavior3editor writes it and ticked, against behavior3-ts's nodes
 // (src/behavior3/nodes there), cited per case.
 #include <algorithm>
 #include <cmath>
@@ -233,7 +233,7 @@ TEST_SUITE("behavior3 values") {
         CHECK(bad.diagnostics[0].message ==
               "unknown node type 'Check' (Canopy's 'behavior3.Check'): this registry has none of "
               "the 'behavior3.' types");
-        CHECK(bad.diagnostics[0].hint.api == "register_builtin_nodes adds Canopy's");
+        CHECK(bad.diagnostics[0].hint.api == "register_behavior3_nodes adds them");
     }
 
     TEST_CASE("the nodes are read under their behavior3 names and written back under them") {

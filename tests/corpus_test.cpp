@@ -26,6 +26,7 @@ const registry& builtins() {
     static const registry reg = [] {
         registry r;
         register_builtin_nodes(r);
+        register_behavior3_nodes(r);
         return r;
     }();
     return reg;

@@ -119,6 +119,7 @@ TEST_SUITE("printer") {
         namespace fs = std::filesystem;
         registry reg;
         register_builtin_nodes(reg);
+        register_behavior3_nodes(reg);
         std::size_t checked = 0;
         for (const auto& entry :
              fs::directory_iterator(fs::path(CANOPY_SOURCE_DIR) / "tests/data/words")) {
@@ -154,6 +155,7 @@ TEST_SUITE("the file's words") {
     std::string first_message(const std::string& text, file_format format) {
         registry reg;
         register_builtin_nodes(reg);
+        register_behavior3_nodes(reg);
         const load_result r = try_load_text(text, format, reg, "t");
         CHECK_FALSE(r);
         return r.diagnostics.empty() ? "" : r.diagnostics.front().message;

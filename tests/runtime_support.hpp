@@ -69,6 +69,7 @@ private:
 inline registry runtime_registry() {
     registry reg;
     register_builtin_nodes(reg);
+    register_behavior3_nodes(reg);
     reg.add<script_node>("Scripted", 300);
     reg.add_key("health", param_type::number);
     reg.add_key("count", param_type::integer);

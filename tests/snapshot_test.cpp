@@ -321,6 +321,7 @@ TEST_SUITE("snapshots") {
     TEST_CASE("values that share an array keep sharing it, and NaN keeps its sign") {
         registry reg;
         register_builtin_nodes(reg);
+        register_behavior3_nodes(reg);
         const std::shared_ptr<const tree> t = json_tree(
             R"({"blackboard": {"j": "json", "v": "json", "z": "number"},
                 "nodes": [{"id": 1, "type": "AlwaysRunning"}]})",

@@ -123,11 +123,12 @@ inline std::vector<std::filesystem::path> write_files(const write_result& writte
     return paths;
 }
 
-/// Built-ins, every demo pack (so that each tree in data/ loads), and types with parameters
-/// of every kind.
+/// Built-ins, the behavior3 family, every demo pack (so that each tree in data/ loads), and types
+/// with parameters of every kind.
 inline registry test_registry() {
     registry reg;
     register_builtin_nodes(reg);
+    register_behavior3_nodes(reg);
     demo::register_demo_nodes(reg);
     reg.add({"Counted",
              200,
@@ -173,10 +174,11 @@ inline std::string xml_tree(const std::vector<std::string>& nodes) {
 
 /// The one diagnostic with that code; fails the test when there is not exactly one.
 /// A behavior3 file of one tree, its root and `vars` given as JSON, loaded with Canopy's
-/// built-ins (the behavior3 family with them).
+/// built-ins and the behavior3 family.
 inline load_result load_behavior3(const std::string& root, const std::string& vars = "[]") {
     registry reg;
     register_builtin_nodes(reg);
+    register_behavior3_nodes(reg);
     return try_load_text(R"({"name": "t", "vars": )" + vars + R"(, "root": )" + root + "}",
                          file_format::behavior3, reg, "t.json");
 }

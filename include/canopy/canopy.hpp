@@ -43,7 +43,6 @@
 #include "canopy/run/tree_handle.hpp"
 
 // nodes/: the built-in node library
-#include "canopy/nodes/behavior3_nodes.hpp"
 #include "canopy/nodes/builtin_nodes.hpp"
 
 // builder/: records checked and made into a tree
@@ -56,6 +55,9 @@
 // reload/: files watched, trees reloaded
 #include "canopy/reload/file_watcher.hpp"
 #include "canopy/reload/tree_library.hpp"
+
+// dialects/: other runtimes' node families, each a library of its own (canopy::behavior3)
+#include "canopy/dialects/behavior3_nodes.hpp"
 
 // views/: trees and traces as text for people and tools
 #include "canopy/views/convert.hpp"

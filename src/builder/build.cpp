@@ -916,7 +916,11 @@ private:
                     (written != name ? " (Canopy's '" + std::string(name) + "')" : std::string()) +
                     ": this registry has none of the '" + std::string(family) + "' types";
                 report(i, diagnostic_code::unknown_type, message);
-                diagnostics_.back().hint = {"register_builtin_nodes adds Canopy's", ""};
+                // Each family's registration function is named after it.
+                diagnostics_.back().hint = {"register_" +
+                                                std::string(family.substr(0, family.size() - 1)) +
+                                                "_nodes adds them",
+                                            ""};
                 return;
             }
         }

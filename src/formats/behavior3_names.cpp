@@ -80,7 +80,7 @@ const node_rule rules[] = {
     {flavour::nested, "AlwaysFail", "ForceFailure", none},
     {flavour::nested, "JustSuccess", "AlwaysSuccess", none},
     {flavour::nested, "JustFailure", "AlwaysFailure", none},
-    // The behavior3 node family (src/nodes/behavior3): nodes whose tick-by-tick results
+    // The behavior3 node family (src/dialects/behavior3/nodes): nodes whose tick-by-tick results
     // differ from Canopy's node of the same name. They take behavior3's argument names; the
     // argument's input slot gives the same parameter as "{var}".
     // Wait runs for one tick even with `time` 0 (Canopy's succeeds at once); `random` passes
@@ -135,7 +135,8 @@ const node_rule rules[] = {
     {flavour::nested, "Watchdog", "behavior3.Watchdog", none},
     // WaitForEvent waits for an event the program posts (agent::post_event).
     {flavour::nested, "WaitForEvent", "behavior3.WaitForEvent", none},
-    // Expressions and values (src/nodes/behavior3): behavior3-ts's own nodes, no Canopy node
+    // Expressions and values (src/dialects/behavior3/nodes): behavior3-ts's own nodes, no Canopy
+    // node
     // of these names. Let's input 1 is its `value` ("oneof"): that variable's value instead;
     // a whole number is a JavaScript number, so that the variable it makes is a number that
     // Calculate may write.

@@ -1,6 +1,5 @@
 #include "canopy/nodes/builtin_nodes.hpp"
 
-#include "canopy/nodes/behavior3_nodes.hpp"
 #include "nodes/builtin.hpp"
 
 namespace canopy {
@@ -12,9 +11,6 @@ void register_builtin_nodes(registry& reg) {
     detail::register_leaves(reg);            // ids 4, 5, 18-21, 60-61
     detail::register_script_nodes(reg);      // ids 35, 36
     detail::register_blackboard_nodes(reg);  // ids 49-54, 62-63
-    // A program that loads a behavior3 file runs its nodes without knowing the family is
-    // there; its types are named "behavior3.<Name>", which no other node uses, and have no ids.
-    register_behavior3_nodes(reg);
 }
 
 }  // namespace canopy

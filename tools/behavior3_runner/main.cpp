@@ -109,6 +109,7 @@ int run(int argc, char** argv) {
     const double dt = std::strtod(argv[3], nullptr);
     canopy::registry reg;
     canopy::register_builtin_nodes(reg);
+    canopy::register_behavior3_nodes(reg);
     reg.add<scripted_leaf>("Scripted");
     canopy::load_result loaded = canopy::try_load_file(argv[1], reg);
     if (!loaded.tree) {

@@ -1,3 +1,4 @@
+#include "canopy/dialects/behavior3_nodes.hpp"
 #include "canopy/nodes/builtin_nodes.hpp"
 #include "commands.hpp"
 #include "demo.hpp"
@@ -18,6 +19,7 @@ registry_state& state() {
     static registry_state s = [] {
         registry_state made;
         register_builtin_nodes(made.reg);
+        register_behavior3_nodes(made.reg);
         return made;
     }();
     return s;

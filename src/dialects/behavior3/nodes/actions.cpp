@@ -9,7 +9,7 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
-#include "nodes/behavior3/family.hpp"
+#include "dialects/behavior3/nodes/family.hpp"
 #include "nodes/builtin.hpp"
 
 namespace canopy::detail {

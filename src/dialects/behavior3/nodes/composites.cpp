@@ -7,7 +7,7 @@
 
 #include "canopy/run/context.hpp"
 #include "canopy/run/stateful_node.hpp"
-#include "nodes/behavior3/family.hpp"
+#include "dialects/behavior3/nodes/family.hpp"
 
 namespace canopy::detail {
 namespace {

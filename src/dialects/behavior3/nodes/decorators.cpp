@@ -18,7 +18,7 @@
 #include "canopy/run/event.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
-#include "nodes/behavior3/family.hpp"
+#include "dialects/behavior3/nodes/family.hpp"
 #include "nodes/builtin.hpp"
 
 namespace canopy::detail {

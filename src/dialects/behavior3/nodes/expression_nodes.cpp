@@ -14,8 +14,8 @@
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
 #include "canopy/run/script.hpp"
-#include "nodes/behavior3/dynamic_io.hpp"
-#include "nodes/behavior3/value_nodes.hpp"
+#include "dialects/behavior3/nodes/dynamic_io.hpp"
+#include "dialects/behavior3/nodes/value_nodes.hpp"
 #include "nodes/builtin.hpp"
 
 namespace canopy::detail {

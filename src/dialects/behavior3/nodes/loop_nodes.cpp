@@ -11,9 +11,9 @@
 #include "canopy/run/port.hpp"
 #include "canopy/run/stateful_node.hpp"
 #include "core/bytes.hpp"
-#include "nodes/behavior3/dynamic_io.hpp"
-#include "nodes/behavior3/family.hpp"
-#include "nodes/behavior3/value_nodes.hpp"
+#include "dialects/behavior3/nodes/dynamic_io.hpp"
+#include "dialects/behavior3/nodes/family.hpp"
+#include "dialects/behavior3/nodes/value_nodes.hpp"
 
 namespace canopy::detail {
 namespace {

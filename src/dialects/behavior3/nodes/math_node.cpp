@@ -16,7 +16,7 @@
 #include "canopy/core/error.hpp"
 #include "canopy/run/context.hpp"
 #include "canopy/run/port.hpp"
-#include "nodes/behavior3/value_nodes.hpp"
+#include "dialects/behavior3/nodes/value_nodes.hpp"
 
 namespace canopy::detail {
 namespace {

@@ -1,6 +1,6 @@
-#include "canopy/nodes/behavior3_nodes.hpp"
-#include "nodes/behavior3/family.hpp"
-#include "nodes/behavior3/value_nodes.hpp"
+#include "canopy/dialects/behavior3_nodes.hpp"
+#include "dialects/behavior3/nodes/family.hpp"
+#include "dialects/behavior3/nodes/value_nodes.hpp"
 
 namespace canopy {
 
