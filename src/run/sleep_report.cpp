@@ -59,7 +59,10 @@ const sleep_report::entry* sleep_report::find(tree::index node) const noexcept {
 
 std::int64_t sleep_report::until(const tree_layout& layout,
                                  const std::uint8_t* codes) const noexcept {
-    if (overflowed_ || layout.waits_on_children.size() != layout.size()) return awake;
+    // A running tree has a running node without a running child, which must have reported:
+    // a tick without reports, as every tick of a tree of nodes that never report, ends here.
+    if (count_ == 0 || overflowed_ || layout.waits_on_children.size() != layout.size())
+        return awake;
     std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
     const std::uint32_t* subtree_end = layout.subtree_end.data();
     // The running nodes in preorder: a node that is not running has none below it.
