@@ -36,8 +36,10 @@ struct sleep_access {
     /// The same for what the agent points to, once the agent object has arrived: the first
     /// lines of its state block (status bytes, node states, keys) and its host.
     static void prefetch_state(const agent& a) noexcept {
+        constexpr std::size_t line = 64;
+        constexpr std::size_t most = 4 * line;  // a block's first lines: statuses, states, keys
         const std::size_t bytes = a.tree_->layout().block_size;
-        for (std::size_t offset = 0; offset < bytes && offset < 4 * 64; offset += 64)
+        for (std::size_t offset = 0; offset < bytes && offset < most; offset += line)
             prefetch(a.core_.block + offset);
         if (a.core_.host) prefetch(&a.core_.host.get<erased_host>(unchecked));
     }
