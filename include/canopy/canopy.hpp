@@ -41,6 +41,7 @@
 #include "canopy/run/stateful_node.hpp"
 #include "canopy/run/tree.hpp"
 #include "canopy/run/tree_handle.hpp"
+#include "canopy/run/world.hpp"
 
 // nodes/: the built-in node library
 #include "canopy/nodes/builtin_nodes.hpp"

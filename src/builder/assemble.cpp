@@ -164,9 +164,11 @@ public:
     void note_hooks_and_hosts(tree_parts& parts) const {
         tree_layout& layout = parts.layout;
         layout.hooks.resize(count_);
+        layout.waits_on_children.resize(count_);
         for (tree::index k = 0; k < count_; ++k) {
             const node_type& type = *slot_types_[parts.type[k]];
             layout.hooks[k] = type.hooks;
+            layout.waits_on_children[k] = type.waits_on_children ? 1 : 0;
             if (type.listens_while_idle) {
                 layout.hooks[k] |= listening_hook;
                 layout.listeners.push_back(k);

@@ -6,22 +6,9 @@
 #include <string>
 
 #include "canopy/run/registry.hpp"
+#include "core/seconds.hpp"
 
 namespace canopy::detail {
-
-/// A duration in seconds as whole nanoseconds, the unit of the agent's clock, so that elapsed
-/// time compares exactly however long the agent has lived. NaN and negative values give 0,
-/// and values past a century give a century: a value read from the blackboard at tick time
-/// must not overflow.
-inline std::int64_t seconds_to_ns(double seconds) noexcept {
-    constexpr double century = 100.0 * 365 * 24 * 3600;
-    if (!(seconds > 0.0)) return 0;
-    if (seconds > century) return static_cast<std::int64_t>(century * 1e9);
-    // Positive, so adding a half and truncating rounds to nearest (but for ties a nanosecond
-    // apart, which do not matter here) without std::llround's library call.
-    // NOLINTNEXTLINE(bugprone-incorrect-roundings)
-    return static_cast<std::int64_t>(seconds * 1e9 + 0.5);
-}
 
 /// Writes a `key_value` parameter's value to a key: another key's value, or its literal
 /// (SetBlackboard, behavior3's Let).
@@ -37,7 +24,9 @@ void add_with_btcpp_form(registry& reg, const std::string& name, std::int64_t id
     node_type type = forms.add<Own>(name, id, a);
     const node_type& btcpp = forms.add<Btcpp>(name + "/btcpp", std::nullopt, a);
     if (btcpp.hooks != type.hooks || btcpp.sees_errors != type.sees_errors ||
-        btcpp.ticks_in_order != type.ticks_in_order || btcpp.params.size() != type.params.size())
+        btcpp.ticks_in_order != type.ticks_in_order ||
+        btcpp.waits_on_children != type.waits_on_children ||
+        btcpp.params.size() != type.params.size())
         throw registry_error("the two forms of '" + name + "' differ in more than their ticks");
     type.create = [own = type.create, other = btcpp.create](const param_list& p) {
         return p.btcpp_rules() ? other(p) : own(p);

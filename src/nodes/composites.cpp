@@ -65,6 +65,7 @@ public:
     // to a Selector an error is a failure, so it goes on to the next child.
     static constexpr bool sees_errors = give_up_on == status::failure;
     static constexpr bool ticks_in_order = give_up_on == status::failure;
+    static constexpr bool waits_on_children = true;
     status tick(context& ctx) const override {
         tree::index running = ctx.running_child();
         bool all_skipped = true;
@@ -150,6 +151,7 @@ template <status give_up_on, bool keeps_place>
 class one_per_tick final : public stateful_node<memory_state> {
 public:
     static constexpr bool ticks_in_order = give_up_on == status::failure;
+    static constexpr bool waits_on_children = true;
     void enter(context& ctx) const override {
         if constexpr (keeps_place) {
             state(ctx).skipped = 0;
@@ -282,7 +284,12 @@ public:
                 return status::failure;
             }
         }
-        return skipped == static_cast<std::int64_t>(count) ? status::skipped : status::running;
+        if (skipped == static_cast<std::int64_t>(count)) return status::skipped;
+        // Every child was ticked, and has finished or runs: the next tick ticks only those
+        // that run and counts the same, so a world's agent may sleep through it. A skipped
+        // child is ticked again, which may change everything.
+        if (skipped == 0) ctx.unchanged_until(context::never);
+        return status::running;
     }
 
 private:
@@ -318,7 +325,11 @@ public:
         }
         const std::size_t count = child_count(ctx);
         if (skipped == count) return status::skipped;
-        if (!all_finished) return status::running;
+        if (!all_finished) {
+            // As Parallel: with no child skipped, the next tick ticks only the running ones.
+            if (skipped == 0) ctx.unchanged_until(context::never);
+            return status::running;
+        }
         ctx.reset_children();
         return failed >= from_end(*max_failures_, count) ? status::failure : status::success;
     }
@@ -385,6 +396,7 @@ template <bool btcpp>
 class if_then_else final : public std::conditional_t<btcpp, stateful_node<bool>, node> {
 public:
     static constexpr bool sees_errors = true;
+    static constexpr bool waits_on_children = true;
     void check_children(std::size_t count) const override { check_two_or_three(count); }
 
     status tick(context& ctx) const override {
@@ -711,6 +723,7 @@ struct round_robin_state {
 
 class round_robin final : public stateful_node<round_robin_state> {
 public:
+    static constexpr bool waits_on_children = true;
     void halt(context& ctx) const override { state(ctx) = {}; }
 
     status tick(context& ctx) const override {
@@ -755,6 +768,7 @@ struct recovery_state {
 
 class recovery_node final : public stateful_node<recovery_state> {
 public:
+    static constexpr bool waits_on_children = true;
     recovery_node() {
         if (*retries_ < 0 || *retries_ > std::numeric_limits<std::uint32_t>::max()) {
             throw param_error("'number_of_retries' must be from 0 to 4294967295");
@@ -808,6 +822,7 @@ struct try_catch_state {
 
 class try_catch final : public stateful_node<try_catch_state> {
 public:
+    static constexpr bool waits_on_children = true;
     void check_children(std::size_t count) const override {
         if (count < 2) {
             throw param_error("it takes 2 or more children (the try block, then the catch), not " +
@@ -867,6 +882,7 @@ private:
 // children tried before a resumed one tell by their status bytes).
 class random_selector final : public stateful_node<std::uint32_t> {
 public:
+    static constexpr bool waits_on_children = true;
     void enter(context& ctx) const override {
         const auto count = static_cast<std::uint32_t>(ctx.tree().child_count(ctx.node()));
         state(ctx) = static_cast<std::uint32_t>(ctx.random() % count);
@@ -917,10 +933,12 @@ std::vector<param_spec> switch_params(int cases) {
 
 // The switches are made by hand (their cases come from their parameters), so they say which
 // hooks they use as add<Node> would have found: none. 4.10's SwitchNode does not set itself
-// running as its tick starts.
+// running as its tick starts. A running case goes on running while the key keeps its value,
+// and only the program can change it while the agent sleeps (which wakes it).
 void add_switch(registry& reg, node_type type) {
     type.hooks = overridden_hooks<switch_node>();
     type.stays_idle_when_skipped = true;
+    type.waits_on_children = true;
     reg.add(std::move(type));
 }
 

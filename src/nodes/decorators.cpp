@@ -47,6 +47,7 @@ void check_seconds(const input<double>& seconds) {
 // Not: a child's error stays an error (behavior3-ts's Invert).
 class invert final : public node {
 public:
+    static constexpr bool waits_on_children = true;
     static constexpr bool sees_errors = true;
     status tick(context& ctx) const override {
         switch (const status result = ctx.tick(ctx.child())) {
@@ -62,6 +63,7 @@ public:
 template <status forced>
 class force final : public node {
 public:
+    static constexpr bool waits_on_children = true;
     status tick(context& ctx) const override {
         const status result = ctx.tick(ctx.child());
         return result == status::running || result == status::skipped ? result : forced;
@@ -89,6 +91,7 @@ class repeat final : public stateful_node<repeat_state> {
     static constexpr const char* param_name = again == status::success ? "count" : "attempts";
 
 public:
+    static constexpr bool waits_on_children = true;
     repeat() {
         if (!count_.from_blackboard() && count_.literal() < -1) {
             throw param_error(std::string("'") + param_name +
@@ -138,6 +141,7 @@ private:
 template <status until>
 class repeat_until final : public node {
 public:
+    static constexpr bool waits_on_children = true;
     status tick(context& ctx) const override {
         const status result = ctx.tick(ctx.child());
         if (result == until) return until;
@@ -153,6 +157,7 @@ public:
 // finished: it is ticked again on the next activation.
 class run_once final : public stateful_node<status> {
 public:
+    static constexpr bool waits_on_children = true;
     status tick(context& ctx) const override {
         auto& first_result = state(ctx);
         if (first_result != status::idle) {
@@ -172,6 +177,7 @@ private:
 // (0, or less from a key) is no timeout, as BehaviorTree.CPP's msec="0".
 class timeout final : public stateful_node<std::int64_t> {
 public:
+    static constexpr bool waits_on_children = true;
     timeout() { check_seconds(seconds_); }
     void enter(context& ctx) const override {
         if (!ctx.left_running()) state(ctx) = ctx.time_ns();  // else 4.10's timer goes on
@@ -183,6 +189,8 @@ public:
             ctx.halt(ctx.child());
             return status::failure;
         }
+        // A world's agent sleeps through a running child no later than the tick that fails.
+        if (limit > 0) ctx.unchanged_until(state(ctx) + limit);
         return ctx.tick(ctx.child());
     }
 
@@ -196,6 +204,7 @@ class delay final : public stateful_node<std::int64_t> {
     static constexpr std::int64_t not_started = std::numeric_limits<std::int64_t>::min();
 
 public:
+    static constexpr bool waits_on_children = true;
     delay() { check_seconds(seconds_); }
     void enter(context& ctx) const override {
         if (!ctx.left_running()) state(ctx) = not_started;  // else 4.10's timer goes on
@@ -209,7 +218,8 @@ public:
             started = ctx.time_ns();
             return status::running;
         }
-        if (ctx.time_ns() - started < seconds_to_ns(seconds_.get(ctx))) return status::running;
+        const std::int64_t end = started + seconds_to_ns(seconds_.get(ctx));
+        if (ctx.time_ns() < end) return ctx.running_until(end);
         return ctx.tick(child);
     }
 
@@ -223,6 +233,7 @@ private:
 // was not run: it does not start the cooldown.
 class cooldown final : public stateful_node<std::int64_t> {
 public:
+    static constexpr bool waits_on_children = true;
     cooldown() { check_seconds(seconds_); }
     void construct_state(void* storage) const override {
         ::new (storage) std::int64_t(std::numeric_limits<std::int64_t>::min());
@@ -262,6 +273,7 @@ status parse_else(const std::string& text) {
 // halt). A script that fails as it runs throws out of the tick, as BehaviorTree.CPP's does.
 class precondition final : public node {
 public:
+    static constexpr bool waits_on_children = true;
     static constexpr bool stays_idle_when_skipped = true;  // as 4.10's PreconditionNode
     static std::vector<param_spec> parameters() {
         return {param_spec::required("if", param_type::script),
@@ -298,6 +310,7 @@ struct rate_state {
 
 class rate_controller final : public stateful_node<rate_state> {
 public:
+    static constexpr bool waits_on_children = true;
     rate_controller() {
         if (!hz_.from_blackboard() && !(hz_.literal() >= 0)) {
             throw param_error("'hz' must be 0 (once per activation) or more, not " +
@@ -308,9 +321,9 @@ public:
     status tick(context& ctx) const override {
         auto& s = state(ctx);
         const tree::index child = ctx.child();
-        if (s.timing && !ctx.is_running(child) &&
-            ctx.time_ns() - s.started < period_ns(hz_.get(ctx))) {
-            return status::running;
+        if (s.timing && !ctx.is_running(child)) {
+            const std::int64_t next = s.started + period_ns(hz_.get(ctx));
+            if (ctx.time_ns() < next) return ctx.running_until(next);
         }
         const rate_state before = s;
         if (!s.timing) s.started = ctx.time_ns();
@@ -336,6 +349,7 @@ private:
 // then fails without ticking it.
 class limiter final : public stateful_node<std::int64_t> {
 public:
+    static constexpr bool waits_on_children = true;
     limiter() {
         if (!max_loop_.from_blackboard() && max_loop_.literal() < 1) {
             throw param_error("'max_loop' must be 1 or more, not " +
@@ -360,16 +374,20 @@ private:
 // child skips the node.
 class max_time final : public stateful_node<std::int64_t> {
 public:
+    static constexpr bool waits_on_children = true;
     max_time() { check_seconds(seconds_); }
     void enter(context& ctx) const override { state(ctx) = ctx.time_ns(); }
     status tick(context& ctx) const override {
         const tree::index child = ctx.child();
         const status result = ctx.tick(child);
         if (result == status::skipped) return result;
-        if (ctx.time_ns() - state(ctx) > seconds_to_ns(seconds_.get(ctx))) {
+        const std::int64_t limit = seconds_to_ns(seconds_.get(ctx));
+        if (ctx.time_ns() - state(ctx) > limit) {
             ctx.halt(child);
             return status::failure;
         }
+        // A world's agent sleeps through a running child no later than the tick that fails.
+        ctx.unchanged_until(state(ctx) + limit + 1);
         return result;
     }
 
@@ -398,6 +416,7 @@ status parse_mismatch(const std::string& text) {
 template <typename T>
 class blackboard_check final : public node {
 public:
+    static constexpr bool waits_on_children = true;
     blackboard_check() : mismatch_(parse_mismatch(*mismatch_text_)) {}
 
     status tick(context& ctx) const override {

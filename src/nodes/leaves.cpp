@@ -25,13 +25,20 @@ namespace {
 template <status result>
 class constant final : public node {
 public:
-    status tick(context& /*ctx*/) const override { return result; }
+    status tick(context& ctx) const override {
+        // AlwaysRunning's ticks change nothing, ever: a world's agent sleeps until woken.
+        if constexpr (result == status::running) return ctx.running_until(context::never);
+        return result;
+    }
 };
 
 // Running until `seconds` of agent time have passed since the tick that entered it, then
 // success: with S seconds at steps of dt, the first tick at which elapsed >= S, i.e. tick
 // ceil(S/dt) + 1 of the run. Entered with its success kept (context::kept_result), it
 // succeeds at once, as BehaviorTree.CPP's SleepNode, a StatefulActionNode, returns it again.
+// Until then its ticks change nothing, which it says (context::running_until): a world's
+// agent sleeps until the first tick whose clock reaches the end, the very tick that succeeds
+// when the agent is ticked every frame.
 class wait final : public stateful_node<std::int64_t> {
 public:
     wait() {
@@ -44,8 +51,8 @@ public:
     }
     status tick(context& ctx) const override {
         if (state(ctx) == success_kept) return status::success;
-        const std::int64_t elapsed = ctx.time_ns() - state(ctx);
-        return elapsed >= seconds_to_ns(seconds_.get(ctx)) ? status::success : status::running;
+        const std::int64_t end = state(ctx) + seconds_to_ns(seconds_.get(ctx));
+        return ctx.time_ns() >= end ? status::success : ctx.running_until(end);
     }
 
 private:

@@ -11,7 +11,9 @@
 #include "core/param_text.hpp"
 #include "run/key_carry.hpp"
 #include "run/node_named.hpp"
+#include "run/sleep_access.hpp"
 #include "run/state_block.hpp"
+#include "run/time_step.hpp"
 #include "run/tree_handle_state.hpp"
 
 namespace canopy {
@@ -187,18 +189,9 @@ void agent::halt_all() {
     ctx.clear_all(tree::root);
 }
 
-status agent::tick(double dt) {
-    constexpr double longest_step = 365.0 * 24 * 3600;  // keeps the clock far from overflow
-    if (!(dt >= 0.0 && dt <= longest_step)) {           // NaN fails both
-        throw error(error_code::invalid_argument,
-                    "agent::tick: dt must be a number of seconds from 0 to a year, not " +
-                        detail::value_text(dt));
-    }
-    // Rounded to the nearest nanosecond; dt is not negative, so adding a half and truncating
-    // rounds as std::llround would (but for ties too close to tell apart), without its library
-    // call on every agent tick.
-    // NOLINTNEXTLINE(bugprone-incorrect-roundings)
-    const auto dt_ns = static_cast<std::int64_t>(dt * 1e9 + 0.5);
+// Inline in tick() below, where `sleep` is null, so that an agent outside a world pays nothing for
+// the world's reports; sleep_access::tick has its own copy.
+inline status agent::tick_ns(std::int64_t dt_ns, detail::sleep_report* sleep) {
     if (extras_ != nullptr) {
         extras_->error.reset();
         if (extras_->handle != nullptr &&
@@ -209,7 +202,7 @@ status agent::tick(double dt) {
     core_.time_ns += dt_ns;
     ++core_.ticks;
     if (CANOPY_UNLIKELY(!tree_->layout().listeners.empty())) return tick_telling_listeners(dt_ns);
-    context ctx(*this, core_, *tree_, dt_ns);
+    context ctx(*this, core_, *tree_, dt_ns, sleep);
     // A handler costs the tick nothing until a node throws (table-based unwinding); what
     // follows a throw is out of line, in contain().
     try {
@@ -242,6 +235,32 @@ agent::contain_thrown(const context& ctx) {
     }
 }
 
+status agent::tick(double dt) {
+    return tick_ns(detail::time_step_ns(dt, "agent::tick"), nullptr);
+}
+
+void detail::refuse_time_step(double dt, const char* caller) {
+    throw error(error_code::invalid_argument,
+                std::string(caller) + ": dt must be a number of seconds from 0 to a year, not " +
+                    detail::value_text(dt));
+}
+
+status detail::sleep_access::tick(agent& a, std::int64_t dt_ns, sleep_report& report,
+                                  std::int64_t& until) {
+    until = sleep_report::awake;
+    report.clear();
+    const status result = a.tick_ns(dt_ns, &report);
+    const detail::tree_layout& layout = a.tree_->layout();
+    const bool may_sleep =
+        result == status::running && a.core_.watcher == nullptr &&
+        (a.extras_ == nullptr || (a.extras_->handle == nullptr && !a.extras_->error)) &&
+        layout.listeners.empty() && !layout.abandons;
+    if (!may_sleep) return result;
+    const std::int64_t said = report.until(layout, a.codes());
+    // A time the clock has reached already is the next tick's: no tick to skip.
+    if (said > a.core_.time_ns) until = said;
+    return result;
+}
 // Called in a handler of tick(): the context still names the node that threw (each step
 // restores the node it entered only when its child returns), and `throw;` passes the
 // exception on. behavior3-ts catches what a node throws, reports it and interrupts the tree:

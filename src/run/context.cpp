@@ -10,7 +10,9 @@
 #include "canopy/run/event.hpp"
 #include "canopy/run/observer.hpp"
 #include "canopy/run/script.hpp"
+#include "core/seconds.hpp"
 #include "run/node_named.hpp"
+#include "run/sleep_report.hpp"
 
 namespace canopy {
 namespace {
@@ -26,6 +28,14 @@ std::uint64_t context::random() const noexcept {
     x ^= x << 25;
     x ^= x >> 27;
     return x * 0x2545f4914f6cdd1dULL;
+}
+
+void context::note_unchanged_until(std::int64_t time_ns) noexcept {
+    sleep_->note(node_, time_ns);
+}
+
+status context::running_for(double seconds) noexcept {
+    return running_until(time_ns() + detail::seconds_to_ns(seconds));
 }
 
 void context::throw_host_mismatch(detail::host_type wanted) const {
@@ -110,6 +120,7 @@ void context::halt_subtree(tree::index node) {
     std::uint8_t* code = codes();
     std::optional<error> failure;
     const bool keeps_abandoned = layout_->interrupts_on_error && !halts_abandoned_;
+    if (sleep_ != nullptr) sleep_->forget(node, layout_->subtree_end[node]);
     for (tree::index k = layout_->subtree_end[node]; k-- > node;) {
         if (keeps_abandoned && abandoned(node, k)) continue;
         // clear_all() halts an abandoned node as a running one.

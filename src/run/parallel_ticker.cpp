@@ -31,14 +31,39 @@ void parallel_ticker::tick(agent* agents, std::size_t count, double dt) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         agents_ = agents;
-        count_ = count;
         dt_ = dt;
+        job_ = nullptr;
+    }
+    start(count);
+    finish();
+}
+
+void parallel_ticker::run_shares(std::size_t count,
+                                 void (*job)(void* data, std::size_t first, std::size_t last,
+                                             unsigned share),
+                                 void* data) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        job_ = job;
+        job_data_ = data;
+    }
+    start(count);
+    finish();
+}
+
+void parallel_ticker::start(std::size_t count) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        count_ = count;
         failure_ = nullptr;
         pending_ = static_cast<unsigned>(workers_.size());
         ++generation_;
     }
     start_.notify_all();
     tick_share(0);
+}
+
+void parallel_ticker::finish() {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
     if (failure_) std::rethrow_exception(failure_);
@@ -66,6 +91,10 @@ void parallel_ticker::tick_share(unsigned share) noexcept {
     const std::size_t shares = threads();
     const std::size_t first = count_ * share / shares;
     const std::size_t last = count_ * (share + 1) / shares;
+    if (job_ != nullptr) {
+        job_(job_data_, first, last, share);
+        return;
+    }
     // One agent's exception (error_policy::rethrow) does not keep the others of the share
     // from their tick; the first is kept for tick() to rethrow.
     for (std::size_t i = first; i < last; ++i) {

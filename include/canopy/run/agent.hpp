@@ -22,7 +22,9 @@ namespace canopy {
 
 namespace detail {
 struct snapshot_access;  // src/run/snapshot.cpp: saves and restores an agent's state block
-}
+struct sleep_access;     // src/run/sleep_access.hpp: a world's ticks, and the ticks it skips
+class sleep_report;
+}  // namespace detail
 
 /// One runner of a shared tree (the structure/runtime split of the articles Canopy grew from): the
 /// tree, immutable and shared by any number of agents, plus one block of this agent's own state: a
@@ -186,6 +188,7 @@ public:
 
 private:
     friend struct detail::snapshot_access;
+    friend struct detail::sleep_access;
     struct extras;
     std::uint8_t* codes() const noexcept { return reinterpret_cast<std::uint8_t*>(core_.block); }
     void allocate();
@@ -196,6 +199,9 @@ private:
     void release() noexcept;
     void follow_new_tree();
     void halt_all();
+    // tick() with the step checked and rounded; `sleep`, in a world's tick only, gathers what
+    // the nodes say of their next ticks (context::unchanged_until).
+    status tick_ns(std::int64_t dt_ns, detail::sleep_report* sleep);
     status tick_telling_listeners(std::int64_t dt_ns);
     // What a tick does with an exception a node threw (error_policy), called in the handler:
     // keeps it, tells the observers, then rethrows or halts.

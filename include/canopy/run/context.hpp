@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string_view>
@@ -31,6 +32,8 @@ class observer;
 
 namespace detail {
 
+class sleep_report;  // src/run/sleep_report.hpp: what a tick's nodes said of their next ticks
+
 /// The status byte a result leaves: the result itself, skipped included, so that the byte
 /// tells a node that was skipped from one that was not ticked (docs/nodes.md, "Skipped").
 /// Like idle, a skipped node is not running: its next tick enters it afresh. An error leaves
@@ -57,8 +60,11 @@ struct agent_core {
 /// programs.
 class context {
 public:
-    /// The agent's view for one tick of `dt_ns`; only agent makes contexts.
-    context(agent& a, detail::agent_core& core, const canopy::tree& t, std::int64_t dt_ns) noexcept
+    /// The agent's view for one tick of `dt_ns`; only agent makes contexts. `sleep` gathers
+    /// what the nodes say of their next ticks (unchanged_until), for a world's agents; null
+    /// for any other tick.
+    context(agent& a, detail::agent_core& core, const canopy::tree& t, std::int64_t dt_ns,
+            detail::sleep_report* sleep = nullptr) noexcept
         : agent_(&a),
           core_(&core),
           tree_(&t),
@@ -70,6 +76,7 @@ public:
           observer_(core.watcher),
           out_of_line_(core.watcher != nullptr || t.layout().abandons),
           dt_ns_(dt_ns),
+          sleep_(sleep),
           left_running_(t.layout().left_running_flag != 0 &&
                         core.block[t.layout().left_running_flag] != std::byte{0}) {}
 
@@ -121,6 +128,34 @@ public:
     void require_value(std::uint32_t slot) const;
     /// The next number from the agent's own generator (seeded when the agent was made).
     std::uint64_t random() const noexcept;
+
+    // ---- for agents that sleep until they must be ticked again (canopy::world) ----
+
+    /// The clock value that stands for "never" in unchanged_until: a node that runs until
+    /// something from outside (a blackboard write, an event, a reset) changes it.
+    static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
+    /// Says that this node's ticks, from the next one until the agent's clock (time_ns)
+    /// reaches `time_ns`, would return running and change nothing (no state, key, host,
+    /// generator draw, enter or exit), provided that its running children, if it has any, go
+    /// on so too and nothing from outside the tree changes. An agent of a canopy::world whose
+    /// running nodes all say so, or wait on their running children
+    /// (node_type::waits_on_children), sleeps until the earliest time they gave: the world
+    /// skips its ticks and advances its clock, which gives the same statuses, keys and calls
+    /// at every frame as ticking it. A running node that says nothing keeps the agent awake.
+    /// Call it in a tick that returns running (running_until does both); a later call of the
+    /// node in the same tick replaces it. Outside a world's tick it costs one test.
+    void unchanged_until(std::int64_t time_ns) noexcept {
+        if (CANOPY_UNLIKELY(sleep_ != nullptr)) note_unchanged_until(time_ns);
+    }
+    /// unchanged_until(time_ns), then running: `return ctx.running_until(due);` from an
+    /// action whose next change comes at `due` on the agent's clock.
+    status running_until(std::int64_t time_ns) noexcept {
+        unchanged_until(time_ns);
+        return status::running;
+    }
+    /// The same `seconds` after this tick's time (time_ns): "come back in 2 seconds". A
+    /// negative or NaN duration is 0, which lets no agent sleep.
+    status running_for(double seconds) noexcept;
 
     /// The storage of this node's per-agent state; a node reads it typed through
     /// stateful_node::state(ctx).
@@ -289,6 +324,7 @@ private:
                             const error& failure) const;
     void notify_visit(canopy::tree::index node);
     void notify_tick(canopy::tree::index node, bool was_running, status result);
+    void note_unchanged_until(std::int64_t time_ns) noexcept;
 
     agent* agent_;
     detail::agent_core* core_;
@@ -303,6 +339,7 @@ private:
     // tree, so that Canopy's own trees pay one test per visit for both.
     bool out_of_line_;
     std::int64_t dt_ns_;
+    detail::sleep_report* sleep_;  // null but in a world's tick (unchanged_until)
     canopy::tree::index node_ = 0;
     const event_values* event_ = nullptr;  // while delivering a posted event
     status kept_ = status::idle;           // while tick_kept enters a node

@@ -29,11 +29,29 @@ public:
     /// ticked, then the first exception (by time, if several threads throw) is rethrown here.
     void tick(agent* agents, std::size_t count, double dt);
     void tick(std::vector<agent>& agents, double dt);
+    /// Calls `job(first, last, share)` for each thread's contiguous share [first, last) of
+    /// [0, count), `share` numbering the threads from 0 (the calling one), and returns when
+    /// all are done: work over many items that is not one agent::tick each (canopy::world
+    /// ticks its awake agents so). `job` must not throw.
+    template <typename Job>
+    void run_shares(std::size_t count, Job& job) {
+        run_shares(
+            count,
+            [](void* data, std::size_t first, std::size_t last, unsigned share) {
+                (*static_cast<Job*>(data))(first, last, share);
+            },
+            &job);
+    }
+    void run_shares(std::size_t count,
+                    void (*job)(void* data, std::size_t first, std::size_t last, unsigned share),
+                    void* data);
 
     unsigned threads() const noexcept { return static_cast<unsigned>(workers_.size()) + 1; }
 
 private:
     void work(unsigned share);
+    void start(std::size_t count);  // wakes the workers for one round, the caller's share next
+    void finish();                  // waits for the workers' shares, rethrows a failure
     void tick_share(unsigned share) noexcept;
 
     std::vector<std::thread> workers_;
@@ -46,6 +64,9 @@ private:
     agent* agents_ = nullptr;
     std::size_t count_ = 0;
     double dt_ = 0.0;
+    // run_shares' job, null for a tick
+    void (*job_)(void* data, std::size_t first, std::size_t last, unsigned share) = nullptr;
+    void* job_data_ = nullptr;
     std::exception_ptr failure_;
 };
 

@@ -85,6 +85,14 @@ struct node_type {
     /// (detail::left_running_code). add<Node> sets it when Node has `static constexpr bool
     /// stays_idle_when_skipped = true`.
     bool stays_idle_when_skipped = false;
+    /// While running with a running child, its nodes' tick ticks only their running
+    /// children and, while those return running and change nothing, returns running and
+    /// changes nothing itself (a Sequence, which resumes at its running child; not a
+    /// ReactiveSequence, which ticks its conditions again): an agent of a canopy::world sleeps
+    /// through such nodes (context::unchanged_until). A node that times its child (Timeout)
+    /// says when that ends with context::unchanged_until. add<Node> sets it when Node has
+    /// `static constexpr bool waits_on_children = true`.
+    bool waits_on_children = false;
     /// What the type does, for whoever writes a tree: editors' palettes show it
     /// (registry::describe); may be empty.
     std::string description = {};
@@ -208,6 +216,7 @@ CANOPY_DETAIL_FLAG_TRAIT(abandons_children)
 CANOPY_DETAIL_FLAG_TRAIT(ticks_in_order)
 CANOPY_DETAIL_FLAG_TRAIT(runs_scripts_whole)
 CANOPY_DETAIL_FLAG_TRAIT(stays_idle_when_skipped)
+CANOPY_DETAIL_FLAG_TRAIT(waits_on_children)
 #undef CANOPY_DETAIL_FLAG_TRAIT
 
 // The host type Node declares it needs, `using host_type = Host;`, or void.
@@ -377,6 +386,7 @@ public:
         type.ticks_in_order = detail::ticks_in_order<Node>::value;
         type.runs_scripts_whole = detail::runs_scripts_whole<Node>::value;
         type.stays_idle_when_skipped = detail::stays_idle_when_skipped<Node>::value;
+        type.waits_on_children = detail::waits_on_children<Node>::value;
         using host = typename detail::declared_host<Node>::type;
         static_assert(std::is_void_v<host> || std::is_class_v<host> || std::is_union_v<host>,
                       "`using host_type = Host;` names the class of the agent's host (as "

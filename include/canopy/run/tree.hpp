@@ -118,6 +118,10 @@ struct tree_layout {
     /// The nodes that listen while idle (listening_hook), in preorder: those the agent tells
     /// its own events (agent_event). Empty in most trees, which then pay one test per tick.
     std::vector<std::uint32_t> listeners;
+    /// Per node: 1 where its type waits on its running children (node_type::
+    /// waits_on_children), which a world's agent may sleep through; read only after a world's
+    /// tick, never while ticking.
+    std::vector<std::uint8_t> waits_on_children;
     /// A behavior3 file's tree (runtime_rules::behavior3): an error out of a node interrupts
     /// the tick, as behavior3-ts's tree catches it, rather than leaving agent::tick.
     bool interrupts_on_error = false;
