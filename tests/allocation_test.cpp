@@ -242,6 +242,7 @@ TEST_CASE("reading numbers out of behavior3 arrays and objects allocates nothing
     // expressions over them, allocate nothing.
     registry reg;
     register_builtin_nodes(reg);
+    register_behavior3_nodes(reg);
     load_result loaded = try_load_text(R"({"name": "t", "root": {"id": 1, "name": "Sequence",
         "children": [
         {"id": 4, "name": "Let", "args": {"value": 0}, "output": ["sum"]},
