@@ -261,6 +261,7 @@ status detail::sleep_access::tick(agent& a, std::int64_t dt_ns, sleep_report& re
     if (said > a.core_.time_ns) until = said;
     return result;
 }
+
 // Called in a handler of tick(): the context still names the node that threw (each step
 // restores the node it entered only when its child returns), and `throw;` passes the
 // exception on. behavior3-ts catches what a node throws, reports it and interrupts the tree:
