@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "random_trees.hpp"
 #include "runtime_support.hpp"
 
 using namespace canopy;
@@ -15,109 +16,12 @@ using testing::script_log;
 
 namespace {
 
-// A random tree of every built-in composite and decorator over scripted leaves.
-record_set random_records(std::mt19937& random, int size) {
-    auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
-    auto seconds = [&](int least) { return 0.1 * (least + pick(5 - least)); };
-    using add_params = std::function<void(record_set&, int children)>;
-    auto none = [](record_set&, int) {};
-    struct kind {
-        const char* type;
-        int fewest_children;
-        int most_children;  // 0: any number
-        add_params params;
-    };
-    const std::vector<kind> composites = {
-        {"Sequence", 1, 0, none},
-        {"Selector", 1, 0, none},
-        {"ReactiveSequence", 1, 0, none},
-        {"ReactiveSelector", 1, 0, none},
-        {"RandomSelector", 1, 0, none},
-        {"SequenceWithMemory", 1, 0, none},
-        {"PipelineSequence", 1, 0, none},
-        {"RoundRobin", 1, 0, [&](record_set& r, int) { r.add_param("wrap_around", pick(2) == 0); }},
-        {"Parallel", 1, 0,
-         [&](record_set& r, int children) {
-             auto threshold = [&] {
-                 const std::int64_t t = 1 + pick(children);
-                 return pick(2) == 0 ? t : -t;
-             };
-             r.add_param("success_threshold", threshold());
-             r.add_param("failure_threshold", threshold());
-         }},
-        {"ParallelAll", 1, 0,
-         [&](record_set& r, int children) {
-             r.add_param("max_failures", std::int64_t{1 + pick(children)});
-         }},
-        {"IfThenElse", 2, 3, none},
-        {"WhileDoElse", 2, 3, none},
-        {"TryCatch", 2, 0, none},
-        {"RecoveryNode", 2, 2,
-         [&](record_set& r, int) { r.add_param("number_of_retries", std::int64_t{pick(3)}); }},
-        {"Switch", 2, 0,
-         [&](record_set& r, int children) {
-             std::string cases;
-             for (int k = 0; k + 1 < children; ++k) cases += (k ? ";" : "") + std::to_string(k);
-             r.add_param("variable", std::string("count"));
-             r.add_param("cases", cases);
-         }},
-        {"Switch2", 3, 3,
-         [&](record_set& r, int) {
-             r.add_param("variable", std::string("{count}"));
-             r.add_param("case_1", std::string("1"));
-             r.add_param("case_2", std::string("2"));
-         }},
-    };
-    const std::vector<kind> decorators = {
-        {"Not", 1, 1, none},
-        {"RepeatUntilSuccess", 1, 1, none},
-        {"RepeatUntilFailure", 1, 1, none},
-        {"ForceSuccess", 1, 1, none},
-        {"ForceFailure", 1, 1, none},
-        {"RunOnce", 1, 1, none},
-        {"Repeat", 1, 1,
-         [&](record_set& r, int) { r.add_param("count", std::int64_t{pick(5) - 1}); }},
-        {"Retry", 1, 1,
-         [&](record_set& r, int) { r.add_param("attempts", std::int64_t{pick(5) - 1}); }},
-        {"Timeout", 1, 1, [&](record_set& r, int) { r.add_param("seconds", seconds(1)); }},
-        {"Cooldown", 1, 1, [&](record_set& r, int) { r.add_param("seconds", seconds(0)); }},
-        {"Delay", 1, 1, [&](record_set& r, int) { r.add_param("seconds", seconds(0)); }},
-        {"MaxTime", 1, 1, [&](record_set& r, int) { r.add_param("seconds", seconds(1)); }},
-        {"RateController", 1, 1,
-         [&](record_set& r, int) { r.add_param("hz", static_cast<double>(1 + pick(20))); }},
-        {"Limiter", 1, 1,
-         [&](record_set& r, int) { r.add_param("max_loop", std::int64_t{1 + pick(3)}); }},
-        {"Precondition", 1, 1,
-         [&](record_set& r, int) { r.add_param("if", "count == " + std::to_string(pick(2))); }},
-    };
-    // Shape first: each node hangs from a random earlier one; then types fit child counts.
-    std::vector<int> parent(size + 1, 0);
-    std::vector<int> children(size + 1, 0);
-    for (int id = 2; id <= size; ++id) {
-        parent[id] = 1 + pick(id - 1);
-        ++children[parent[id]];
-    }
-    record_set records;
-    for (int id = 1; id <= size; ++id) {
-        const int n = children[id];
-        if (n == 0) {
-            std::string results;
-            for (int k = 1 + pick(4); k > 0; --k) results += "sfrrk"[pick(5)];
-            records.add(id, parent[id], "Scripted");
-            records.add_param("results", results);
-            continue;
-        }
-        const std::vector<kind>& kinds = n == 1 && pick(2) == 0 ? decorators : composites;
-        std::vector<const kind*> fitting;
-        for (const kind& k : kinds) {
-            if (n >= k.fewest_children && (k.most_children == 0 || n <= k.most_children))
-                fitting.push_back(&k);
-        }
-        const kind& chosen = *fitting[pick(static_cast<int>(fitting.size()))];
-        records.add(id, parent[id], chosen.type);
-        chosen.params(records, n);
-    }
-    return records;
+// A leaf of a random tree (testing::random_records): a Scripted one, running now and then.
+void scripted_leaf(record_set& records, int id, int parent, const testing::random_pick& pick) {
+    std::string results;
+    for (int k = 1 + pick(4); k > 0; --k) results += "sfrrk"[pick(5)];
+    records.add(id, parent, "Scripted");
+    records.add_param("results", results);
 }
 
 // Counts what an observer sees, to compare with what the nodes themselves saw.
@@ -180,8 +84,9 @@ TEST_SUITE("agent") {
         registry reg = testing::runtime_registry();
         long leaf_enters = 0;
         for (int round = 0; round < 2000; ++round) {
-            load_result built =
-                build_tree(random_records(random, 2 + static_cast<int>(random() % 40)), reg);
+            load_result built = build_tree(
+                testing::random_records(random, 2 + static_cast<int>(random() % 40), scripted_leaf),
+                reg);
             REQUIRE(built);
             script_log log;
             log.keep_calls = false;

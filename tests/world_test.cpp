@@ -3,6 +3,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "random_trees.hpp"
 #include "runtime_support.hpp"
 
 using namespace canopy;
@@ -72,145 +73,42 @@ std::string one(const std::string& type, const std::string& params = "") {
     return testing::json_tree({testing::record(1, 0, type, params)});
 }
 
-// A random tree of every built-in composite and decorator (reactive ones included) over
-// leaves that wait and say so (Wait, Nap, AlwaysRunning), leaves that finish at once or run
-// without saying so (Scripted), and SetBlackboard.
-record_set random_sleep_records(std::mt19937& random, int size) {
-    auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
-    auto seconds = [&] {
-        static const double choices[] = {0.0, 0.05, 0.1, 0.2, 0.25, 0.3, 0.5, 1.0, 1.7};
-        return choices[pick(9)];
-    };
-    using add_params = std::function<void(record_set&, int children)>;
-    auto none = [](record_set&, int) {};
-    struct kind {
-        const char* type;
-        int fewest_children;
-        int most_children;  // 0: any number
-        add_params params;
-    };
-    const std::vector<kind> composites = {
-        {"Sequence", 1, 0, none},
-        {"Sequence", 1, 0, none},
-        {"Selector", 1, 0, none},
-        {"ReactiveSequence", 1, 0, none},
-        {"ReactiveSelector", 1, 0, none},
-        {"RandomSelector", 1, 0, none},
-        {"SequenceWithMemory", 1, 0, none},
-        {"AsyncSequence", 1, 0, none},
-        {"AsyncFallback", 1, 0, none},
-        {"PipelineSequence", 1, 0, none},
-        {"RoundRobin", 1, 0, [&](record_set& r, int) { r.add_param("wrap_around", pick(2) == 0); }},
-        {"Parallel", 1, 0,
-         [&](record_set& r, int children) {
-             auto threshold = [&] {
-                 const std::int64_t t = 1 + pick(children);
-                 return pick(2) == 0 ? t : -t;
-             };
-             r.add_param("success_threshold", threshold());
-             r.add_param("failure_threshold", threshold());
-         }},
-        {"ParallelAll", 1, 0,
-         [&](record_set& r, int children) {
-             r.add_param("max_failures", std::int64_t{1 + pick(children)});
-         }},
-        {"IfThenElse", 2, 3, none},
-        {"WhileDoElse", 2, 3, none},
-        {"TryCatch", 2, 0, none},
-        {"RecoveryNode", 2, 2,
-         [&](record_set& r, int) { r.add_param("number_of_retries", std::int64_t{pick(3)}); }},
-        {"Switch", 2, 0,
-         [&](record_set& r, int children) {
-             std::string cases;
-             for (int k = 0; k + 1 < children; ++k) cases += (k ? ";" : "") + std::to_string(k);
-             r.add_param("variable", std::string("count"));
-             r.add_param("cases", cases);
-         }},
-    };
-    const std::vector<kind> decorators = {
-        {"Not", 1, 1, none},
-        {"RepeatUntilSuccess", 1, 1, none},
-        {"RepeatUntilFailure", 1, 1, none},
-        {"ForceSuccess", 1, 1, none},
-        {"ForceFailure", 1, 1, none},
-        {"RunOnce", 1, 1, none},
-        {"Repeat", 1, 1,
-         [&](record_set& r, int) { r.add_param("count", std::int64_t{pick(5) - 1}); }},
-        {"Retry", 1, 1,
-         [&](record_set& r, int) { r.add_param("attempts", std::int64_t{pick(5) - 1}); }},
-        {"Timeout", 1, 1, [&](record_set& r, int) { r.add_param("seconds", seconds()); }},
-        {"Cooldown", 1, 1, [&](record_set& r, int) { r.add_param("seconds", seconds()); }},
-        {"Delay", 1, 1, [&](record_set& r, int) { r.add_param("seconds", seconds()); }},
-        {"MaxTime", 1, 1, [&](record_set& r, int) { r.add_param("seconds", seconds()); }},
-        {"RateController", 1, 1,
-         [&](record_set& r, int) { r.add_param("hz", static_cast<double>(1 + pick(20))); }},
-        {"Limiter", 1, 1,
-         [&](record_set& r, int) { r.add_param("max_loop", std::int64_t{1 + pick(3)}); }},
-        {"Precondition", 1, 1,
-         [&](record_set& r, int) { r.add_param("if", "count == " + std::to_string(pick(2))); }},
-        {"BlackboardCheckInt", 1, 1,
-         [&](record_set& r, int) {
-             r.add_param("value_A", std::string("{count}"));
-             r.add_param("value_B", std::int64_t{pick(2)});
-         }},
-    };
-    std::vector<int> parent(size + 1, 0);
-    std::vector<int> children(size + 1, 0);
-    for (int id = 2; id <= size; ++id) {
-        parent[id] = 1 + pick(id - 1);
-        ++children[parent[id]];
-    }
-    record_set records;
-    for (int id = 1; id <= size; ++id) {
-        const int n = children[id];
-        if (n == 0) {
-            switch (pick(12)) {
-                case 0:
-                case 1:
-                case 2:
-                    records.add(id, parent[id], "Wait");
-                    if (pick(3) == 0) {
-                        records.add_param("seconds", std::string("{health}"));
-                    } else {
-                        records.add_param("seconds", seconds());
-                    }
-                    break;
-                case 3:
-                case 4:
-                case 5:
-                    records.add(id, parent[id], "Nap");
-                    records.add_param("seconds", seconds());
-                    records.add_param("fails", pick(3) == 0);
-                    break;
-                case 6:
-                    records.add(id, parent[id], pick(3) == 0 ? "AlwaysRunning" : "AlwaysSuccess");
-                    break;
-                case 7:
-                    records.add(id, parent[id], "SetBlackboard");
-                    records.add_param("key", std::string("count"));
-                    records.add_param("value", std::int64_t{pick(3)});
-                    break;
-                default: {
-                    // Mostly finishing at once; now and then running without saying more.
-                    std::string results;
-                    for (int k = 1 + pick(3); k > 0; --k) results += "ssffkr"[pick(6)];
-                    records.add(id, parent[id], "Scripted");
-                    records.add_param("results", results);
-                }
+// A leaf of a random tree (testing::random_records): one that waits and says so (Wait, Nap,
+// AlwaysRunning), one that finishes at once or runs without saying so (Scripted), or a
+// SetBlackboard.
+void sleep_leaf(record_set& records, int id, int parent, const testing::random_pick& pick) {
+    switch (pick(12)) {
+        case 0:
+        case 1:
+        case 2:
+            records.add(id, parent, "Wait");
+            if (pick(3) == 0) {
+                records.add_param("seconds", std::string("{health}"));
+            } else {
+                records.add_param("seconds", testing::random_seconds(pick));
             }
-            continue;
+            break;
+        case 3:
+        case 4:
+        case 5:
+            records.add(id, parent, "Nap");
+            records.add_param("seconds", testing::random_seconds(pick));
+            records.add_param("fails", pick(3) == 0);
+            break;
+        case 6: records.add(id, parent, pick(3) == 0 ? "AlwaysRunning" : "AlwaysSuccess"); break;
+        case 7:
+            records.add(id, parent, "SetBlackboard");
+            records.add_param("key", std::string("count"));
+            records.add_param("value", std::int64_t{pick(3)});
+            break;
+        default: {
+            // Mostly finishing at once; now and then running without saying more.
+            std::string results;
+            for (int k = 1 + pick(3); k > 0; --k) results += "ssffkr"[pick(6)];
+            records.add(id, parent, "Scripted");
+            records.add_param("results", results);
         }
-        const std::vector<kind>& kinds = n == 1 && pick(2) == 0 ? decorators : composites;
-        std::vector<const kind*> fitting;
-        for (const kind& k : kinds) {
-            if (n >= k.fewest_children && (k.most_children == 0 || n <= k.most_children))
-                fitting.push_back(&k);
-        }
-        const kind& chosen = *fitting[pick(static_cast<int>(fitting.size()))];
-        records.add(id, parent[id], chosen.type);
-        chosen.params(records, n);
     }
-    return records;
 }
 
 // Whether two agents of one tree are in the same state: statuses, clock, tick count, keys.
@@ -244,7 +142,8 @@ std::pair<long, long> compare_with_every_frame(int rounds, int agents, std::uint
     long slept = 0;
     long ticked = 0;
     for (int round = 0; round < rounds; ++round) {
-        load_result built = build_tree(random_sleep_records(random, 2 + pick(30)), reg);
+        load_result built =
+            build_tree(testing::random_records(random, 2 + pick(30), sleep_leaf), reg);
         REQUIRE(built);
         std::vector<script_log> world_logs(agents);
         std::vector<script_log> every_frame_logs(agents);
@@ -427,50 +326,50 @@ TEST_SUITE("world") {
         // Each case: a world's agent and one ticked every frame, the same done to both.
         world w;
         std::vector<script_log> logs(2);
+        // The world's agent of `tree_json`, and its twin ticked every frame.
+        auto twins = [&](const std::string& tree_json) {
+            auto t = sleep_tree(tree_json);
+            w.add(agent(t, &logs[0]));
+            return agent(t, &logs[1]);
+        };
+        auto tick_both = [&](agent& every_frame) {
+            w.tick(0.1);
+            every_frame.tick(0.1);
+        };
         auto check_alike = [&](agent& every_frame) {
             for (int frame = 0; frame < 30; ++frame) {
-                w.tick(0.1);
-                every_frame.tick(0.1);
+                tick_both(every_frame);
                 CHECK(w.at(0).last_status(tree::root) == every_frame.last_status(tree::root));
                 CHECK(w.at(0).ticks() == every_frame.ticks());
             }
             CHECK(logs[0].calls == logs[1].calls);
         };
         SUBCASE("writing a key") {
-            auto t = sleep_tree(one("Wait", R"({"seconds": "{health}"})"));
-            w.add(agent(t));
-            agent every_frame(t);
+            agent every_frame = twins(one("Wait", R"({"seconds": "{health}"})"));
             w.blackboard(0).set("health", 100.0);
             every_frame.blackboard().set("health", 100.0);
-            w.tick(0.1);
-            every_frame.tick(0.1);
+            tick_both(every_frame);
             CHECK(w.asleep_until_ns(0) == 100'100'000'000);
             w.blackboard(0).set("health", 0.5);
             every_frame.blackboard().set("health", 0.5);
             CHECK_FALSE(w.asleep(0));
-            w.tick(0.1);
-            every_frame.tick(0.1);
+            tick_both(every_frame);
             CHECK(w.asleep_until_ns(0) == 600'000'000);  // entered at 0.1 s
             check_alike(every_frame);
         }
         SUBCASE("posting an event") {
-            auto t = sleep_tree(one("Nap", R"({"seconds": 100})"));
-            w.add(agent(t, &logs[0]));
-            agent every_frame(t, &logs[1]);
-            w.tick(0.1);
-            every_frame.tick(0.1);
+            agent every_frame = twins(one("Nap", R"({"seconds": 100})"));
+            tick_both(every_frame);
             CHECK(w.asleep(0));
             w.post_event(0, "hurry");
             every_frame.post_event("hurry");
             CHECK_FALSE(w.asleep(0));
-            w.tick(0.1);
-            every_frame.tick(0.1);
+            tick_both(every_frame);
             CHECK(w.at(0).last_status(tree::root) == status::success);
             check_alike(every_frame);
         }
         SUBCASE("posting an event to every agent") {
-            auto t = sleep_tree(one("Nap", R"({"seconds": 100})"));
-            w.add(agent(t, &logs[0]));
+            w.add(agent(sleep_tree(one("Nap", R"({"seconds": 100})")), &logs[0]));
             w.tick(0.1);
             w.post_event("hurry");
             CHECK_FALSE(w.asleep(0));
@@ -478,13 +377,8 @@ TEST_SUITE("world") {
             CHECK(w.at(0).last_status(tree::root) == status::success);
         }
         SUBCASE("a reset") {
-            auto t = sleep_tree(one("Nap", R"({"seconds": 1})"));
-            w.add(agent(t, &logs[0]));
-            agent every_frame(t, &logs[1]);
-            for (int frame = 0; frame < 4; ++frame) {
-                w.tick(0.1);
-                every_frame.tick(0.1);
-            }
+            agent every_frame = twins(one("Nap", R"({"seconds": 1})"));
+            for (int frame = 0; frame < 4; ++frame) tick_both(every_frame);
             w.reset(0);
             every_frame.reset();
             CHECK_FALSE(w.asleep(0));
@@ -492,11 +386,8 @@ TEST_SUITE("world") {
             check_alike(every_frame);
         }
         SUBCASE("wake(), which changes nothing but the frames it is ticked at") {
-            auto t = sleep_tree(one("Nap", R"({"seconds": 1})"));
-            w.add(agent(t, &logs[0]));
-            agent every_frame(t, &logs[1]);
-            w.tick(0.1);
-            every_frame.tick(0.1);
+            agent every_frame = twins(one("Nap", R"({"seconds": 1})"));
+            tick_both(every_frame);
             w.wake(0);
             check_alike(every_frame);
         }
