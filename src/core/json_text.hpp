@@ -36,6 +36,13 @@ inline void append_json_escaped(std::string& out, std::string_view text) {
     }
 }
 
+/// Appends text as a JSON string, in quotes.
+inline void append_json_string(std::string& out, std::string_view text) {
+    out += '"';
+    append_json_escaped(out, text);
+    out += '"';
+}
+
 /// A parameter value as the text an XML attribute or a model's default holds: true, 42, 2.5
 /// or the string itself.
 inline std::string attribute_text(const param_value& value) {

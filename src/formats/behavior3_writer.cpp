@@ -118,12 +118,6 @@ void append_value(std::string& out, const param_value& value) {
     out += text;
 }
 
-void append_string(std::string& out, std::string_view text) {
-    out += '"';
-    append_json_escaped(out, text);
-    out += '"';
-}
-
 bool is_key(const param_value& value) {
     if (!std::holds_alternative<std::string>(value)) return false;
     const auto& text = std::get<std::string>(value);
@@ -324,7 +318,7 @@ private:
             std::string names = "[";
             for (const std::string& name : listed) {
                 if (names.size() > 1) names += ",";
-                append_string(names, name);
+                append_json_string(names, name);
             }
             out.args.emplace_back(std::string(rule->variables_arg), names + "]");
         }
@@ -436,19 +430,19 @@ private:
         for (auto [note, end] = records.metadata(i); note != end; ++note) {
             if (note->name != uuid_metadata) continue;
             out += ",\n" + pad + "\"uuid\": ";
-            append_string(out, note->value);
+            append_json_string(out, note->value);
         }
         out += ",\n" + pad + "\"name\": ";
-        append_string(out, node.name);
+        append_json_string(out, node.name);
         if (!records.describe(i).empty()) {
             out += ",\n" + pad + "\"desc\": ";
-            append_string(out, records.describe(i));
+            append_json_string(out, records.describe(i));
         }
         if (!node.args.empty()) {
             out += ",\n" + pad + "\"args\": {";
             for (std::size_t a = 0; a < node.args.size(); ++a) {
                 if (a != 0) out += ", ";
-                append_string(out, node.args[a].first);
+                append_json_string(out, node.args[a].first);
                 out += ": ";
                 append_value(out, node.args[a].second);
             }
@@ -461,13 +455,13 @@ private:
             out += ",\n" + pad + "\"" + field + "\": [";
             for (std::size_t s = 0; s < slots->size(); ++s) {
                 if (s != 0) out += ", ";
-                append_string(out, (*slots)[s]);
+                append_json_string(out, (*slots)[s]);
             }
             out += ']';
         }
         if (!node.path.empty()) {
             out += ",\n" + pad + "\"path\": ";
-            append_string(out, node.path);
+            append_json_string(out, node.path);
         }
     }
 
@@ -481,14 +475,14 @@ private:
     std::string write_tree(const record_set& records, bool main) {
         const std::string name = records.name().empty() ? "MainTree" : records.name();
         std::string out = "{\n  \"name\": ";
-        append_string(out, name);
+        append_json_string(out, name);
         out += ",\n  \"desc\": \"\"";
         if (main && !document_.overrides.empty()) {
             out += ",\n  \"overrides\": {";
             const char* separator = "\n    ";
             for (const subtree_override& change : document_.overrides) {
                 out += separator;
-                append_string(out, change.node);
+                append_json_string(out, change.node);
                 out += ": " + change.patch;
                 separator = ",\n    ";
             }
@@ -507,9 +501,9 @@ private:
                 const record_set::key_declaration& key = *declaration;
                 out += separator;
                 out += R"({"name": )";
-                append_string(out, key.name);
+                append_json_string(out, key.name);
                 out += R"(, "desc": "", "type": )";
-                append_string(out, key.type);
+                append_json_string(out, key.type);
                 if (key.initial) {
                     out += ", \"default\": ";
                     append_value(out, key.initial->value);

@@ -67,10 +67,6 @@ element_kind kind_of(std::string_view name) {
     return element_kind::compact;
 }
 
-bool is_key_reference(std::string_view text) {
-    return text.size() > 2 && text.front() == '{' && text.back() == '}';
-}
-
 std::optional<std::int64_t> parse_id(std::string_view text) {
     std::int64_t value = 0;
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -586,7 +582,7 @@ private:
                 }
                 continue;
             }
-            if (mode == remapping::bare_keys && !value.empty() && !is_key_reference(value)) {
+            if (mode == remapping::bare_keys && !value.empty() && !btcpp::is_key_reference(value)) {
                 add(name, "{" + std::string(value) + "}", true);
                 continue;
             }
@@ -628,7 +624,7 @@ private:
                 } else {
                     add(row->canopy, std::string(value), true);  // a key, or text reported later
                 }
-            } else if (is_key_reference(value)) {
+            } else if (btcpp::is_key_reference(value)) {
                 // The key holds milliseconds (BehaviorTree.CPP's port is an unsigned): the
                 // parameter in seconds reads its value times 0.001.
                 add(row->canopy, std::string(value), true, 0.001);
@@ -832,7 +828,7 @@ private:
             key.type = std::string(type);
             key.where = model.where;
             // The tree run as the main tree starts the key from its default value.
-            if (port.default_value && !is_key_reference(*port.default_value)) {
+            if (port.default_value && !btcpp::is_key_reference(*port.default_value)) {
                 key.initial =
                     record_set::raw_param{port.name, *port.default_value, model.where, true};
             }

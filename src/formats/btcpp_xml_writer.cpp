@@ -19,10 +19,6 @@ namespace {
 
 using raw_param = record_set::raw_param;
 
-bool is_key_reference(std::string_view text) {
-    return text.size() > 2 && text.front() == '{' && text.back() == '}';
-}
-
 // Whole milliseconds for a value in seconds, when there are such (that read back as exactly
 // the same seconds).
 std::optional<std::uint64_t> milliseconds_of(const param_value& value) {
@@ -325,8 +321,8 @@ private:
         std::string text = attribute_text(p.value);
         // Canopy takes a key parameter bare; BehaviorTree.CPP reads a Switch's variable as an
         // input port, so it needs the braces.
-        if (p.name == "variable" && type.substr(0, 6) == "Switch" && !is_key_reference(text) &&
-            !text.empty()) {
+        if (p.name == "variable" && type.substr(0, 6) == "Switch" &&
+            !btcpp::is_key_reference(text) && !text.empty()) {
             text = "{" + text + "}";
         }
         return text;

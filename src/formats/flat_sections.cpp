@@ -73,12 +73,6 @@ std::string one_of(const std::vector<std::string_view>& names) {
     return text;
 }
 
-void append_string(std::string& out, std::string_view text) {
-    out += '"';
-    append_json_escaped(out, text);
-    out += '"';
-}
-
 // The members of a JSON object, each a string field of `fields`, checked: unknown and
 // non-string fields are reported; `take(name, value)` gets the rest.
 template <typename Take>
@@ -229,10 +223,10 @@ void write_json_models(std::string& out, const std::vector<node_model>& models) 
     for (std::size_t m = 0; m < models.size(); ++m) {
         const node_model& model = models[m];
         out += m == 0 ? "\n    {\"type\": " : ",\n    {\"type\": ";
-        append_string(out, model.name);
+        append_json_string(out, model.name);
         if (!kind_of(model).empty()) {
             out += ", \"kind\": ";
-            append_string(out, kind_of(model));
+            append_json_string(out, kind_of(model));
         }
         if (model.namesake) out += ", \"namesake\": true";
         if (!model.ports.empty()) {
@@ -240,22 +234,22 @@ void write_json_models(std::string& out, const std::vector<node_model>& models) 
             for (std::size_t p = 0; p < model.ports.size(); ++p) {
                 const port_model& port = model.ports[p];
                 out += p == 0 ? "{\"name\": " : ", {\"name\": ";
-                append_string(out, port.name);
+                append_json_string(out, port.name);
                 if (port.dir != port_model::direction::input) {
                     out += ", \"direction\": ";
-                    append_string(out, direction_name(port.dir));
+                    append_json_string(out, direction_name(port.dir));
                 }
                 if (!port.type.empty()) {
                     out += ", \"type\": ";
-                    append_string(out, port.type);
+                    append_json_string(out, port.type);
                 }
                 if (port.default_value) {
                     out += ", \"default\": ";
-                    append_string(out, *port.default_value);
+                    append_json_string(out, *port.default_value);
                 }
                 if (!port.description.empty()) {
                     out += ", \"description\": ";
-                    append_string(out, port.description);
+                    append_json_string(out, port.description);
                 }
                 out += '}';
             }
@@ -263,7 +257,7 @@ void write_json_models(std::string& out, const std::vector<node_model>& models) 
         }
         if (!model.description.empty()) {
             out += ", \"description\": ";
-            append_string(out, model.description);
+            append_json_string(out, model.description);
         }
         out += '}';
     }
@@ -294,7 +288,7 @@ void write_json_overrides(std::string& out, const std::vector<subtree_override>&
     out += "\"overrides\": {";
     for (std::size_t i = 0; i < overrides.size(); ++i) {
         out += i == 0 ? "\n    " : ",\n    ";
-        append_string(out, overrides[i].node);
+        append_json_string(out, overrides[i].node);
         out += ": ";
         out += overrides[i].patch;
     }

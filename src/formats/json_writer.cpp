@@ -7,18 +7,12 @@
 namespace canopy::detail {
 namespace {
 
-void append_string(std::string& out, std::string_view text) {
-    out += '"';
-    append_json_escaped(out, text);
-    out += '"';
-}
-
 // `rules`: whose rules the file says it follows; the keys their uses make are not declared.
 std::string write_tree(const record_set& records, runtime_rules rules) {
     std::string out = "{\n";
     if (!records.name().empty()) {
         out += "  \"name\": ";
-        append_string(out, records.name());
+        append_json_string(out, records.name());
         out += ",\n";
     }
     std::vector<const record_set::key_declaration*> declared;
@@ -32,9 +26,9 @@ std::string write_tree(const record_set& records, runtime_rules rules) {
             const record_set::key_declaration& key = *declaration;
             out += separator;
             out += "    ";
-            append_string(out, key.name);
+            append_json_string(out, key.name);
             out += ": {\"type\": ";
-            append_string(out, key.type);
+            append_json_string(out, key.type);
             if (key.initial) {
                 out += ", \"default\": ";
                 append_json_value(out, key.initial->value);
@@ -52,11 +46,11 @@ std::string write_tree(const record_set& records, runtime_rules rules) {
         if (records.has_type_id(i)) {
             out += std::to_string(records.type_id(i));
         } else {
-            append_string(out, records.type_name(i));
+            append_json_string(out, records.type_name(i));
         }
         if (!records.describe(i).empty()) {
             out += ", \"describe\": ";
-            append_string(out, records.describe(i));
+            append_json_string(out, records.describe(i));
         }
         const record_set::raw_param* first = records.params_begin(i);
         const record_set::raw_param* last = records.params_end(i);
@@ -64,7 +58,7 @@ std::string write_tree(const record_set& records, runtime_rules rules) {
             out += ", \"params\": {";
             for (const record_set::raw_param* p = first; p != last; ++p) {
                 if (p != first) out += ", ";
-                append_string(out, p->name);
+                append_json_string(out, p->name);
                 out += ": ";
                 append_json_value(out, p->value);
             }
@@ -107,7 +101,7 @@ write_result write_flat_json(const tree_document& document) {
     out = "{\n";
     if (!rules_name(document.rules).empty()) {
         out += "  \"rules\": ";
-        append_string(out, rules_name(document.rules));
+        append_json_string(out, rules_name(document.rules));
         out += ",\n";
     }
     if (!models.empty()) {
@@ -122,14 +116,14 @@ write_result write_flat_json(const tree_document& document) {
     }
     if (!document.main_tree.empty()) {
         out += "  \"main_tree\": ";
-        append_string(out, document.main_tree);
+        append_json_string(out, document.main_tree);
         out += ",\n";
     }
     if (!document.includes.empty()) {
         out += "  \"include\": [";
         for (std::size_t i = 0; i < document.includes.size(); ++i) {
             if (i != 0) out += ", ";
-            append_string(out, document.includes[i].path);
+            append_json_string(out, document.includes[i].path);
         }
         out += "],\n";
     }

@@ -25,7 +25,7 @@ std::string_view viewer_page();
 
 namespace {
 
-using json = nlohmann::json;
+using unordered_json = nlohmann::json;  // keys in sorted order, unlike the other views' JSON
 
 const char* arity_name(arity a) {
     switch (a) {
@@ -49,8 +49,8 @@ std::string literal_string(const tree& t, tree::index i, std::string_view name) 
 // [[name, shown, is_key], ...]: the parameters as the file wrote them (`msec="1000"` on a
 // BehaviorTree.CPP Sleep), each value as JSON, a key as written (`{@key}`): what the outline
 // shows. A SubTree's are its remappings and the name of its tree, as written.
-json written_params_json(const tree& t, tree::index i) {
-    json list = json::array();
+unordered_json written_params_json(const tree& t, tree::index i) {
+    unordered_json list = unordered_json::array();
     for (const detail::written_param& p : detail::written_params_of(t, i))
         list.push_back({p.name, p.shown(), p.names_key() ? 1 : 0});
     return list;
@@ -59,8 +59,8 @@ json written_params_json(const tree& t, tree::index i) {
 // The same in Canopy's words: the registered type's every parameter (defaults included), a
 // literal as JSON, a key as {key}, then the node's conditions. The node panel shows it where
 // it differs from the file's words.
-json canopy_params_json(const tree& t, tree::index i) {
-    json list = json::array();
+unordered_json canopy_params_json(const tree& t, tree::index i) {
+    unordered_json list = unordered_json::array();
     const std::vector<blackboard_key>& keys = t.keys();
     const bool subtree = t.type_name(i) == "SubTree";
     for (const param& p : t.params(i)) {
@@ -88,9 +88,9 @@ json canopy_params_json(const tree& t, tree::index i) {
 }
 
 // The file each node was read from: the tree's, or that of the SubTree `file` it lies under.
-std::vector<std::uint32_t> files_of(const tree& t, const std::string& path, json& files) {
+std::vector<std::uint32_t> files_of(const tree& t, const std::string& path, unordered_json& files) {
     namespace fs = std::filesystem;
-    files = json::array({path});
+    files = unordered_json::array({path});
     std::vector<std::uint32_t> file_of(t.size(), 0);
     struct open_subtree {
         tree::index end;
@@ -113,10 +113,10 @@ std::vector<std::uint32_t> files_of(const tree& t, const std::string& path, json
     return file_of;
 }
 
-json trace_json(const recorded_trace& trace, const tree& t) {
-    json ticks = json::array();
+unordered_json trace_json(const recorded_trace& trace, const tree& t) {
+    unordered_json ticks = unordered_json::array();
     for (const traced_tick& tick : trace.ticks) {
-        json events = json::array();
+        unordered_json events = unordered_json::array();
         for (const trace_event& e : tick.events) {
             if (e.node >= t.size()) {
                 throw error(error_code::trace, "the trace names node " + std::to_string(e.node) +
@@ -126,11 +126,11 @@ json trace_json(const recorded_trace& trace, const tree& t) {
             events.push_back({static_cast<int>(e.what), e.node, static_cast<int>(e.before),
                               static_cast<int>(e.result)});
         }
-        json entry = {{"n", tick.number}, {"t", tick.time_ns}, {"e", std::move(events)}};
+        unordered_json entry = {{"n", tick.number}, {"t", tick.time_ns}, {"e", std::move(events)}};
         if (!tick.error.empty()) entry["x"] = tick.error;
         // The blackboard as the tick left it, as the live view gives it: name, type, value.
         if (!tick.blackboard.empty()) {
-            json board = json::array();
+            unordered_json board = unordered_json::array();
             for (const blackboard_entry& value : tick.blackboard) {
                 std::string type;
                 for (const blackboard_key& key : t.keys()) {
@@ -201,53 +201,53 @@ std::string fill_page(std::string_view page, const std::string& title, const std
 std::string to_html(const tree& t, const html_options& options) {
     // The types as the file wrote them: one entry for each written name and the type that
     // runs it (`Fallback`, run by Selector), numbered as the page numbers them.
-    json types = json::array();
+    unordered_json types = unordered_json::array();
     std::map<std::pair<std::string_view, std::string_view>, std::size_t> type_index_of;
     for (tree::index i = 0; i < t.size(); ++i) {
         const auto key = std::make_pair(t.written_type(i), t.type_name(i));
         if (!type_index_of.emplace(key, types.size()).second) continue;
-        json type = {{"name", key.first}, {"arity", arity_name(t.type(i).arity)}};
+        unordered_json type = {{"name", key.first}, {"arity", arity_name(t.type(i).arity)}};
         if (key.first != key.second) type["runs"] = key.second;
         types.push_back(std::move(type));
     }
-    json files;
+    unordered_json files;
     const std::vector<std::uint32_t> file_of = files_of(t, options.path, files);
-    json nodes = json::array();
-    json metadata = json::object();
-    json in_canopy = json::object();
+    unordered_json nodes = unordered_json::array();
+    unordered_json metadata = unordered_json::object();
+    unordered_json in_canopy = unordered_json::object();
     for (tree::index i = 0; i < t.size(); ++i) {
         for (auto [note, end] = t.metadata(i); note != end; ++note)
             metadata[std::to_string(i)].push_back({note->name, note->value});
         const std::size_t type_index =
             type_index_of.at(std::make_pair(t.written_type(i), t.type_name(i)));
         const source_location where = t.where(i);
-        json node = {type_index,
-                     i == tree::root ? -1 : static_cast<std::int64_t>(t.parent(i)),
-                     t.subtree_end(i),
-                     t.record_id(i),
-                     t.describe(i),
-                     file_of[i],
-                     where.line,
-                     where.column,
-                     written_params_json(t, i)};
+        unordered_json node = {type_index,
+                               i == tree::root ? -1 : static_cast<std::int64_t>(t.parent(i)),
+                               t.subtree_end(i),
+                               t.record_id(i),
+                               t.describe(i),
+                               file_of[i],
+                               where.line,
+                               where.column,
+                               written_params_json(t, i)};
         if (t.type_name(i) == "SubTree" && t.child_count(i) == 1) {
             std::string name = literal_string(t, i, "tree");
             if (name.empty()) name = literal_string(t, i, "file");
             node.push_back(name.empty() ? "subtree" : name);
         }
-        json canopy_words = canopy_params_json(t, i);
+        unordered_json canopy_words = canopy_params_json(t, i);
         if (canopy_words != node[8]) in_canopy[std::to_string(i)] = std::move(canopy_words);
         nodes.push_back(std::move(node));
     }
     std::string title = options.title;
     if (title.empty()) title = !t.name().empty() ? t.name() : options.path;
     if (title.empty()) title = "tree";
-    json data = {{"format", 1},    {"title", title}, {"name", t.name()},
-                 {"files", files}, {"types", types}, {"nodes", std::move(nodes)}};
+    unordered_json data = {{"format", 1},    {"title", title}, {"name", t.name()},
+                           {"files", files}, {"types", types}, {"nodes", std::move(nodes)}};
     if (!metadata.empty()) data["metadata"] = std::move(metadata);
     if (!in_canopy.empty()) data["canopy_params"] = std::move(in_canopy);
     if (!t.tree_metadata().empty()) {
-        json notes = json::array();
+        unordered_json notes = unordered_json::array();
         for (const record_set::metadata_entry& note : t.tree_metadata())
             notes.push_back({note.name, note.value});
         data["tree_metadata"] = std::move(notes);
@@ -256,7 +256,7 @@ std::string to_html(const tree& t, const html_options& options) {
     if (options.coverage != nullptr) {
         if (&options.coverage->observed() != &t)
             throw error(error_code::invalid_argument, "the coverage is of another tree");
-        json counts = json::array();
+        unordered_json counts = unordered_json::array();
         for (tree::index i = 0; i < t.size(); ++i) {
             const node_coverage c = options.coverage->of(i);
             counts.push_back({c.success, c.failure, c.running, c.skipped});
@@ -264,10 +264,12 @@ std::string to_html(const tree& t, const html_options& options) {
         data["coverage"] = std::move(counts);
         data["coverage_ticks"] = options.coverage_ticks;
     }
-    data["ticks"] = options.replay != nullptr ? trace_json(*options.replay, t) : json(nullptr);
+    data["ticks"] =
+        options.replay != nullptr ? trace_json(*options.replay, t) : unordered_json(nullptr);
 
-    return fill_page(detail::viewer_page(), html_escaped(title),
-                     script_safe(data.dump(-1, ' ', false, json::error_handler_t::replace)));
+    return fill_page(
+        detail::viewer_page(), html_escaped(title),
+        script_safe(data.dump(-1, ' ', false, unordered_json::error_handler_t::replace)));
 }
 
 }  // namespace canopy

@@ -27,7 +27,7 @@ bool is_condition(const node_type& type) {
            (type.condition || detail::btcpp::canopy_model_element(type.name) == "Condition");
 }
 
-std::string describe_type(const node_type& type) {
+std::string palette_description(const node_type& type) {
     if (!type.description.empty()) return type.description;
     std::string text = "Canopy's " + type.name + ": a " + std::string(to_string(type.arity));
     if (type.id) text += " (type id " + std::to_string(*type.id) + ")";
@@ -71,7 +71,7 @@ tree_document groot_models(const registry& reg) {
         model.name = std::string(name);
         model.shape = type.arity;
         model.condition = is_condition(type);
-        model.description = describe_type(type);
+        model.description = palette_description(type);
         for (const param_spec& spec : type.params) {
             port_model port;
             port.name = spec.name;
@@ -117,7 +117,7 @@ json b3_definition(const node_type& type) {
         case arity::decorator: def["type"] = "Decorator"; break;
         case arity::composite: def["type"] = "Composite"; break;
     }
-    def["desc"] = describe_type(type);
+    def["desc"] = palette_description(type);
     json args = json::array();
     json input = json::array();
     for (const param_spec& spec : type.params) {

@@ -53,7 +53,7 @@ json param_schema(const param_spec& spec) {
     return schema;
 }
 
-std::string describe_type(const node_type& type) {
+std::string type_summary(const node_type& type) {
     std::string text(to_string(type.arity));
     for (const param_spec& spec : type.params) {
         text += (&spec == &type.params.front() ? "; " : ", ") + spec.name + ": " +
@@ -99,7 +99,7 @@ std::string json_schema(const registry& reg) {
         const std::vector<std::string> names = names_of(reg, type);
         json matches = json::array();
         for (const std::string& name : names) {
-            type_names.push_back({{"const", name}, {"description", describe_type(type)}});
+            type_names.push_back({{"const", name}, {"description", type_summary(type)}});
             matches.push_back(name);
         }
         if (type.id) matches.push_back(*type.id);
