@@ -933,12 +933,12 @@ std::vector<param_spec> switch_params(int cases) {
 
 // The switches are made by hand (their cases come from their parameters), so they say which
 // hooks they use as add<Node> would have found: none. 4.10's SwitchNode does not set itself
-// running as its tick starts. A running case goes on running while the key keeps its value,
-// and only the program can change it while the agent sleeps (which wakes it).
+// running as its tick starts. A world's agent does not sleep through a running case: the key
+// is read on every tick, and a node of the tree may write it after the switch's tick, in the
+// same tick of the agent.
 void add_switch(registry& reg, node_type type) {
     type.hooks = overridden_hooks<switch_node>();
     type.stays_idle_when_skipped = true;
-    type.waits_on_children = true;
     reg.add(std::move(type));
 }
 

@@ -412,11 +412,12 @@ status parse_mismatch(const std::string& text) {
 // BehaviorTree.CPP 3's BlackboardCheckInt, BlackboardCheckDouble and BlackboardCheckString:
 // on every tick, compares value_A with value_B (each a literal or "{key}"); equal ticks the
 // child and returns its result, else halts the child if it runs and returns
-// return_on_mismatch without ticking it.
+// return_on_mismatch without ticking it. A world's agent does not sleep through its running
+// child: the values are compared on every tick, and a node of the tree may write one after
+// this node's tick, in the same tick.
 template <typename T>
 class blackboard_check final : public node {
 public:
-    static constexpr bool waits_on_children = true;
     blackboard_check() : mismatch_(parse_mismatch(*mismatch_text_)) {}
 
     status tick(context& ctx) const override {
