@@ -16,12 +16,16 @@
 
 namespace canopy::detail {
 
+/// Whether text is braced, `{...}` with something inside: how BehaviorTree.CPP's and
+/// behavior3's files mark a blackboard key in a port's text.
+inline bool is_braced(std::string_view text) {
+    return text.size() > 2 && text.front() == '{' && text.back() == '}';
+}
+
 /// `{name}` names a blackboard key: the name, a leading `@` kept; nothing for any other value.
 inline std::optional<std::string_view> key_reference(const param_value& value) {
     const auto* text = std::get_if<std::string>(&value);
-    if (text == nullptr || text->size() < 3 || text->front() != '{' || text->back() != '}') {
-        return std::nullopt;
-    }
+    if (text == nullptr || !is_braced(*text)) return std::nullopt;
     // `{"hp":3}` is the JSON text of an object (behavior3's arguments), not a key.
     if ((*text)[1] == '"') return std::nullopt;
     return std::string_view(*text).substr(1, text->size() - 2);

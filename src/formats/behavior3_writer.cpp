@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "core/json_text.hpp"
+#include "core/param_read.hpp"
 #include "formats/behavior3_names.hpp"
 #include "formats/btcpp_names.hpp"
 #include "formats/readers.hpp"
@@ -119,9 +120,8 @@ void append_value(std::string& out, const param_value& value) {
 }
 
 bool is_key(const param_value& value) {
-    if (!std::holds_alternative<std::string>(value)) return false;
-    const auto& text = std::get<std::string>(value);
-    return text.size() > 2 && text.front() == '{' && text.back() == '}';
+    const auto* text = std::get_if<std::string>(&value);
+    return text != nullptr && is_braced(*text);
 }
 
 std::string key_name(const param_value& value) {

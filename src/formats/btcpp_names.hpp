@@ -15,11 +15,6 @@
 
 namespace canopy::detail::btcpp {
 
-/// Whether a port's text names a blackboard key, as BehaviorTree.CPP writes one: `{name}`.
-inline bool is_key_reference(std::string_view text) {
-    return text.size() > 2 && text.front() == '{' && text.back() == '}';
-}
-
 /// How a port's value converts between the two libraries.
 enum class unit : unsigned char {
     same,          ///< the text as it is

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "core/diagnostic_sink.hpp"
+#include "core/param_read.hpp"
 #include "core/suggest.hpp"
 #include "formats/btcpp_names.hpp"
 #include "formats/readers.hpp"
@@ -582,7 +583,7 @@ private:
                 }
                 continue;
             }
-            if (mode == remapping::bare_keys && !value.empty() && !btcpp::is_key_reference(value)) {
+            if (mode == remapping::bare_keys && !value.empty() && !is_braced(value)) {
                 add(name, "{" + std::string(value) + "}", true);
                 continue;
             }
@@ -624,7 +625,7 @@ private:
                 } else {
                     add(row->canopy, std::string(value), true);  // a key, or text reported later
                 }
-            } else if (btcpp::is_key_reference(value)) {
+            } else if (is_braced(value)) {
                 // The key holds milliseconds (BehaviorTree.CPP's port is an unsigned): the
                 // parameter in seconds reads its value times 0.001.
                 add(row->canopy, std::string(value), true, 0.001);
@@ -828,7 +829,7 @@ private:
             key.type = std::string(type);
             key.where = model.where;
             // The tree run as the main tree starts the key from its default value.
-            if (port.default_value && !btcpp::is_key_reference(*port.default_value)) {
+            if (port.default_value && !is_braced(*port.default_value)) {
                 key.initial =
                     record_set::raw_param{port.name, *port.default_value, model.where, true};
             }

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "core/json_text.hpp"
+#include "core/param_read.hpp"
 #include "formats/btcpp_names.hpp"
 #include "formats/readers.hpp"
 
@@ -321,8 +322,8 @@ private:
         std::string text = attribute_text(p.value);
         // Canopy takes a key parameter bare; BehaviorTree.CPP reads a Switch's variable as an
         // input port, so it needs the braces.
-        if (p.name == "variable" && type.substr(0, 6) == "Switch" &&
-            !btcpp::is_key_reference(text) && !text.empty()) {
+        if (p.name == "variable" && type.substr(0, 6) == "Switch" && !is_braced(text) &&
+            !text.empty()) {
             text = "{" + text + "}";
         }
         return text;
