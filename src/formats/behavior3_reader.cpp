@@ -22,6 +22,7 @@
 #include "canopy/core/dynamic_value.hpp"
 #include "core/diagnostic_sink.hpp"
 #include "core/json_text.hpp"
+#include "core/param_read.hpp"
 #include "core/suggest.hpp"
 #include "formats/behavior3_names.hpp"
 #include "formats/located_json.hpp"
@@ -37,7 +38,7 @@ namespace b3 = behavior3;
 using json_copy::jvalue;
 using json_copy::kind;
 using json_copy::kind_name;
-using json_copy::none;
+using json_copy::no_value;
 
 // ---- reading the copy ---------------------------------------------------------------------
 
@@ -120,7 +121,7 @@ private:
             for (const auto& [key, value] : found_) {
                 if (key == name) return value;
             }
-            return none;
+            return no_value;
         }
         std::vector<std::pair<std::string_view, std::uint32_t>> found_;
     };
@@ -128,7 +129,7 @@ private:
     members read_members(std::uint32_t object, std::initializer_list<std::string_view> known,
                          std::string_view what) {
         members m;
-        for (std::uint32_t i = at(object).first; i != none; i = at(i).next) {
+        for (std::uint32_t i = at(object).first; i != no_value; i = at(i).next) {
             const jvalue& member = at(i);
             if (std::find(known.begin(), known.end(), member.key) == known.end()) {
                 report(member.key_where, diagnostic_code::unknown_field,
@@ -136,7 +137,7 @@ private:
                            did_you_mean(member.key, std::vector<std::string_view>(known)));
                 continue;
             }
-            if (m[member.key] != none) {
+            if (m[member.key] != no_value) {
                 report(member.key_where, diagnostic_code::duplicate_field,
                        "key '" + member.key + "' appears twice in " + std::string(what));
                 continue;
@@ -154,28 +155,28 @@ private:
 
     // A text field: a string, or null and absent for none. Reports anything else.
     std::string_view text_field(std::uint32_t value, std::string_view field) {
-        if (value == none || at(value).type == kind::null) return {};
+        if (value == no_value || at(value).type == kind::null) return {};
         if (at(value).type == kind::string) return at(value).text;
         wrong_type(value, field, "a string");
         return {};
     }
 
     bool boolean_field(std::uint32_t value, std::string_view field) {
-        if (value == none || at(value).type == kind::null) return false;
+        if (value == no_value || at(value).type == kind::null) return false;
         if (at(value).type == kind::boolean) return at(value).boolean;
         wrong_type(value, field, "true or false");
         return false;
     }
 
     bool is_object(std::uint32_t value, std::string_view field) {
-        if (value == none) return false;
+        if (value == no_value) return false;
         if (at(value).type == kind::object) return true;
         wrong_type(value, field, "an object");
         return false;
     }
 
     bool is_array(std::uint32_t value, std::string_view field) {
-        if (value == none) return false;
+        if (value == no_value) return false;
         if (at(value).type == kind::array) return true;
         wrong_type(value, field, "an array");
         return false;
@@ -184,8 +185,9 @@ private:
     // `input` or `output`: an array of variable names, "" (or null) for a slot not wired.
     std::vector<slot_entry> slots(std::uint32_t value, std::string_view field) {
         std::vector<slot_entry> out;
-        if (value == none || at(value).type == kind::null || !is_array(value, field)) return out;
-        for (std::uint32_t i = at(value).first; i != none; i = at(i).next) {
+        if (value == no_value || at(value).type == kind::null || !is_array(value, field))
+            return out;
+        for (std::uint32_t i = at(value).first; i != no_value; i = at(i).next) {
             if (at(i).type == kind::string) {
                 out.push_back({at(i).text, at(i).where});
             } else if (at(i).type == kind::null) {
@@ -207,7 +209,7 @@ private:
         const std::string field(a.name);
         if (at(a.value).type == kind::null || !is_array(a.value, field)) return;
         int place = 0;
-        for (std::uint32_t i = at(a.value).first; i != none; i = at(i).next) {
+        for (std::uint32_t i = at(a.value).first; i != no_value; i = at(i).next) {
             ++place;
             if (at(i).type != kind::string || at(i).text.empty()) {
                 report(at(i).where, diagnostic_code::wrong_param_type,
@@ -223,8 +225,8 @@ private:
 
     // The arguments of a node: an object of values, in file order.
     void collect_args(std::uint32_t value, std::string_view field, std::vector<arg_entry>& out) {
-        if (value == none || at(value).type == kind::null || !is_object(value, field)) return;
-        for (std::uint32_t i = at(value).first; i != none; i = at(i).next) {
+        if (value == no_value || at(value).type == kind::null || !is_object(value, field)) return;
+        for (std::uint32_t i = at(value).first; i != no_value; i = at(i).next) {
             auto same = [&](const arg_entry& a) { return a.name == at(i).key; };
             if (std::find_if(out.begin(), out.end(), same) != out.end()) {
                 report(at(i).key_where, diagnostic_code::duplicate_field,
@@ -292,27 +294,27 @@ private:
     // A tree, a project, or the `.b3` wrapper around one.
     void read_object(std::uint32_t object, bool wrapped = false) {
         auto has = [&](std::string_view name) {
-            for (std::uint32_t i = at(object).first; i != none; i = at(i).next) {
+            for (std::uint32_t i = at(object).first; i != no_value; i = at(i).next) {
                 if (at(i).key == name) return i;
             }
-            return none;
+            return no_value;
         };
         const std::uint32_t root = has("root");
         const std::uint32_t nodes = has("nodes");
-        if (has("trees") != none) {
+        if (has("trees") != no_value) {
             read_classic_project(object);
-        } else if (root != none && at(root).type == kind::object) {
+        } else if (root != no_value && at(root).type == kind::object) {
             read_nested_tree(object);
-        } else if (root != none || nodes != none) {
+        } else if (root != no_value || nodes != no_value) {
             classic_tree_names_.clear();
             read_classic_trees({object});
         } else if (const std::uint32_t data = has("data");
-                   !wrapped && data != none && at(data).type == kind::object) {
+                   !wrapped && data != no_value && at(data).type == kind::object) {
             // behavior3delphi's .b3: {"name", "description", "data": {...}, "path"}; one level
             // only, so that this recursion is bounded.
             read_members(object, {"name", "description", "data", "path"}, "the .b3 file object");
             read_object(data, true);
-        } else if (has("files") != none) {
+        } else if (has("files") != no_value) {
             report(at(object).where, diagnostic_code::unexpected_element,
                    "this is a behavior3editor workspace, which lists tree files and holds no "
                    "tree; open one of the files it lists");
@@ -335,13 +337,13 @@ private:
         read_custom_nodes(m["custom_nodes"]);
         // The editor's folders for its palette and tree list: nothing that runs.
         if (const std::uint32_t folders = m["custom_folders"];
-            folders != none && at(folders).type != kind::null) {
+            folders != no_value && at(folders).type != kind::null) {
             is_array(folders, "custom_folders");
         }
         const std::uint32_t trees = m["trees"];
         if (!is_array(trees, "trees")) return;
         std::vector<std::uint32_t> tree_objects;
-        for (std::uint32_t i = at(trees).first; i != none; i = at(i).next) {
+        for (std::uint32_t i = at(trees).first; i != no_value; i = at(i).next) {
             if (at(i).type != kind::object) {
                 report(at(i).where, diagnostic_code::unexpected_element,
                        "each of a project's 'trees' must be a tree object, not " +
@@ -351,7 +353,7 @@ private:
             // A tree the editor made and left empty (no root, no nodes) holds nothing to run:
             // left out of a project that has others, remembered for a node that uses it.
             if (at(trees).size > 1 && empty_tree(i)) {
-                for (std::uint32_t k = at(i).first; k != none; k = at(k).next) {
+                for (std::uint32_t k = at(i).first; k != no_value; k = at(k).next) {
                     if (at(k).key == "id" && at(k).type == kind::string)
                         empty_trees_.insert(at(k).text);
                 }
@@ -364,7 +366,7 @@ private:
 
     // A tree whose root names nothing and whose `nodes` are empty or absent.
     bool empty_tree(std::uint32_t tree) const {
-        for (std::uint32_t i = at(tree).first; i != none; i = at(i).next) {
+        for (std::uint32_t i = at(tree).first; i != no_value; i = at(i).next) {
             const jvalue& v = at(i);
             if (v.key == "root" &&
                 !(v.type == kind::null || (v.type == kind::string && v.text.empty())))
@@ -387,7 +389,7 @@ private:
         for (std::size_t t = 0; t < trees.size(); ++t) {
             std::string_view id;
             std::string_view title;
-            for (std::uint32_t i = at(trees[t]).first; i != none; i = at(i).next) {
+            for (std::uint32_t i = at(trees[t]).first; i != no_value; i = at(i).next) {
                 if (at(i).type != kind::string) continue;
                 if (at(i).key == "id") id = at(i).text;
                 if (at(i).key == "title") title = at(i).text;
@@ -441,13 +443,13 @@ private:
     // to give back, none mapped to Canopy's.
     void find_programs_own(std::uint32_t tree) {
         if (at(tree).type != kind::object) return;
-        for (std::uint32_t m = at(tree).first; m != none; m = at(m).next) {
+        for (std::uint32_t m = at(tree).first; m != no_value; m = at(m).next) {
             if (at(m).key != "nodes" || at(m).type != kind::object) continue;
-            for (std::uint32_t node = at(m).first; node != none; node = at(node).next) {
+            for (std::uint32_t node = at(m).first; node != no_value; node = at(node).next) {
                 if (at(node).type != kind::object) continue;
                 std::string_view name;
                 std::vector<std::uint32_t> arguments;  // the properties and parameters objects
-                for (std::uint32_t f = at(node).first; f != none; f = at(f).next) {
+                for (std::uint32_t f = at(node).first; f != no_value; f = at(f).next) {
                     if (at(f).key == "name" && at(f).type == kind::string) name = at(f).text;
                     if ((at(f).key == "properties" || at(f).key == "parameters") &&
                         at(f).type == kind::object)
@@ -457,7 +459,7 @@ private:
                 if (rule == nullptr || rule->arg.arg.empty()) continue;
                 bool fits = true;
                 for (const std::uint32_t f : arguments) {
-                    for (std::uint32_t p = at(f).first; p != none; p = at(p).next) {
+                    for (std::uint32_t p = at(f).first; p != no_value; p = at(p).next) {
                         const std::string_view arg = at(p).key;
                         fits = fits && (arg == rule->arg.arg || arg == rule->dropped_arg ||
                                         arg == rule->variables_arg);
@@ -478,14 +480,14 @@ private:
         record_set& records = new_tree(name);
         const std::uint32_t nodes = m["nodes"];
         const std::uint32_t root = m["root"];
-        if (nodes == none) {
+        if (nodes == no_value) {
             report(at(object).where, diagnostic_code::missing_field,
                    "tree '" + name + "' has no 'nodes' object");
             return;
         }
         if (!is_object(nodes, "nodes")) return;
         std::unordered_map<std::string_view, std::uint32_t> by_id;
-        for (std::uint32_t i = at(nodes).first; i != none; i = at(i).next) {
+        for (std::uint32_t i = at(nodes).first; i != no_value; i = at(i).next) {
             if (!by_id.emplace(at(i).key, i).second) {
                 report(at(i).key_where, diagnostic_code::duplicate_id,
                        "node id '" + at(i).key + "' appears twice in 'nodes'");
@@ -493,7 +495,7 @@ private:
         }
         std::string_view root_id = text_field(root, "root");
         if (root_id.empty()) {
-            report(root == none ? at(object).where : at(root).where, diagnostic_code::no_root,
+            report(root == no_value ? at(object).where : at(root).where, diagnostic_code::no_root,
                    "tree '" + name + "' has no root: 'root' must name one of its 'nodes'");
             return;
         }
@@ -584,14 +586,14 @@ private:
         std::vector<std::uint32_t> children;
         const std::uint32_t list = m["children"];
         const std::uint32_t single = m["child"];
-        const bool has_list = list != none && at(list).type == kind::array && at(list).size > 0;
-        const bool has_single = single != none && at(single).type == kind::string;
+        const bool has_list = list != no_value && at(list).type == kind::array && at(list).size > 0;
+        const bool has_single = single != no_value && at(single).type == kind::string;
         if (has_list && has_single) {
             report(at(single).key_where, diagnostic_code::duplicate_field,
                    what + " has both 'child' and 'children'", id);
         }
-        if (list != none && at(list).type != kind::null && is_array(list, "children")) {
-            for (std::uint32_t c = at(list).first; c != none; c = at(c).next) {
+        if (list != no_value && at(list).type != kind::null && is_array(list, "children")) {
+            for (std::uint32_t c = at(list).first; c != no_value; c = at(c).next) {
                 if (at(c).type == kind::string) {
                     children.push_back(c);
                 } else {
@@ -601,7 +603,7 @@ private:
                 }
             }
         }
-        if (single != none && at(single).type != kind::null) {
+        if (single != no_value && at(single).type != kind::null) {
             if (at(single).type == kind::string) {
                 if (!at(single).text.empty()) children.push_back(single);
             } else {
@@ -622,7 +624,7 @@ private:
                        id);
             }
         } else {
-            if (name_value == none) {
+            if (name_value == no_value) {
                 report(at(node).where, diagnostic_code::missing_field, what + " has no 'name'", id);
             } else if (name.empty() &&
                        (at(name_value).type == kind::string || at(name_value).type == kind::null)) {
@@ -653,8 +655,8 @@ private:
 
     // custom_nodes: [{"name", "category", "title", "description", "properties"}]
     void read_custom_nodes(std::uint32_t list) {
-        if (list == none || !is_array(list, "custom_nodes")) return;
-        for (std::uint32_t i = at(list).first; i != none; i = at(i).next) {
+        if (list == no_value || !is_array(list, "custom_nodes")) return;
+        for (std::uint32_t i = at(list).first; i != no_value; i = at(i).next) {
             if (at(i).type != kind::object) {
                 report(at(i).where, diagnostic_code::unexpected_element,
                        "a custom node must be an object, not " + std::string(kind_name(at(i))));
@@ -676,10 +678,10 @@ private:
                 std::string(description.empty() ? text_field(m["title"], "title") : description);
             for (std::string_view field : {"parameters", "properties"}) {
                 const std::uint32_t props = m[field];
-                if (props == none || at(props).type == kind::null || !is_object(props, field)) {
+                if (props == no_value || at(props).type == kind::null || !is_object(props, field)) {
                     continue;
                 }
-                for (std::uint32_t p = at(props).first; p != none; p = at(p).next) {
+                for (std::uint32_t p = at(props).first; p != no_value; p = at(p).next) {
                     port_model port;
                     port.name = at(p).key;
                     if (at(p).type == kind::string) {
@@ -701,17 +703,17 @@ private:
     // ---- the nested flavour ----
 
     struct nested_node {
-        std::uint32_t node = none;
-        std::size_t parent = none;  // index in the list, or none for the root
-        std::uint32_t id = none;
-        std::uint32_t uuid = none;
-        std::uint32_t name = none;
-        std::uint32_t desc = none;
-        std::uint32_t args = none;
+        std::uint32_t node = no_value;
+        std::size_t parent = no_value;  // index in the list, or none for the root
+        std::uint32_t id = no_value;
+        std::uint32_t uuid = no_value;
+        std::uint32_t name = no_value;
+        std::uint32_t desc = no_value;
+        std::uint32_t args = no_value;
         std::vector<std::uint32_t> changed_args;  // the overrides' `args`, in order
-        std::uint32_t input = none;
-        std::uint32_t output = none;
-        std::uint32_t path = none;
+        std::uint32_t input = no_value;
+        std::uint32_t output = no_value;
+        std::uint32_t path = no_value;
     };
 
     void read_nested_tree(std::uint32_t object) {
@@ -738,14 +740,14 @@ private:
         record_set& records = new_tree(name);
         result_.document.main_tree = name;
         result_.document.main_tree_where =
-            m["name"] != none ? at(m["name"]).where : at(object).where;
+            m["name"] != no_value ? at(m["name"]).where : at(object).where;
         text_field(m["desc"], "desc");
         read_overrides(m["$override"], "$override");  // behavior3editor 2.0
         read_overrides(m["overrides"], "overrides");  // 2.2 and vscode-behavior3
         read_vars(m["vars"], records);
         read_vars(m["declvar"], records);  // behavior3editor 1.8's name for them
         read_imports(m["import"], "import");
-        if (const std::uint32_t variables = m["variables"]; variables != none &&
+        if (const std::uint32_t variables = m["variables"]; variables != no_value &&
                                                             at(variables).type != kind::null &&
                                                             is_object(variables, "variables")) {
             // 2.x: {"imports": [files of declarations], "locals": [the tree's own]}.
@@ -759,7 +761,7 @@ private:
         // Pass 1: the nodes that run, in preorder (a disabled node is left out with
         // everything below it, as the runtimes do; a subtree's cached children are not read).
         std::vector<nested_node> list;
-        std::vector<std::pair<std::uint32_t, std::size_t>> todo{{root, none}};
+        std::vector<std::pair<std::uint32_t, std::size_t>> todo{{root, no_value}};
         while (!todo.empty()) {
             const auto [node, parent] = todo.back();
             todo.pop_back();
@@ -780,7 +782,7 @@ private:
             // What overrides name it by: its uuid (2.2, vscode-behavior3), else its `$id`
             // (2.0's `$override`).
             entry.uuid = n["uuid"];
-            if (entry.uuid == none && n["$id"] != none && at(n["$id"]).type == kind::string)
+            if (entry.uuid == no_value && n["$id"] != no_value && at(n["$id"]).type == kind::string)
                 entry.uuid = n["$id"];
             entry.name = n["name"];
             entry.desc = n["desc"];
@@ -799,24 +801,26 @@ private:
                     members p = read_members(
                         patch.first, {"desc", "args", "input", "output", "debug", "disabled"},
                         "an override");
-                    if (p["desc"] != none) entry.desc = p["desc"];
-                    if (p["input"] != none) entry.input = p["input"];
-                    if (p["output"] != none) entry.output = p["output"];
-                    if (p["args"] != none) entry.changed_args.push_back(p["args"]);
-                    if (p["disabled"] != none) disabled = boolean_field(p["disabled"], "disabled");
+                    if (p["desc"] != no_value) entry.desc = p["desc"];
+                    if (p["input"] != no_value) entry.input = p["input"];
+                    if (p["output"] != no_value) entry.output = p["output"];
+                    if (p["args"] != no_value) entry.changed_args.push_back(p["args"]);
+                    if (p["disabled"] != no_value)
+                        disabled = boolean_field(p["disabled"], "disabled");
                 }
             }
-            if (disabled && parent != none) continue;
+            if (disabled && parent != no_value) continue;
             if (!text_field(n["path"], "path").empty()) entry.path = n["path"];
             const std::size_t index = list.size();
             list.push_back(entry);
             const std::uint32_t children = n["children"];
-            if (entry.path != none || children == none || at(children).type == kind::null ||
+            if (entry.path != no_value || children == no_value || at(children).type == kind::null ||
                 !is_array(children, "children")) {
                 continue;
             }
             std::vector<std::uint32_t> kids;
-            for (std::uint32_t c = at(children).first; c != none; c = at(c).next) kids.push_back(c);
+            for (std::uint32_t c = at(children).first; c != no_value; c = at(c).next)
+                kids.push_back(c);
             for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.emplace_back(*it, index);
         }
 
@@ -834,16 +838,16 @@ private:
         // Children that run: a disabled child is left out above, as the runtimes leave it.
         std::vector<std::size_t> child_count(list.size(), 0);
         for (const nested_node& n : list) {
-            if (n.parent != none) ++child_count[n.parent];
+            if (n.parent != no_value) ++child_count[n.parent];
         }
         for (std::size_t i = 0; i < list.size(); ++i) {
             if (!own_ids) ids[i] = static_cast<std::int64_t>(i) + 1;
             const nested_node& n = list[i];
-            const std::int64_t parent = n.parent == none ? 0 : ids[n.parent];
+            const std::int64_t parent = n.parent == no_value ? 0 : ids[n.parent];
             const std::string_view describe = text_field(n.desc, "desc");
-            if (n.path != none) {
+            if (n.path != no_value) {
                 records.add(ids[i], parent, "SubTree", describe, at(n.node).where);
-                if (n.name != none && at(n.name).type == kind::string)
+                if (n.name != no_value && at(n.name).type == kind::string)
                     records.set_written_type(at(n.name).text);
                 record_set::raw_param file{"file", at(n.path).text, at(n.path).where};
                 file.write_as("path");
@@ -869,7 +873,7 @@ private:
                 }
             }
             const std::string_view type = text_field(n.name, "name");
-            if (n.name == none) {
+            if (n.name == no_value) {
                 report(at(n.node).where, diagnostic_code::missing_field, "a node has no 'name'",
                        ids[i]);
             } else if (type.empty() &&
@@ -902,13 +906,13 @@ private:
     }
 
     void keep_uuid(const nested_node& n, record_set& records) const {
-        if (n.uuid != none && at(n.uuid).type == kind::string && !at(n.uuid).text.empty())
+        if (n.uuid != no_value && at(n.uuid).type == kind::string && !at(n.uuid).text.empty())
             records.add_metadata(std::string(uuid_metadata), at(n.uuid).text);
     }
 
     // A node's id as a number: an integer, or a string of decimal digits ("12").
     std::optional<std::int64_t> node_id(std::uint32_t id) const {
-        if (id == none) return std::nullopt;
+        if (id == no_value) return std::nullopt;
         if (at(id).type == kind::integer) return at(id).integer;
         const std::string& text = at(id).text;
         if (at(id).type != kind::string || text.empty() || text.size() > 18 ||
@@ -922,8 +926,9 @@ private:
     // Files of variable declarations, named from the workspace root. Their variables have no
     // type (implicit_keys makes them on first use), so only their shape is checked.
     void read_imports(std::uint32_t imports, std::string_view field) {
-        if (imports == none || at(imports).type == kind::null || !is_array(imports, field)) return;
-        for (std::uint32_t i = at(imports).first; i != none; i = at(i).next) {
+        if (imports == no_value || at(imports).type == kind::null || !is_array(imports, field))
+            return;
+        for (std::uint32_t i = at(imports).first; i != no_value; i = at(i).next) {
             if (at(i).type != kind::string) {
                 report(at(i).where, diagnostic_code::wrong_field_type,
                        "each of '" + std::string(field) + "' must be a file path, not " +
@@ -936,10 +941,11 @@ private:
     // this tree uses, by the uuid they have there, for this tree's uses only. Checked here,
     // where they are written; the loader hands them to the subtree files' reader.
     void read_overrides(std::uint32_t overrides, std::string_view field) {
-        if (overrides == none || at(overrides).type == kind::null || !is_object(overrides, field)) {
+        if (overrides == no_value || at(overrides).type == kind::null ||
+            !is_object(overrides, field)) {
             return;
         }
-        for (std::uint32_t i = at(overrides).first; i != none; i = at(i).next) {
+        for (std::uint32_t i = at(overrides).first; i != no_value; i = at(i).next) {
             if (at(i).key.empty()) {
                 report(at(i).key_where, diagnostic_code::missing_field,
                        "an entry of '" + std::string(field) +
@@ -956,7 +962,7 @@ private:
                 const std::uint32_t value = p[name];
                 const std::size_t problems = result_.diagnostics.size();
                 check(value);
-                if (value == none || at(value).type == kind::null ||
+                if (value == no_value || at(value).type == kind::null ||
                     result_.diagnostics.size() != problems) {
                     return;
                 }
@@ -968,7 +974,7 @@ private:
             keep("output", [&](std::uint32_t v) { slots(v, "output"); });
             keep("disabled", [&](std::uint32_t v) { boolean_field(v, "disabled"); });
             keep("args", [&](std::uint32_t v) {
-                if (v != none && at(v).type != kind::null) is_object(v, "args");
+                if (v != no_value && at(v).type != kind::null) is_object(v, "args");
             });
             boolean_field(p["debug"], "debug");  // logging only
             if (patch.empty()) patch = "{";
@@ -980,8 +986,8 @@ private:
     // a declared key survives a round trip. A variable without a type is left undeclared:
     // behavior3's blackboard makes it when it is first written (implicit_keys).
     void read_vars(std::uint32_t vars, record_set& records) {
-        if (vars == none || at(vars).type == kind::null || !is_array(vars, "vars")) return;
-        for (std::uint32_t i = at(vars).first; i != none; i = at(i).next) {
+        if (vars == no_value || at(vars).type == kind::null || !is_array(vars, "vars")) return;
+        for (std::uint32_t i = at(vars).first; i != no_value; i = at(i).next) {
             if (at(i).type != kind::object) {
                 report(at(i).where, diagnostic_code::unexpected_element,
                        R"(a variable must be an object {"name", "desc"}, not )" +
@@ -996,12 +1002,12 @@ private:
                 continue;
             }
             const std::uint32_t type = m["type"];
-            if (type == none) continue;
+            if (type == no_value) continue;
             record_set::key_declaration key;
             key.name = std::string(name);
             key.type = std::string(text_field(type, "type"));
             key.where = at(i).where;
-            if (const std::uint32_t initial = m["default"]; initial != none) {
+            if (const std::uint32_t initial = m["default"]; initial != no_value) {
                 if (std::optional<param_value> value = scalar(initial, "default", std::nullopt)) {
                     key.initial =
                         record_set::raw_param{key.name, std::move(*value), at(initial).where};
@@ -1016,7 +1022,7 @@ private:
     // [{"name", "type": "Action", "desc", "args": [{"name", "type", "desc"}], "input": [...],
     //   "output": [...]}]
     void read_settings(std::uint32_t list) {
-        for (std::uint32_t i = at(list).first; i != none; i = at(i).next) {
+        for (std::uint32_t i = at(list).first; i != no_value; i = at(i).next) {
             if (at(i).type != kind::object) {
                 report(at(i).where, diagnostic_code::unexpected_element,
                        "a node definition must be an object, not " + std::string(kind_name(at(i))));
@@ -1050,8 +1056,8 @@ private:
             if (type == "action" || type == "condition") model.shape = arity::leaf;
             model.condition = type == "condition";
             if (const std::uint32_t args = m["args"];
-                args != none && at(args).type != kind::null && is_array(args, "args")) {
-                for (std::uint32_t a = at(args).first; a != none; a = at(a).next) {
+                args != no_value && at(args).type != kind::null && is_array(args, "args")) {
+                for (std::uint32_t a = at(args).first; a != no_value; a = at(a).next) {
                     if (at(a).type != kind::object) {
                         report(at(a).where, diagnostic_code::unexpected_element,
                                "an argument definition must be an object, not " +
@@ -1066,7 +1072,7 @@ private:
                     port.name = std::string(rule && rule->arg.arg == arg ? rule->arg.param : arg);
                     port.type = std::string(text_field(d["type"], "type"));
                     port.description = std::string(text_field(d["desc"], "desc"));
-                    if (const std::uint32_t initial = d["default"]; initial != none) {
+                    if (const std::uint32_t initial = d["default"]; initial != no_value) {
                         port.default_value = at(initial).type == kind::string ? at(initial).text
                                                                               : json_text(initial);
                     }
@@ -1290,7 +1296,7 @@ private:
         if (arg.convert == b3::conversion::same) return value;
         if (std::holds_alternative<std::string>(value)) {
             const std::string& text = std::get<std::string>(value);
-            const bool key = text.size() > 2 && text.front() == '{' && text.back() == '}';
+            const bool key = is_braced(text);
             const bool converted = arg.convert == b3::conversion::milliseconds ||
                                    arg.convert == b3::conversion::js_loop;
             if (key && converted) unconvertible(arg, name, where, id);

@@ -12,7 +12,7 @@ namespace {
 
 using json_copy::jvalue;
 using json_copy::kind;
-using json_copy::none;
+using json_copy::no_value;
 
 const std::vector<std::string_view> model_fields = {"type", "kind", "namesake", "ports",
                                                     "description"};
@@ -79,7 +79,7 @@ template <typename Take>
 void read_fields(const std::vector<jvalue>& values, const jvalue& object, std::string_view what,
                  const std::vector<std::string_view>& fields, diagnostic_sink& sink, Take take) {
     std::vector<std::string_view> seen;
-    for (std::uint32_t m = object.first; m != none; m = values[m].next) {
+    for (std::uint32_t m = object.first; m != no_value; m = values[m].next) {
         const jvalue& member = values[m];
         if (std::find(fields.begin(), fields.end(), member.key) == fields.end()) {
             sink.report(member.key_where, diagnostic_code::unknown_field,
@@ -192,7 +192,7 @@ void read_json_model(const std::vector<jvalue>& values, const jvalue& object, di
         return;
     }
     if (ports != nullptr) {
-        for (std::uint32_t p = ports->first; p != none; p = values[p].next)
+        for (std::uint32_t p = ports->first; p != no_value; p = values[p].next)
             read_json_port(values, values[p], model, sink);
     }
     models.push_back(std::move(model));
@@ -214,7 +214,7 @@ std::vector<node_model> flat_models(const tree_document& document) {
 
 void read_json_models(const std::vector<jvalue>& values, std::uint32_t array, diagnostic_sink& sink,
                       std::vector<node_model>& models) {
-    for (std::uint32_t m = values[array].first; m != none; m = values[m].next)
+    for (std::uint32_t m = values[array].first; m != no_value; m = values[m].next)
         read_json_model(values, values[m], sink, models);
 }
 
@@ -266,7 +266,7 @@ void write_json_models(std::string& out, const std::vector<node_model>& models) 
 
 void read_json_overrides(const std::vector<jvalue>& values, std::uint32_t object,
                          diagnostic_sink& sink, std::vector<subtree_override>& overrides) {
-    for (std::uint32_t m = values[object].first; m != none; m = values[m].next) {
+    for (std::uint32_t m = values[object].first; m != no_value; m = values[m].next) {
         const jvalue& change = values[m];
         if (change.key.empty()) {
             sink.report(change.key_where, diagnostic_code::missing_field,

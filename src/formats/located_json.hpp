@@ -22,7 +22,8 @@ namespace canopy::detail::json_copy {
 
 using json = nlohmann::json;
 
-inline constexpr std::uint32_t none = 0xFFFFFFFF;
+/// The index of no value: an empty container's first, a last element's next, a missing member.
+inline constexpr std::uint32_t no_value = 0xFFFFFFFF;
 
 enum class kind : std::uint8_t { null, boolean, integer, number, string, array, object };
 
@@ -36,9 +37,9 @@ struct jvalue {
     std::string key;   // its name in the object that holds it
     source_location where;
     source_location key_where;
-    std::uint32_t first = none;  // the first element or member
-    std::uint32_t last = none;
-    std::uint32_t next = none;  // the next element or member of the same container
+    std::uint32_t first = no_value;  // the first element or member
+    std::uint32_t last = no_value;
+    std::uint32_t next = no_value;  // the next element or member of the same container
     std::uint32_t size = 0;
 };
 
@@ -162,7 +163,7 @@ private:
         v.where = location(start);
         if (!open_.empty()) {
             jvalue& parent = values_[open_.back()];
-            if (parent.last == none) {
+            if (parent.last == no_value) {
                 parent.first = index;
             } else {
                 values_[parent.last].next = index;
@@ -245,7 +246,7 @@ inline std::string json_text(const std::vector<jvalue>& values, std::uint32_t va
                 out += v.type == kind::object ? '{' : '[';
                 todo.push_back({s.index, true, false, true});
                 const std::size_t from = todo.size();
-                for (std::uint32_t i = v.first; i != none; i = values[i].next) {
+                for (std::uint32_t i = v.first; i != no_value; i = values[i].next) {
                     todo.push_back({i, false, v.type == kind::object, i == v.first});
                 }
                 std::reverse(todo.begin() + static_cast<std::ptrdiff_t>(from), todo.end());

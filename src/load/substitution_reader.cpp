@@ -17,7 +17,7 @@ namespace {
 using detail::json_copy::jvalue;
 using detail::json_copy::kind;
 using detail::json_copy::kind_name;
-using detail::json_copy::none;
+using detail::json_copy::no_value;
 
 constexpr std::string_view config_keys[] = {"return_status",  "return_status_script",
                                             "async_delay",    "success_script",
@@ -36,9 +36,9 @@ public:
                 top.where, diagnostic_code::unexpected_element,
                 "substitution rules are a JSON object, not " + std::string(kind_name(top)));
         }
-        std::uint32_t configs = none;
-        std::uint32_t rules = none;
-        for (std::uint32_t m = top.first; m != none; m = values_[m].next) {
+        std::uint32_t configs = no_value;
+        std::uint32_t rules = no_value;
+        for (std::uint32_t m = top.first; m != no_value; m = values_[m].next) {
             const jvalue& member = values_[m];
             if (member.key == "TestNodeConfigs") {
                 configs = m;
@@ -48,8 +48,8 @@ public:
                 unknown_key(member, {"TestNodeConfigs", "SubstitutionRules"}, "substitution rules");
             }
         }
-        if (configs != none && values_[configs].type != kind::null) read_configs(configs);
-        if (rules == none) {
+        if (configs != no_value && values_[configs].type != kind::null) read_configs(configs);
+        if (rules == no_value) {
             return sink_.report(top.where, diagnostic_code::missing_field,
                                 "substitution rules need \"SubstitutionRules\", an object of "
                                 "patterns and what replaces the nodes they match");
@@ -76,7 +76,7 @@ private:
     void read_configs(std::uint32_t at) {
         const jvalue& all = values_[at];
         if (!is_object(all, "\"TestNodeConfigs\"")) return;
-        for (std::uint32_t c = all.first; c != none; c = values_[c].next) {
+        for (std::uint32_t c = all.first; c != no_value; c = values_[c].next) {
             const jvalue& entry = values_[c];
             const std::string what = "test node config '" + entry.key + "'";
             if (!is_object(entry, what)) continue;
@@ -84,7 +84,7 @@ private:
             config.name = entry.key;
             config.where = entry.key_where;
             bool ok = true;
-            for (std::uint32_t f = entry.first; f != none; f = values_[f].next) {
+            for (std::uint32_t f = entry.first; f != no_value; f = values_[f].next) {
                 const jvalue& field = values_[f];
                 const std::string name = "'" + field.key + "' of " + what;
                 if (field.key == "async_delay") {
@@ -166,7 +166,7 @@ private:
     void read_rules(std::uint32_t at) {
         const jvalue& all = values_[at];
         if (!is_object(all, "\"SubstitutionRules\"")) return;
-        for (std::uint32_t r = all.first; r != none; r = values_[r].next) {
+        for (std::uint32_t r = all.first; r != no_value; r = values_[r].next) {
             const jvalue& rule = values_[r];
             if (rule.type != kind::string) {
                 sink_.report(rule.where, diagnostic_code::wrong_field_type,

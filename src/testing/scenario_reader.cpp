@@ -14,7 +14,7 @@ namespace {
 using detail::json_copy::jvalue;
 using detail::json_copy::kind;
 using detail::json_copy::kind_name;
-using detail::json_copy::none;
+using detail::json_copy::no_value;
 
 constexpr std::string_view scenario_keys[] = {
     "name", "tree",  "tree_name",  "lenient", "stub", "substitute", "dt",
@@ -45,7 +45,7 @@ public:
                                 "a scenario is a JSON object, not " + std::string(kind_name(top)));
         }
         bool has_tree = false;
-        for (std::uint32_t m = top.first; m != none; m = values_[m].next) {
+        for (std::uint32_t m = top.first; m != no_value; m = values_[m].next) {
             const jvalue& v = values_[m];
             if (v.key == "name") {
                 s.name = text(v);
@@ -173,7 +173,7 @@ private:
                          std::string(kind_name(v)));
             return out;
         }
-        for (std::uint32_t m = v.first; m != none; m = values_[m].next) {
+        for (std::uint32_t m = v.first; m != no_value; m = values_[m].next) {
             const jvalue& e = values_[m];
             dynamic_value value;
             switch (e.type) {
@@ -198,7 +198,7 @@ private:
                          std::string(kind_name(v)));
             return out;
         }
-        for (std::uint32_t e = v.first; e != none; e = values_[e].next) {
+        for (std::uint32_t e = v.first; e != no_value; e = values_[e].next) {
             if (values_[e].type == kind::string && !values_[e].text.empty()) {
                 out.push_back({values_[e].text, values_[e].where});
             } else {
@@ -213,7 +213,7 @@ private:
             return wrong(v, "'steps' must be an array of steps, not " + std::string(kind_name(v)));
         }
         std::uint64_t previous = 0;
-        for (std::uint32_t e = v.first; e != none; e = values_[e].next) {
+        for (std::uint32_t e = v.first; e != no_value; e = values_[e].next) {
             const jvalue& object = values_[e];
             if (object.type != kind::object) {
                 wrong(object, "a step is an object, not " + std::string(kind_name(object)));
@@ -221,7 +221,7 @@ private:
             }
             scenario_step step;
             step.where = object.where;
-            for (std::uint32_t m = object.first; m != none; m = values_[m].next) {
+            for (std::uint32_t m = object.first; m != no_value; m = values_[m].next) {
                 const jvalue& f = values_[m];
                 if (f.key == "tick") {
                     step.tick = whole(f, "'tick'");
@@ -232,7 +232,7 @@ private:
                         wrong(f, "'events' must be an array of event names");
                         continue;
                     }
-                    for (std::uint32_t n = f.first; n != none; n = values_[n].next) {
+                    for (std::uint32_t n = f.first; n != no_value; n = values_[n].next) {
                         if (values_[n].type == kind::string) {
                             step.events.push_back(values_[n].text);
                         } else {
