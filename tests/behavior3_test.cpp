@@ -16,6 +16,8 @@
 #include "test_support.hpp"
 
 using namespace canopy;
+using testing::corpus_folder;
+using testing::only;
 namespace fs = std::filesystem;
 
 namespace {
@@ -101,14 +103,6 @@ std::string classic(const std::string& nodes) {
     return records_text(doc.trees.front());
 }
 
-// The one diagnostic of a read, which must have this code.
-diagnostic only(const read_result& r, diagnostic_code code) {
-    INFO(diagnostics_text(r));
-    REQUIRE(r.diagnostics.size() == 1);
-    CHECK(r.diagnostics.front().code == code);
-    return r.diagnostics.front();
-}
-
 // The same parameters, node by node: literals equal, keys the same by name (a behavior3 tree
 // has none of the program's keys it does not name, so the slots may differ), also where a
 // parameter's value names a key's slot (param_type::key).
@@ -148,24 +142,6 @@ std::string read_file_text(const fs::path& path) {
     out << in.rdbuf();
     return out.str();
 }
-
-const fs::path corpus = fs::path(CANOPY_SOURCE_DIR) / ".." / "shared" / "corpus";
-
-// A leaf that writes an output port, to see outputs survive a round trip.
-class counter final : public node {
-public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::output_port("total", param_type::integer)};
-    }
-    explicit counter(const param_list& params) : total_(params, "total") {}
-    status tick(context& ctx) const override {
-        total_.set(ctx, std::int64_t{1});
-        return status::success;
-    }
-
-private:
-    output<std::int64_t> total_;
-};
 
 // Writes a document and reads the main text back.
 tree_document write_and_read(const tree_document& document, const std::string& path = "w.json") {
@@ -1327,7 +1303,7 @@ TEST_SUITE("behavior3") {
 
     TEST_CASE("ports, outputs, file keys and awkward text survive a behavior3 round trip") {
         registry reg = testing::runtime_registry();
-        reg.add<counter>("Counter", 400);
+        reg.add<testing::output_port_leaf>("Counter", 400);
         const std::string text = R"({"name": "quotes \" and <tags> & ünïcode",
           "blackboard": {"mode": {"type": "string", "default": "a \"b\" <c>\n"},
                          "wait": {"type": "number", "default": 0.1},
@@ -1421,10 +1397,10 @@ TEST_SUITE("behavior3") {
     }
 
     TEST_CASE("every corpus file reads, or is refused for a real defect") {
-        const fs::path dirs[] = {corpus / "behavior3-json",
-                                 corpus / "layouts" / "behavior3editor-sample"};
+        const fs::path dirs[] = {corpus_folder() / "behavior3-json",
+                                 corpus_folder() / "layouts" / "behavior3editor-sample"};
         if (!fs::exists(dirs[0])) {
-            MESSAGE("skipped: no corpus at " << corpus.string());
+            MESSAGE("skipped: no corpus at " << corpus_folder().string());
             return;
         }
         int files = 0;
@@ -1496,9 +1472,9 @@ TEST_SUITE("behavior3") {
     TEST_CASE(
         "the behavior3editor sample loads strictly once its game's leaves are registered, and "
         "ticks") {
-        const fs::path sample = corpus / "layouts" / "behavior3editor-sample" / "workdir";
+        const fs::path sample = corpus_folder() / "layouts" / "behavior3editor-sample" / "workdir";
         if (!fs::exists(sample)) {
-            MESSAGE("skipped: no corpus at " << corpus.string());
+            MESSAGE("skipped: no corpus at " << corpus_folder().string());
             return;
         }
         // The game's own nodes, with the arguments and slots its node config
@@ -1560,9 +1536,9 @@ TEST_SUITE("behavior3") {
     }
 
     TEST_CASE("corpus trees load through the loader as far as their node types are known") {
-        const fs::path sample = corpus / "layouts" / "behavior3editor-sample" / "workdir";
+        const fs::path sample = corpus_folder() / "layouts" / "behavior3editor-sample" / "workdir";
         if (!fs::exists(sample)) {
-            MESSAGE("skipped: no corpus at " << corpus.string());
+            MESSAGE("skipped: no corpus at " << corpus_folder().string());
             return;
         }
         registry reg = testing::test_registry();

@@ -7,6 +7,7 @@ using namespace canopy;
 using testing::make;
 using testing::record;
 using testing::run;
+using testing::with_board;
 
 namespace {
 
@@ -39,11 +40,6 @@ registry port_registry() {
 
 load_result load_json(const std::string& text, const registry& reg = port_registry()) {
     return try_load_text(text, file_format::flat_json, reg, "t.json");
-}
-
-std::string with_board(const std::string& board, const std::vector<std::string>& records) {
-    std::string nodes = testing::json_tree(records);
-    return "{\"blackboard\": " + board + ",\n" + nodes.substr(1);
 }
 
 }  // namespace

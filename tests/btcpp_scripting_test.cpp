@@ -10,8 +10,11 @@
 
 #include "behaviortree_cpp/blackboard.h"
 #include "behaviortree_cpp/scripting/operators.hpp"
+#include "test_support.hpp"
 
 namespace {
+
+using canopy::testing::contains;
 
 BT::Ast::Environment environment() {
     return {BT::Blackboard::create(), nullptr};
@@ -30,10 +33,6 @@ std::string failure(BT::Ast::Environment& env, const std::string& script) {
     auto result = BT::ParseScriptAndExecute(env, script);
     REQUIRE_MESSAGE(!result.has_value(), script << " did not fail");
     return result.error();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 }  // namespace

@@ -13,7 +13,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_support.hpp"
+
 using namespace canopy;
+using testing::corpus_folder;
+using testing::only;
 namespace fs = std::filesystem;
 
 namespace {
@@ -24,13 +28,6 @@ read_result read(std::string_view text) {
 
 write_result write(const tree_document& document) {
     return info(file_format::btcpp_xml).write(document);
-}
-
-// The one diagnostic of a read, which must have that code.
-const diagnostic& only(const read_result& result, diagnostic_code code) {
-    REQUIRE(result.diagnostics.size() == 1);
-    CHECK(result.diagnostics[0].code == code);
-    return result.diagnostics[0];
 }
 
 // A record's parameter, or null.
@@ -121,10 +118,6 @@ std::string nested(std::size_t depth) {
     text += "<AlwaysSuccess/>\n";
     for (std::size_t i = 0; i < depth; ++i) text += "</Inverter>\n";
     return text + "</BehaviorTree>\n</root>\n";
-}
-
-fs::path corpus() {
-    return fs::path(CANOPY_SOURCE_DIR) / ".." / "shared" / "corpus";
 }
 
 std::string slurp(const fs::path& path) {
@@ -869,7 +862,7 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
     }
 
     TEST_CASE("every corpus file reads; the defective ones give located errors") {
-        const fs::path folder = corpus() / "btcpp-xml";
+        const fs::path folder = corpus_folder() / "btcpp-xml";
         if (!fs::is_directory(folder)) {
             MESSAGE("skipped: no corpus at " << folder.string());
             return;
@@ -916,12 +909,13 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
         CHECK(nav2.document.models.size() > 50);
 
         const read_result with_subtrees =
-            read(slurp(corpus() / "layouts" / "btcpp-subtree-test" / "subtree_test.xml"));
+            read(slurp(corpus_folder() / "layouts" / "btcpp-subtree-test" / "subtree_test.xml"));
         REQUIRE(with_subtrees.document.includes.size() == 2);
         CHECK(with_subtrees.document.includes[1].path == "subtrees/Talk.xml");
         for (const char* file : {"Check.xml", "subtrees/Talk.xml"}) {
             CAPTURE(file);
-            const read_result r = read(slurp(corpus() / "layouts" / "btcpp-subtree-test" / file));
+            const read_result r =
+                read(slurp(corpus_folder() / "layouts" / "btcpp-subtree-test" / file));
             CHECK(r.diagnostics.empty());
             CHECK(r.document.trees.size() == 1);
         }
@@ -929,7 +923,7 @@ editor.color="red" a-b="1"/></BehaviorTree></root>)");
 
     TEST_CASE("a lowercase <inverter> reaches the loader, which suggests Inverter") {
         const fs::path file =
-            corpus() / "btcpp-xml" / "ros-navigation__navigation2__application_example.xml";
+            corpus_folder() / "btcpp-xml" / "ros-navigation__navigation2__application_example.xml";
         if (!fs::exists(file)) {
             MESSAGE("skipped: no corpus file " << file.string());
             return;

@@ -17,10 +17,7 @@ namespace canopy {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path corpus() {
-    return fs::path(CANOPY_SOURCE_DIR) / ".." / "shared" / "corpus";
-}
+using testing::corpus_folder;
 
 const registry& builtins() {
     static const registry reg = [] {
@@ -137,9 +134,9 @@ const std::map<std::string, expectation>& expectations() {
 // Every tree file of the corpus, by its path from the corpus root.
 std::vector<std::string> corpus_files() {
     std::vector<std::string> files;
-    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(corpus())) {
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(corpus_folder())) {
         if (!entry.is_regular_file() || !format_for_path(entry.path())) continue;
-        files.push_back(fs::relative(entry.path(), corpus()).generic_string());
+        files.push_back(fs::relative(entry.path(), corpus_folder()).generic_string());
     }
     std::sort(files.begin(), files.end());
     return files;
@@ -189,8 +186,8 @@ written_trees converted(const tree_document& document, file_format format, const
 
 TEST_SUITE("corpus") {
     TEST_CASE("every corpus file loads and prints, or is refused naming its real defect") {
-        if (!fs::is_directory(corpus())) {
-            MESSAGE("skipped: no corpus at " << corpus().string()
+        if (!fs::is_directory(corpus_folder())) {
+            MESSAGE("skipped: no corpus at " << corpus_folder().string()
                                              << " (it ships beside the repository, not in it)");
             return;
         }
@@ -200,7 +197,7 @@ TEST_SUITE("corpus") {
             auto expected = expectations().find(name);
             REQUIRE_MESSAGE(expected != expectations().end(),
                             "a corpus file the test does not know");
-            const fs::path path = corpus() / name;
+            const fs::path path = corpus_folder() / name;
             const file_load_result strict = try_load_every_tree(path, builtins());
             load_options lenient;
             lenient.lenient = true;
@@ -242,8 +239,8 @@ TEST_SUITE("corpus") {
     }
 
     TEST_CASE("every loadable corpus file converts to every format and back, printing the same") {
-        if (!fs::is_directory(corpus())) {
-            MESSAGE("skipped: no corpus at " << corpus().string());
+        if (!fs::is_directory(corpus_folder())) {
+            MESSAGE("skipped: no corpus at " << corpus_folder().string());
             return;
         }
         const fs::path scratch = fs::temp_directory_path() / "canopy_corpus_round_trip";
@@ -255,7 +252,7 @@ TEST_SUITE("corpus") {
             CAPTURE(name);
             load_options options;
             options.lenient = expected.what == expectation::lenient;
-            const fs::path path = corpus() / name;
+            const fs::path path = corpus_folder() / name;
             const std::map<std::string, std::string> before =
                 prints(try_load_every_tree(path, builtins(), options));
             const document_load_result original = try_load_document(path, builtins(), options);

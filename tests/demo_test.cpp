@@ -8,11 +8,10 @@
 #include "test_support.hpp"
 
 using namespace canopy;
+using testing::source_dir;
 namespace fs = std::filesystem;
 
 namespace {
-
-const fs::path source_dir = CANOPY_SOURCE_DIR;
 
 // Runs `agents` agents of a data/ tree in its demo's world, as `canopy run` does, and spells
 // agent 0's statuses one letter a tick: "rrs" for running, running, success.

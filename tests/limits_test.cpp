@@ -19,28 +19,10 @@
 
 using namespace canopy;
 using testing::only;
+using testing::temp_file;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A file in the temporary folder, removed when the test ends.
-class temp_file {
-public:
-    temp_file(const std::string& name, const std::string& text)
-        : path_(fs::temp_directory_path() / name) {
-        std::ofstream(path_, std::ios::binary) << text;
-    }
-    ~temp_file() {
-        std::error_code ec;
-        fs::remove(path_, ec);
-    }
-    temp_file(const temp_file&) = delete;
-    temp_file& operator=(const temp_file&) = delete;
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
 
 // A named pipe that a thread writes `text` into, then closes, or, when `endless`, follows
 // with blanks until the reader closes it: a stream without a size, as a pipe or a device is.

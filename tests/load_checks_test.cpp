@@ -7,18 +7,13 @@
 #include "test_support.hpp"
 
 using namespace canopy;
+using testing::builtin_registry;
 using testing::scratch_folder;
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path checks = fs::path(CANOPY_SOURCE_DIR) / "tests" / "data" / "checks";
-
-registry builtins() {
-    registry reg;
-    register_builtin_nodes(reg);
-    return reg;
-}
 
 std::vector<diagnostic> of_code(const std::vector<diagnostic>& all, diagnostic_code code) {
     std::vector<diagnostic> found;
@@ -32,7 +27,7 @@ std::vector<diagnostic> of_code(const std::vector<diagnostic>& all, diagnostic_c
 
 TEST_SUITE("load checks") {
     TEST_CASE("lenient loading warns at a node type one edit from a name the file may mean") {
-        const registry reg = builtins();
+        const registry reg = builtin_registry();
         load_options options;
         options.lenient = true;
         const load_result loaded = try_load_file(checks / "typos.xml", reg, options);
@@ -64,7 +59,7 @@ TEST_SUITE("load checks") {
     }
 
     TEST_CASE("lenient loading refuses a port a type's model lacks, naming the nearest") {
-        const registry reg = builtins();
+        const registry reg = builtin_registry();
         load_options options;
         options.lenient = true;
         const load_result loaded = try_load_file(checks / "port_typo.xml", reg, options);
@@ -78,7 +73,7 @@ TEST_SUITE("load checks") {
     }
 
     TEST_CASE("a palette of node models makes its types known, with their ports only") {
-        const registry reg = builtins();
+        const registry reg = builtin_registry();
         load_options options;
         options.model_files.push_back(checks / "palette.xml");
 
@@ -121,7 +116,7 @@ TEST_SUITE("load checks") {
     }
 
     TEST_CASE("registered files are one program: their trees are subtrees by name") {
-        const registry reg = builtins();
+        const registry reg = builtin_registry();
         const load_result alone = try_load_file(checks / "program" / "main.xml", reg);
         CHECK_FALSE(alone);
         const bool unknown = !of_code(alone.diagnostics, diagnostic_code::unknown_tree).empty() ||
@@ -166,7 +161,7 @@ TEST_SUITE("load checks") {
     }
 
     TEST_CASE("a problem in an included file notes each include that led to it") {
-        const registry reg = builtins();
+        const registry reg = builtin_registry();
         const load_result loaded = try_load_file(checks / "includes_broken.xml", reg);
         CHECK_FALSE(loaded);
         const std::vector<diagnostic> arity =
@@ -206,7 +201,7 @@ TEST_SUITE("load checks") {
         d.hint.command_line.clear();
         CHECK(to_string(d, hint_audience::command_line) == "t.xml:3: error: choose one");
 
-        const registry reg = builtins();
+        const registry reg = builtin_registry();
         const load_result loaded =
             try_load_file(fs::path(CANOPY_SOURCE_DIR) / "tests/data/subtrees/two_mains.xml", reg);
         const std::vector<diagnostic> chosen =

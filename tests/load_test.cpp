@@ -6,11 +6,11 @@
 
 using namespace canopy;
 using testing::only;
+using testing::source_dir;
+using testing::temp_file;
 namespace fs = std::filesystem;
 
 namespace {
-
-const fs::path source_dir = CANOPY_SOURCE_DIR;
 
 std::string read_text(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -46,15 +46,6 @@ std::vector<fs::path> data_files() {
     std::sort(files.begin(), files.end());
     return files;
 }
-
-struct temp_file {
-    explicit temp_file(const std::string& name, const std::string& text)
-        : path(fs::temp_directory_path() / ("canopy_test_" + name)) {
-        std::ofstream(path, std::ios::binary) << text;
-    }
-    ~temp_file() { fs::remove(path); }
-    fs::path path;
-};
 
 }  // namespace
 
@@ -104,17 +95,17 @@ TEST_SUITE("loader") {
     }
 
     TEST_CASE("load_file throws a load_error holding every diagnostic") {
-        temp_file file("two_problems.json",
+        temp_file file("canopy_test_two_problems.json",
                        "[{\"id\": 1, \"type\": \"Sequnce\"},\n{\"id\": 1, \"parentId\": 1, "
                        "\"type\": \"Wander\"}]");
         try {
-            load_file(file.path, testing::test_registry());
+            load_file(file.path(), testing::test_registry());
             FAIL("load_file returned");
         } catch (const load_error& e) {
             REQUIRE(e.diagnostics().size() == 2);
             CHECK(e.diagnostics()[0].code == diagnostic_code::unknown_type);
             CHECK(e.diagnostics()[1].code == diagnostic_code::duplicate_id);
-            CHECK(e.diagnostics()[0].path == file.path.string());
+            CHECK(e.diagnostics()[0].path == file.path().string());
             std::string what = e.what();
             CHECK(what == to_string(e.diagnostics()[0]) + "\n" + to_string(e.diagnostics()[1]));
             load_error copy = e;  // copies share the diagnostics
@@ -157,8 +148,8 @@ TEST_SUITE("loader") {
 
     TEST_CASE("read_file reads any file whole, bytes as they are, and says why it cannot") {
         const std::string bytes("\0\xff{not json<", 12);
-        temp_file file("bytes.bin", bytes);
-        const file_read_result read = read_file(file.path);
+        temp_file file("canopy_test_bytes.bin", bytes);
+        const file_read_result read = read_file(file.path());
         REQUIRE(read);
         CHECK(*read.text == bytes);
         CHECK(read.problem.empty());
@@ -166,7 +157,7 @@ TEST_SUITE("loader") {
         CHECK_FALSE(missing);
         CHECK(missing.problem == "cannot open: No such file or directory");
         CHECK(read_file(fs::temp_directory_path()).problem == "cannot read: it is a directory");
-        const file_read_result large = read_file(file.path, 11);
+        const file_read_result large = read_file(file.path(), 11);
         CHECK_FALSE(large);
         CHECK(large.problem ==
               "the file is larger than 11 bytes, the limit load_options::max_file_bytes sets; "
@@ -188,15 +179,15 @@ TEST_SUITE("loader") {
             fs::remove(dir);
         }
         SUBCASE("an unknown extension") {
-            temp_file file("tree.yaml", "nodes: []");
-            CHECK(only(try_load_file(file.path, reg), diagnostic_code::unknown_format).message ==
+            temp_file file("canopy_test_tree.yaml", "nodes: []");
+            CHECK(only(try_load_file(file.path(), reg), diagnostic_code::unknown_format).message ==
                   "unknown file extension '.yaml'; expected .json (flat JSON or behavior3), .xml "
                   "(flat XML or BehaviorTree.CPP XML), .btproj (BehaviorTree.CPP XML), .b3 "
                   "(behavior3), .b3-setting (behavior3)");
         }
         SUBCASE("the extension's case does not matter") {
-            temp_file file("upper.JSON", "[{\"id\": 1, \"type\": \"Wander\"}]");
-            CHECK(try_load_file(file.path, reg));
+            temp_file file("canopy_test_upper.JSON", "[{\"id\": 1, \"type\": \"Wander\"}]");
+            CHECK(try_load_file(file.path(), reg));
         }
     }
 

@@ -93,10 +93,7 @@ bool names_nodes_of(const recorded_trace& trace, std::size_t size) {
     return true;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
+using testing::contains;
 using testing::scratch_folder;
 
 void write_file(const fs::path& file, const std::string& text) {

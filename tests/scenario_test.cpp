@@ -7,15 +7,10 @@
 #include "test_support.hpp"
 
 using namespace canopy;
+using testing::builtin_registry;
 namespace fs = std::filesystem;
 
 namespace {
-
-registry builtins() {
-    registry reg;
-    register_builtin_nodes(reg);
-    return reg;
-}
 
 const fs::path data = fs::path(CANOPY_SOURCE_DIR) / "data";
 
@@ -43,7 +38,7 @@ TEST_SUITE("scenarios") {
         REQUIRE(r);
         CHECK(r.scenario.ticks == 24);
         CHECK(r.scenario.steps.size() == 5);
-        const scenario_result result = run_scenario(r.scenario, builtins());
+        const scenario_result result = run_scenario(r.scenario, builtin_registry());
         CHECK_MESSAGE(result.passed(), result.report());
         CHECK(result.ticks == 24);
     }
@@ -58,7 +53,7 @@ TEST_SUITE("scenarios") {
                       {"tick": 4, "set": {"ball_out": false}, "status": "success"}]})");
         for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
         REQUIRE(r);
-        const scenario_result result = run_scenario(r.scenario, builtins());
+        const scenario_result result = run_scenario(r.scenario, builtin_registry());
         CHECK_MESSAGE(result.passed(), result.report());
     }
 
@@ -69,7 +64,7 @@ TEST_SUITE("scenarios") {
              "ran": ["back on patrol"], "not_ran": ["look around"]}],
             "never_ran": ["say so"], "ran": ["#99"]})");
         REQUIRE(r);
-        const scenario_result result = run_scenario(r.scenario, builtins());
+        const scenario_result result = run_scenario(r.scenario, builtin_registry());
         CHECK_FALSE(result.passed());
         REQUIRE(result.failures.size() == 6);
         CHECK(result.failures[0].tick == 4);
@@ -95,20 +90,20 @@ TEST_SUITE("scenarios") {
     TEST_CASE("what cannot run is a failure, not an exception") {
         const scenario_read_result missing = read(R"({"tree": "../nope.json", "ticks": 2})");
         REQUIRE(missing);
-        const scenario_result refused = run_scenario(missing.scenario, builtins());
+        const scenario_result refused = run_scenario(missing.scenario, builtin_registry());
         REQUIRE(refused.failures.size() == 1);
         CHECK(refused.failures[0].message.find("the tree does not load:") == 0);
         const scenario_read_result wrong_key = read(R"({"tree": "../guard.json", "ticks": 1,
             "blackboard": {"alarms": true, "mode": 3}})");
         REQUIRE(wrong_key);
-        const scenario_result result = run_scenario(wrong_key.scenario, builtins());
+        const scenario_result result = run_scenario(wrong_key.scenario, builtin_registry());
         REQUIRE(result.failures.size() == 2);
         CHECK(result.failures[0].message == "the tree has no blackboard key 'alarms'");
         CHECK(result.failures[1].message == "cannot write 3 into key 'mode', which holds string");
         const scenario_read_result own = read(R"({"tree": "../guard.json",
             "steps": [{"tick": 1, "events": ["canopy:tick"], "status": "running"}]})");
         REQUIRE(own);
-        const scenario_result posted = run_scenario(own.scenario, builtins());
+        const scenario_result posted = run_scenario(own.scenario, builtin_registry());
         REQUIRE(posted.failures.size() == 1);
         CHECK(posted.failures[0].message.find("cannot post 'canopy:tick': ") == 0);
     }

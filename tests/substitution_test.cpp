@@ -6,14 +6,9 @@
 #include "test_support.hpp"
 
 using namespace canopy;
+using testing::builtin_registry;
 
 namespace {
-
-registry builtins() {
-    registry reg;
-    register_builtin_nodes(reg);
-    return reg;
-}
 
 std::shared_ptr<const substitution_rules> rules(const std::string& json) {
     substitution_read_result read = read_substitution_rules(json, "rules.json");
@@ -26,7 +21,7 @@ load_result load_with(const std::string& xml, const std::string& json, bool leni
     load_options options;
     options.substitutions = rules(json);
     options.lenient = lenient;
-    return try_load_text(xml, file_format::btcpp_xml, builtins(), "main.xml", options);
+    return try_load_text(xml, file_format::btcpp_xml, builtin_registry(), "main.xml", options);
 }
 
 std::shared_ptr<const tree> loaded_with(const std::string& xml, const std::string& json,

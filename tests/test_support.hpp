@@ -45,6 +45,39 @@ struct scratch_folder {
     std::filesystem::path path;
 };
 
+/// The source tree: data/'s trees, tests/data/'s files.
+inline const std::filesystem::path source_dir = CANOPY_SOURCE_DIR;
+
+/// Other projects' tree files, beside the source tree; the tests that read them skip when it
+/// is not there.
+inline std::filesystem::path corpus_folder() {
+    return source_dir / ".." / "shared" / "corpus";
+}
+
+/// A file with `text` in the system's temporary folder, removed at the end.
+class temp_file {
+public:
+    temp_file(const std::string& name, const std::string& text)
+        : path_(std::filesystem::temp_directory_path() / name) {
+        std::ofstream(path_, std::ios::binary) << text;
+    }
+    ~temp_file() {
+        std::error_code ec;
+        std::filesystem::remove(path_, ec);
+    }
+    temp_file(const temp_file&) = delete;
+    temp_file& operator=(const temp_file&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+/// Whether `text` has `part` in it.
+inline bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
 /// A behavior3 file's variable (a `json` key) or a number key, as a number: NaN when it holds
 /// another kind of value.
 inline double number_at(const blackboard& board, std::string_view name) {
@@ -98,6 +131,22 @@ inline std::shared_ptr<const script> compiled_script(
     return std::get<0>(compiled);
 }
 
+/// A leaf that sets its output port `total` to 1: to see outputs survive a round trip.
+class output_port_leaf final : public node {
+public:
+    static std::vector<param_spec> parameters() {
+        return {param_spec::output_port("total", param_type::integer)};
+    }
+    explicit output_port_leaf(const param_list& params) : total_(params, "total") {}
+    status tick(context& ctx) const override {
+        total_.set(ctx, std::int64_t{1});
+        return status::success;
+    }
+
+private:
+    output<std::int64_t> total_;
+};
+
 /// A node object that remembers its parameter, to show creators receive checked values.
 struct counted_node : node {
     explicit counted_node(std::int64_t n) : count(n) {}
@@ -121,6 +170,13 @@ inline std::vector<std::filesystem::path> write_files(const write_result& writte
         paths.push_back(folder / name);
     }
     return paths;
+}
+
+/// The built-in nodes only.
+inline registry builtin_registry() {
+    registry reg;
+    register_builtin_nodes(reg);
+    return reg;
 }
 
 /// Built-ins, the behavior3 family, every demo pack (so that each tree in data/ loads), and types
@@ -148,8 +204,12 @@ inline registry test_registry() {
     return reg;
 }
 
+inline load_result load_json(const std::string& text, const registry& reg) {
+    return try_load_text(text, file_format::flat_json, reg, "t.json");
+}
+
 inline load_result load_json(const std::string& text) {
-    return try_load_text(text, file_format::flat_json, test_registry(), "t.json");
+    return load_json(text, test_registry());
 }
 
 inline load_result load_xml(const std::string& text) {
@@ -165,6 +225,12 @@ inline std::string json_tree(const std::vector<std::string>& records) {
     return text + "]}\n";
 }
 
+/// The same with a blackboard section, `board` (a JSON object), before the records.
+inline std::string with_board(const std::string& board, const std::vector<std::string>& records) {
+    std::string nodes = json_tree(records);
+    return "{\"blackboard\": " + board + ",\n" + nodes.substr(1);
+}
+
 /// Wraps <node .../> lines in a flat XML tree, one per line from line 2.
 inline std::string xml_tree(const std::vector<std::string>& nodes) {
     std::string text = "<tree>\n";
@@ -172,7 +238,6 @@ inline std::string xml_tree(const std::vector<std::string>& nodes) {
     return text + "</tree>\n";
 }
 
-/// The one diagnostic with that code; fails the test when there is not exactly one.
 /// A behavior3 file of one tree, its root and `vars` given as JSON, loaded with Canopy's
 /// built-ins and the behavior3 family.
 inline load_result load_behavior3(const std::string& root, const std::string& vars = "[]") {
@@ -192,6 +257,7 @@ inline std::shared_ptr<const tree> behavior3_tree(const std::string& root,
     return result.tree;
 }
 
+/// The one diagnostic with that code; fails the test when there is not exactly one.
 inline diagnostic only(const load_result& result, diagnostic_code code) {
     std::vector<diagnostic> found;
     for (const diagnostic& d : result.diagnostics) {
@@ -205,6 +271,19 @@ inline diagnostic only(const load_result& result, diagnostic_code code) {
     }());
     REQUIRE(found.size() == 1);
     return found.front();
+}
+
+/// The one diagnostic of a read, which must have that code; fails the test when the read has
+/// any other.
+inline diagnostic only(const read_result& result, diagnostic_code code) {
+    INFO("diagnostics: " << [&] {
+        std::string all;
+        for (const diagnostic& d : result.diagnostics) all += "\n  " + to_string(d);
+        return all;
+    }());
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(result.diagnostics.front().code == code);
+    return result.diagnostics.front();
 }
 
 /// A chain `depth` levels deep: Not over Not ... over AlwaysSuccess, records 1 to depth.

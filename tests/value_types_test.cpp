@@ -5,7 +5,9 @@
 #include "runtime_support.hpp"
 
 using namespace canopy;
+using testing::load_json;
 using testing::record;
+using testing::with_board;
 
 namespace {
 
@@ -80,15 +82,6 @@ registry types_registry() {
     mover.create = [](const param_list& params) { return std::make_unique<move_pose>(params); };
     reg.add(std::move(mover));
     return reg;
-}
-
-load_result load_json(const std::string& text, const registry& reg) {
-    return try_load_text(text, file_format::flat_json, reg, "t.json");
-}
-
-std::string with_board(const std::string& board, const std::vector<std::string>& records) {
-    std::string nodes = testing::json_tree(records);
-    return "{\"blackboard\": " + board + ",\n" + nodes.substr(1);
 }
 
 }  // namespace

@@ -71,21 +71,6 @@ std::shared_ptr<const tree> reread(const tree& t, file_format format, const regi
     return again.tree;
 }
 
-class counter final : public node {
-public:
-    static std::vector<param_spec> parameters() {
-        return {param_spec::output_port("total", param_type::integer)};
-    }
-    explicit counter(const param_list& params) : total_(params, "total") {}
-    status tick(context& ctx) const override {
-        total_.set(ctx, std::int64_t{1});
-        return status::success;
-    }
-
-private:
-    output<std::int64_t> total_;
-};
-
 }  // namespace
 
 TEST_SUITE("write") {
@@ -107,7 +92,7 @@ TEST_SUITE("write") {
 
     TEST_CASE("ports, outputs, file keys and awkward text survive a round trip") {
         registry reg = testing::runtime_registry();
-        reg.add<counter>("Counter", 400);
+        reg.add<testing::output_port_leaf>("Counter", 400);
         const std::string text = R"({"name": "quotes \" and <tags> & ünïcode",
           "blackboard": {"mode": {"type": "string", "default": "a \"b\" <c>\n"},
                          "wait": {"type": "number", "default": 0.1},
