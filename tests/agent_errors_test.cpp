@@ -50,7 +50,7 @@ struct robot {
 struct car {};
 
 // A class node that needs the host, and says so.
-struct step final : node {
+struct robot_step final : node {
     using host_type = robot;
     status tick(context& ctx) const override {
         ++ctx.host<robot>().steps;
@@ -59,7 +59,7 @@ struct step final : node {
 };
 
 // Every event an agent's observers are told, as text.
-struct event_log final : observer {
+struct observer_event_log final : observer {
     std::vector<std::string> lines;
     void on_tick(const agent&, tree::index node, status, status result) override {
         lines.push_back(std::to_string(node) + " " + std::string(to_string(result)));
@@ -82,7 +82,7 @@ TEST_SUITE("agent errors") {
         std::vector<agent> agents;
         for (npc& n : npcs) agents.emplace_back(t, &n);
         for (agent& a : agents) a.set_error_policy(error_policy::fail);
-        event_log log;
+        observer_event_log log;
         agents[2].set_observer(&log);
         std::vector<status> results;
         for (agent& a : agents) results.push_back(a.tick(0.1));
@@ -132,7 +132,7 @@ TEST_SUITE("agent errors") {
         n.broken = true;
         agent a(t, &n);
         CHECK(a.error_policy() == error_policy::rethrow);
-        event_log log;
+        observer_event_log log;
         a.set_observer(&log);
         CHECK_THROWS_WITH_AS(a.tick(0.1), "the guard's sensor is gone", std::runtime_error);
         REQUIRE(a.last_error() != nullptr);
@@ -209,7 +209,7 @@ TEST_SUITE("agent errors") {
     TEST_CASE("a class node that needs the host is checked when the agent is made") {
         registry reg;
         register_builtin_nodes(reg);
-        reg.add<step>("Step");
+        reg.add<robot_step>("Step");
         // The class node sits on a branch no tick reaches.
         load_result loaded = try_load_text(R"([{"id": 1, "type": "Selector"},
             {"id": 2, "parentId": 1, "type": "AlwaysSuccess"},

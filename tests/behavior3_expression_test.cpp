@@ -25,10 +25,10 @@ blackboard_key variable(std::string name, const std::string& json) {
     return key;
 }
 
-struct fixture {
+struct expression_variables {
     script_board scope;
 
-    fixture() {
+    expression_variables() {
         scope.add_key(variable("x", "3"))
             .add_key(variable("y", "5"))
             .add_key(variable("zero", "0"))
@@ -71,7 +71,8 @@ struct fixture {
 }  // namespace
 
 TEST_SUITE("behavior3 expressions") {
-    TEST_CASE_FIXTURE(fixture, "every expression gives what behavior3-ts's evaluator gives") {
+    TEST_CASE_FIXTURE(expression_variables,
+                      "every expression gives what behavior3-ts's evaluator gives") {
         const std::pair<const char*, const char*> traced[] = {
             {"1 + 2 * 3", "7 (number)"},
             {"(1 + 2) * 3", "9 (number)"},
@@ -157,7 +158,7 @@ TEST_SUITE("behavior3 expressions") {
         }
     }
 
-    TEST_CASE_FIXTURE(fixture,
+    TEST_CASE_FIXTURE(expression_variables,
                       "a problem at load names the offset behavior3-ts's reading stops at") {
         auto offset = [&](const char* text) {
             auto compiled = testing::compile_script(text, scope, script_dialect::behavior3);
@@ -171,7 +172,7 @@ TEST_SUITE("behavior3 expressions") {
         CHECK(offset("x)") == 1);
     }
 
-    TEST_CASE_FIXTURE(fixture, "Check tests JavaScript's truthiness of the value") {
+    TEST_CASE_FIXTURE(expression_variables, "Check tests JavaScript's truthiness of the value") {
         auto test = [&](const char* text) {
             return testing::compiled_script(text, scope, script_dialect::behavior3)
                 ->test(scope.board());

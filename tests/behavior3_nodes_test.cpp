@@ -51,8 +51,8 @@ std::string scripted(const std::string& results) {
     return b3("Scripted", R"({"results": ")" + results + "\"}");
 }
 
-const std::string success = b3("JustSuccess");
-const std::string failure = b3("JustFailure");
+const std::string just_success = b3("JustSuccess");
+const std::string just_failure = b3("JustFailure");
 
 std::string run_b3(const std::string& root, int ticks, double dt = 0.1) {
     script_log log;
@@ -68,10 +68,10 @@ TEST_SUITE("behavior3 nodes") {
     // decorators/repeat.ts: `for (; i < count; i++)` ticks the child again at once after each
     // success, so iterations that finish at once all run in one tick.
     TEST_CASE("Repeat runs every iteration that finishes at once within one tick") {
-        CHECK(run_b3(b3("Repeat", R"({"count": 2})", {success}), 3) == "sss");
-        CHECK(run_b3(b3("Repeat", R"({"count": 5})", {failure}), 2) == "ff");
+        CHECK(run_b3(b3("Repeat", R"({"count": 2})", {just_success}), 3) == "sss");
+        CHECK(run_b3(b3("Repeat", R"({"count": 5})", {just_failure}), 2) == "ff");
         // count 0: the loop runs no iteration.
-        CHECK(run_b3(b3("Repeat", R"({"count": 0})", {failure}), 1) == "s");
+        CHECK(run_b3(b3("Repeat", R"({"count": 0})", {just_failure}), 1) == "s");
     }
 
     // repeat.ts, resumed with the child's success: i++ and the loop goes on in the same tick,
@@ -112,7 +112,8 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     TEST_CASE("Repeat reads its count from its input at each resumption") {
-        agent a(b3_tree(R"({"name": "Repeat", "input": ["n"], "children": [)" + success + "]}"));
+        agent a(
+            b3_tree(R"({"name": "Repeat", "input": ["n"], "children": [)" + just_success + "]}"));
         testing::set_at(a.blackboard(), "n", dynamic_value(4.0));
         CHECK(a.tick(0.1) == status::success);
         // below 0: no iteration, as in behavior3-ts
@@ -129,11 +130,11 @@ TEST_SUITE("behavior3 nodes") {
     // node gives up once `count >= maxTryTimes`, else tries again. The first try is always
     // made, so count 0 is 1.
     TEST_CASE("RetryUntilSuccess returns running after a failed try and gives up a tick later") {
-        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 1})", {failure}), 4) == "rfrf");
-        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 0})", {failure}), 4) == "rfrf");
-        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {failure}), 3) == "rrf");
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 1})", {just_failure}), 4) == "rfrf");
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 0})", {just_failure}), 4) == "rfrf");
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {just_failure}), 3) == "rrf");
         CHECK(run_b3(b3("RetryUntilSuccess", "", {scripted("fs")}), 2) == "rs");
-        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 3})", {success}), 2) == "ss");
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 3})", {just_success}), 2) == "ss");
     }
 
     // retry-until-success.ts, resumed with a failure from a child that was running: the next
@@ -148,11 +149,11 @@ TEST_SUITE("behavior3 nodes") {
     // decorators/retry-until-failure.ts and the older repeat-until-failure.ts,
     // repeat-until-success.ts (argument maxLoop): the same loop, ended by the other result.
     TEST_CASE("RetryUntilFailure, RepeatUntilFailure and RepeatUntilSuccess") {
-        CHECK(run_b3(b3("RetryUntilFailure", R"({"count": 2})", {success}), 3) == "rrf");
-        CHECK(run_b3(b3("RetryUntilFailure", "", {failure}), 1) == "s");
-        CHECK(run_b3(b3("RepeatUntilFailure", R"({"maxLoop": 1})", {success}), 2) == "rf");
+        CHECK(run_b3(b3("RetryUntilFailure", R"({"count": 2})", {just_success}), 3) == "rrf");
+        CHECK(run_b3(b3("RetryUntilFailure", "", {just_failure}), 1) == "s");
+        CHECK(run_b3(b3("RepeatUntilFailure", R"({"maxLoop": 1})", {just_success}), 2) == "rf");
         CHECK(run_b3(b3("RepeatUntilFailure", "", {scripted("sf")}), 2) == "rs");
-        CHECK(run_b3(b3("RepeatUntilSuccess", R"({"maxLoop": 1})", {failure}), 2) == "rf");
+        CHECK(run_b3(b3("RepeatUntilSuccess", R"({"maxLoop": 1})", {just_failure}), 2) == "rf");
         CHECK(run_b3(b3("RepeatUntilSuccess", "", {scripted("fs")}), 2) == "rs");
     }
 
@@ -191,7 +192,7 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(log.calls == std::vector<std::string>{"enter #2"});
         CHECK(run_b3(b3("Timeout", R"({"time": 0})", {scripted("r")}), 2) == "rf");
         CHECK(run_b3(b3("Timeout", R"({"time": 1})", {scripted("rs")}), 2) == "rs");
-        CHECK(run_b3(b3("Timeout", R"({"time": 1})", {failure}), 1) == "f");
+        CHECK(run_b3(b3("Timeout", R"({"time": 1})", {just_failure}), 1) == "f");
     }
 
     // behavior3-ts's own test tree test-timeout.json (its copy in the corpus):
@@ -200,11 +201,11 @@ TEST_SUITE("behavior3 nodes") {
     // Sequence [Wait 1, Log] the retry succeeds one second in.
     TEST_CASE("Timeout over RetryUntilSuccess as behavior3-ts's test-timeout tree runs it") {
         CHECK(run_b3(b3("Timeout", R"({"time": 3})",
-                        {b3("RetryUntilSuccess", R"({"count": 10})", {failure})}),
+                        {b3("RetryUntilSuccess", R"({"count": 10})", {just_failure})}),
                      5, 1.0) == "rrrfr");
         CHECK(run_b3(b3("Timeout", R"({"time": 3})",
                         {b3("RetryUntilSuccess", R"({"count": 10})",
-                            {b3("Sequence", "", {b3("Wait", R"({"time": 1})"), success})})}),
+                            {b3("Sequence", "", {b3("Wait", R"({"time": 1})"), just_success})})}),
                      2, 1.0) == "rs");
     }
 
@@ -212,11 +213,11 @@ TEST_SUITE("behavior3 nodes") {
     // ticked again, and the node succeeds once all have finished, whatever they returned.
     TEST_CASE("Parallel runs every child to its end and succeeds") {
         script_log log;
-        agent a(b3_tree(b3("Parallel", "", {scripted("s"), scripted("rrs"), failure})), &log);
+        agent a(b3_tree(b3("Parallel", "", {scripted("s"), scripted("rrs"), just_failure})), &log);
         CHECK(run(a, 3) == "rrs");
         CHECK(log.calls == std::vector<std::string>{"enter #2", "exit success #2", "enter #3",
                                                     "exit success #3"});
-        CHECK(run_b3(b3("Parallel", "", {failure, failure}), 1) == "s");
+        CHECK(run_b3(b3("Parallel", "", {just_failure, just_failure}), 1) == "s");
     }
 
     // composites/race.ts, which the reader maps to Canopy's Parallel(1, -1): the first success
@@ -227,26 +228,27 @@ TEST_SUITE("behavior3 nodes") {
         agent a(b3_tree(b3("Race", "", {scripted("rrf"), scripted("rs")})), &log);
         CHECK(run(a, 2) == "rs");
         CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #2") == 0);
-        CHECK(run_b3(b3("Race", "", {failure, scripted("rf")}), 2) == "rf");
+        CHECK(run_b3(b3("Race", "", {just_failure, scripted("rf")}), 2) == "rf");
     }
 
     // composites/switch.ts: each Case's first child is tested in turn; the first that
     // succeeds runs the Case's second child, whose status is the Switch's; none: failure.
     TEST_CASE("Switch runs the body of the first Case whose condition succeeds") {
-        const std::string first_fails = b3("Case", "", {failure, b3("Log")});
+        const std::string first_fails = b3("Case", "", {just_failure, b3("Log")});
         CHECK(run_b3(b3("Switch", "",
-                        {first_fails, b3("Case", "", {success, scripted("rs")}),
-                         b3("Case", "", {success, failure})}),
+                        {first_fails, b3("Case", "", {just_success, scripted("rs")}),
+                         b3("Case", "", {just_success, just_failure})}),
                      2) == "rs");
         // The chosen Case's body fails: the Switch fails, without trying the next Case.
         CHECK(run_b3(b3("Switch", "",
-                        {b3("Case", "", {success, failure}), b3("Case", "", {success, success})}),
+                        {b3("Case", "", {just_success, just_failure}),
+                         b3("Case", "", {just_success, just_success})}),
                      1) == "f");
         CHECK(run_b3(b3("Switch", "", {first_fails}), 1) == "f");
         // A running condition is resumed; when it then fails the next Case is tried.
         CHECK(run_b3(b3("Switch", "",
-                        {b3("Case", "", {scripted("rf"), success}),
-                         b3("Case", "", {success, success})}),
+                        {b3("Case", "", {scripted("rf"), just_success}),
+                         b3("Case", "", {just_success, just_success})}),
                      2) == "rs");
     }
 
@@ -257,7 +259,7 @@ TEST_SUITE("behavior3 nodes") {
         agent a(b3_tree(b3("AlwaysRunning", "", {scripted("rs")})), &log);
         CHECK(run(a, 3) == "rrr");
         CHECK(log.enters == 3);
-        CHECK(run_b3(b3("AlwaysRunning", "", {success}), 2) == "rr");
+        CHECK(run_b3(b3("AlwaysRunning", "", {just_success}), 2) == "rr");
     }
 
     // decorators/once.ts: success when the child first finishes, whatever it returned; then
@@ -279,7 +281,7 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(std::count(log.calls.begin(), log.calls.end(), "halt #3") == 0);
         CHECK(std::count(log.calls.begin(), log.calls.end(), "enter #4") == 1);
         CHECK(log.violations == 0);
-        CHECK(run_b3(b3("Watchdog", "", {success, success, failure}), 1) == "s");
+        CHECK(run_b3(b3("Watchdog", "", {just_success, just_success, just_failure}), 1) == "s");
     }
 
     // stack.ts (1.3.0): Timeout on expiry, Race when a child succeeds and Watchdog when its
@@ -294,8 +296,9 @@ TEST_SUITE("behavior3 nodes") {
         CHECK(run_b3(b3("Race", "", {b3("Wait", R"({"time": 1})"), scripted("rsff")}), 3, 0.5) ==
               "rss");
         // The condition fails at 1.0 s; at 1.5 s the guarded Wait resumes its deadline.
-        CHECK(run_b3(b3("Watchdog", "", {scripted("sfs"), b3("Wait", R"({"time": 1})"), success}),
-                     3, 0.5) == "rfs");
+        CHECK(run_b3(
+                  b3("Watchdog", "", {scripted("sfs"), b3("Wait", R"({"time": 1})"), just_success}),
+                  3, 0.5) == "rfs");
         // A reset clears the abandoned nodes too (behavior3-ts's interruption deletes every
         // YIELD variable): the Wait starts afresh.
         agent a(b3_tree(b3("Timeout", R"({"time": 1})", {b3("Wait", R"({"time": 1.5})")})));
@@ -339,24 +342,24 @@ TEST_SUITE("behavior3 nodes") {
                       {b3("Switch", "",
                           {b3("Case", "",
                               {scripted("sfs"), b3("Invert", "", {b3("Wait", R"({"time": 1})")})}),
-                           b3("Case", "", {success, failure})})}),
+                           b3("Case", "", {just_success, just_failure})})}),
                    8, 0.5) == "rffffffr");
         // The Watchdog's condition leaves the last status as it was: the Sequence it abandoned
         // is resumed, under the next success, with its Wait's deadline met.
-        CHECK(
-            run_b3(b3("Watchdog", "",
-                      {scripted("sfs"),
-                       b3("Sequence", "", {b3("Wait", R"({"time": 1})"), scripted("f")}), success}),
-                   8, 0.5) == "rffffrrf");
+        CHECK(run_b3(b3("Watchdog", "",
+                        {scripted("sfs"),
+                         b3("Sequence", "", {b3("Wait", R"({"time": 1})"), scripted("f")}),
+                         just_success}),
+                     8, 0.5) == "rffffrrf");
     }
 
     // A node abandoned under a Race that succeeded is ticked first in the retry's next try,
     // when the last status is the tree's own running: behavior3-ts's Invert refuses it
     // ("unexpected status error") and the tree is interrupted.
     TEST_CASE("an abandoned node resumed with running interrupts the tree") {
-        agent a(b3_tree(
-            b3("RetryUntilFailure", R"({"count": 5})",
-               {b3("Race", "", {b3("Invert", "", {b3("Wait", R"({"time": 1})")}), success})})));
+        agent a(b3_tree(b3(
+            "RetryUntilFailure", R"({"count": 5})",
+            {b3("Race", "", {b3("Invert", "", {b3("Wait", R"({"time": 1})")}), just_success})})));
         CHECK(a.tick(0.5) == status::running);
         CHECK(a.interruption().empty());
         CHECK(a.tick(0.5) == status::idle);
@@ -370,9 +373,9 @@ TEST_SUITE("behavior3 nodes") {
     TEST_CASE("a behavior3 tree of built-ins and family nodes runs as behavior3-ts runs it") {
         const std::string tree =
             b3("Sequence", "",
-               {b3("Repeat", R"({"count": 2})", {success}), b3("Wait", R"({"time": 0})"),
+               {b3("Repeat", R"({"count": 2})", {just_success}), b3("Wait", R"({"time": 0})"),
                 b3("RetryUntilSuccess", R"({"count": 2})", {scripted("fs")}),
-                b3("Once", "", {success})});
+                b3("Once", "", {just_success})});
         // Tick 1: Repeat succeeds twice, Wait starts: running. Tick 2: Wait succeeds, the
         // retry's first try fails: running. Tick 3: its second try succeeds, and Once
         // succeeds. Ticks 4 to 6 again, but Once now fails.
@@ -573,15 +576,15 @@ TEST_SUITE("behavior3 nodes") {
     // loops, which wait for the next tick with their child finished, see it.
     TEST_CASE("a retry loop resumes with the status of a child a Delay ran between ticks") {
         const std::string delayed_success =
-            b3("Invert", "", {b3("Delay", R"({"delay": 0})", {success})});
+            b3("Invert", "", {b3("Delay", R"({"delay": 0})", {just_success})});
         // behavior3-ts: running, then success (the Delay's JustSuccess ran last).
         CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {delayed_success}), 4, 0.5) ==
               "rsrs");
-        const std::string delayed_failure = b3("Delay", R"({"delay": 0})", {failure});
+        const std::string delayed_failure = b3("Delay", R"({"delay": 0})", {just_failure});
         CHECK(run_b3(b3("RetryUntilFailure", R"({"count": 2})", {delayed_failure}), 4, 0.5) ==
               "rsrs");
         // Without a run between ticks, the node resumes with its own running: the next try.
-        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {failure}), 4, 0.5) == "rrfr");
+        CHECK(run_b3(b3("RetryUntilSuccess", R"({"count": 2})", {just_failure}), 4, 0.5) == "rrfr");
     }
 
     TEST_CASE("Delay takes its delay from input 1, and fails rather than drop a run") {
@@ -629,7 +632,7 @@ TEST_SUITE("behavior3 nodes") {
 
     TEST_CASE("Delay's cacheVars are variable names, refused otherwise where they stand") {
         const load_result r =
-            load_b3(b3("Delay", R"({"delay": 1, "cacheVars": ["n", 3]})", {success}));
+            load_b3(b3("Delay", R"({"delay": 1, "cacheVars": ["n", 3]})", {just_success}));
         CHECK_FALSE(r);
         const diagnostic d = only(r, diagnostic_code::wrong_param_type);
         CHECK(d.message.find("argument 'cacheVars' lists variable names; entry 2 is an integer") !=
@@ -638,7 +641,7 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     TEST_CASE("the agent's own events cannot be posted by the program") {
-        agent a(b3_tree(success));
+        agent a(b3_tree(just_success));
         CHECK_THROWS_WITH_AS(a.post_event("canopy:tick"),
                              doctest::Contains("one of the agent's own events"), error);
     }
@@ -646,10 +649,10 @@ TEST_SUITE("behavior3 nodes") {
     TEST_CASE("a negative count or time loads and runs as behavior3-ts runs it") {
         // Repeat of -1 runs no iteration; a retry of -2 tries once, then gives up; Wait and
         // Timeout of a time past finish at their next tick.
-        CHECK(run_b3(b3("Repeat", R"({"count": -1})", {failure}), 1) == "s");
+        CHECK(run_b3(b3("Repeat", R"({"count": -1})", {just_failure}), 1) == "s");
         CHECK(run_b3(b3("Sequence", "",
                         {b3("Wait", R"({"time": -0.5})"),
-                         b3("RetryUntilSuccess", R"({"count": -2})", {failure})}),
+                         b3("RetryUntilSuccess", R"({"count": -2})", {just_failure})}),
                      3) == "rrf");
         agent timed(b3_tree(b3("Timeout", R"({"time": -1})", {b3("Wait", R"({"time": 1})")})));
         CHECK(timed.tick(0.1) == status::running);
@@ -660,11 +663,12 @@ TEST_SUITE("behavior3 nodes") {
     // under an action, only warns, and the node ticks the ones it uses.
     TEST_CASE("children a node does not use load with a warning and are never ticked") {
         const std::string extra = scripted("f");  // logs each run it starts
-        load_result r = load_b3(b3("Sequence", "",
-                                   {b3("Invert", "", {failure, extra}),
-                                    b3("Watchdog", "", {success, success, failure, extra}),
-                                    b3("Switch", "", {b3("Case", "", {success, success, extra})}),
-                                    b3("JustSuccess", "", {extra})}));
+        load_result r =
+            load_b3(b3("Sequence", "",
+                       {b3("Invert", "", {just_failure, extra}),
+                        b3("Watchdog", "", {just_success, just_success, just_failure, extra}),
+                        b3("Switch", "", {b3("Case", "", {just_success, just_success, extra})}),
+                        b3("JustSuccess", "", {extra})}));
         REQUIRE(r);
         CHECK(only(r, diagnostic_code::decorator_child_count).severity ==
               diagnostic_severity::warning);
@@ -691,12 +695,14 @@ TEST_SUITE("behavior3 nodes") {
             CHECK_FALSE(r);
             return only(r, code);
         };
-        diagnostic d = refused(b3("RetryUntilSuccess", R"({"count": "x"})", {success}),
+        diagnostic d = refused(b3("RetryUntilSuccess", R"({"count": "x"})", {just_success}),
                                diagnostic_code::wrong_param_type);
         CHECK(d.where.line == 1);
-        d = refused(b3("Watchdog", "", {success, success}), diagnostic_code::invalid_param);
+        d = refused(b3("Watchdog", "", {just_success, just_success}),
+                    diagnostic_code::invalid_param);
         CHECK(d.message.find("exactly 3 children") != std::string::npos);
-        d = refused(b3("Switch", "", {b3("Case", "", {success})}), diagnostic_code::invalid_param);
+        d = refused(b3("Switch", "", {b3("Case", "", {just_success})}),
+                    diagnostic_code::invalid_param);
         CHECK(d.message.find("exactly 2 children") != std::string::npos);
         d = refused(b3("Once"), diagnostic_code::decorator_child_count);
         d = refused(b3("WaitForEvent"), diagnostic_code::missing_param);
@@ -704,7 +710,7 @@ TEST_SUITE("behavior3 nodes") {
         // Both the argument and its input slot: behavior3-ts reads the input (_checkOneof),
         // behavior3editor refuses both; a warning.
         load_result both = load_b3(R"({"name": "Repeat", "args": {"count": 2}, "input": ["n"],
-            "children": [)" + success +
+            "children": [)" + just_success +
                                    "]}");
         CHECK(both);
         d = only(both, diagnostic_code::duplicate_field);
@@ -712,20 +718,21 @@ TEST_SUITE("behavior3 nodes") {
     }
 
     TEST_CASE("family nodes round-trip through the behavior3 writer and every other format") {
-        const std::string root = b3(
-            "Sequence", "",
-            {// Keys the registry declares, so that the formats without implicit keys read them.
-             R"({"name": "Repeat", "input": ["count"], "children": [)" + success + "]}",
-             b3("RetryUntilSuccess", R"({"count": 3})", {failure}),
-             b3("RetryUntilFailure", "", {failure}),
-             b3("RepeatUntilSuccess", R"({"maxLoop": 2})", {failure}),
-             b3("RepeatUntilFailure", "", {failure}), b3("Wait", R"({"time": 1.5, "random": 0.5})"),
-             R"({"name": "Timeout", "input": ["health"], "children": [)" + success + "]}",
-             b3("Parallel", "", {success, failure}),
-             b3("Switch", "", {b3("Case", "", {success, failure})}),
-             b3("AlwaysRunning", "", {success}), b3("Once", "", {success}),
-             b3("WaitForEvent", R"({"event": "hit"})"),
-             b3("Watchdog", "", {success, success, failure})});
+        const std::string root =
+            b3("Sequence", "",
+               {// Keys the registry declares, so that the formats without implicit keys read them.
+                R"({"name": "Repeat", "input": ["count"], "children": [)" + just_success + "]}",
+                b3("RetryUntilSuccess", R"({"count": 3})", {just_failure}),
+                b3("RetryUntilFailure", "", {just_failure}),
+                b3("RepeatUntilSuccess", R"({"maxLoop": 2})", {just_failure}),
+                b3("RepeatUntilFailure", "", {just_failure}),
+                b3("Wait", R"({"time": 1.5, "random": 0.5})"),
+                R"({"name": "Timeout", "input": ["health"], "children": [)" + just_success + "]}",
+                b3("Parallel", "", {just_success, just_failure}),
+                b3("Switch", "", {b3("Case", "", {just_success, just_failure})}),
+                b3("AlwaysRunning", "", {just_success}), b3("Once", "", {just_success}),
+                b3("WaitForEvent", R"({"event": "hit"})"),
+                b3("Watchdog", "", {just_success, just_success, just_failure})});
         const std::string text = R"({"name": "t", "root": )" + root + "}";
         read_result first = read_records(text, file_format::behavior3, "t.json");
         REQUIRE(first.complete);

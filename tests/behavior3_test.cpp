@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-read_result read(const std::string& text, const std::string& path = "t.json") {
+read_result read_behavior3(const std::string& text, const std::string& path = "t.json") {
     return read_records(text, file_format::behavior3, path);
 }
 
@@ -82,7 +82,7 @@ std::string diagnostics_text(const read_result& r) {
 
 // Reads text that must read without a problem.
 tree_document read_clean(const std::string& text, const std::string& path = "t.json") {
-    read_result r = read(text, path);
+    read_result r = read_behavior3(text, path);
     INFO(diagnostics_text(r));
     CHECK(r.diagnostics.empty());
     CHECK(r.complete);
@@ -225,7 +225,8 @@ TEST_SUITE("behavior3") {
     }
 
     TEST_CASE("names a nested tree without a name after its file") {
-        read_result r = read(R"({"root": {"id": 1, "name": "A"}})", "trees/patrol.v2.json");
+        read_result r =
+            read_behavior3(R"({"root": {"id": 1, "name": "A"}})", "trees/patrol.v2.json");
         REQUIRE(r.document.trees.size() == 1);
         CHECK(r.document.trees.front().name() == "patrol.v2");
         CHECK(r.document.main_tree == "patrol.v2");
@@ -317,10 +318,12 @@ TEST_SUITE("behavior3") {
                       child) == "2<1 Parallel success_threshold=1\n3<2 A\n");
         }
         SUBCASE("the escape alone names no type, in either flavour") {
-            read_result nested = read(R"({"name": "t", "root": {"id": 1, "name": "canopy."}})");
+            read_result nested =
+                read_behavior3(R"({"name": "t", "root": {"id": 1, "name": "canopy."}})");
             CHECK(only(nested, diagnostic_code::unknown_type).message.find("names no node type") !=
                   std::string::npos);
-            read_result classic = read(R"({"root": "a", "nodes": {"a": {"name": "canopy."}}})");
+            read_result classic =
+                read_behavior3(R"({"root": "a", "nodes": {"a": {"name": "canopy."}}})");
             CHECK(only(classic, diagnostic_code::unknown_type).message.find("'canopy.'") !=
                   std::string::npos);
         }
@@ -370,7 +373,7 @@ TEST_SUITE("behavior3") {
             CHECK(one("RepeatUntilSuccess") == "1<0 RepeatUntilSuccess\n2<1 X\n");
         }
         SUBCASE("a unit conversion cannot apply to a blackboard variable") {
-            read_result r = read(R"({"root": "a", "nodes": {"a": {"name": "Wait",
+            read_result r = read_behavior3(R"({"root": "a", "nodes": {"a": {"name": "Wait",
   "properties": {"milliseconds": "{delay}"}}}})");
             diagnostic d = only(r, diagnostic_code::unsupported_feature);
             CHECK(d.where == source_location{2, 34});
@@ -412,33 +415,33 @@ TEST_SUITE("behavior3") {
 
     TEST_CASE("reports a classic tree's broken links, located") {
         SUBCASE("a child id that names no node") {
-            diagnostic d = only(read(R"({"root": "a", "nodes": {
+            diagnostic d = only(read_behavior3(R"({"root": "a", "nodes": {
   "a": {"name": "MemSequence", "children": ["b", "zz"]}, "b": {"name": "B"}}})"),
                                 diagnostic_code::unknown_parent);
             CHECK(d.where == source_location{2, 50});
             CHECK(d.message == "child 'zz' of node 'a' names none of the tree's 'nodes'");
         }
         SUBCASE("a cycle") {
-            diagnostic d = only(read(R"({"root": "a", "nodes": {
+            diagnostic d = only(read_behavior3(R"({"root": "a", "nodes": {
   "a": {"name": "MemSequence", "children": ["b"]},
   "b": {"name": "Inverter", "child": "a"}}})"),
                                 diagnostic_code::parent_cycle);
             CHECK(d.where == source_location{2, 3});
         }
         SUBCASE("a node with two parents") {
-            diagnostic d = only(read(R"({"root": "a", "nodes": {
+            diagnostic d = only(read_behavior3(R"({"root": "a", "nodes": {
   "a": {"name": "MemSequence", "children": ["b", "b"]},
   "b": {"name": "B"}}})"),
                                 diagnostic_code::duplicate_id);
             CHECK(d.where == source_location{3, 3});
         }
         SUBCASE("a root that names no node") {
-            diagnostic d = only(read(R"({"root": "x", "nodes": {"a": {"name": "A"}}})"),
+            diagnostic d = only(read_behavior3(R"({"root": "x", "nodes": {"a": {"name": "A"}}})"),
                                 diagnostic_code::no_root);
             CHECK(d.where == source_location{1, 10});
         }
         SUBCASE("no root") {
-            diagnostic d = only(read(R"({"title": "empty", "root": null, "nodes": {}})"),
+            diagnostic d = only(read_behavior3(R"({"title": "empty", "root": null, "nodes": {}})"),
                                 diagnostic_code::no_root);
             CHECK(d.where == source_location{1, 28});
         }
@@ -472,7 +475,7 @@ TEST_SUITE("behavior3") {
             CHECK(two.main_tree == "b");
         }
         SUBCASE("a subtree node whose tree is missing") {
-            diagnostic d = only(read(R"({"trees": [{"id": "t1", "title": "a", "root": "x",
+            diagnostic d = only(read_behavior3(R"({"trees": [{"id": "t1", "title": "a", "root": "x",
   "nodes": {"x": {"name": "t9", "category": "tree"}}}]})"),
                                 diagnostic_code::unknown_tree);
             CHECK(d.where == source_location{2, 27});
@@ -586,12 +589,13 @@ TEST_SUITE("behavior3") {
             "1<0 Sequence\n2<1 A\n");
         SUBCASE("imports are lists of paths") {
             diagnostic d =
-                only(read(R"({"name": "t", "variables": {"imports": [3]}, "root": {"name": "A"}})"),
+                only(read_behavior3(
+                         R"({"name": "t", "variables": {"imports": [3]}, "root": {"name": "A"}})"),
                      diagnostic_code::wrong_field_type);
             CHECK(d.where == source_location{1, 41});
         }
         SUBCASE("overrides are kept for the subtree files, each field of the right kind") {
-            read_result r = read(R"({"name": "t", "overrides": {
+            read_result r = read_behavior3(R"({"name": "t", "overrides": {
   "meew": {"args": {"message": "hi"}, "desc": 3, "input": ["a", ""], "disabled": true,
            "name": "B"}}, "root": {"id": "1", "name": "A", "uuid": "self"}})");
             INFO(diagnostics_text(r));
@@ -613,7 +617,7 @@ TEST_SUITE("behavior3") {
             CHECK(note->value == "self");
         }
         SUBCASE("an override without a uuid changes nothing, and says so") {
-            diagnostic d = only(read(R"({"name": "t", "overrides": {"": {}},
+            diagnostic d = only(read_behavior3(R"({"name": "t", "overrides": {"": {}},
   "root": {"id": "1", "name": "A"}})"),
                                 diagnostic_code::missing_field);
             CHECK(d.where == source_location{1, 29});
@@ -746,7 +750,7 @@ TEST_SUITE("behavior3") {
             std::string uses = text;
             uses.replace(uses.find(R"("name": "Look"})"), 15,
                          R"("name": "t2", "category": "tree"})");
-            diagnostic d = only(read(uses), diagnostic_code::no_root);
+            diagnostic d = only(read_behavior3(uses), diagnostic_code::no_root);
             CHECK(d.where.line == 6);
             CHECK(d.message.find("'t2'") != std::string::npos);
         }
@@ -1025,28 +1029,29 @@ TEST_SUITE("behavior3") {
 
     TEST_CASE("reports problems where they are, with line and column") {
         SUBCASE("an unknown key, with a suggestion") {
-            diagnostic d = only(read(R"({"name": "t", "root": {"id": 1, "name": "A",
+            diagnostic d = only(read_behavior3(R"({"name": "t", "root": {"id": 1, "name": "A",
   "chidlren": []}})"),
                                 diagnostic_code::unknown_field);
             CHECK(d.where == source_location{2, 3});
             CHECK(d.message == "unknown key 'chidlren' in a node (did you mean 'children'?)");
         }
         SUBCASE("a node whose name is empty") {
-            diagnostic d = only(read(R"({"name": "t", "root": {"id": 1, "name": ""}})"),
+            diagnostic d = only(read_behavior3(R"({"name": "t", "root": {"id": 1, "name": ""}})"),
                                 diagnostic_code::missing_field);
             CHECK(d.where == source_location{1, 41});
-            diagnostic c = only(read(R"({"root": "a", "nodes": {"a": {"name": null}}})"),
+            diagnostic c = only(read_behavior3(R"({"root": "a", "nodes": {"a": {"name": null}}})"),
                                 diagnostic_code::missing_field);
             CHECK(c.where == source_location{1, 39});
         }
         SUBCASE("a field of the wrong type") {
-            diagnostic d = only(read(R"({"name": "t", "root": {"id": 1, "name": 7}})"),
+            diagnostic d = only(read_behavior3(R"({"name": "t", "root": {"id": 1, "name": 7}})"),
                                 diagnostic_code::wrong_field_type);
             CHECK(d.where == source_location{1, 41});
             CHECK(d.message == "'name' must be a string, not an integer");
         }
         SUBCASE("an argument given twice, as an argument and as its input: the input's") {
-            const read_result both = read(R"({"name": "t", "root": {"id": 1, "name": "Wait",
+            const read_result both =
+                read_behavior3(R"({"name": "t", "root": {"id": 1, "name": "Wait",
   "args": {"time": 1}, "input": ["t"]}})");
             diagnostic d = only(both, diagnostic_code::duplicate_field);
             CHECK(d.where == source_location{2, 34});
@@ -1054,25 +1059,28 @@ TEST_SUITE("behavior3") {
             CHECK(std::get<std::string>(both.document.trees[0].params_begin(0)->value) == "{t}");
         }
         SUBCASE("$override, whose entries are objects") {
-            diagnostic d = only(
-                read(R"({"name": "t", "$override": {"x": 1}, "root": {"id": 1, "name": "A"}})"),
-                diagnostic_code::wrong_field_type);
+            diagnostic d =
+                only(read_behavior3(
+                         R"({"name": "t", "$override": {"x": 1}, "root": {"id": 1, "name": "A"}})"),
+                     diagnostic_code::wrong_field_type);
             CHECK(d.where == source_location{1, 34});
         }
         SUBCASE("a syntax error stops the read") {
-            read_result r = read("{\"name\": \"t\",\n \"root\": {]}");
+            read_result r = read_behavior3("{\"name\": \"t\",\n \"root\": {]}");
             CHECK_FALSE(r.complete);
             CHECK(only(r, diagnostic_code::syntax_error).where == source_location{2, 11});
         }
         SUBCASE("a workspace file holds no tree") {
-            diagnostic d = only(read(R"({"files": [{"path": "a.json"}], "settings": {}})"),
-                                diagnostic_code::unexpected_element);
+            diagnostic d =
+                only(read_behavior3(R"({"files": [{"path": "a.json"}], "settings": {}})"),
+                     diagnostic_code::unexpected_element);
             CHECK(d.where == source_location{1, 1});
         }
         SUBCASE("an object that is no behavior3 tree") {
-            only(read(R"({"title": "t"})"), diagnostic_code::missing_field);
-            only(read(R"({"data": {"data": {"trees": []}}})"), diagnostic_code::missing_field);
-            only(read("42"), diagnostic_code::unexpected_element);
+            only(read_behavior3(R"({"title": "t"})"), diagnostic_code::missing_field);
+            only(read_behavior3(R"({"data": {"data": {"trees": []}}})"),
+                 diagnostic_code::missing_field);
+            only(read_behavior3("42"), diagnostic_code::unexpected_element);
         }
     }
 
@@ -1380,7 +1388,7 @@ TEST_SUITE("behavior3") {
                     }
                     if (text.empty()) text = " ";
                 }
-                read_result r = read(text);
+                read_result r = read_behavior3(text);
                 for (const diagnostic& d : r.diagnostics) {
                     CHECK(d.where.line >= 1);  // every problem is located
                 }
@@ -1411,7 +1419,7 @@ TEST_SUITE("behavior3") {
                 CAPTURE(entry.path());
                 ++files;
                 const std::string text = read_file_text(entry.path());
-                read_result r = read(text, entry.path().string());
+                read_result r = read_behavior3(text, entry.path().string());
                 if (entry.path().extension() == ".b3-workspace") {
                     // Not a tree file (the loader refuses its extension); read anyway, it
                     // says what it is.

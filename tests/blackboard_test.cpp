@@ -13,13 +13,14 @@ namespace {
 
 // Counts its ticks into an output port, and reads its step from an input that a file may
 // bind to a key: the way a node author writes ports.
-class counter final : public stateful_node<std::int64_t> {
+class step_counter final : public stateful_node<std::int64_t> {
 public:
     static std::vector<param_spec> parameters() {
         return {param_spec::optional("step", std::int64_t{1}),
                 param_spec::output_port("total", param_type::integer)};
     }
-    explicit counter(const param_list& params) : step_(params, "step"), total_(params, "total") {}
+    explicit step_counter(const param_list& params)
+        : step_(params, "step"), total_(params, "total") {}
     status tick(context& ctx) const override {
         std::int64_t& sum = state(ctx);
         sum += step_.get(ctx);
@@ -34,11 +35,11 @@ private:
 
 registry port_registry() {
     registry reg = testing::runtime_registry();
-    reg.add<counter>("Counter", 400);
+    reg.add<step_counter>("Counter", 400);
     return reg;
 }
 
-load_result load_json(const std::string& text, const registry& reg = port_registry()) {
+load_result load_with_ports(const std::string& text, const registry& reg = port_registry()) {
     return try_load_text(text, file_format::flat_json, reg, "t.json");
 }
 
@@ -49,7 +50,7 @@ TEST_SUITE("blackboard") {
         const std::string board =
             R"({"patrol_wait": {"type": "number", "default": 2.5}, "target": "string",
                 "lives": {"type": "integer", "default": 3}, "angry": {"type": "boolean"}})";
-        load_result json = load_json(with_board(board, {record(1, 0, "AlwaysSuccess")}));
+        load_result json = load_with_ports(with_board(board, {record(1, 0, "AlwaysSuccess")}));
         REQUIRE(json);
         load_result xml = try_load_text(R"(<tree>
   <blackboard>
@@ -76,7 +77,7 @@ TEST_SUITE("blackboard") {
 
     TEST_CASE("string values live in the agent's block, of any length") {
         load_result loaded =
-            load_json(with_board(R"({"mode": "string"})", {record(1, 0, "AlwaysSuccess")}));
+            load_with_ports(with_board(R"({"mode": "string"})", {record(1, 0, "AlwaysSuccess")}));
         REQUIRE(loaded);
         agent a(loaded.tree);
         a.blackboard().set("mode", "patrol");
@@ -92,9 +93,10 @@ TEST_SUITE("blackboard") {
 
     TEST_CASE("declarations that cannot be are located errors") {
         SUBCASE("an unknown type") {
-            diagnostic d = testing::only(
-                load_json(with_board(R"({"speed": "float"})", {record(1, 0, "AlwaysSuccess")})),
-                diagnostic_code::invalid_key);
+            diagnostic d =
+                testing::only(load_with_ports(with_board(R"({"speed": "float"})",
+                                                         {record(1, 0, "AlwaysSuccess")})),
+                              diagnostic_code::invalid_key);
             CHECK(d.message ==
                   "blackboard key 'speed' has type 'float'; a key is an integer, number, "
                   "boolean, string or a type the program registers");
@@ -102,24 +104,25 @@ TEST_SUITE("blackboard") {
             CHECK(d.where == source_location{1, 17});
         }
         SUBCASE("a default of another type") {
-            CHECK(
-                testing::only(load_json(with_board(R"({"n": {"type": "integer", "default": "x"}})",
-                                                   {record(1, 0, "AlwaysSuccess")})),
-                              diagnostic_code::invalid_key)
-                    .message == "blackboard key 'n' is an integer, so its default cannot be \"x\"");
+            CHECK(testing::only(
+                      load_with_ports(with_board(R"({"n": {"type": "integer", "default": "x"}})",
+                                                 {record(1, 0, "AlwaysSuccess")})),
+                      diagnostic_code::invalid_key)
+                      .message ==
+                  "blackboard key 'n' is an integer, so its default cannot be \"x\"");
         }
         SUBCASE("an empty type is an unknown type, not a silently dropped key") {
             CHECK(
-                testing::only(load_json(with_board(R"({"n": {"type": ""}})",
-                                                   {record(1, 0, "AlwaysSuccess")})),
+                testing::only(load_with_ports(with_board(R"({"n": {"type": ""}})",
+                                                         {record(1, 0, "AlwaysSuccess")})),
                               diagnostic_code::invalid_key)
                     .message ==
                 "blackboard key 'n' has type ''; a key is an integer, number, boolean, string or a "
                 "type the program registers");
         }
         SUBCASE("a program key of another type") {
-            CHECK(testing::only(load_json(with_board(R"({"health": "integer"})",
-                                                     {record(1, 0, "AlwaysSuccess")})),
+            CHECK(testing::only(load_with_ports(with_board(R"({"health": "integer"})",
+                                                           {record(1, 0, "AlwaysSuccess")})),
                                 diagnostic_code::invalid_key)
                       .message ==
                   "blackboard key 'health' is an integer here, but the program declares it a "
@@ -127,13 +130,13 @@ TEST_SUITE("blackboard") {
         }
         SUBCASE("a program key of the same type takes the file's default") {
             load_result loaded =
-                load_json(with_board(R"({"health": {"type": "number", "default": 80}})",
-                                     {record(1, 0, "AlwaysSuccess")}));
+                load_with_ports(with_board(R"({"health": {"type": "number", "default": 80}})",
+                                           {record(1, 0, "AlwaysSuccess")}));
             REQUIRE(loaded);
             CHECK(agent(loaded.tree).blackboard().get<double>("health") == 80.0);
         }
         SUBCASE("a declaration without a type, and a misspelled field") {
-            load_result loaded = load_json(
+            load_result loaded = load_with_ports(
                 with_board(R"({"n": {"typ": "integer"}})", {record(1, 0, "AlwaysSuccess")}));
             CHECK(testing::only(loaded, diagnostic_code::unknown_field).message ==
                   "unknown key 'typ' in blackboard key 'n' (did you mean 'type'?)");
@@ -141,33 +144,35 @@ TEST_SUITE("blackboard") {
                   "blackboard key 'n' has no 'type' (integer, number, boolean or string)");
         }
         SUBCASE("an object or array where a declaration or its fields go") {
-            CHECK(
-                testing::only(load_json(with_board(R"({"n": {"type": "integer", "default": [1]}})",
-                                                   {record(1, 0, "AlwaysSuccess")})),
-                              diagnostic_code::wrong_field_type)
-                    .message == "'default' must be a number, a string or a boolean, not an array");
-            CHECK(testing::only(load_json(with_board(R"({"n": ["integer"]})",
-                                                     {record(1, 0, "AlwaysSuccess")})),
+            CHECK(testing::only(
+                      load_with_ports(with_board(R"({"n": {"type": "integer", "default": [1]}})",
+                                                 {record(1, 0, "AlwaysSuccess")})),
+                      diagnostic_code::wrong_field_type)
+                      .message ==
+                  "'default' must be a number, a string or a boolean, not an array");
+            CHECK(testing::only(load_with_ports(with_board(R"({"n": ["integer"]})",
+                                                           {record(1, 0, "AlwaysSuccess")})),
                                 diagnostic_code::wrong_field_type)
                       .message ==
                   "blackboard key 'n' must be declared as {\"type\": ..., \"default\": ...} or by "
                   "its type's name, not an array");
-            CHECK(testing::only(load_json(with_board(R"(["n"])", {record(1, 0, "AlwaysSuccess")})),
-                                diagnostic_code::wrong_field_type)
+            CHECK(testing::only(
+                      load_with_ports(with_board(R"(["n"])", {record(1, 0, "AlwaysSuccess")})),
+                      diagnostic_code::wrong_field_type)
                       .message ==
                   "'blackboard' must be an object of key declarations, not an array");
-            CHECK(
-                testing::only(load_json(with_board(R"({"n": {"type": "integer", "default": null}})",
-                                                   {record(1, 0, "AlwaysSuccess")})),
-                              diagnostic_code::wrong_field_type)
-                    .message == "'default' must be a number, a string or a boolean, not null");
+            CHECK(testing::only(
+                      load_with_ports(with_board(R"({"n": {"type": "integer", "default": null}})",
+                                                 {record(1, 0, "AlwaysSuccess")})),
+                      diagnostic_code::wrong_field_type)
+                      .message == "'default' must be a number, a string or a boolean, not null");
         }
     }
 
     TEST_CASE("a parameter given as {key} reads the key's current value at every tick") {
         load_result loaded =
-            load_json(with_board(R"({"patrol_wait": {"type": "number", "default": 0.3}})",
-                                 {record(1, 0, "Wait", R"({"seconds": "{patrol_wait}"})")}));
+            load_with_ports(with_board(R"({"patrol_wait": {"type": "number", "default": 0.3}})",
+                                       {record(1, 0, "Wait", R"({"seconds": "{patrol_wait}"})")}));
         REQUIRE(loaded);
         agent a(loaded.tree);
         CHECK(run(a, 5, 0.1) == "rrrsr");  // 0.3 s: elapsed 0, 0.1, 0.2, 0.3
@@ -181,14 +186,14 @@ TEST_SUITE("blackboard") {
 
     TEST_CASE("a bound parameter's key must exist and fit the parameter's type, at load") {
         SUBCASE("unknown key, with the nearest name") {
-            diagnostic d = testing::only(
-                load_json(testing::json_tree({record(1, 0, "Wait", R"({"seconds": "{helth}"})")})),
-                diagnostic_code::unknown_key);
+            diagnostic d = testing::only(load_with_ports(testing::json_tree(
+                                             {record(1, 0, "Wait", R"({"seconds": "{helth}"})")})),
+                                         diagnostic_code::unknown_key);
             CHECK(d.message == "unknown blackboard key 'helth' (did you mean 'health'?)");
             CHECK(d.where == source_location{2, 53});  // at the parameter
         }
         SUBCASE("an input of another type") {
-            CHECK(testing::only(load_json(testing::json_tree(
+            CHECK(testing::only(load_with_ports(testing::json_tree(
                                     {record(1, 0, "Wait", R"({"seconds": "{alarm}"})")})),
                                 diagnostic_code::key_type_mismatch)
                       .message ==
@@ -196,9 +201,9 @@ TEST_SUITE("blackboard") {
                   "a boolean");
         }
         SUBCASE("an integer key fits a number parameter, not the other way round") {
-            CHECK(
-                load_json(testing::json_tree({record(1, 0, "Wait", R"({"seconds": "{count}"})")})));
-            CHECK(testing::only(load_json(testing::json_tree(
+            CHECK(load_with_ports(
+                testing::json_tree({record(1, 0, "Wait", R"({"seconds": "{count}"})")})));
+            CHECK(testing::only(load_with_ports(testing::json_tree(
                                     {record(1, 0, "Counter", R"({"step": "{health}"})")})),
                                 diagnostic_code::key_type_mismatch)
                       .message ==
@@ -206,7 +211,7 @@ TEST_SUITE("blackboard") {
                   "holds a number");
         }
         SUBCASE("a parameter its node fixes at load refuses a key") {
-            CHECK(testing::only(load_json(testing::json_tree(
+            CHECK(testing::only(load_with_ports(testing::json_tree(
                                     {record(1, 0, "WaitTicks", R"({"ticks": "{count}"})")})),
                                 diagnostic_code::invalid_param)
                       .message ==
@@ -224,7 +229,7 @@ TEST_SUITE("blackboard") {
     }
 
     TEST_CASE("an output port writes the key the file names; left out, it writes nowhere") {
-        load_result loaded = load_json(testing::json_tree(
+        load_result loaded = load_with_ports(testing::json_tree(
             {record(1, 0, "Sequence"), record(2, 1, "Counter", R"({"total": "{count}"})"),
              record(3, 1, "Counter", R"({"step": "{count}", "total": "health"})"),
              record(4, 1, "Counter")}));
@@ -236,14 +241,14 @@ TEST_SUITE("blackboard") {
         a.tick(0.1);
         CHECK(a.blackboard().get<std::int64_t>("count") == 2);
         CHECK(a.blackboard().get<double>("health") == 3.0);  // 1 + 2
-        CHECK(testing::only(load_json(testing::json_tree(
+        CHECK(testing::only(load_with_ports(testing::json_tree(
                                 {record(1, 0, "Counter", R"({"total": "{alarm}"})")})),
                             diagnostic_code::key_type_mismatch)
                   .message ==
               "parameter 'total' of 'Counter' writes an integer, but blackboard key 'alarm' holds "
               "a boolean");
         CHECK(testing::only(
-                  load_json(testing::json_tree({record(1, 0, "Counter", R"({"total": 3})")})),
+                  load_with_ports(testing::json_tree({record(1, 0, "Counter", R"({"total": 3})")})),
                   diagnostic_code::wrong_param_type)
                   .message ==
               "parameter 'total' of 'Counter' is an output: give the blackboard key it writes, as "
@@ -251,7 +256,7 @@ TEST_SUITE("blackboard") {
     }
 
     TEST_CASE("SetBlackboard copies between keys and CheckBlackboard compares strings and keys") {
-        load_result loaded = load_json(with_board(
+        load_result loaded = load_with_ports(with_board(
             R"({"mode": "string", "last_mode": "string", "limit": {"type": "number", "default": 50}})",
             {record(1, 0, "Sequence"),
              record(2, 1, "SetBlackboard", R"({"key": "mode", "value": "patrol"})"),
@@ -271,7 +276,7 @@ TEST_SUITE("blackboard") {
         CHECK(a.tick(0.1) == status::failure);  // health 7 < limit 5 no longer holds
         CHECK(a.last_status(5) == status::failure);
         const std::string text(100, 'z');  // no longer refused for its length
-        load_result long_text = load_json(with_board(
+        load_result long_text = load_with_ports(with_board(
             R"({"mode": "string"})",
             {record(1, 0, "SetBlackboard", R"({"key": "mode", "value": ")" + text + "\"}")}));
         REQUIRE(long_text);

@@ -217,7 +217,7 @@ private:
     Log* log_;
 };
 
-std::string tree_of(const std::string& body) {
+std::string sequence_tree(const std::string& body) {
     return R"(<root BTCPP_format="4"><BehaviorTree ID="M"><Sequence>)" + body +
            "</Sequence></BehaviorTree></root>";
 }
@@ -787,7 +787,7 @@ TEST_SUITE("BehaviorTree.CPP API") {
         factory.registerNodeType<Make<Cat>>("MakeCat");
         factory.registerNodeType<Make<Sphynx>>("MakeSphynx");
         factory.registerNodeType<Greet<Animal>>("GreetAnimal", std::ref(out));
-        const std::string xml = tree_of(R"(<MakeCat out="{pet}"/><GreetAnimal in="{pet}"/>
+        const std::string xml = sequence_tree(R"(<MakeCat out="{pet}"/><GreetAnimal in="{pet}"/>
             <MakeSphynx out="{pet2}"/><GreetAnimal in="{pet2}"/>)");
         // Unregistered, an Animal port on a Cat key is refused where it stands.
         CHECK_THROWS_WITH_AS(static_cast<void>(factory.createTreeFromText(xml)),
@@ -819,7 +819,7 @@ TEST_SUITE("BehaviorTree.CPP API") {
         factory.registerNodeType<Make<Cat>>("MakeCat");
 
         BT::Tree tree =
-            factory.createTreeFromText(tree_of(R"(<CatAsAnimal out="{a}"/><GreetCat in="{a}"/>
+            factory.createTreeFromText(sequence_tree(R"(<CatAsAnimal out="{a}"/><GreetCat in="{a}"/>
                        <MakeAnimal out="{b}"/><GreetCat in="{b}"/>)"));
         CHECK(tree.tickWhileRunning() == BT::NodeStatus::FAILURE);
         REQUIRE(out.size() == 2);
@@ -828,12 +828,12 @@ TEST_SUITE("BehaviorTree.CPP API") {
         // Down through two casts is not a registered cast: refused at load, as in
         // BehaviorTree.CPP, which checks only direct casts down.
         CHECK_THROWS_AS(static_cast<void>(factory.createTreeFromText(
-                            tree_of(R"(<MakeAnimal out="{a}"/><GreetSphynx in="{a}"/>)"))),
+                            sequence_tree(R"(<MakeAnimal out="{a}"/><GreetSphynx in="{a}"/>)"))),
                         BT::RuntimeError);
         // A writer of a derived type on a key a reader of the base made first is refused too:
         // only inputs convert.
         CHECK_THROWS_AS(static_cast<void>(factory.createTreeFromText(
-                            tree_of(R"(<GreetAnimal in="{a}"/><MakeCat out="{a}"/>)"))),
+                            sequence_tree(R"(<GreetAnimal in="{a}"/><MakeCat out="{a}"/>)"))),
                         BT::RuntimeError);
     }
 
@@ -842,7 +842,7 @@ TEST_SUITE("BehaviorTree.CPP API") {
         std::vector<std::string> out;
         factory.registerNodeType<Make<Cat>>("MakeCat");
         factory.registerNodeType<Greet<Animal>>("GreetAnimal", std::ref(out));
-        const std::string xml = tree_of(R"(<MakeCat out="{pet}"/><GreetAnimal in="{pet}"/>)");
+        const std::string xml = sequence_tree(R"(<MakeCat out="{pet}"/><GreetAnimal in="{pet}"/>)");
         CHECK_THROWS_AS(static_cast<void>(factory.createTreeFromText(xml)), BT::RuntimeError);
         factory.polymorphicCastRegistry().registerCast<Cat, Animal>();
         BT::Tree tree = factory.createTreeFromText(xml);
@@ -854,7 +854,7 @@ TEST_SUITE("BehaviorTree.CPP API") {
         BT::BehaviorTreeFactory factory;
         CountSteps::Log log;
         factory.registerNodeType<CountSteps>("CountSteps", &log);
-        BT::Tree tree = factory.createTreeFromText(tree_of(R"(<CountSteps steps="3"/>)"));
+        BT::Tree tree = factory.createTreeFromText(sequence_tree(R"(<CountSteps steps="3"/>)"));
         CHECK(tree.tickExactlyOnce() == BT::NodeStatus::RUNNING);
         CHECK(tree.tickExactlyOnce() == BT::NodeStatus::RUNNING);
         CHECK(log.reached == std::vector<int>{1, 2});

@@ -21,7 +21,7 @@ BT::Ast::Environment environment() {
 }
 
 // The value of a script that must run without error.
-BT::Any run(BT::Ast::Environment& env, const std::string& script) {
+BT::Any run_script(BT::Ast::Environment& env, const std::string& script) {
     auto result = BT::ParseScriptAndExecute(env, script);
     const std::string error = result.has_value() ? std::string() : result.error();
     REQUIRE_MESSAGE(result.has_value(), script << ": " << error);
@@ -29,7 +29,7 @@ BT::Any run(BT::Ast::Environment& env, const std::string& script) {
 }
 
 // The message of a script that must fail, to parse or to run.
-std::string failure(BT::Ast::Environment& env, const std::string& script) {
+std::string failure_message(BT::Ast::Environment& env, const std::string& script) {
     auto result = BT::ParseScriptAndExecute(env, script);
     REQUIRE_MESSAGE(!result.has_value(), script << " did not fail");
     return result.error();
@@ -41,71 +41,71 @@ TEST_SUITE("btcpp scripting") {
     TEST_CASE("a script's value is its last statement's, as BehaviorTree.CPP's Any holds it") {
         auto env = environment();
         SUBCASE("an integer literal is an integer") {
-            const BT::Any value = run(env, "628");
+            const BT::Any value = run_script(env, "628");
             CHECK(value.isIntegral());
             CHECK(value.cast<int>() == 628);
-            CHECK(run(env, "0x100").cast<int>() == 256);
+            CHECK(run_script(env, "0x100").cast<int>() == 256);
         }
         SUBCASE("arithmetic, `-`, enums and bitwise operators give reals") {
-            CHECK(run(env, "-628").kind() == BT::Any::Kind::Real);
-            CHECK(run(env, "-628").cast<int>() == -628);
-            CHECK(run(env, "3.14e-2").cast<double>() == 0.0314);
-            CHECK(run(env, "2 + 3 * 4 - 1").cast<double>() == 13.0);
-            CHECK(run(env, "12 / 3 / 2").cast<double>() == 2.0);
-            CHECK(run(env, "6 | 3 & 5").cast<double>() == 7.0);
-            CHECK(run(env, "~0").cast<std::int64_t>() == -1);
+            CHECK(run_script(env, "-628").kind() == BT::Any::Kind::Real);
+            CHECK(run_script(env, "-628").cast<int>() == -628);
+            CHECK(run_script(env, "3.14e-2").cast<double>() == 0.0314);
+            CHECK(run_script(env, "2 + 3 * 4 - 1").cast<double>() == 13.0);
+            CHECK(run_script(env, "12 / 3 / 2").cast<double>() == 2.0);
+            CHECK(run_script(env, "6 | 3 & 5").cast<double>() == 7.0);
+            CHECK(run_script(env, "~0").cast<std::int64_t>() == -1);
         }
         SUBCASE("booleans and comparisons are 1 or 0") {
-            CHECK(run(env, "true").cast<int>() == 1);
-            CHECK(run(env, "!true").cast<int>() == 0);
-            CHECK(run(env, "1 < 2 < 3").cast<int>() == 1);
-            CHECK(run(env, "1 < 2 > 3").cast<int>() == 0);
-            CHECK(run(env, "false || true && true").cast<int>() == 1);
+            CHECK(run_script(env, "true").cast<int>() == 1);
+            CHECK(run_script(env, "!true").cast<int>() == 0);
+            CHECK(run_script(env, "1 < 2 < 3").cast<int>() == 1);
+            CHECK(run_script(env, "1 < 2 > 3").cast<int>() == 0);
+            CHECK(run_script(env, "false || true && true").cast<int>() == 1);
         }
         SUBCASE("text is text") {
-            const BT::Any value = run(env, "'hello world '");
+            const BT::Any value = run_script(env, "'hello world '");
             CHECK(value.isString());
             CHECK(value.cast<std::string>() == "hello world ");
-            CHECK(run(env, "3 > 2 ? 'yes' : 'no'").cast<std::string>() == "yes");
-            CHECK(run(env, "'n=' .. 3").cast<std::string>() == "n=3");
+            CHECK(run_script(env, "3 > 2 ? 'yes' : 'no'").cast<std::string>() == "yes");
+            CHECK(run_script(env, "'n=' .. 3").cast<std::string>() == "n=3");
         }
         SUBCASE("`..` of two numbers is empty, as there") {
-            CHECK(run(env, "1 .. 2").empty());
+            CHECK(run_script(env, "1 .. 2").empty());
         }
     }
 
     TEST_CASE("assignments write the blackboard: := makes an entry, = and += change it") {
         auto env = environment();
-        CHECK(run(env, "x := 3; y := 5; x + y").cast<double>() == 8.0);
+        CHECK(run_script(env, "x := 3; y := 5; x + y").cast<double>() == 8.0);
         CHECK(env.vars->getKeys().size() == 2);
         // An integer literal makes an integer entry, which += keeps an integer.
         CHECK(env.vars->getAnyCopy("x").isIntegral());
-        CHECK(run(env, "x += 1").cast<double>() == 4.0);
+        CHECK(run_script(env, "x += 1").cast<double>() == 4.0);
         CHECK(env.vars->getAnyCopy("x").isIntegral());
         CHECK(env.vars->get<int>("x") == 4);
-        CHECK(run(env, "x /= 2; x").cast<int>() == 2);
-        CHECK(run(env, "s := 'a'; s += 'b'; s = s .. 'c'").cast<std::string>() == "abc");
+        CHECK(run_script(env, "x /= 2; x").cast<int>() == 2);
+        CHECK(run_script(env, "s := 'a'; s += 'b'; s = s .. 'c'").cast<std::string>() == "abc");
         CHECK(env.vars->get<std::string>("s") == "abc");
         // `@` names the outermost blackboard's entry.
         auto child = BT::Blackboard::create(env.vars);
         BT::Ast::Environment inner{child, nullptr};
-        run(inner, "@top := 7");
+        run_script(inner, "@top := 7");
         CHECK(env.vars->get<int>("top") == 7);
     }
 
     TEST_CASE("an entry the program made keeps its type when a script assigns it") {
         auto env = environment();
         env.vars->set("ratio", 2.5);
-        CHECK(run(env, "ratio * 2").cast<double>() == 5.0);
+        CHECK(run_script(env, "ratio * 2").cast<double>() == 5.0);
         env.vars->createEntry("small",
                               BT::PortInfo(BT::PortDirection::INOUT, typeid(std::uint8_t), {}));
-        run(env, "small = 200");
+        run_script(env, "small = 200");
         CHECK(env.vars->get<int>("small") == 200);
         CHECK(env.vars->getAnyCopy("small").isType<std::uint8_t>());
-        CHECK(contains(failure(env, "small = 300"), "entry [small]"));
+        CHECK(contains(failure_message(env, "small = 300"), "entry [small]"));
         CHECK(env.vars->get<int>("small") == 200);
         // Text into a number's entry is read as a number; other text is refused.
-        run(env, "ratio = '1.5'");
+        run_script(env, "ratio = '1.5'");
         CHECK(env.vars->get<double>("ratio") == 1.5);
         CHECK_FALSE(BT::ParseScriptAndExecute(env, "ratio = 'abc'").has_value());
     }
@@ -115,14 +115,14 @@ TEST_SUITE("btcpp scripting") {
         env.enums = std::make_shared<BT::EnumsTable>();
         env.enums->insert({"RED", 1});
         env.enums->insert({"BLUE", 3});
-        run(env, "a := RED; b := BLUE");
+        run_script(env, "a := RED; b := BLUE");
         CHECK(env.vars->get<int>("a") == 1);
-        CHECK(run(env, "a != b").cast<int>() == 1);
-        CHECK(run(env, "b == BLUE ? 'blue' : 'other'").cast<std::string>() == "blue");
+        CHECK(run_script(env, "a != b").cast<int>() == 1);
+        CHECK(run_script(env, "b == BLUE ? 'blue' : 'other'").cast<std::string>() == "blue");
         // The entry RED may be assigned; reading RED still gives the enum.
-        run(env, "RED := 7");
+        run_script(env, "RED := 7");
         CHECK(env.vars->get<int>("RED") == 7);
-        CHECK(run(env, "RED").cast<int>() == 1);
+        CHECK(run_script(env, "RED").cast<int>() == 1);
     }
 
     TEST_CASE("parseStatements gives one expression per statement, run in turn") {
@@ -158,19 +158,19 @@ TEST_SUITE("btcpp scripting") {
 
     TEST_CASE("a run that fails says why, and what ran before the failure stays written") {
         auto env = environment();
-        CHECK(contains(failure(env, "foo"), "Variable not found: foo"));
-        CHECK(contains(failure(env, "missing = 1"), "[missing] doesn't exist"));
+        CHECK(contains(failure_message(env, "foo"), "Variable not found: foo"));
+        CHECK(contains(failure_message(env, "missing = 1"), "[missing] doesn't exist"));
         CHECK(env.vars->getEntry("missing") == nullptr);
-        CHECK(contains(failure(env, "s := 'a'; s - 1"), "Operation not permitted"));
-        CHECK(contains(failure(env, "n := 5; n ^ 5.1"), "not an integer"));
-        CHECK(contains(failure(env, "n = 'five'"), "string to number"));
+        CHECK(contains(failure_message(env, "s := 'a'; s - 1"), "Operation not permitted"));
+        CHECK(contains(failure_message(env, "n := 5; n ^ 5.1"), "not an integer"));
+        CHECK(contains(failure_message(env, "n = 'five'"), "string to number"));
         CHECK(env.vars->get<int>("n") == 5);
 
         env.vars->createEntry("empty", BT::PortInfo(BT::PortDirection::INOUT, typeid(int), {}));
-        CHECK(contains(failure(env, "empty < 0"), "not initialized"));
-        CHECK(contains(failure(env, "empty += 1"), "not initialized"));
+        CHECK(contains(failure_message(env, "empty < 0"), "not initialized"));
+        CHECK(contains(failure_message(env, "empty += 1"), "not initialized"));
 
-        run(env, "kept := 0");
+        run_script(env, "kept := 0");
         CHECK_FALSE(BT::ParseScriptAndExecute(env, "kept := 1; nothing = 2").has_value());
         CHECK(env.vars->get<int>("kept") == 1);
 

@@ -62,7 +62,7 @@ std::string select_one(const std::filesystem::path& path, const std::string& sql
     return found.front().front();
 }
 
-constexpr const char* two_leaves = R"(<root BTCPP_format="4">
+constexpr const char* two_leaves_xml = R"(<root BTCPP_format="4">
   <BehaviorTree ID="Main">
     <Sequence><AlwaysSuccess name="first"/><AlwaysFailure name="second"/></Sequence>
   </BehaviorTree></root>)";
@@ -82,7 +82,7 @@ std::string changes_of(const std::string& session) {
 TEST_SUITE("btcpp sqlite logger") {
     TEST_CASE("records the tree's definition, its nodes and each change of a node's status") {
         BT::BehaviorTreeFactory factory;
-        BT::Tree tree = factory.createTreeFromText(two_leaves);
+        BT::Tree tree = factory.createTreeFromText(two_leaves_xml);
         const temporary_database file("canopy_sqlite_logger_definition.db3");
         {
             BT::SqliteLogger logger(tree, file.path);
@@ -160,7 +160,7 @@ TEST_SUITE("btcpp sqlite logger") {
 
     TEST_CASE("a logger empties the file it opens, unless it appends a session") {
         BT::BehaviorTreeFactory factory;
-        BT::Tree tree = factory.createTreeFromText(two_leaves);
+        BT::Tree tree = factory.createTreeFromText(two_leaves_xml);
         const temporary_database file("canopy_sqlite_logger_sessions.db3");
         auto record = [&](bool append) {
             BT::SqliteLogger logger(tree, file.path, append);
@@ -193,7 +193,7 @@ TEST_SUITE("btcpp sqlite logger") {
 
     TEST_CASE("appended sessions with relative timestamps keep distinct, increasing keys") {
         BT::BehaviorTreeFactory factory;
-        BT::Tree tree = factory.createTreeFromText(two_leaves);
+        BT::Tree tree = factory.createTreeFromText(two_leaves_xml);
         const temporary_database file("canopy_sqlite_logger_relative.db3");
         for (bool append : {false, true, true}) {
             BT::SqliteLogger logger(tree, file.path, append);
@@ -207,7 +207,7 @@ TEST_SUITE("btcpp sqlite logger") {
 
     TEST_CASE("refuses a file whose extension Groot2 does not open") {
         BT::BehaviorTreeFactory factory;
-        BT::Tree tree = factory.createTreeFromText(two_leaves);
+        BT::Tree tree = factory.createTreeFromText(two_leaves_xml);
         const temporary_database file("canopy_sqlite_logger_refused.sqlite");
         CHECK_THROWS_WITH_AS(BT::SqliteLogger(tree, file.path),
                              doctest::Contains("must end in .db3 or .btdb"), BT::RuntimeError);
@@ -218,7 +218,7 @@ TEST_SUITE("btcpp sqlite logger") {
 
     TEST_CASE("stores what the additional callback returns in extra_data") {
         BT::BehaviorTreeFactory factory;
-        BT::Tree tree = factory.createTreeFromText(two_leaves);
+        BT::Tree tree = factory.createTreeFromText(two_leaves_xml);
         const temporary_database file("canopy_sqlite_logger_extra.db3");
         {
             BT::SqliteLogger logger(tree, file.path);
@@ -242,7 +242,7 @@ TEST_SUITE("btcpp sqlite logger") {
 
     TEST_CASE("flush and execSqlStatement act on every change heard so far") {
         BT::BehaviorTreeFactory factory;
-        BT::Tree tree = factory.createTreeFromText(two_leaves);
+        BT::Tree tree = factory.createTreeFromText(two_leaves_xml);
         const temporary_database file("canopy_sqlite_logger_statement.db3");
         {
             BT::SqliteLogger logger(tree, file.path);

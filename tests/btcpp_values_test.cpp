@@ -31,7 +31,7 @@ inline Pose2D convertFromString<Pose2D>(StringView str) {
 namespace {
 
 // What the tree's nodes said, in order.
-std::string said;
+std::string nodes_said;
 
 // Says its message.
 class Say : public BT::SyncActionNode {
@@ -39,7 +39,7 @@ public:
     Say(const std::string& name, const BT::NodeConfig& config) : BT::SyncActionNode(name, config) {}
     static BT::PortsList providedPorts() { return {BT::InputPort<std::string>("msg")}; }
     BT::NodeStatus tick() override {
-        said += getInput<std::string>("msg").value() + " ";
+        nodes_said += getInput<std::string>("msg").value() + " ";
         return BT::NodeStatus::SUCCESS;
     }
 };
@@ -67,7 +67,7 @@ public:
     BT::NodeStatus tick() override {
         const auto goal = getInput<Pose2D>("goal");
         if (!goal) throw BT::RuntimeError(goal.error());
-        said += std::to_string(goal->x) + "," + std::to_string(goal->y) + " ";
+        nodes_said += std::to_string(goal->x) + "," + std::to_string(goal->y) + " ";
         return BT::NodeStatus::SUCCESS;
     }
 };
@@ -80,7 +80,7 @@ public:
     static BT::PortsList providedPorts() { return {}; }
     BT::NodeStatus onStart() override { return BT::NodeStatus::RUNNING; }
     BT::NodeStatus onRunning() override { return BT::NodeStatus::RUNNING; }
-    void onHalted() override { said += "halted "; }
+    void onHalted() override { nodes_said += "halted "; }
 };
 
 struct Thing {};
@@ -96,7 +96,7 @@ public:
     BT::NodeStatus tick() override {
         const auto color = getInput<Color>("color");
         if (!color) throw BT::RuntimeError(color.error());
-        said += std::to_string(static_cast<int>(*color)) + " ";
+        nodes_said += std::to_string(static_cast<int>(*color)) + " ";
         return BT::NodeStatus::SUCCESS;
     }
 };
@@ -161,10 +161,10 @@ TEST_SUITE("btcpp values") {
                  writer{"no one", "", "default "},
              }) {
             CAPTURE(w.what);
-            said.clear();
+            nodes_said.clear();
             BT::Tree tree = factory().createTreeFromText(switch_after(w.xml));
             CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-            CHECK(said == w.branch);
+            CHECK(nodes_said == w.branch);
         }
     }
 
@@ -188,17 +188,17 @@ TEST_SUITE("btcpp values") {
                  writer{"a name not registered", R"(<Script code="color:='Purple'"/>)", "default "},
              }) {
             CAPTURE(w.what);
-            said.clear();
+            nodes_said.clear();
             BT::Tree tree =
                 factory().createTreeFromText(tree_of("<Sequence>" + w.xml + cases + "</Sequence>"));
             CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-            CHECK(said == w.branch);
+            CHECK(nodes_said == w.branch);
         }
-        said.clear();
+        nodes_said.clear();
         BT::Tree tree = factory().createTreeFromText(tree_of(cases));
         tree.rootBlackboard()->set("color", std::string("Red"));
         CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-        CHECK(said == "red ");
+        CHECK(nodes_said == "red ");
     }
 
     TEST_CASE("a subtree's key no one wrote holds no value; autoremap reaches the main tree") {
@@ -210,13 +210,13 @@ TEST_SUITE("btcpp values") {
             static BT::PortsList providedPorts() { return {BT::InputPort<std::string>("msg")}; }
             BT::NodeStatus tick() override {
                 const auto msg = getInput<std::string>("msg");
-                said += (msg ? msg.value() : std::string("(missing)")) + " ";
+                nodes_said += (msg ? msg.value() : std::string("(missing)")) + " ";
                 return BT::NodeStatus::SUCCESS;
             }
         };
         BT::BehaviorTreeFactory f;
         f.registerNodeType<Echo>("Echo");
-        said.clear();
+        nodes_said.clear();
         // `greetings` is the main tree's, read and never written: in a file with subtrees too.
         BT::Tree unwritten = f.createTreeFromText(
             R"(<root BTCPP_format="4" main_tree_to_execute="Main"><BehaviorTree ID="Main"><Sequence>)"
@@ -224,8 +224,8 @@ TEST_SUITE("btcpp values") {
             R"(<Echo msg="{greetings}"/></Sequence></BehaviorTree>)"
             R"(<BehaviorTree ID="Sub"><Echo msg="{in_arg}"/></BehaviorTree></root>)");
         CHECK(unwritten.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-        CHECK(said == "hi (missing) ");
-        said.clear();
+        CHECK(nodes_said == "hi (missing) ");
+        nodes_said.clear();
         // Two levels of _autoremap: the inner tree reads and writes the main tree's keys.
         BT::Tree nested = f.createTreeFromText(
             R"(<root BTCPP_format="4" main_tree_to_execute="Main"><BehaviorTree ID="Main"><Sequence>)"
@@ -235,19 +235,19 @@ TEST_SUITE("btcpp values") {
             R"(<BehaviorTree ID="Inner"><Sequence><Echo msg="{topic}"/>)"
             R"(<Script code="reply := 'done'"/></Sequence></BehaviorTree></root>)");
         CHECK(nested.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-        CHECK(said == "news done ");
+        CHECK(nodes_said == "news done ");
     }
 
     TEST_CASE("Switch takes the case of a string the program sets") {
-        said.clear();
+        nodes_said.clear();
         BT::Tree tree = factory().createTreeFromText(switch_after(""));
         tree.rootBlackboard()->set("mode", std::string("b"));
         CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-        CHECK(said == "bee ");
+        CHECK(nodes_said == "bee ");
     }
 
     TEST_CASE("a script reads a string and a boolean the program sets") {
-        said.clear();
+        nodes_said.clear();
         BT::Tree tree = factory().createTreeFromText(tree_of(
             R"(<Sequence><Say msg="chasing" _while="decision == 'chase'"/>)"
             R"(<Say msg="in" _while="!ball_out"/><Say msg="skipped" _skipIf="flag"/></Sequence>)"));
@@ -255,7 +255,7 @@ TEST_SUITE("btcpp values") {
         tree.rootBlackboard()->set("ball_out", false);
         tree.rootBlackboard()->set("flag", true);
         CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-        CHECK(said == "chasing in ");
+        CHECK(nodes_said == "chasing in ");
     }
 
     TEST_CASE("a key the program's blackboard holds keeps the program's type, as its entry does") {
@@ -282,16 +282,16 @@ TEST_SUITE("btcpp values") {
     }
 
     TEST_CASE("a typed port reads the text SetBlackboard wrote with its convertFromString") {
-        said.clear();
+        nodes_said.clear();
         BT::Tree tree = factory().createTreeFromText(
             tree_of(R"(<Sequence><SetBlackboard output_key="goal" value="1;2"/>)"
                     R"(<GoTo goal="{goal}"/></Sequence>)"));
         CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-        CHECK(said == "1.000000,2.000000 ");
+        CHECK(nodes_said == "1.000000,2.000000 ");
     }
 
     TEST_CASE("Sleep, Delay and Timeout read milliseconds from a key") {
-        said.clear();
+        nodes_said.clear();
         BT::Tree tree = factory().createTreeFromText(
             tree_of(R"(<Sequence><Script code="t:=20"/><Sleep msec="{t}"/>)"
                     R"(<Delay delay_msec="{t}"><Say msg="delayed"/></Delay>)"
@@ -299,7 +299,7 @@ TEST_SUITE("btcpp values") {
         const auto start = std::chrono::steady_clock::now();
         CHECK(tree.tickWhileRunning(std::chrono::milliseconds(1)) == BT::NodeStatus::FAILURE);
         const auto took = std::chrono::steady_clock::now() - start;
-        CHECK(said == "delayed halted ");
+        CHECK(nodes_said == "delayed halted ");
         CHECK(took >= std::chrono::milliseconds(60));  // three waits of 20 ms, one after another
     }
 
@@ -310,7 +310,7 @@ TEST_SUITE("btcpp values") {
     }
 
     TEST_CASE("an _onHalted script assigns a key the program set") {
-        said.clear();
+        nodes_said.clear();
         BT::Tree tree = factory().createTreeFromText(
             tree_of(R"(<ReactiveSequence><Script code="n = n + 1"/>)"
                     R"(<ScriptCondition code="n &lt; 2"/><Work _onHalted="B=69"/>)"
@@ -319,7 +319,7 @@ TEST_SUITE("btcpp values") {
         tree.rootBlackboard()->set("n", 0);
         CHECK(tree.tickOnce() == BT::NodeStatus::RUNNING);
         CHECK(tree.tickOnce() == BT::NodeStatus::FAILURE);
-        CHECK(said == "halted ");
+        CHECK(nodes_said == "halted ");
         CHECK(tree.rootBlackboard()->get<int>("B") == 69);
     }
 
@@ -333,7 +333,7 @@ TEST_SUITE("btcpp values") {
     }
 
     TEST_CASE("an enum port reads the names registerScriptingEnums registered") {
-        said.clear();
+        nodes_said.clear();
         BT::Tree tree = factory().createTreeFromText(
             R"(<root BTCPP_format="4" main_tree_to_execute="Main">)"
             R"(<BehaviorTree ID="Main"><Sequence>)"
@@ -343,7 +343,7 @@ TEST_SUITE("btcpp values") {
             R"(</Sequence></BehaviorTree>)"
             R"(<BehaviorTree ID="Painter"><Paint color="{color}"/></BehaviorTree></root>)");
         CHECK(tree.tickWhileRunning() == BT::NodeStatus::SUCCESS);
-        CHECK(said == "1 2 1 2 1 ");
+        CHECK(nodes_said == "1 2 1 2 1 ");
     }
 
     TEST_CASE("an input port of a shared_ptr may default to nullptr") {

@@ -19,7 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::corpus_folder;
 
-const registry& builtins() {
+// The built-ins and behavior3's family, made once for all the corpus's files.
+const registry& corpus_registry() {
     static const registry reg = [] {
         registry r;
         register_builtin_nodes(r);
@@ -175,7 +176,7 @@ written_trees converted(const tree_document& document, file_format format, const
         return result;
     }
     for (const fs::path& path : testing::write_files(written, format, folder, stem)) {
-        const file_load_result again = try_load_every_tree(path, builtins(), options);
+        const file_load_result again = try_load_every_tree(path, corpus_registry(), options);
         CHECK_MESSAGE(again, shown(again.diagnostics));
         for (const auto& [name, text] : prints(again)) result.prints[name] = text;
     }
@@ -198,10 +199,10 @@ TEST_SUITE("corpus") {
             REQUIRE_MESSAGE(expected != expectations().end(),
                             "a corpus file the test does not know");
             const fs::path path = corpus_folder() / name;
-            const file_load_result strict = try_load_every_tree(path, builtins());
+            const file_load_result strict = try_load_every_tree(path, corpus_registry());
             load_options lenient;
             lenient.lenient = true;
-            const file_load_result learned = try_load_every_tree(path, builtins(), lenient);
+            const file_load_result learned = try_load_every_tree(path, corpus_registry(), lenient);
             switch (expected->second.what) {
                 case expectation::loads: CHECK_MESSAGE(strict, shown(strict.diagnostics)); break;
                 case expectation::lenient:
@@ -227,7 +228,7 @@ TEST_SUITE("corpus") {
                 case expectation::palette: {
                     CHECK(learned.diagnostics.front().code == diagnostic_code::no_root);
                     std::vector<diagnostic> problems;
-                    const registry models = learn_node_types(path, builtins(), problems);
+                    const registry models = learn_node_types(path, corpus_registry(), problems);
                     CHECK(problems.empty());
                     CHECK(models.types().size() > 3);
                     break;
@@ -254,8 +255,9 @@ TEST_SUITE("corpus") {
             options.lenient = expected.what == expectation::lenient;
             const fs::path path = corpus_folder() / name;
             const std::map<std::string, std::string> before =
-                prints(try_load_every_tree(path, builtins(), options));
-            const document_load_result original = try_load_document(path, builtins(), options);
+                prints(try_load_every_tree(path, corpus_registry(), options));
+            const document_load_result original =
+                try_load_document(path, corpus_registry(), options);
             REQUIRE(original);
             std::ifstream in(path, std::ios::binary);
             const std::string content{std::istreambuf_iterator<char>(in),
@@ -275,8 +277,9 @@ TEST_SUITE("corpus") {
                 }
                 CHECK(there.prints == before);
                 // And back, from what was written, to the format the file came in.
-                const document_load_result written = try_load_document(
-                    scratch / (stem + std::string(row.extensions.front())), builtins(), options);
+                const document_load_result written =
+                    try_load_document(scratch / (stem + std::string(row.extensions.front())),
+                                      corpus_registry(), options);
                 CHECK_MESSAGE(written, shown(written.diagnostics));
                 if (!written) continue;
                 const written_trees back =

@@ -20,7 +20,7 @@ using testing::tick_result;
 
 namespace {
 
-using ticks = std::vector<tick_result>;
+using tick_results = std::vector<tick_result>;
 constexpr status S = status::success;
 constexpr status F = status::failure;
 constexpr status R = status::running;
@@ -38,31 +38,32 @@ TEST_SUITE("decorators") {
         script_log log;
         agent a(make({record(1, 0, "Inverter"), leaf(2, 1, "srf")}), &log);
         CHECK(record_ticks(a, 3) ==
-              ticks{{F, {"enter #2", "exit success #2", "enter #1", "exit failure #1"}},
-                    {R, {"enter #2", "enter #1"}},
-                    {S, {"exit failure #2", "exit success #1"}}});
+              tick_results{{F, {"enter #2", "exit success #2", "enter #1", "exit failure #1"}},
+                           {R, {"enter #2", "enter #1"}},
+                           {S, {"exit failure #2", "exit success #1"}}});
     }
 
     TEST_CASE("ForceSuccess and ForceFailure replace a finished child's result, not running") {
         script_log log;
         agent a(make({record(1, 0, "ForceSuccess"), leaf(2, 1, "frs")}), &log);
         CHECK(record_ticks(a, 3) ==
-              ticks{{S, {"enter #2", "exit failure #2", "enter #1", "exit success #1"}},
-                    {R, {"enter #2", "enter #1"}},
-                    {S, {"exit success #2", "exit success #1"}}});
+              tick_results{{S, {"enter #2", "exit failure #2", "enter #1", "exit success #1"}},
+                           {R, {"enter #2", "enter #1"}},
+                           {S, {"exit success #2", "exit success #1"}}});
         agent b(make({record(1, 0, "ForceFailure"), leaf(2, 1, "s")}), &log);
         CHECK(record_ticks(b, 1) ==
-              ticks{{F, {"enter #2", "exit success #2", "enter #1", "exit failure #1"}}});
+              tick_results{{F, {"enter #2", "exit success #2", "enter #1", "exit failure #1"}}});
     }
 
     TEST_CASE("Repeat runs one iteration per tick of a child that finishes when entered") {
         script_log log;
         agent a(make({record(1, 0, "Repeat", R"({"count": 3})"), leaf(2, 1, "s")}), &log);
         CHECK(record_ticks(a, 4) ==
-              ticks{{R, {"enter #2", "exit success #2", "enter #1"}},
-                    {R, {"enter #2", "exit success #2"}},
-                    {S, {"enter #2", "exit success #2", "exit success #1"}},  // the last at once
-                    {R, {"enter #2", "exit success #2", "enter #1"}}});       // counting afresh
+              tick_results{
+                  {R, {"enter #2", "exit success #2", "enter #1"}},
+                  {R, {"enter #2", "exit success #2"}},
+                  {S, {"enter #2", "exit success #2", "exit success #1"}},  // the last at once
+                  {R, {"enter #2", "exit success #2", "enter #1"}}});       // counting afresh
     }
 
     TEST_CASE("Repeat starts the next iteration in the same tick after one that ran across ticks") {
@@ -70,31 +71,32 @@ TEST_SUITE("decorators") {
         // The child's results: r s | s | r s | s ...: iterations of 2, 1, 2, 1 ticks.
         agent a(make({record(1, 0, "Repeat", R"({"count": 3})"), leaf(2, 1, "rss")}), &log);
         CHECK(record_ticks(a, 4) ==
-              ticks{{R, {"enter #2", "enter #1"}},
-                    // the first iteration ends, the second is entered and ends: yield
-                    {R, {"exit success #2", "enter #2", "exit success #2"}},
-                    {R, {"enter #2"}},
-                    {S, {"exit success #2", "exit success #1"}}});
+              tick_results{{R, {"enter #2", "enter #1"}},
+                           // the first iteration ends, the second is entered and ends: yield
+                           {R, {"exit success #2", "enter #2", "exit success #2"}},
+                           {R, {"enter #2"}},
+                           {S, {"exit success #2", "exit success #1"}}});
         agent b(make({record(1, 0, "Repeat", R"({"count": 2})"), leaf(2, 1, "rs")}), &log);
-        CHECK(record_ticks(b, 3) == ticks{{R, {"enter #2", "enter #1"}},
-                                          {R, {"exit success #2", "enter #2"}},
-                                          {S, {"exit success #2", "exit success #1"}}});
+        CHECK(record_ticks(b, 3) == tick_results{{R, {"enter #2", "enter #1"}},
+                                                 {R, {"exit success #2", "enter #2"}},
+                                                 {S, {"exit success #2", "exit success #1"}}});
     }
 
     TEST_CASE("Repeat fails as soon as its child fails, and counts afresh after") {
         script_log log;
         agent a(make({record(1, 0, "Repeat", R"({"count": 2})"), leaf(2, 1, "rsf")}), &log);
-        CHECK(record_ticks(a, 3) ==
-              ticks{{R, {"enter #2", "enter #1"}},
-                    {F, {"exit success #2", "enter #2", "exit failure #2", "exit failure #1"}},
-                    {R, {"enter #2", "enter #1"}}});
+        CHECK(
+            record_ticks(a, 3) ==
+            tick_results{{R, {"enter #2", "enter #1"}},
+                         {F, {"exit success #2", "enter #2", "exit failure #2", "exit failure #1"}},
+                         {R, {"enter #2", "enter #1"}}});
     }
 
     TEST_CASE("Repeat with count 0 succeeds at once without ticking its child") {
         script_log log;
         agent a(make({record(1, 0, "Repeat", R"({"count": 0})"), leaf(2, 1, "f")}), &log);
-        CHECK(record_ticks(a, 2) ==
-              ticks{{S, {"enter #1", "exit success #1"}}, {S, {"enter #1", "exit success #1"}}});
+        CHECK(record_ticks(a, 2) == tick_results{{S, {"enter #1", "exit success #1"}},
+                                                 {S, {"enter #1", "exit success #1"}}});
         CHECK(log.enters == 0);
     }
 
@@ -103,8 +105,9 @@ TEST_SUITE("decorators") {
             CAPTURE(count);
             agent a(make({record(1, 0, "Repeat", std::string(R"({"count": )") + count + "}"),
                           record(2, 1, "AlwaysSuccess")}));
-            CHECK(record_ticks(a, 2) == ticks{{R, {"enter #2", "exit success #2", "enter #1"}},
-                                              {R, {"enter #2", "exit success #2"}}});
+            CHECK(record_ticks(a, 2) ==
+                  tick_results{{R, {"enter #2", "exit success #2", "enter #1"}},
+                               {R, {"enter #2", "exit success #2"}}});
             int running = 0;
             for (int k = 0; k < 10000; ++k) running += a.tick(0.1) == R ? 1 : 0;
             CHECK(running == 10000);
@@ -115,15 +118,16 @@ TEST_SUITE("decorators") {
         script_log log;
         agent a(make({record(1, 0, "Repeat", R"({"count": "{count}"})"), leaf(2, 1, "s")}), &log);
         a.blackboard().set("count", std::int64_t{2});
-        CHECK(record_ticks(a, 2) == ticks{{R, {"enter #2", "exit success #2", "enter #1"}},
-                                          {S, {"enter #2", "exit success #2", "exit success #1"}}});
+        CHECK(record_ticks(a, 2) ==
+              tick_results{{R, {"enter #2", "exit success #2", "enter #1"}},
+                           {S, {"enter #2", "exit success #2", "exit success #1"}}});
         a.blackboard().set("count", std::int64_t{0});
         CHECK(step(a) == tick_result{S, {"enter #1", "exit success #1"}});
         a.blackboard().set("count", std::int64_t{-7});
         CHECK(step(a) == tick_result{S, {"enter #1", "exit success #1"}});
         a.blackboard().set("count", std::int64_t{-1});
-        CHECK(record_ticks(a, 2) == ticks{{R, {"enter #2", "exit success #2", "enter #1"}},
-                                          {R, {"enter #2", "exit success #2"}}});
+        CHECK(record_ticks(a, 2) == tick_results{{R, {"enter #2", "exit success #2", "enter #1"}},
+                                                 {R, {"enter #2", "exit success #2"}}});
         a.blackboard().set("count", std::int64_t{1});  // 2 done already: it stops
         CHECK(step(a) == tick_result{S, {"exit success #1"}});
     }
@@ -146,21 +150,23 @@ TEST_SUITE("decorators") {
     TEST_CASE("Retry (RetryUntilSuccessful) retries a failing child, one attempt per tick") {
         script_log log;
         agent a(make({record(1, 0, "Retry", R"({"attempts": 3})"), leaf(2, 1, "ffs")}), &log);
-        CHECK(record_ticks(a, 3) == ticks{{R, {"enter #2", "exit failure #2", "enter #1"}},
-                                          {R, {"enter #2", "exit failure #2"}},
-                                          {S, {"enter #2", "exit success #2", "exit success #1"}}});
+        CHECK(record_ticks(a, 3) ==
+              tick_results{{R, {"enter #2", "exit failure #2", "enter #1"}},
+                           {R, {"enter #2", "exit failure #2"}},
+                           {S, {"enter #2", "exit success #2", "exit success #1"}}});
         agent b(make({record(1, 0, "RetryUntilSuccessful", R"({"attempts": 2})"), leaf(2, 1, "f")}),
                 &log);
-        CHECK(record_ticks(b, 2) == ticks{{R, {"enter #2", "exit failure #2", "enter #1"}},
-                                          {F, {"enter #2", "exit failure #2", "exit failure #1"}}});
+        CHECK(record_ticks(b, 2) ==
+              tick_results{{R, {"enter #2", "exit failure #2", "enter #1"}},
+                           {F, {"enter #2", "exit failure #2", "exit failure #1"}}});
     }
 
     TEST_CASE("Retry retries at once, in the same tick, a child that failed after running") {
         script_log log;
         agent a(make({record(1, 0, "Retry", R"({"attempts": 2})"), leaf(2, 1, "rf")}), &log);
-        CHECK(record_ticks(a, 3) == ticks{{R, {"enter #2", "enter #1"}},
-                                          {R, {"exit failure #2", "enter #2"}},
-                                          {F, {"exit failure #2", "exit failure #1"}}});
+        CHECK(record_ticks(a, 3) == tick_results{{R, {"enter #2", "enter #1"}},
+                                                 {R, {"exit failure #2", "enter #2"}},
+                                                 {F, {"exit failure #2", "exit failure #1"}}});
     }
 
     TEST_CASE("Retry with attempts 0 fails at once; attempts may come from the blackboard") {
@@ -184,10 +190,10 @@ TEST_SUITE("decorators") {
     TEST_CASE("RepeatUntilSuccess ticks its child once per tick until it succeeds") {
         script_log log;
         agent a(make({record(1, 0, "RepeatUntilSuccess"), leaf(2, 1, "ffrs")}), &log);
-        CHECK(record_ticks(a, 4) == ticks{{R, {"enter #2", "exit failure #2", "enter #1"}},
-                                          {R, {"enter #2", "exit failure #2"}},
-                                          {R, {"enter #2"}},
-                                          {S, {"exit success #2", "exit success #1"}}});
+        CHECK(record_ticks(a, 4) == tick_results{{R, {"enter #2", "exit failure #2", "enter #1"}},
+                                                 {R, {"enter #2", "exit failure #2"}},
+                                                 {R, {"enter #2"}},
+                                                 {S, {"exit success #2", "exit success #1"}}});
     }
 
     TEST_CASE(
@@ -196,9 +202,10 @@ TEST_SUITE("decorators") {
             CAPTURE(name);
             script_log log;
             agent a(make({record(1, 0, name), leaf(2, 1, "srf")}), &log);
-            CHECK(record_ticks(a, 3) == ticks{{R, {"enter #2", "exit success #2", "enter #1"}},
-                                              {R, {"enter #2"}},
-                                              {F, {"exit failure #2", "exit failure #1"}}});
+            CHECK(record_ticks(a, 3) ==
+                  tick_results{{R, {"enter #2", "exit success #2", "enter #1"}},
+                               {R, {"enter #2"}},
+                               {F, {"exit failure #2", "exit failure #1"}}});
         }
     }
 
@@ -207,10 +214,10 @@ TEST_SUITE("decorators") {
     TEST_CASE("RunOnce is skipped, its child unticked, after the child's first finish") {
         script_log log;
         agent a(make({record(1, 0, "RunOnce"), leaf(2, 1, "rf")}), &log);
-        CHECK(record_ticks(a, 4) == ticks{{R, {"enter #2", "enter #1"}},
-                                          {F, {"exit failure #2", "exit failure #1"}},
-                                          {K, {"enter #1", "exit skipped #1"}},
-                                          {K, {"enter #1", "exit skipped #1"}}});
+        CHECK(record_ticks(a, 4) == tick_results{{R, {"enter #2", "enter #1"}},
+                                                 {F, {"exit failure #2", "exit failure #1"}},
+                                                 {K, {"enter #1", "exit skipped #1"}},
+                                                 {K, {"enter #1", "exit skipped #1"}}});
         a.reset();
         CHECK(step(a) == tick_result{R, {"enter #2", "enter #1"}});
     }
@@ -218,10 +225,10 @@ TEST_SUITE("decorators") {
     TEST_CASE("RunOnce with then_skip false returns its child's first result for ever after") {
         script_log log;
         agent a(make({record(1, 0, "RunOnce", R"({"then_skip": false})"), leaf(2, 1, "rf")}), &log);
-        CHECK(record_ticks(a, 4) == ticks{{R, {"enter #2", "enter #1"}},
-                                          {F, {"exit failure #2", "exit failure #1"}},
-                                          {F, {"enter #1", "exit failure #1"}},
-                                          {F, {"enter #1", "exit failure #1"}}});
+        CHECK(record_ticks(a, 4) == tick_results{{R, {"enter #2", "enter #1"}},
+                                                 {F, {"exit failure #2", "exit failure #1"}},
+                                                 {F, {"enter #1", "exit failure #1"}},
+                                                 {F, {"enter #1", "exit failure #1"}}});
         a.reset();
         CHECK(step(a) == tick_result{R, {"enter #2", "enter #1"}});
     }
@@ -264,37 +271,38 @@ TEST_SUITE("decorators") {
         script_log log;
         agent a(make({record(1, 0, "RunOnce", R"({"then_skip": false})"), leaf(2, 1, "kf")}), &log);
         CHECK(record_ticks(a, 3) ==
-              ticks{{K, {"enter #2", "exit skipped #2", "enter #1", "exit skipped #1"}},
-                    {F, {"enter #2", "exit failure #2", "enter #1", "exit failure #1"}},
-                    {F, {"enter #1", "exit failure #1"}}});
+              tick_results{{K, {"enter #2", "exit skipped #2", "enter #1", "exit skipped #1"}},
+                           {F, {"enter #2", "exit failure #2", "enter #1", "exit failure #1"}},
+                           {F, {"enter #1", "exit failure #1"}}});
     }
 
     TEST_CASE("Timeout fails, halting its child unticked, once seconds have passed since entry") {
         script_log log;
         SUBCASE("dt 0.3, seconds 0.5: elapsed 0 and 0.3 tick the child, 0.6 fails") {
             agent a(make({record(1, 0, "Timeout", R"({"seconds": 0.5})"), leaf(2, 1, "r")}), &log);
-            CHECK(record_ticks(a, 4, 0.3) == ticks{{R, {"enter #2", "enter #1"}},
-                                                   {R, {}},
-                                                   {F, {"halt #2", "exit failure #1"}},
-                                                   {R, {"enter #2", "enter #1"}}});
+            CHECK(record_ticks(a, 4, 0.3) == tick_results{{R, {"enter #2", "enter #1"}},
+                                                          {R, {}},
+                                                          {F, {"halt #2", "exit failure #1"}},
+                                                          {R, {"enter #2", "enter #1"}}});
             CHECK(log.calls == std::vector<std::string>{"enter #2", "halt #2", "enter #2"});
         }
         SUBCASE("dt 0.5, seconds 0.3: the second tick fails") {
             agent a(make({record(1, 0, "Timeout", R"({"seconds": 0.3})"), leaf(2, 1, "r")}), &log);
             CHECK(record_ticks(a, 2, 0.5) ==
-                  ticks{{R, {"enter #2", "enter #1"}}, {F, {"halt #2", "exit failure #1"}}});
+                  tick_results{{R, {"enter #2", "enter #1"}}, {F, {"halt #2", "exit failure #1"}}});
         }
         SUBCASE("dt 0.1, seconds 0.3: three steps of 0.1 are exactly 0.3, so the 4th tick fails") {
             agent a(make({record(1, 0, "Timeout", R"({"seconds": 0.3})"), leaf(2, 1, "r")}), &log);
-            CHECK(record_ticks(a, 4, 0.1) == ticks{{R, {"enter #2", "enter #1"}},
-                                                   {R, {}},
-                                                   {R, {}},
-                                                   {F, {"halt #2", "exit failure #1"}}});
+            CHECK(record_ticks(a, 4, 0.1) == tick_results{{R, {"enter #2", "enter #1"}},
+                                                          {R, {}},
+                                                          {R, {}},
+                                                          {F, {"halt #2", "exit failure #1"}}});
         }
         SUBCASE("a child that finishes in time gives its result") {
             agent a(make({record(1, 0, "Timeout", R"({"seconds": 0.5})"), leaf(2, 1, "rf")}), &log);
-            CHECK(record_ticks(a, 2, 0.3) == ticks{{R, {"enter #2", "enter #1"}},
-                                                   {F, {"exit failure #2", "exit failure #1"}}});
+            CHECK(record_ticks(a, 2, 0.3) ==
+                  tick_results{{R, {"enter #2", "enter #1"}},
+                               {F, {"exit failure #2", "exit failure #1"}}});
         }
     }
 
@@ -305,7 +313,7 @@ TEST_SUITE("decorators") {
         SUBCASE("a literal 0 ticks a running child on and on, as BehaviorTree.CPP's msec=0") {
             agent a(make({record(1, 0, "Timeout", R"({"seconds": 0})"), leaf(2, 1, "r")}), &log);
             CHECK(record_ticks(a, 3, 100.0) ==
-                  ticks{{R, {"enter #2", "enter #1"}}, {R, {}}, {R, {}}});
+                  tick_results{{R, {"enter #2", "enter #1"}}, {R, {}}, {R, {}}});
         }
         SUBCASE("a key's 0 or less too; a key's time limits the child") {
             agent a(make({record(1, 0, "Timeout", R"({"seconds": "{health}"})"), leaf(2, 1, "r")}),
@@ -321,18 +329,20 @@ TEST_SUITE("decorators") {
     TEST_CASE("Delay returns running when entered and ticks its child once seconds have passed") {
         script_log log;
         agent a(make({record(1, 0, "Delay", R"({"seconds": 0.5})"), leaf(2, 1, "rs")}), &log);
-        CHECK(record_ticks(a, 5, 0.3) == ticks{{R, {"enter #1"}},  // elapsed 0
-                                               {R, {}},            // 0.3
-                                               {R, {"enter #2"}},  // 0.6: the child runs
-                                               {S, {"exit success #2", "exit success #1"}},
-                                               {R, {"enter #1"}}});  // a new activation waits
+        CHECK(record_ticks(a, 5, 0.3) ==
+              tick_results{{R, {"enter #1"}},  // elapsed 0
+                           {R, {}},            // 0.3
+                           {R, {"enter #2"}},  // 0.6: the child runs
+                           {S, {"exit success #2", "exit success #1"}},
+                           {R, {"enter #1"}}});  // a new activation waits
     }
 
     TEST_CASE("Delay of 0 waits exactly one tick, and a halt restarts the wait") {
         script_log log;
         agent a(make({record(1, 0, "Delay", R"({"seconds": 0})"), leaf(2, 1, "s")}), &log);
         CHECK(record_ticks(a, 2) ==
-              ticks{{R, {"enter #1"}}, {S, {"enter #2", "exit success #2", "exit success #1"}}});
+              tick_results{{R, {"enter #1"}},
+                           {S, {"enter #2", "exit success #2", "exit success #1"}}});
         agent b(make({record(1, 0, "ReactiveSequence"),
                       record(2, 1, "CheckBlackboard", R"({"key": "alarm", "value": false})"),
                       record(3, 1, "Delay", R"({"seconds": 0.2})"), leaf(4, 3, "s")}),
@@ -348,19 +358,19 @@ TEST_SUITE("decorators") {
         script_log log;
         agent a(make({record(1, 0, "Cooldown", R"({"seconds": 0.3})"), leaf(2, 1, "rrs")}), &log);
         CHECK(record_ticks(a, 6) ==
-              ticks{{R, {"enter #2", "enter #1"}},  // time 0.1: ready again at 0.4
-                    {R, {}},
-                    {S, {"exit success #2", "exit success #1"}},
-                    {R, {"enter #2", "enter #1"}},  // 0.4
-                    {R, {}},
-                    {S, {"exit success #2", "exit success #1"}}});
+              tick_results{{R, {"enter #2", "enter #1"}},  // time 0.1: ready again at 0.4
+                           {R, {}},
+                           {S, {"exit success #2", "exit success #1"}},
+                           {R, {"enter #2", "enter #1"}},  // 0.4
+                           {R, {}},
+                           {S, {"exit success #2", "exit success #1"}}});
         agent b(make({record(1, 0, "Cooldown", R"({"seconds": 0.3})"), leaf(2, 1, "s")}), &log);
         CHECK(record_ticks(b, 5) ==
-              ticks{{S, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
-                    {F, {"enter #1", "exit failure #1"}},
-                    {F, {"enter #1", "exit failure #1"}},
-                    {S, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
-                    {F, {"enter #1", "exit failure #1"}}});
+              tick_results{{S, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
+                           {F, {"enter #1", "exit failure #1"}},
+                           {F, {"enter #1", "exit failure #1"}},
+                           {S, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
+                           {F, {"enter #1", "exit failure #1"}}});
     }
 
     TEST_CASE("Cooldown under a ReactiveSelector enters its child at most once every seconds") {
@@ -472,32 +482,34 @@ TEST_SUITE("decorators") {
         const tick_result waiting{R, {"enter #1"}};
         const tick_result still{R, {}};
         // Period 0.25 s; ticks at 0.1, 0.2, ...: the child at 0.1, 0.4 and 0.7.
-        CHECK(record_ticks(a, 7) == ticks{ticked,
-                                          waiting,
-                                          still,
-                                          {S, {"enter #2", "exit success #2", "exit success #1"}},
-                                          waiting,
-                                          still,
-                                          {S, {"enter #2", "exit success #2", "exit success #1"}}});
+        CHECK(record_ticks(a, 7) ==
+              tick_results{ticked,
+                           waiting,
+                           still,
+                           {S, {"enter #2", "exit success #2", "exit success #1"}},
+                           waiting,
+                           still,
+                           {S, {"enter #2", "exit success #2", "exit success #1"}}});
     }
 
     TEST_CASE("RateController keeps ticking a running child and restarts its timer on success") {
         script_log log;
         agent a(make({record(1, 0, "RateController", R"({"hz": 5})"), leaf(2, 1, "rrs")}), &log);
-        CHECK(record_ticks(a, 5) == ticks{{R, {"enter #2", "enter #1"}},  // 0.1
-                                          {R, {}},
-                                          {S, {"exit success #2", "exit success #1"}},  // 0.3
-                                          {R, {"enter #1"}},
-                                          {R, {"enter #2"}}});  // 0.5: 0.2 s after the success
+        CHECK(record_ticks(a, 5) ==
+              tick_results{{R, {"enter #2", "enter #1"}},  // 0.1
+                           {R, {}},
+                           {S, {"exit success #2", "exit success #1"}},  // 0.3
+                           {R, {"enter #1"}},
+                           {R, {"enter #2"}}});  // 0.5: 0.2 s after the success
     }
 
     TEST_CASE("RateController ticks its child at once again after a failure or a halt") {
         script_log log;
         agent a(make({record(1, 0, "RateController", R"({"hz": 1})"), leaf(2, 1, "fs")}), &log);
         CHECK(record_ticks(a, 3) ==
-              ticks{{F, {"enter #2", "exit failure #2", "enter #1", "exit failure #1"}},
-                    {S, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
-                    {R, {"enter #1"}}});
+              tick_results{{F, {"enter #2", "exit failure #2", "enter #1", "exit failure #1"}},
+                           {S, {"enter #2", "exit success #2", "enter #1", "exit success #1"}},
+                           {R, {"enter #1"}}});
         agent b(make({record(1, 0, "ReactiveSequence"),
                       record(2, 1, "CheckBlackboard", R"({"key": "alarm", "value": false})"),
                       record(3, 1, "RateController", R"({"hz": 1})"), leaf(4, 3, "sr")}),
@@ -521,12 +533,12 @@ TEST_SUITE("decorators") {
     TEST_CASE("Limiter lets its child finish max_loop times, then fails without ticking it") {
         script_log log;
         agent a(make({record(1, 0, "Limiter", R"({"max_loop": 2})"), leaf(2, 1, "rs")}), &log);
-        CHECK(record_ticks(a, 6) == ticks{{R, {"enter #2", "enter #1"}},
-                                          {S, {"exit success #2", "exit success #1"}},
-                                          {R, {"enter #2", "enter #1"}},
-                                          {S, {"exit success #2", "exit success #1"}},
-                                          {F, {"enter #1", "exit failure #1"}},
-                                          {F, {"enter #1", "exit failure #1"}}});
+        CHECK(record_ticks(a, 6) == tick_results{{R, {"enter #2", "enter #1"}},
+                                                 {S, {"exit success #2", "exit success #1"}},
+                                                 {R, {"enter #2", "enter #1"}},
+                                                 {S, {"exit success #2", "exit success #1"}},
+                                                 {F, {"enter #1", "exit failure #1"}},
+                                                 {F, {"enter #1", "exit failure #1"}}});
         a.reset();
         CHECK(step(a) == tick_result{R, {"enter #2", "enter #1"}});
     }
@@ -553,10 +565,10 @@ TEST_SUITE("decorators") {
         script_log log;
         SUBCASE("a child still running is halted after its tick") {
             agent a(make({record(1, 0, "MaxTime", R"({"seconds": 0.25})"), leaf(2, 1, "r")}), &log);
-            CHECK(record_ticks(a, 4) == ticks{{R, {"enter #2", "enter #1"}},  // elapsed 0
-                                              {R, {}},
-                                              {R, {}},                                // 0.2
-                                              {F, {"halt #2", "exit failure #1"}}});  // 0.3
+            CHECK(record_ticks(a, 4) == tick_results{{R, {"enter #2", "enter #1"}},  // elapsed 0
+                                                     {R, {}},
+                                                     {R, {}},                                // 0.2
+                                                     {F, {"halt #2", "exit failure #1"}}});  // 0.3
         }
         SUBCASE("a child that succeeds too late still fails") {
             agent a(make({record(1, 0, "MaxTime", R"({"seconds": 0.25})"), leaf(2, 1, "rrrs")}),
@@ -627,8 +639,9 @@ TEST_SUITE("decorators") {
     TEST_CASE("RepeatUntilFailure (KeepRunningUntilFailure) keeps running over a skipped child") {
         script_log log;
         agent a(make({record(1, 0, "KeepRunningUntilFailure"), leaf(2, 1, "kf")}), &log);
-        CHECK(record_ticks(a, 2) == ticks{{R, {"enter #2", "exit skipped #2", "enter #1"}},
-                                          {F, {"enter #2", "exit failure #2", "exit failure #1"}}});
+        CHECK(record_ticks(a, 2) ==
+              tick_results{{R, {"enter #2", "exit skipped #2", "enter #1"}},
+                           {F, {"enter #2", "exit failure #2", "exit failure #1"}}});
     }
 
     TEST_CASE("Timeout and Delay pass a skipped child on, and their next activation starts anew") {

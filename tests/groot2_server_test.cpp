@@ -134,7 +134,7 @@ struct test_client {
 };
 
 // What a trace of the same ticks ends with, per node, as Groot2's status numbers.
-std::vector<std::uint8_t> traced_statuses(const std::shared_ptr<const tree>& t, int ticks) {
+std::vector<std::uint8_t> traced_groot2_statuses(const std::shared_ptr<const tree>& t, int ticks) {
     agent a(t);
     trace_recorder recorder(t, 100);
     a.set_observer(&recorder);
@@ -360,7 +360,7 @@ TEST_SUITE("groot2 server") {
             server->update();
             a.tick(0.1);
             CHECK(recorder.recording().ticks.size() == static_cast<std::size_t>(ticks));
-            const std::vector<std::uint8_t> expected = traced_statuses(t, ticks);
+            const std::vector<std::uint8_t> expected = traced_groot2_statuses(t, ticks);
             const auto shown = client.statuses();
             REQUIRE(shown.size() == t->size());
             for (std::size_t i = 0; i < t->size(); ++i) {

@@ -17,7 +17,7 @@ namespace canopy {
 namespace {
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
+using json_value = nlohmann::json;
 
 constexpr std::string_view data_open = R"(<script type="application/json" id="tree-data">)";
 
@@ -54,8 +54,8 @@ std::vector<std::string_view> after_assignments(std::string_view page, std::stri
     return found;
 }
 
-json page_data(const std::string& page) {
-    return json::parse(data_text(page));
+json_value page_data(const std::string& page) {
+    return json_value::parse(data_text(page));
 }
 
 }  // namespace
@@ -69,15 +69,15 @@ TEST_SUITE("html") {
         const tree& t = *loaded.tree;
         html_options options;
         options.path = "data/hornet.json";
-        const json data = page_data(to_html(t, options));
+        const json_value data = page_data(to_html(t, options));
         CHECK(data["format"] == 1);
         CHECK(data["files"][0] == "data/hornet.json");
         CHECK(data["ticks"].is_null());
-        const json& nodes = data["nodes"];
+        const json_value& nodes = data["nodes"];
         REQUIRE(nodes.size() == t.size());
         for (tree::index i = 0; i < t.size(); ++i) {
             CAPTURE(i);
-            const json& node = nodes[i];
+            const json_value& node = nodes[i];
             CHECK(data["types"][node[0].get<std::size_t>()]["name"] == t.written_type(i));
             CHECK(node[1] == (i == 0 ? -1 : static_cast<std::int64_t>(t.parent(i))));
             CHECK(node[2] == t.subtree_end(i));
@@ -106,14 +106,14 @@ TEST_SUITE("html") {
         html_options options;
         options.coverage = &coverage;
         options.coverage_ticks = 2;
-        const json data = page_data(to_html(*loaded.tree, options));
-        const json& fallback = data["types"][data["nodes"][0][0].get<std::size_t>()];
+        const json_value data = page_data(to_html(*loaded.tree, options));
+        const json_value& fallback = data["types"][data["nodes"][0][0].get<std::size_t>()];
         CHECK(fallback["name"] == "Fallback");
         CHECK(fallback["runs"] == "Selector");
         CHECK(data["coverage_ticks"] == 2);
         REQUIRE(data["coverage"].size() == 4);
-        CHECK(data["coverage"][0] == json::array({2, 0, 0, 0}));  // the root's success, twice
-        CHECK(data["coverage"][1] == json::array({0, 2, 0, 0}));
+        CHECK(data["coverage"][0] == json_value::array({2, 0, 0, 0}));  // the root's success, twice
+        CHECK(data["coverage"][1] == json_value::array({0, 2, 0, 0}));
         CHECK(page_data(to_html(*loaded.tree)).count("coverage") == 0);
         // Coverage of another load of the same file is not this tree's.
         load_result again = try_load_text(R"(<root BTCPP_format="4"><BehaviorTree ID="M">
@@ -132,14 +132,14 @@ TEST_SUITE("html") {
         const load_result loaded = build_tree(records, testing::test_registry());
         REQUIRE(loaded);
         const std::string page = to_html(*loaded.tree);
-        const json data = page_data(page);
-        CHECK(data["metadata"] == json::parse(R"({"1": [["_collapsed", "true"]]})"));
-        CHECK(data["tree_metadata"] == json::parse(R"([["_description", "pick up"]])"));
+        const json_value data = page_data(page);
+        CHECK(data["metadata"] == json_value::parse(R"({"1": [["_collapsed", "true"]]})"));
+        CHECK(data["tree_metadata"] == json_value::parse(R"([["_description", "pick up"]])"));
         CHECK(page.find("treeMetadata") != std::string::npos);
         // A tree without any has neither key.
         const load_result plain = testing::load_json(R"([{"id": 1, "type": "Wander"}])");
         REQUIRE(plain);
-        const json none = page_data(to_html(*plain.tree));
+        const json_value none = page_data(to_html(*plain.tree));
         CHECK_FALSE(none.contains("metadata"));
         CHECK_FALSE(none.contains("tree_metadata"));
     }
@@ -152,14 +152,15 @@ TEST_SUITE("html") {
               {"id": 3, "parentId": 1, "type": "Pause", "params": {"seconds": 2.5, "label": "x"}}
             ]})");
         REQUIRE(loaded);
-        const json data = page_data(to_html(*loaded.tree));
-        const json& nodes = data["nodes"];
-        CHECK(nodes[1][8] == json::parse(R"([["seconds", "{pause}", 1]])"));
+        const json_value data = page_data(to_html(*loaded.tree));
+        const json_value& nodes = data["nodes"];
+        CHECK(nodes[1][8] == json_value::parse(R"([["seconds", "{pause}", 1]])"));
         // The file's parameters only; the default it left out is Canopy's, in the panel.
-        CHECK(nodes[2][8] == json::parse(R"([["seconds", "2.5", 0], ["label", "\"x\"", 0]])"));
+        CHECK(nodes[2][8] ==
+              json_value::parse(R"([["seconds", "2.5", 0], ["label", "\"x\"", 0]])"));
         CHECK(
             data["canopy_params"] ==
-            json::parse(
+            json_value::parse(
                 R"({"2": [["seconds", "2.5", 0], ["loud", "false", 0], ["label", "\"x\"", 0]]})"));
     }
 
@@ -167,27 +168,29 @@ TEST_SUITE("html") {
         const load_result loaded = try_load_file(
             fs::path(CANOPY_SOURCE_DIR) / "tests/data/views/btcpp.xml", testing::test_registry());
         REQUIRE(loaded);
-        const json data = page_data(to_html(*loaded.tree));
-        const json& nodes = data["nodes"];
+        const json_value data = page_data(to_html(*loaded.tree));
+        const json_value& nodes = data["nodes"];
         REQUIRE(nodes.size() == 6);
         const auto type_of = [&](std::size_t i) {
             return data["types"][nodes[i][0].get<std::size_t>()];
         };
-        CHECK(type_of(1) == json::parse(R"({"name": "Sleep", "arity": "leaf", "runs": "Wait"})"));
+        CHECK(type_of(1) ==
+              json_value::parse(R"({"name": "Sleep", "arity": "leaf", "runs": "Wait"})"));
         CHECK(type_of(2)["name"] == "RetryUntilSuccessful");
-        CHECK(nodes[1][8] == json::parse(R"([["msec", "\"1000\"", 0]])"));
-        CHECK(nodes[2][8] == json::parse(R"([["num_attempts", "\"3\"", 0]])"));
-        CHECK(nodes[3][8] == json::parse(R"([["msec", "{@pause}", 1]])"));
+        CHECK(nodes[1][8] == json_value::parse(R"([["msec", "\"1000\"", 0]])"));
+        CHECK(nodes[2][8] == json_value::parse(R"([["num_attempts", "\"3\"", 0]])"));
+        CHECK(nodes[3][8] == json_value::parse(R"([["msec", "{@pause}", 1]])"));
         // The SubTree's remappings and condition as written; its group named after its tree.
-        CHECK(nodes[4][8] == json::parse(R"([["ID", "\"Reload\"", 0], ["magazine", "{ammo}", 1],
+        CHECK(nodes[4][8] ==
+              json_value::parse(R"([["ID", "\"Reload\"", 0], ["magazine", "{ammo}", 1],
                                              ["_skipIf", "\"ammo > 3\"", 0]])"));
         CHECK(nodes[4][9] == "Reload");
-        CHECK(nodes[5][8] == json::parse(R"([["msec", "{magazine}", 1]])"));
+        CHECK(nodes[5][8] == json_value::parse(R"([["msec", "{magazine}", 1]])"));
         // What they mean to Canopy, for the node panel: seconds, attempts, the key it reads.
-        const json& canopy = data["canopy_params"];
-        CHECK(canopy["1"] == json::parse(R"([["seconds", "1", 0]])"));
-        CHECK(canopy["2"] == json::parse(R"([["attempts", "3", 0]])"));
-        CHECK(canopy["3"] == json::parse(R"([["seconds", "{pause}", 1]])"));
+        const json_value& canopy = data["canopy_params"];
+        CHECK(canopy["1"] == json_value::parse(R"([["seconds", "1", 0]])"));
+        CHECK(canopy["2"] == json_value::parse(R"([["attempts", "3", 0]])"));
+        CHECK(canopy["3"] == json_value::parse(R"([["seconds", "{pause}", 1]])"));
     }
 
     TEST_CASE("a behavior3 file's nodes show its words") {
@@ -195,28 +198,28 @@ TEST_SUITE("html") {
             try_load_file(fs::path(CANOPY_SOURCE_DIR) / "tests/data/views/behavior3.json",
                           testing::test_registry());
         REQUIRE(loaded);
-        const json data = page_data(to_html(*loaded.tree));
-        const json& nodes = data["nodes"];
+        const json_value data = page_data(to_html(*loaded.tree));
+        const json_value& nodes = data["nodes"];
         REQUIRE(nodes.size() == 5);
         CHECK(data["types"][nodes[1][0].get<std::size_t>()] ==
-              json::parse(R"({"name": "Wait", "arity": "leaf", "runs": "behavior3.Wait"})"));
-        CHECK(nodes[1][8] == json::parse(R"([["time", "0.5", 0]])"));
-        CHECK(nodes[2][8] == json::parse(R"([["count", "2", 0]])"));
-        CHECK(nodes[3][8] == json::parse(R"([["message", "\"again\"", 0]])"));
-        CHECK(nodes[4][8] == json::parse(R"([["value", "3", 0], ["output1", "{n}", 1]])"));
+              json_value::parse(R"({"name": "Wait", "arity": "leaf", "runs": "behavior3.Wait"})"));
+        CHECK(nodes[1][8] == json_value::parse(R"([["time", "0.5", 0]])"));
+        CHECK(nodes[2][8] == json_value::parse(R"([["count", "2", 0]])"));
+        CHECK(nodes[3][8] == json_value::parse(R"([["message", "\"again\"", 0]])"));
+        CHECK(nodes[4][8] == json_value::parse(R"([["value", "3", 0], ["output1", "{n}", 1]])"));
     }
 
     TEST_CASE("a describe holding </script> or <!-- cannot end the data element") {
         const std::string nasty = R"(</script><script>alert(1)</script><!--<script> & "q")";
         const load_result loaded = testing::load_json(
             R"({"name": "</script><b>", "nodes": [{"id": 1, "type": "AlwaysSuccess", "describe": )" +
-            json(nasty).dump() + "}]}");
+            json_value(nasty).dump() + "}]}");
         REQUIRE(loaded);
         const std::string page = to_html(*loaded.tree);
         const std::string text = data_text(page);
         CHECK(text.find('<') == std::string::npos);
         CHECK(text.find('>') == std::string::npos);
-        const json data = json::parse(text);
+        const json_value data = json_value::parse(text);
         CHECK(data["nodes"][0][4] == nasty);
         CHECK(data["title"] == "</script><b>");
         CHECK(page.find("<title></script>") == std::string::npos);
@@ -266,13 +269,13 @@ TEST_SUITE("html") {
         const recorded_trace trace = recorder.recording();
         html_options options;
         options.replay = &trace;
-        const json ticks = page_data(to_html(*t, options))["ticks"];
+        const json_value ticks = page_data(to_html(*t, options))["ticks"];
         REQUIRE(ticks.size() == 2);
         CHECK(ticks[0]["n"] == 1);
         CHECK(ticks[1]["t"] == 200000000);
         // [kind, node, before, result]: kind 0 visit, 1 result, 2 halt; statuses as numbers.
-        CHECK(ticks[0]["e"] == json::parse("[[0,0,0,0],[0,1,0,0],[1,1,0,3],[1,0,0,3]]"));
-        CHECK(ticks[1]["e"].back() == json::parse("[1,0,3,1]"));
+        CHECK(ticks[0]["e"] == json_value::parse("[[0,0,0,0],[0,1,0,0],[1,1,0,3],[1,0,0,3]]"));
+        CHECK(ticks[1]["e"].back() == json_value::parse("[1,0,3,1]"));
     }
 
     TEST_CASE("a replay embeds each tick's blackboard and error, and the viewer shows them") {
@@ -292,15 +295,16 @@ TEST_SUITE("html") {
         html_options options;
         options.replay = &trace;
         const std::string page = to_html(*t, options);
-        const json ticks = page_data(page)["ticks"];
+        const json_value ticks = page_data(page)["ticks"];
         REQUIRE(ticks.size() == 2);
         // [name, type, value], as the live view gives the blackboard.
-        CHECK(ticks[0]["b"] == json::parse(R"([["health","number","0"],["count","integer","0"],
+        CHECK(ticks[0]["b"] ==
+              json_value::parse(R"([["health","number","0"],["count","integer","0"],
                                                ["alarm","boolean","false"]])"));
-        CHECK(ticks[1]["b"][1] == json::parse(R"(["count","integer","7"])"));
+        CHECK(ticks[1]["b"][1] == json_value::parse(R"(["count","integer","7"])"));
         CHECK_FALSE(ticks[0].contains("x"));
         CHECK(ticks[1]["x"] == "out of <ink>");
-        CHECK(ticks[1]["e"].back() == json::parse("[3,2,0,0]"));
+        CHECK(ticks[1]["e"].back() == json_value::parse("[3,2,0,0]"));
         CHECK(page.find("renderBoard(ticks[tick].b)") != std::string::npos);
         CHECK(page.find("out of <ink>") == std::string::npos);  // escaped in the data
     }
@@ -321,10 +325,11 @@ TEST_SUITE("html") {
         html_options options;
         options.replay = &trace;
         const std::string page = to_html(*t, options);
-        const json ticks = page_data(page)["ticks"];
+        const json_value ticks = page_data(page)["ticks"];
         REQUIRE(ticks.size() == 2);
-        CHECK(ticks[1]["e"] == json::parse("[[0,0,0,0],[0,1,0,0],[1,1,0,4],[0,3,0,0],[1,3,0,1],"
-                                           "[1,0,0,1]]"));
+        CHECK(ticks[1]["e"] ==
+              json_value::parse("[[0,0,0,0],[0,1,0,0],[1,1,0,4],[0,3,0,0],[1,3,0,1],"
+                                "[1,0,0,1]]"));
         // Status 4 is "skipped" in the page, and halts have an index of their own.
         CHECK(page.find(R"(var STATUS = ["idle", "success", "failure", "running", "skipped", )"
                         R"("halted"], HALTED = 5;)") != std::string::npos);
@@ -357,14 +362,16 @@ TEST_SUITE("html") {
         REQUIRE(loaded);
         html_options options;
         options.path = "trees/main.json";
-        const json data = page_data(to_html(*loaded.tree, options));
+        const json_value data = page_data(to_html(*loaded.tree, options));
         fs::remove_all(dir);
-        CHECK(data["files"] == json::parse(R"(["trees/main.json", "trees/parts/post.json"])"));
-        const json& nodes = data["nodes"];
+        CHECK(data["files"] ==
+              json_value::parse(R"(["trees/main.json", "trees/parts/post.json"])"));
+        const json_value& nodes = data["nodes"];
         REQUIRE(nodes.size() == 3);
         CHECK(nodes[1].size() == 10);  // a SubTree: its group's name last
         CHECK(nodes[1][9] == "parts/post.json");
-        CHECK(nodes[1][8] == json::parse(R"([["file", "\"parts/post.json\"", 0]])"));  // as written
+        CHECK(nodes[1][8] ==
+              json_value::parse(R"([["file", "\"parts/post.json\"", 0]])"));  // as written
         CHECK(nodes[1][5] == 0);
         CHECK(nodes[2][5] == 1);  // the Wait, read from parts/post.json
         CHECK(nodes[2][6] == 2);

@@ -21,7 +21,7 @@ namespace canopy {
 namespace {
 
 using namespace std::chrono_literals;
-using json = nlohmann::json;
+using json_value = nlohmann::json;
 
 // A Fallback whose first child fails, is skipped, fails and succeeds in turn, so that its
 // second child runs on some ticks and keeps the status of its last tick on the others; a
@@ -43,16 +43,17 @@ live_options test_options() {
     return options;
 }
 
-struct test_client {
-    explicit test_client(const live_view& view) : http("127.0.0.1", static_cast<int>(view.port())) {
+struct live_view_client {
+    explicit live_view_client(const live_view& view)
+        : http("127.0.0.1", static_cast<int>(view.port())) {
         http.set_connection_timeout(5);
         http.set_read_timeout(5);
     }
-    json get(const std::string& path, int expected = 200) {
+    json_value get(const std::string& path, int expected = 200) {
         const httplib::Result result = http.Get(path.c_str());
         REQUIRE(result);
         CHECK(result->status == expected);
-        return json::parse(result->body);
+        return json_value::parse(result->body);
     }
     httplib::Client http;
 };
@@ -77,11 +78,11 @@ std::vector<int> traced_statuses(const std::shared_ptr<const tree>& t, int ticks
 }
 
 // Per node, the counts of the population view: idle, success, failure, running, skipped.
-using node_counts = std::array<std::uint32_t, 5>;
+using population_counts = std::array<std::uint32_t, 5>;
 
 // Per node of `t`, the counts over the agents on `t`, read one by one.
-std::vector<node_counts> direct_counts(const std::vector<agent>& agents, const tree& t) {
-    std::vector<node_counts> counts(t.size());
+std::vector<population_counts> direct_counts(const std::vector<agent>& agents, const tree& t) {
+    std::vector<population_counts> counts(t.size());
     for (const agent& a : agents) {
         if (&a.tree() != &t) continue;
         for (tree::index i = 0; i < counts.size(); ++i)
@@ -150,7 +151,7 @@ std::string raw_exchange(unsigned port, const std::string& bytes, bool close_ear
 TEST_SUITE("live view") {
     TEST_CASE("shows the statuses a trace of the same ticks ends with, tick by tick") {
         live_view view(test_options());
-        test_client client(view);
+        live_view_client client(view);
         auto t = mixed_tree();
         testing::script_log log;
         log.keep_calls = false;
@@ -163,7 +164,7 @@ TEST_SUITE("live view") {
         for (int ticks = 1; ticks <= 7; ++ticks) {
             a.tick(0.1);
             view.update(static_cast<std::uint64_t>(ticks));
-            const json state = client.get("/api/state?since=" + std::to_string(seen));
+            const json_value state = client.get("/api/state?since=" + std::to_string(seen));
             CAPTURE(ticks);
             CHECK(state["tick"] == ticks);
             CHECK(state["agent"] == -1);  // not one of a population
@@ -178,7 +179,7 @@ TEST_SUITE("live view") {
                 std::size_t changed = 0;
                 for (std::size_t i = 0; i < before.size(); ++i) changed += before[i] != after[i];
                 CHECK(state["ticks"][0]["e"].size() == changed);
-                for (const json& e : state["ticks"][0]["e"]) {
+                for (const json_value& e : state["ticks"][0]["e"]) {
                     const auto node = e[1].get<std::size_t>();
                     CHECK(e[2] == before.at(node));
                     CHECK(e[3] == after.at(node));
@@ -186,7 +187,7 @@ TEST_SUITE("live view") {
             }
         }
         // Every kept tick, oldest first, when the page asks from the start.
-        const json all = client.get("/api/state");
+        const json_value all = client.get("/api/state");
         REQUIRE(all["ticks"].size() == 7);
         CHECK(all["ticks"][0]["n"] == 1);
         CHECK(all["ticks"][6]["n"] == 7);
@@ -195,7 +196,7 @@ TEST_SUITE("live view") {
 
     TEST_CASE("counts the population as the agents' status bytes say, stale ones included") {
         live_view view(test_options());
-        test_client client(view);
+        live_view_client client(view);
         auto t = mixed_tree();
         testing::script_log log;
         log.keep_calls = false;
@@ -205,14 +206,14 @@ TEST_SUITE("live view") {
         view.watch_population(agents.data(), agents.size());
         CHECK(client.get("/api/state")["population"].is_null());  // asks for a count
         view.update(3);
-        const json state = client.get("/api/state");
+        const json_value state = client.get("/api/state");
         REQUIRE(state["population"].is_object());
         CHECK(state["population"]["tick"] == 3);
         CHECK(state["population"]["counted"] == 300);
         CHECK(state["population"]["other_tree"] == 0);
         CHECK(state["agents"] == 300);
         const auto expected = direct_counts(agents, *t);
-        const auto shown = state["population"]["counts"].get<std::vector<node_counts>>();
+        const auto shown = state["population"]["counts"].get<std::vector<population_counts>>();
         CHECK(shown == expected);
         // The count covers statuses a node kept from an earlier tick: the Sequence's second
         // leaf is not ticked when the first fails, yet counts with its last result.
@@ -229,7 +230,7 @@ TEST_SUITE("live view") {
 
     TEST_CASE("counts past the 255 agents a byte counter holds, and leaves out other trees") {
         live_view view(test_options());
-        test_client client(view);
+        live_view_client client(view);
         auto t = mixed_tree();
         auto other = mixed_tree("other");
         testing::script_log log;
@@ -240,11 +241,11 @@ TEST_SUITE("live view") {
         view.watch_population(agents.data(), agents.size());
         client.get("/api/state");
         view.update(1);
-        const json population = client.get("/api/state")["population"];
+        const json_value population = client.get("/api/state")["population"];
         CHECK(population["counted"] == 990);
         CHECK(population["other_tree"] == 10);
         const auto expected = direct_counts(agents, *t);
-        CHECK(population["counts"].get<std::vector<node_counts>>() == expected);
+        CHECK(population["counts"].get<std::vector<population_counts>>() == expected);
         CHECK(expected.at(1)[4] > 255);  // the skipped byte counters were flushed too
         view.watch_population(nullptr, 0);
         view.watch(nullptr);
@@ -252,7 +253,7 @@ TEST_SUITE("live view") {
 
     TEST_CASE("switches the watched agent when the page asks, and when the program does") {
         live_view view(test_options());
-        test_client client(view);
+        live_view_client client(view);
         auto t = mixed_tree();
         testing::script_log log;
         log.keep_calls = false;
@@ -268,7 +269,7 @@ TEST_SUITE("live view") {
         REQUIRE(asked);
         CHECK(asked->status == 202);
         view.update(2);
-        json state = client.get("/api/state");
+        json_value state = client.get("/api/state");
         CHECK(state["agent"] == 5);
         std::vector<int> expected;
         for (tree::index i = 0; i < t->size(); ++i)
@@ -297,7 +298,7 @@ TEST_SUITE("live view") {
     TEST_CASE("lists the agents at a node, read by update() between ticks") {
         live_options options = test_options();
         live_view view(options);
-        test_client client(view);
+        live_view_client client(view);
         auto t = mixed_tree();
         testing::script_log log;
         log.keep_calls = false;
@@ -311,8 +312,9 @@ TEST_SUITE("live view") {
             updating_thread program(view);
             for (const tree::index node : {1U, 3U}) {
                 for (const char* name : {"idle", "success", "failure", "running", "skipped"}) {
-                    const json answer = client.get("/api/agents?node=" + std::to_string(node) +
-                                                   "&status=" + name + "&limit=5");
+                    const json_value answer =
+                        client.get("/api/agents?node=" + std::to_string(node) + "&status=" + name +
+                                   "&limit=5");
                     std::vector<std::size_t> expected;
                     for (std::size_t k = 0; k < agents.size() && expected.size() < 5; ++k) {
                         if (to_string(agents[k].last_status(node)) == std::string_view(name))
@@ -333,7 +335,7 @@ TEST_SUITE("live view") {
 
     TEST_CASE("answers malformed requests with 4xx and keeps serving") {
         live_view view(test_options());
-        test_client client(view);
+        live_view_client client(view);
         auto t = mixed_tree();
         testing::script_log log;
         agent a(t, &log);
@@ -373,7 +375,7 @@ TEST_SUITE("live view") {
         raw_exchange(view.port(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n", true);  // the page unread
         for (int k = 0; k < 20; ++k)
             raw_exchange(view.port(), "GET /api/state HTTP/1.1\r\nHost: x\r\n\r\n", true);
-        test_client client(view);
+        live_view_client client(view);
         a.tick(0.1);
         view.update(1);
         CHECK(client.get("/api/state")["tree"].is_number());
@@ -382,7 +384,7 @@ TEST_SUITE("live view") {
 
     TEST_CASE("serves the page of the new tree after the watched agent follows a reload") {
         live_view view(test_options());
-        test_client client(view);
+        live_view_client client(view);
         tree_handle handle(mixed_tree("first"));
         testing::script_log log;
         agent a(handle, &log);
@@ -392,11 +394,11 @@ TEST_SUITE("live view") {
         CHECK(page->status == 200);
         CHECK(page->body.find(R"("name":"first")") != std::string::npos);
         CHECK(page->body.find(R"("live":true)") != std::string::npos);
-        const json before = client.get("/api/state");
+        const json_value before = client.get("/api/state");
         handle.publish(mixed_tree("second"));
         a.tick(0.1);
         view.update(1);
-        const json after = client.get("/api/state");
+        const json_value after = client.get("/api/state");
         CHECK(after["tree"] != before["tree"]);  // the page sees it and loads again
         page = client.http.Get("/");
         REQUIRE(page);
@@ -406,7 +408,7 @@ TEST_SUITE("live view") {
 
     TEST_CASE("serves the tree in its file's words, Canopy's beside them") {
         live_view view(test_options());
-        test_client client(view);
+        live_view_client client(view);
         load_result loaded =
             try_load_file(std::string(CANOPY_SOURCE_DIR) + "/tests/data/views/btcpp.xml",
                           testing::runtime_registry());
@@ -420,15 +422,15 @@ TEST_SUITE("live view") {
         const std::size_t start = page->body.find(marker);
         REQUIRE(start != std::string::npos);
         const std::size_t end = page->body.find("</script", start);
-        const json data =
-            json::parse(page->body.substr(start + marker.size(), end - start - marker.size()));
-        const json& nodes = data["nodes"];
+        const json_value data = json_value::parse(
+            page->body.substr(start + marker.size(), end - start - marker.size()));
+        const json_value& nodes = data["nodes"];
         REQUIRE(nodes.size() == 6);
         CHECK(data["types"][nodes[1][0].get<std::size_t>()]["name"] == "Sleep");
-        CHECK(nodes[1][8] == json::parse(R"([["msec", "\"1000\"", 0]])"));
-        CHECK(nodes[3][8] == json::parse(R"([["msec", "{@pause}", 1]])"));
-        CHECK(nodes[4][8][1] == json::parse(R"(["magazine", "{ammo}", 1])"));
-        CHECK(data["canopy_params"]["1"] == json::parse(R"([["seconds", "1", 0]])"));
+        CHECK(nodes[1][8] == json_value::parse(R"([["msec", "\"1000\"", 0]])"));
+        CHECK(nodes[3][8] == json_value::parse(R"([["msec", "{@pause}", 1]])"));
+        CHECK(nodes[4][8][1] == json_value::parse(R"(["magazine", "{ammo}", 1])"));
+        CHECK(data["canopy_params"]["1"] == json_value::parse(R"([["seconds", "1", 0]])"));
         view.watch(nullptr);
     }
 
@@ -436,7 +438,7 @@ TEST_SUITE("live view") {
         live_options options = test_options();
         options.population_budget = 1;  // a count at every update() that may count
         live_view view(options);
-        test_client client(view);
+        live_view_client client(view);
         tree_handle handle(testing::runtime_tree(testing::first_version));
         std::vector<agent> agents;
         agents.reserve(6);
@@ -449,8 +451,8 @@ TEST_SUITE("live view") {
         std::uint64_t tick = 1;
         client.get("/api/state");  // the page opens and asks for a count
         view.update(tick);
-        json state = client.get("/api/state");
-        const json first_tree = state["tree"];
+        json_value state = client.get("/api/state");
+        const json_value first_tree = state["tree"];
         CHECK(state["statuses"].size() == 4);
         CHECK(state["population"]["counts"].size() == 4);
         // Ticks the first `movers` agents (the watched one among them) once; then the state
@@ -469,10 +471,10 @@ TEST_SUITE("live view") {
             return statuses;
         };
         // The changes of the kept ticks name nodes of a tree of `size` nodes, from `since` on.
-        const auto ticks_fit = [](const json& ticks, std::size_t size, std::uint64_t since) {
-            for (const json& record : ticks) {
+        const auto ticks_fit = [](const json_value& ticks, std::size_t size, std::uint64_t since) {
+            for (const json_value& record : ticks) {
                 if (record["n"].get<std::uint64_t>() < since) return false;
-                for (const json& e : record["e"])
+                for (const json_value& e : record["e"])
                     if (e[1].get<std::size_t>() >= size) return false;
             }
             return true;
@@ -489,7 +491,7 @@ TEST_SUITE("live view") {
         REQUIRE(state["population"].is_object());
         CHECK(state["population"]["counted"] == 3);
         CHECK(state["population"]["other_tree"] == 3);
-        CHECK(state["population"]["counts"].get<std::vector<node_counts>>() ==
+        CHECK(state["population"]["counts"].get<std::vector<population_counts>>() ==
               direct_counts(agents, *grown));
         httplib::Result page = client.http.Get("/");
         REQUIRE(page);
@@ -498,9 +500,10 @@ TEST_SUITE("live view") {
             updating_thread program(view);
             // Node 9 is past the first tree's end; node 3 is in both, and only the agents on
             // the grown tree are asked.
-            CHECK(client.get("/api/agents?node=9&status=idle")["agents"] == json::array({0, 1, 2}));
+            CHECK(client.get("/api/agents?node=9&status=idle")["agents"] ==
+                  json_value::array({0, 1, 2}));
             CHECK(client.get("/api/agents?node=3&status=success")["agents"] ==
-                  json::array({0, 1, 2}));
+                  json_value::array({0, 1, 2}));
         }
 
         // Fewer nodes, every agent moved.
@@ -513,7 +516,7 @@ TEST_SUITE("live view") {
         CHECK(ticks_fit(state["ticks"], 2, tick));
         CHECK(state["population"]["counted"] == 6);
         CHECK(state["population"]["other_tree"] == 0);
-        CHECK(state["population"]["counts"].get<std::vector<node_counts>>() ==
+        CHECK(state["population"]["counts"].get<std::vector<population_counts>>() ==
               direct_counts(agents, *shrunk));
         client.get("/api/agents?node=5&status=idle", 404);
 
@@ -527,12 +530,12 @@ TEST_SUITE("live view") {
         CHECK(state["statuses"].size() == 6);
         CHECK(state["population"]["counts"].size() == 6);
         // The registry's keys, then the tree's in its order.
-        json declared = json::array();
-        for (const json& entry : state["blackboard"]) {
+        json_value declared = json_value::array();
+        for (const json_value& entry : state["blackboard"]) {
             if (entry[0] == "label" || entry[0] == "speed") declared.push_back(entry);
         }
         CHECK(declared ==
-              json::parse(R"([["label", "string", "north"], ["speed", "number", "2.5"]])"));
+              json_value::parse(R"([["label", "string", "north"], ["speed", "number", "2.5"]])"));
         view.watch_population(nullptr, 0);
         view.watch(nullptr);
     }
@@ -541,7 +544,7 @@ TEST_SUITE("live view") {
         live_options options = test_options();
         options.page_timeout = 50ms;
         live_view view(options);
-        test_client client(view);
+        live_view_client client(view);
         auto t = mixed_tree();
         testing::script_log log;
         agent a(t, &log);

@@ -25,7 +25,7 @@ std::shared_ptr<const tree> parallel_tree() {
     ]})");
 }
 
-struct counter final : observer {
+struct callback_counter final : observer {
     int visits = 0, ticks = 0, halts = 0, errors = 0;
     void on_visit(const agent&, tree::index) override { ++visits; }
     void on_tick(const agent&, tree::index, status, status) override { ++ticks; }
@@ -53,7 +53,7 @@ TEST_SUITE("observers") {
     TEST_CASE("observers are told in the order added, and each can be detached") {
         auto t = parallel_tree();
         agent a(t);
-        counter first, second, third;
+        callback_counter first, second, third;
         a.add_observer(&first);
         a.add_observer(&first);  // already there: once
         a.add_observer(nullptr);
@@ -88,7 +88,7 @@ TEST_SUITE("observers") {
     }
 
     TEST_CASE("an observer list passes every event to each, errors included") {
-        counter one, two;
+        callback_counter one, two;
         observer_list list{&one, nullptr, &two};
         CHECK(list.size() == 2);
         registry reg;

@@ -10,18 +10,20 @@
 namespace canopy {
 namespace {
 
-struct pose {
+// Where a Drive node goes: x;y, registered as Pose2D (BehaviorTree.CPP's tutorial type, less
+// its heading).
+struct position {
     double x = 0;
     double y = 0;
 };
 
-pose read_pose(std::string_view text) {
+position read_position(std::string_view text) {
     const std::vector<std::string_view> parts = text::split(text);
-    if (parts.size() != 2) throw std::invalid_argument("a pose is x;y");
+    if (parts.size() != 2) throw std::invalid_argument("a position is x;y");
     return {text::to_number(parts[0]), text::to_number(parts[1])};
 }
 
-std::string show_pose(const pose& p) {
+std::string show_position(const position& p) {
     return text::of_number(p.x) + ";" + text::of_number(p.y);
 }
 
@@ -31,7 +33,7 @@ struct readings {
     float speed = 0;
     std::uint8_t gear = 0;
     std::string label;
-    pose goal;
+    position goal;
     int laps = 0;
 };
 
@@ -55,7 +57,7 @@ private:
     input<float> speed_{"speed", 1.5F};
     input<std::uint8_t> gear_{"gear", 1};
     input<std::string> label_{"label", "none"};
-    input<pose> goal_{"goal", "0;0"};
+    input<position> goal_{"goal", "0;0"};
     setting<int> laps_{"laps", 3};
     output<int> done_{"done"};
 };
@@ -74,13 +76,13 @@ private:
 
 registry ports_registry() {
     registry reg = testing::runtime_registry();
-    reg.add_type<pose>("Pose2D", read_pose, show_pose);
+    reg.add_type<position>("Pose2D", read_position, show_position);
     reg.add<drive>("Drive");
     reg.add<repeat_at_least_once>("RepeatAtLeastOnce");
     return reg;
 }
 
-load_result load_xml(const std::string& body, const registry& reg) {
+load_result load_main_tree(const std::string& body, const registry& reg) {
     return try_load_text(
         R"(<root BTCPP_format="4"><BehaviorTree ID="Main">)" + body + "</BehaviorTree></root>",
         file_format::btcpp_xml, reg, "main.xml");
@@ -104,7 +106,7 @@ TEST_SUITE("ports") {
         CHECK(std::get<double>(*spec_of(type, "speed").default_value) == 1.5);
         CHECK(std::get<std::int64_t>(*spec_of(type, "gear").default_value) == 1);
         CHECK(std::get<std::string>(*spec_of(type, "label").default_value) == "none");
-        CHECK(spec_of(type, "goal").custom == reg.find_type<pose>());
+        CHECK(spec_of(type, "goal").custom == reg.find_type<position>());
         CHECK(spec_of(type, "laps").literal_only);
         CHECK(spec_of(type, "done").output);
         CHECK(type.params[0].name == "count");  // in member order
@@ -112,7 +114,7 @@ TEST_SUITE("ports") {
 
     TEST_CASE("ports read literals and keys, as the types the node asked for") {
         const registry reg = ports_registry();
-        load_result loaded = load_xml(
+        load_result loaded = load_main_tree(
             R"(<Sequence><Script code="n := 41; s := 'fast'"/>
                  <Drive count="{n}" speed="2.25" gear="4" label="{s}" goal="3;4" laps="5"
                         done="{out}"/></Sequence>)",
@@ -133,7 +135,7 @@ TEST_SUITE("ports") {
 
     TEST_CASE("defaults fill the ports a file leaves out") {
         const registry reg = ports_registry();
-        load_result loaded = load_xml(R"(<Drive count="7"/>)", reg);
+        load_result loaded = load_main_tree(R"(<Drive count="7"/>)", reg);
         REQUIRE_MESSAGE(loaded, loaded.diagnostics.front());
         readings seen;
         agent a(loaded.tree, &seen);
@@ -148,7 +150,7 @@ TEST_SUITE("ports") {
     TEST_CASE("a literal the port's type cannot hold is a located error at load") {
         const registry reg = ports_registry();
         SUBCASE("out of range") {
-            load_result loaded = load_xml(R"(<Drive count="1" gear="300"/>)", reg);
+            load_result loaded = load_main_tree(R"(<Drive count="1" gear="300"/>)", reg);
             REQUIRE_FALSE(loaded);
             const diagnostic& d = loaded.diagnostics.front();
             CHECK(d.code == diagnostic_code::invalid_param);
@@ -157,24 +159,24 @@ TEST_SUITE("ports") {
             CHECK(d.message.find("std::uint8_t") != std::string::npos);
         }
         SUBCASE("a key where the node reads a setting") {
-            load_result loaded = load_xml(R"(<Drive count="1" laps="{n}"/>)", reg);
+            load_result loaded = load_main_tree(R"(<Drive count="1" laps="{n}"/>)", reg);
             REQUIRE_FALSE(loaded);
             CHECK(loaded.diagnostics.front().code == diagnostic_code::invalid_param);
             CHECK(loaded.diagnostics.front().message.find(
                       "takes a literal value here, not a blackboard key") != std::string::npos);
         }
         SUBCASE("a value the constructor refuses") {
-            load_result loaded = load_xml(R"(<RepeatAtLeastOnce times="0"/>)", reg);
+            load_result loaded = load_main_tree(R"(<RepeatAtLeastOnce times="0"/>)", reg);
             REQUIRE_FALSE(loaded);
             CHECK(loaded.diagnostics.front().code == diagnostic_code::invalid_param);
             CHECK(loaded.diagnostics.front().message.find("at least 1") != std::string::npos);
-            CHECK(load_xml(R"(<RepeatAtLeastOnce times="2"/>)", reg));
+            CHECK(load_main_tree(R"(<RepeatAtLeastOnce times="2"/>)", reg));
         }
     }
 
     TEST_CASE("a key's value the port's type cannot hold names the node and its line") {
         const registry reg = ports_registry();
-        load_result loaded = load_xml(
+        load_result loaded = load_main_tree(
             "<Sequence>\n<Script code=\"n := 5000000000\"/>\n<Drive count=\"{n}\"/>"
             "</Sequence>",
             reg);
@@ -217,7 +219,7 @@ TEST_SUITE("ports") {
         CHECK(say.params[1].name == "times");
         CHECK(reg.find(120)->condition);
 
-        load_result loaded = load_xml(
+        load_result loaded = load_main_tree(
             R"(<Sequence><Say text="hi" times="2" length="{n}"/><Say text="{greeting}"/>
                  <Above limit="{n}"/></Sequence>)",
             reg);
@@ -241,7 +243,8 @@ TEST_SUITE("ports") {
                                                                                   : status::success;
                        },
                        std::nullopt, {param_spec::required("target", param_type::string)});
-        load_result loaded = load_xml("<Sequence>\n<Chase target=\"{target}\"/></Sequence>", reg);
+        load_result loaded =
+            load_main_tree("<Sequence>\n<Chase target=\"{target}\"/></Sequence>", reg);
         REQUIRE_MESSAGE(loaded, loaded.diagnostics.front());
         agent a(loaded.tree);
         CHECK_THROWS_WITH_AS(a.tick(0),
@@ -254,10 +257,10 @@ TEST_SUITE("ports") {
         registry reg;
         CHECK_THROWS_WITH_AS(reg.add<drive>("Drive"), doctest::Contains("no add_type registered"),
                              registry_error);
-        CHECK_THROWS_AS(
-            reg.add_action(
-                "Go", [](context&, const pose&) { return status::success; }, input<pose>("goal")),
-            registry_error);
+        CHECK_THROWS_AS(reg.add_action(
+                            "Go", [](context&, const position&) { return status::success; },
+                            input<position>("goal")),
+                        registry_error);
     }
 
     TEST_CASE("a lambda is not given a port bound to a node already") {
@@ -278,7 +281,7 @@ TEST_SUITE("ports") {
         type.params = reg.find("Drive")->params;
         type.create = [](const param_list&) { return std::make_unique<drive>(); };
         reg.add(std::move(type));
-        load_result loaded = load_xml(R"(<HandMade count="1"/>)", reg);
+        load_result loaded = load_main_tree(R"(<HandMade count="1"/>)", reg);
         REQUIRE_MESSAGE(loaded, loaded.diagnostics.front());
         readings seen;
         agent a(loaded.tree, &seen);

@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr double dt = 0.1;
+constexpr double tick_dt = 0.1;
 
 // The position of a declared key among the tree's keys.
 std::size_t key_position(const tree& t, const std::string& name) {
@@ -65,21 +65,21 @@ private:
 
 // `count` agents following `handle`, each observed by `watcher`, agent k ticked k + 1 times:
 // on the first tree, the first three are mid-run (their Wait running), the fourth is done.
-std::vector<agent> staggered_agents(const tree_handle& handle, std::size_t count,
-                                    observer* watcher) {
+std::vector<agent> staggered_followers(const tree_handle& handle, std::size_t count,
+                                       observer* watcher) {
     std::vector<agent> agents;
     agents.reserve(count);  // the recorders know agents by address: they must not move
     for (std::size_t k = 0; k < count; ++k) {
         agents.emplace_back(handle);
         agents.back().set_observer(watcher);
-        for (std::size_t n = 0; n <= k % 4; ++n) agents.back().tick(dt);
+        for (std::size_t n = 0; n <= k % 4; ++n) agents.back().tick(tick_dt);
     }
     return agents;
 }
 
 void tick_all(std::vector<agent>& agents, int times) {
     for (int n = 0; n < times; ++n) {
-        for (agent& a : agents) a.tick(dt);
+        for (agent& a : agents) a.tick(tick_dt);
     }
 }
 
@@ -116,7 +116,7 @@ TEST_SUITE("reload handles") {
         coverage_recorder of_first(first);
         coverage_recorder of_grown(grown);  // made before any agent runs its tree
         fan_out both({&of_first, &of_grown});
-        std::vector<agent> agents = staggered_agents(handle, 4, &both);
+        std::vector<agent> agents = staggered_followers(handle, 4, &both);
         REQUIRE(agents[0].is_running(2));
         REQUIRE(agents[2].is_running(2));
         REQUIRE_FALSE(agents[3].is_running(tree::root));
@@ -200,19 +200,19 @@ TEST_SUITE("reload handles") {
         for (int i = 0; i < 64; ++i) agents.emplace_back(handle);
         for (agent& a : agents) a.set_observer(&coverage);
         parallel_ticker ticker(4);
-        for (int i = 0; i < 2; ++i) ticker.tick(agents, dt);  // every Wait running
+        for (int i = 0; i < 2; ++i) ticker.tick(agents, tick_dt);  // every Wait running
         const std::vector<node_counts> before = counts_of(coverage);
         CHECK(before[2] == node_counts{0, 0, 64, 0});
 
         handle.publish(testing::runtime_tree(testing::grown_version));
-        for (int i = 0; i < 3; ++i) ticker.tick(agents, dt);
+        for (int i = 0; i < 3; ++i) ticker.tick(agents, tick_dt);
         handle.publish(testing::runtime_tree(testing::shrunk_version));
-        for (int i = 0; i < 2; ++i) ticker.tick(agents, dt);
+        for (int i = 0; i < 2; ++i) ticker.tick(agents, tick_dt);
         CHECK(counts_of(coverage) == before);
         CHECK(coverage.other_tree_ticks() == 64 * 5);
 
         handle.publish(first);
-        ticker.tick(agents, dt);
+        ticker.tick(agents, tick_dt);
         CHECK(coverage.of(tree::root).running == 128);
         CHECK(coverage.of(1).success == 128);
         CHECK(coverage.other_tree_ticks() == 64 * 5);
@@ -227,7 +227,7 @@ TEST_SUITE("reload handles") {
         const tree_handle handle = trees.load(file);
         const std::shared_ptr<const tree> first = handle.current();
         coverage_recorder coverage(first);
-        std::vector<agent> agents = staggered_agents(handle, 3, &coverage);
+        std::vector<agent> agents = staggered_followers(handle, 3, &coverage);
         const std::vector<node_counts> before = counts_of(coverage);
 
         write_file(file, testing::grown_version);
@@ -248,10 +248,10 @@ TEST_SUITE("reload handles") {
         const auto shrunk = testing::runtime_tree(testing::shrunk_version);
         const auto reordered = testing::runtime_tree(testing::reordered_version);
         trace_recorder recorder(first, 10);
-        std::vector<agent> agents = staggered_agents(handle, 4, nullptr);
+        std::vector<agent> agents = staggered_followers(handle, 4, nullptr);
         agent& watched = agents[1];  // ticked twice: its Wait runs
         watched.set_observer(&recorder);
-        watched.tick(dt);
+        watched.tick(tick_dt);
         REQUIRE(watched.is_running(2));
         REQUIRE(recorder.recording().ticks.size() == 1);
         CHECK(recorder.recording().ticks[0].number == 1);
@@ -308,7 +308,7 @@ TEST_SUITE("reload handles") {
 
     TEST_CASE("a trace printer names each node from the tree its agent runs after a reload") {
         tree_handle handle(testing::runtime_tree(testing::first_version));
-        std::vector<agent> agents = staggered_agents(handle, 3, nullptr);
+        std::vector<agent> agents = staggered_followers(handle, 3, nullptr);
         std::ostringstream out;
         trace_printer printer(out);
         agents[2].set_observer(&printer);  // ticked three times: its Wait runs

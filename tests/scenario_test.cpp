@@ -14,13 +14,13 @@ namespace {
 
 const fs::path data = fs::path(CANOPY_SOURCE_DIR) / "data";
 
-scenario_read_result read(const std::string& json) {
+scenario_read_result read_scenario_json(const std::string& json) {
     return read_scenario(json, (data / "scenarios" / "s.json").string());
 }
 
 // Whether reading `json` fails with this message among its problems.
 bool refuses(const std::string& json, const std::string& message) {
-    const scenario_read_result r = read(json);
+    const scenario_read_result r = read_scenario_json(json);
     CHECK_FALSE(r);
     for (const diagnostic& d : r.diagnostics) {
         if (d.message == message) return true;
@@ -44,7 +44,8 @@ TEST_SUITE("scenarios") {
     }
 
     TEST_CASE("a scenario gives the names a BehaviorTree.CPP tree's program provides") {
-        const scenario_read_result r = read(R"({"tree": "../../tests/cli/provided_values.xml",
+        const scenario_read_result r =
+            read_scenario_json(R"({"tree": "../../tests/cli/provided_values.xml",
             "steps": [{"tick": 1, "set": {"decision": "chase", "ball_out": false,
                                           "max_speed": 1.5}, "status": "success"},
                       {"tick": 2, "set": {"decision": "flee"}, "status": "failure"},
@@ -58,7 +59,7 @@ TEST_SUITE("scenarios") {
     }
 
     TEST_CASE("a failure says where, which tick, expected and got, with the tick's trace") {
-        const scenario_read_result r = read(R"({"tree": "../guard.json", "steps": [
+        const scenario_read_result r = read_scenario_json(R"({"tree": "../guard.json", "steps": [
             {"tick": 3, "set": {"alarm": true}},
             {"tick": 4, "status": "success", "blackboard": {"mode": "patrol", "alarm": true},
              "ran": ["back on patrol"], "not_ran": ["look around"]}],
@@ -88,19 +89,21 @@ TEST_SUITE("scenarios") {
     }
 
     TEST_CASE("what cannot run is a failure, not an exception") {
-        const scenario_read_result missing = read(R"({"tree": "../nope.json", "ticks": 2})");
+        const scenario_read_result missing =
+            read_scenario_json(R"({"tree": "../nope.json", "ticks": 2})");
         REQUIRE(missing);
         const scenario_result refused = run_scenario(missing.scenario, builtin_registry());
         REQUIRE(refused.failures.size() == 1);
         CHECK(refused.failures[0].message.find("the tree does not load:") == 0);
-        const scenario_read_result wrong_key = read(R"({"tree": "../guard.json", "ticks": 1,
+        const scenario_read_result wrong_key =
+            read_scenario_json(R"({"tree": "../guard.json", "ticks": 1,
             "blackboard": {"alarms": true, "mode": 3}})");
         REQUIRE(wrong_key);
         const scenario_result result = run_scenario(wrong_key.scenario, builtin_registry());
         REQUIRE(result.failures.size() == 2);
         CHECK(result.failures[0].message == "the tree has no blackboard key 'alarms'");
         CHECK(result.failures[1].message == "cannot write 3 into key 'mode', which holds string");
-        const scenario_read_result own = read(R"({"tree": "../guard.json",
+        const scenario_read_result own = read_scenario_json(R"({"tree": "../guard.json",
             "steps": [{"tick": 1, "events": ["canopy:tick"], "status": "running"}]})");
         REQUIRE(own);
         const scenario_result posted = run_scenario(own.scenario, builtin_registry());
@@ -132,7 +135,8 @@ TEST_SUITE("scenarios") {
                       "directory"));
         CHECK(refuses(R"({"tree": "../guard.json", "ticks": 2, "steps": [{"tick": 3}]})",
                       "this step is at tick 3, past the 2 ticks the scenario runs (\"ticks\")"));
-        const scenario_read_result r = read("{\"tree\": \"../guard.json\", \"ticks\": -1}");
+        const scenario_read_result r =
+            read_scenario_json("{\"tree\": \"../guard.json\", \"ticks\": -1}");
         REQUIRE_FALSE(r.diagnostics.empty());
         CHECK(r.diagnostics.back().message == "'ticks' must be a whole number, 0 or more");
         CHECK(r.diagnostics.back().where.line == 1);

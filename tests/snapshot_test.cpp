@@ -32,7 +32,7 @@ std::string picture(agent& a) {
     return text;
 }
 
-std::shared_ptr<const tree> json_tree(const std::string& json, const registry& reg) {
+std::shared_ptr<const tree> tree_from_json(const std::string& json, const registry& reg) {
     load_result r = try_load_text(json, file_format::flat_json, reg, "t.json");
     for (const diagnostic& d : r.diagnostics) INFO(to_string(d));
     REQUIRE(r);
@@ -266,9 +266,9 @@ TEST_SUITE("snapshots") {
         reg.add<unsaved_node>("Unsaved");
         reg.add<saved_node>("Saved");
         const std::shared_ptr<const tree> t =
-            json_tree(testing::json_tree({record(1, 0, "Sequence"), record(2, 1, "Saved"),
-                                          record(3, 1, "Unsaved")}),
-                      reg);
+            tree_from_json(testing::json_tree({record(1, 0, "Sequence"), record(2, 1, "Saved"),
+                                               record(3, 1, "Unsaved")}),
+                           reg);
         agent a(t);
         a.tick(0);  // Saved runs: "go!"
         agent b(t);
@@ -299,7 +299,7 @@ TEST_SUITE("snapshots") {
         register_builtin_nodes(reg);
         reg.add<unsaved_node>("Unsaved");
         const auto version = [&](int count) {
-            return json_tree(
+            return tree_from_json(
                 testing::json_tree(
                     {record(1, 0, "Sequence"),
                      record(2, 1, "Repeat", "{\"count\": " + std::to_string(count) + "}"),
@@ -322,7 +322,7 @@ TEST_SUITE("snapshots") {
         registry reg;
         register_builtin_nodes(reg);
         register_behavior3_nodes(reg);
-        const std::shared_ptr<const tree> t = json_tree(
+        const std::shared_ptr<const tree> t = tree_from_json(
             R"({"blackboard": {"j": "json", "v": "json", "z": "number"},
                 "nodes": [{"id": 1, "type": "AlwaysRunning"}]})",
             reg);
@@ -347,9 +347,9 @@ TEST_SUITE("snapshots") {
         register_builtin_nodes(reg);
         reg.add_builtin_types();
         const std::shared_ptr<const tree> t =
-            json_tree(R"({"blackboard": {"path": "std::vector<double>", "label": "string"},
+            tree_from_json(R"({"blackboard": {"path": "std::vector<double>", "label": "string"},
                           "nodes": [{"id": 1, "type": "AlwaysSuccess"}]})",
-                      reg);
+                           reg);
         agent a(t);
         a.blackboard().set("path", std::vector<double>{1.5, -2, 1e300});
         a.blackboard().set("label", std::string(200, 'q'));  // on the heap

@@ -33,7 +33,7 @@ std::shared_ptr<const tree> loaded_with(const std::string& xml, const std::strin
 }
 
 // The first problem reading `json` finds, rendered.
-std::string refusal(const std::string& json) {
+std::string rules_refusal(const std::string& json) {
     const substitution_read_result read = read_substitution_rules(json, "rules.json");
     CHECK_FALSE(read);
     return read.diagnostics.empty() ? "" : to_string(read.diagnostics.front());
@@ -91,32 +91,31 @@ TEST_SUITE("substitution") {
     }
 
     TEST_CASE("bad rules are refused where they stand, saying what BehaviorTree.CPP wants") {
-        CHECK(refusal("[1]") ==
+        CHECK(rules_refusal("[1]") ==
               "rules.json:1:1: error: substitution rules are a JSON object, not an array");
-        CHECK(refusal("{\"TestNodeConfigs\": {}}") ==
+        CHECK(rules_refusal("{\"TestNodeConfigs\": {}}") ==
               "rules.json:1:1: error: substitution rules need \"SubstitutionRules\", an object of "
               "patterns and what replaces the nodes they match");
-        CHECK(refusal("{\"SubstitutionRules\": {\"x\": 3}}") ==
+        CHECK(rules_refusal("{\"SubstitutionRules\": {\"x\": 3}}") ==
               "rules.json:1:29: error: the rule for 'x' must name a test node config or a node "
               "type, not an integer");
-        CHECK(refusal(R"({"TestNodeConfigs": {"T": {"async_delay": 3}},
+        CHECK(rules_refusal(R"({"TestNodeConfigs": {"T": {"async_delay": 3}},
             "SubstitutionRules": {}})") ==
               "rules.json:1:22: error: test node config 'T' must give \"return_status\" or "
               "\"return_status_script\"");
-        CHECK(refusal(R"({"TestNodeConfigs": {"T": {"return_status": "success"}},
+        CHECK(rules_refusal(R"({"TestNodeConfigs": {"T": {"return_status": "success"}},
             "SubstitutionRules": {}})") ==
               "rules.json:1:45: error: 'return_status' of test node config 'T' must be SUCCESS, "
               "FAILURE, RUNNING or SKIPPED, not \"success\" (did you mean 'SUCCESS'?)");
-        CHECK(refusal(R"({"TestNodeConfigs": {"T": {"return_status": "IDLE"}},
+        CHECK(rules_refusal(R"({"TestNodeConfigs": {"T": {"return_status": "IDLE"}},
             "SubstitutionRules": {}})")
                   .find("(a node cannot return IDLE)") != std::string::npos);
-        CHECK(refusal(R"({"TestNodeConfigs": {"T": {"return_status": "SUCCESS",
+        CHECK(rules_refusal(R"({"TestNodeConfigs": {"T": {"return_status": "SUCCESS",
             "async_delay": "100"}}, "SubstitutionRules": {}})")
                   .find("'async_delay' of test node config 'T' must be a number of "
                         "milliseconds, not a string") != std::string::npos);
-        CHECK(
-            refusal("{\"SubstitutionRules\": ").find("rules.json:1:23: error: JSON syntax error") ==
-            0);
+        CHECK(rules_refusal("{\"SubstitutionRules\": ")
+                  .find("rules.json:1:23: error: JSON syntax error") == 0);
         // A key BehaviorTree.CPP ignores is a warning: likely a typo.
         const substitution_read_result typo = read_substitution_rules(
             R"({"TestNodeConfigs": {"T": {"return_status": "SUCCESS", "post_scrpt": "a := 1"}},

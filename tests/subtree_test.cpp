@@ -14,13 +14,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-load_result load(const std::string& json, load_options options = {}) {
+load_result load_flat_json(const std::string& json, load_options options = {}) {
     return try_load_text(json, file_format::flat_json, testing::runtime_registry(), "t.json",
                          options);
 }
 
-std::shared_ptr<const tree> loaded(const std::string& json, load_options options = {}) {
-    load_result r = load(json, std::move(options));
+std::shared_ptr<const tree> loaded_flat_json(const std::string& json, load_options options = {}) {
+    load_result r = load_flat_json(json, std::move(options));
     for (const diagnostic& d : r.diagnostics) FAIL_CHECK(to_string(d));
     REQUIRE(r);
     return r.tree;
@@ -66,7 +66,7 @@ const char* const two_uses = R"({
 
 TEST_SUITE("subtrees") {
     TEST_CASE("a subtree is put in place under a SubTree node, its keys remapped or private") {
-        std::shared_ptr<const tree> t = loaded(two_uses);
+        std::shared_ptr<const tree> t = loaded_flat_json(two_uses);
         CHECK(t->name() == "Main");
         CHECK(to_canopy_text(*t) ==
               "Sequence \"both\" #1\n"
@@ -89,25 +89,25 @@ TEST_SUITE("subtrees") {
     TEST_CASE("a literal remap starts the subtree's key, private to that use") {
         std::string json = two_uses;
         json.replace(json.find(R"("n": "{total}")"), 14, R"("n": 3)");
-        std::shared_ptr<const tree> t = loaded(json);
+        std::shared_ptr<const tree> t = loaded_flat_json(json);
         agent a(t);
         CHECK(a.blackboard().get<std::int64_t>("Count#1/n") == 3);
         CHECK(a.blackboard().get<std::int64_t>("total") == 0);
     }
 
     TEST_CASE("the main tree: the one named, else the only one, else the only unused one") {
-        CHECK(loaded(two_uses)->name() == "Main");
+        CHECK(loaded_flat_json(two_uses)->name() == "Main");
         std::string unnamed = two_uses;
         unnamed.erase(unnamed.find(R"("main_tree": "Main",)"), 20);
-        CHECK(loaded(unnamed)->name() == "Main");  // Count is used by Main
+        CHECK(loaded_flat_json(unnamed)->name() == "Main");  // Count is used by Main
         load_options count;
         count.tree = "Count";
-        CHECK(to_canopy_text(*loaded(unnamed, count)) == "SetBlackboard #1\n");
+        CHECK(to_canopy_text(*loaded_flat_json(unnamed, count)) == "SetBlackboard #1\n");
 
         const std::string two_unused = R"({"trees": [
             {"name": "A", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]},
             {"name": "B", "nodes": [{"id": 1, "type": "AlwaysFailure"}]}]})";
-        diagnostic d = testing::only(load(two_unused), diagnostic_code::no_main_tree);
+        diagnostic d = testing::only(load_flat_json(two_unused), diagnostic_code::no_main_tree);
         CHECK(d.message ==
               "the file holds 2 trees and does not say which one is the main tree; choose one "
               "of 'A', 'B'");
@@ -115,14 +115,14 @@ TEST_SUITE("subtrees") {
         CHECK(d.hint.api == "load_options::tree");
         load_options b;
         b.tree = "B";
-        CHECK(to_canopy_text(*loaded(two_unused, b)) == "AlwaysFailure #1\n");
+        CHECK(to_canopy_text(*loaded_flat_json(two_unused, b)) == "AlwaysFailure #1\n");
         b.tree = "C";
-        CHECK(testing::only(load(two_unused, b), diagnostic_code::unknown_tree).message ==
+        CHECK(testing::only(load_flat_json(two_unused, b), diagnostic_code::unknown_tree).message ==
               "no tree named 'C'; the file holds 'A', 'B'");
 
         std::string wrong_main = two_uses;
         wrong_main.replace(wrong_main.find(R"("Main",)"), 7, R"("Mian",)");
-        d = testing::only(load(wrong_main), diagnostic_code::unknown_tree);
+        d = testing::only(load_flat_json(wrong_main), diagnostic_code::unknown_tree);
         CHECK(d.message == "the main tree 'Mian' names no tree");
         CHECK(d.where == source_location{2, 16});
     }
@@ -130,7 +130,7 @@ TEST_SUITE("subtrees") {
     TEST_CASE("a SubTree naming no tree, or trees that use each other, are located errors") {
         std::string typo = two_uses;
         typo.replace(typo.find(R"("tree": "Count", "n")"), 15, R"("tree": "Cuont")");
-        diagnostic d = testing::only(load(typo), diagnostic_code::unknown_tree);
+        diagnostic d = testing::only(load_flat_json(typo), diagnostic_code::unknown_tree);
         CHECK(d.message ==
               "no tree named 'Cuont' in this file or the files it includes (did you mean "
               "'Count'?)");
@@ -142,14 +142,14 @@ TEST_SUITE("subtrees") {
             {"name": "B", "nodes": [{"id": 1, "type": "Not"},
                                     {"id": 2, "parentId": 1, "type": "SubTree",
                                      "params": {"tree": "A"}}]}]})";
-        d = testing::only(load(loop), diagnostic_code::subtree_cycle);
+        d = testing::only(load_flat_json(loop), diagnostic_code::subtree_cycle);
         CHECK(d.message == "trees use each other as subtrees in a loop: 'A' -> 'B' -> 'A'");
         CHECK(d.where.line == 4);
         CHECK(d.record_id == 2);
 
         const std::string self = R"({"trees": [{"name": "A", "nodes": [
             {"id": 1, "type": "SubTree", "params": {"tree": "A"}}]}]})";
-        CHECK(testing::only(load(self), diagnostic_code::subtree_cycle).message ==
+        CHECK(testing::only(load_flat_json(self), diagnostic_code::subtree_cycle).message ==
               "trees use each other as subtrees in a loop: 'A' -> 'A'");
     }
 
@@ -166,7 +166,7 @@ TEST_SUITE("subtrees") {
                     next + R"("}}]},)";
         }
         json += R"({"name": "T30", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]}]})";
-        diagnostic d = testing::only(load(json), diagnostic_code::limit_exceeded);
+        diagnostic d = testing::only(load_flat_json(json), diagnostic_code::limit_exceeded);
         CHECK(d.message.find("subtrees add more than 1000000 nodes") == 0);
     }
 
@@ -182,9 +182,10 @@ TEST_SUITE("subtrees") {
         json += R"({"name": "T10", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]}]})";
         load_options options;
         options.max_depth = 31;
-        CHECK(load(json, options));
+        CHECK(load_flat_json(json, options));
         options.max_depth = 30;
-        diagnostic d = testing::only(load(json, options), diagnostic_code::limit_exceeded);
+        diagnostic d =
+            testing::only(load_flat_json(json, options), diagnostic_code::limit_exceeded);
         CHECK(d.message.find("the tree is 31 levels deep") == 0);
         const auto last_line =
             static_cast<std::uint32_t>(std::count(json.begin(), json.end(), '\n') + 1);
@@ -196,7 +197,7 @@ TEST_SUITE("subtrees") {
             {"name": "A", "nodes": [{"id": 9223372036854775807, "type": "SubTree",
                                      "params": {"tree": "B"}}]},
             {"name": "B", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]}]})";
-        CHECK(testing::only(load(json), diagnostic_code::limit_exceeded)
+        CHECK(testing::only(load_flat_json(json), diagnostic_code::limit_exceeded)
                   .message.find("leaves no room to number the nodes of its subtrees") !=
               std::string::npos);
     }
@@ -273,12 +274,12 @@ TEST_SUITE("subtrees") {
     TEST_CASE("a remap of a key the subtree does not have is a typo where keys are declared") {
         std::string typo = two_uses;
         typo.replace(typo.find(R"("n": "{total}")"), 14, R"("m": "{total}")");
-        diagnostic d = testing::only(load(typo), diagnostic_code::unknown_key);
+        diagnostic d = testing::only(load_flat_json(typo), diagnostic_code::unknown_key);
         CHECK(d.message == "the subtree has no blackboard key 'm' to remap (did you mean 'n'?)");
     }
 
     TEST_CASE("a type that names a tree of the file is a use of that tree") {
-        std::shared_ptr<const tree> t = loaded(R"({"main_tree": "Main", "trees": [
+        std::shared_ptr<const tree> t = loaded_flat_json(R"({"main_tree": "Main", "trees": [
             {"name": "Blink", "nodes": [{"id": 1, "type": "AlwaysSuccess"}]},
             {"name": "Main", "nodes": [{"id": 1, "type": "Sequence"},
                                        {"id": 2, "parentId": 1, "type": "Blink"}]}]})");
@@ -287,7 +288,7 @@ TEST_SUITE("subtrees") {
     }
 
     TEST_CASE("{@key} is the main tree's key, from any subtree") {
-        std::shared_ptr<const tree> t = loaded(R"({"main_tree": "Main", "trees": [
+        std::shared_ptr<const tree> t = loaded_flat_json(R"({"main_tree": "Main", "trees": [
             {"name": "Arm", "nodes": [{"id": 1, "type": "SetBlackboard",
                                        "params": {"key": "{@armed}", "value": true}}]},
             {"name": "Main", "blackboard": {"armed": "boolean"},
@@ -359,7 +360,7 @@ TEST_SUITE("subtrees") {
             try_load_text(xml, file_format::flat_xml, testing::runtime_registry(), "t.xml");
         for (const diagnostic& d : from_xml.diagnostics) FAIL_CHECK(to_string(d));
         REQUIRE(from_xml);
-        CHECK(to_canopy_text(*from_xml.tree) == to_canopy_text(*loaded(two_uses)));
+        CHECK(to_canopy_text(*from_xml.tree) == to_canopy_text(*loaded_flat_json(two_uses)));
         for (file_format format : {file_format::flat_json, file_format::flat_xml}) {
             read_result read = read_records(two_uses, file_format::flat_json, "t.json");
             REQUIRE(read.diagnostics.empty());
@@ -374,7 +375,7 @@ TEST_SUITE("subtrees") {
     }
 
     TEST_CASE("a tree with subtrees written from memory holds them, and reads back the same") {
-        std::shared_ptr<const tree> t = loaded(two_uses);
+        std::shared_ptr<const tree> t = loaded_flat_json(two_uses);
         for (file_format format : {file_format::flat_json, file_format::flat_xml}) {
             const std::string written = write_text(*t, format);
             CAPTURE(written);
@@ -395,13 +396,13 @@ TEST_SUITE("subtrees") {
             {"id": 2, "parentId": 1, "type": "ComputePath", "params": {"goal": "{goal}"}},
             {"id": 3, "parentId": 1, "type": "GoalGuard", "params": {"radius": 2.5}},
             {"id": 4, "parentId": 3, "type": "Wait", "params": {"seconds": 5}}]})";
-        load_result strict = load(json);
+        load_result strict = load_flat_json(json);
         REQUIRE(strict.diagnostics.size() == 2);
         CHECK(strict.diagnostics[0].message == "unknown node type 'ComputePath'");
         CHECK(strict.diagnostics[1].code == diagnostic_code::unknown_type);
         load_options lenient;
         lenient.lenient = true;
-        std::shared_ptr<const tree> t = loaded(json, lenient);
+        std::shared_ptr<const tree> t = loaded_flat_json(json, lenient);
         CHECK(to_canopy_text(*t) == "Sequence #1\n  ComputePath #2\n  GoalGuard #3\n    Wait #4\n");
         CHECK(t->type(2).arity == arity::decorator);
         CHECK(t->type(1).arity == arity::leaf);
@@ -411,8 +412,8 @@ TEST_SUITE("subtrees") {
         // A case slip is a typo, not a type of another program.
         std::string miscased = json;
         miscased.replace(miscased.find("\"Sequence\""), 10, "\"sequence\"");
-        CHECK(testing::only(load(miscased, lenient), diagnostic_code::unknown_type).message ==
-              "unknown node type 'sequence' (did you mean 'Sequence'?)");
+        CHECK(testing::only(load_flat_json(miscased, lenient), diagnostic_code::unknown_type)
+                  .message == "unknown node type 'sequence' (did you mean 'Sequence'?)");
     }
 
     TEST_CASE("a stub gives learned types a behaviour: the tree runs, their children never") {
@@ -428,7 +429,7 @@ TEST_SUITE("subtrees") {
             load_options options;
             options.lenient = true;
             options.stub = stub;
-            std::shared_ptr<const tree> t = loaded(json, options);
+            std::shared_ptr<const tree> t = loaded_flat_json(json, options);
             CHECK(to_canopy_text(*t) ==
                   "Sequence #1\n  ComputePath #2\n  GoalGuard #3\n    WaitTicks #4\n");
             agent a(t);
@@ -439,7 +440,7 @@ TEST_SUITE("subtrees") {
         // Without lenient there is nothing learned to stub: the strict load's refusal stands.
         load_options strict;
         strict.stub = status::success;
-        CHECK_FALSE(load(json, strict));
+        CHECK_FALSE(load_flat_json(json, strict));
     }
 
     TEST_CASE("lenient loading learns only what is unknown: known types are checked strictly") {
@@ -449,7 +450,7 @@ TEST_SUITE("subtrees") {
         const std::string bogus = R"({"nodes": [{"id": 1, "type": "Sequence",
             "params": {"bogus": "1"}}, {"id": 2, "parentId": 1, "type": "ComputePath"}]})";
         for (const load_options& options : {load_options{}, lenient}) {
-            const load_result r = load(bogus, options);
+            const load_result r = load_flat_json(bogus, options);
             CHECK_FALSE(r);
             bool found = false;
             for (const diagnostic& d : r.diagnostics) {
@@ -458,9 +459,9 @@ TEST_SUITE("subtrees") {
             CHECK(found);
         }
         // Another program's parameter names on a known type.
-        const load_result wait = load(R"({"nodes": [{"id": 1, "type": "Wait",
+        const load_result wait = load_flat_json(R"({"nodes": [{"id": 1, "type": "Wait",
             "params": {"wait_duration": 5}}]})",
-                                      lenient);
+                                                lenient);
         REQUIRE(wait.diagnostics.size() == 2);
         CHECK(wait.diagnostics[0].message ==
               "node 1 ('Wait') needs parameter 'seconds' (a number)");
@@ -477,8 +478,8 @@ TEST_SUITE("subtrees") {
         const std::string switch_json = R"({"nodes": [{"id": 1, "type": "Switch3", "params":
             {"variable": "state")" + cases +
                                         "}}" + children + "]}";
-        const load_result strict_switch = load(switch_json);
-        const load_result lenient_switch = load(switch_json, lenient);
+        const load_result strict_switch = load_flat_json(switch_json);
+        const load_result lenient_switch = load_flat_json(switch_json, lenient);
         CHECK_FALSE(strict_switch);
         CHECK_FALSE(lenient_switch);
         // Lenient declares the key `state` by its use; every other problem is the same.

@@ -39,7 +39,7 @@ trace_error read_error(const std::string& text) {
 }
 
 // Version 1, which traces written before "skipped" have: still read.
-const std::string header = "canopy-trace 1\ntree 3 0123456789abcdef waiting\n";
+const std::string trace_header = "canopy-trace 1\ntree 3 0123456789abcdef waiting\n";
 const std::string header_2 = "canopy-trace 2\ntree 3 0123456789abcdef waiting\n";
 const std::string header_3 = "canopy-trace 3\ntree 3 0123456789abcdef waiting\n";
 
@@ -172,7 +172,7 @@ TEST_SUITE("trace recorder") {
     }
 
     TEST_CASE("reads a version 1 trace, written before the skipped status") {
-        std::istringstream in(header + "tick 1 0\nvisit 0\nresult 0 idle running\n");
+        std::istringstream in(trace_header + "tick 1 0\nvisit 0\nresult 0 idle running\n");
         const recorded_trace read = read_trace(in, "old.trace");
         REQUIRE(read.ticks.size() == 1);
         CHECK(read.ticks[0].events.size() == 2);
@@ -309,24 +309,25 @@ TEST_SUITE("trace recorder") {
              "bad.trace:2: error: expected 'tree NODES CHECKSUM [NAME]'"},
             {"canopy-trace 1\ntree 3 12ab\n", 2, "bad.trace:2: error: expected 'tree NODES"},
             {"canopy-trace 1\n", 1, "bad.trace:1: error: the trace ends before its 'tree' line"},
-            {header + "visit 0\n", 3, "bad.trace:3: error: an event before the first 'tick' line"},
-            {header + "tick 1 0\nvisit 3\n", 4,
+            {trace_header + "visit 0\n", 3,
+             "bad.trace:3: error: an event before the first 'tick' line"},
+            {trace_header + "tick 1 0\nvisit 3\n", 4,
              "bad.trace:4: error: node 3 is not in a tree of 3 nodes"},
-            {header + "tick 1 0\n\n# a comment\nresult 0 idle done\n", 6,
+            {trace_header + "tick 1 0\n\n# a comment\nresult 0 idle done\n", 6,
              "bad.trace:6: error: expected statuses 'idle', 'success', 'failure', 'running' (and "
              "'skipped' from version 2 on), not 'idle done'"},
-            {header + "tick 1 0\nresult 0 idle skipped\n", 4,
+            {trace_header + "tick 1 0\nresult 0 idle skipped\n", 4,
              "bad.trace:4: error: expected statuses 'idle', 'success', 'failure', 'running' (and "
              "'skipped' from version 2 on), not 'idle skipped'"},
             {header_2 + "tick 1 0\nresult 0 idle skiped\n", 4,
              "bad.trace:4: error: expected statuses 'idle', 'success', 'failure', 'running' or "
              "'skipped', not 'idle skiped'"},
-            {header + "tick 1 0\nresult 0 idle\n", 4,
+            {trace_header + "tick 1 0\nresult 0 idle\n", 4,
              "bad.trace:4: error: expected 'result NODE BEFORE AFTER'"},
-            {header + "tick 1 0\nhalt\n", 4, "bad.trace:4: error: expected 'halt NODE'"},
-            {header + "tick 2 0\ntick 2 0\n", 4,
+            {trace_header + "tick 1 0\nhalt\n", 4, "bad.trace:4: error: expected 'halt NODE'"},
+            {trace_header + "tick 2 0\ntick 2 0\n", 4,
              "bad.trace:4: error: tick 2 after tick 2: tick numbers must grow"},
-            {header + "tick 1 0\nwait 0\n", 4, "bad.trace:4: error: unknown line 'wait'"},
+            {trace_header + "tick 1 0\nwait 0\n", 4, "bad.trace:4: error: unknown line 'wait'"},
             {header_2 + "tick 1 0\nvalue count 1\n", 4, "bad.trace:4: error: unknown line 'value'"},
             {header_3 + "tick 1 0\nvalue count a\\qb\n", 4,
              "bad.trace:4: error: expected 'value KEY TEXT'"},
@@ -336,7 +337,8 @@ TEST_SUITE("trace recorder") {
              "bad.trace:4: error: node 9 is not in a tree of 3 nodes"},
             {header_3 + "tick 1 0\nerror\n", 4,
              "bad.trace:4: error: expected 'error NODE MESSAGE'"},
-            {header + "tick 1 -5 x\n", 3, "bad.trace:3: error: expected 'tick NUMBER TIME_NS'"},
+            {trace_header + "tick 1 -5 x\n", 3,
+             "bad.trace:3: error: expected 'tick NUMBER TIME_NS'"},
         };
         for (const bad& c : cases) {
             CAPTURE(c.text);
