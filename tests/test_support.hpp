@@ -204,6 +204,7 @@ inline registry test_registry() {
     return reg;
 }
 
+/// Canopy's flat JSON text, loaded as "t.json" with `reg`'s types.
 inline load_result load_json(const std::string& text, const registry& reg) {
     return try_load_text(text, file_format::flat_json, reg, "t.json");
 }
