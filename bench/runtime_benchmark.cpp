@@ -684,9 +684,9 @@ int main(int argc, char** argv) {
         ->UseRealTime();
 
     for (const auto& [name, run] :
-         {std::pair{"BM_canopy_save_agents/1000000", canopy_save_agents},
-          std::pair{"BM_canopy_restore_agents/1000000", canopy_restore_agents},
-          std::pair{"BM_stream_state_blocks/1000000", stream_state_blocks}}) {
+         {std::pair{"BM_canopy_save_agents/1000000", &canopy_save_agents},
+          std::pair{"BM_canopy_restore_agents/1000000", &canopy_restore_agents},
+          std::pair{"BM_stream_state_blocks/1000000", &stream_state_blocks}}) {
         benchmark::RegisterBenchmark(name, run)->Unit(benchmark::kMillisecond)->UseRealTime();
     }
 

@@ -153,7 +153,9 @@ TEST_SUITE("behavior3 expressions") {
             {"zero / zero == zero / zero", "false (boolean)"},
         };
         for (const auto& [text, expected] : traced) {
-            CAPTURE(std::string(text));
+            const std::string expression(
+                text);  // a copy: doctest's lambda cannot capture a binding
+            CAPTURE(expression);
             CHECK(result(text) == std::string(expected));
         }
     }

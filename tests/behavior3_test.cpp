@@ -1013,7 +1013,9 @@ TEST_SUITE("behavior3") {
                     convert(written.document, file_format::behavior3, folder, "back");
                 if (back_file.empty()) continue;
                 for (const auto& [tree, text] : back) {
-                    CAPTURE(tree);
+                    const std::string tree_name =
+                        tree;  // a copy: doctest's lambda cannot capture a binding
+                    CAPTURE(tree_name);
                     REQUIRE(before.count(tree) == 1);
                     CHECK(text == before.at(tree));
                 }

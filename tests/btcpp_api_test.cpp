@@ -579,7 +579,7 @@ TEST_SUITE("BehaviorTree.CPP API") {
             CHECK(message.find("<text>:3") != std::string::npos);
             CHECK(message.find("Sequense") != std::string::npos);
         }
-        CHECK_THROWS_AS(factory.createTree("Nothing"), BT::RuntimeError);
+        CHECK_THROWS_AS(static_cast<void>(factory.createTree("Nothing")), BT::RuntimeError);
         factory.registerSimpleAction("A", [](BT::TreeNode&) { return BT::NodeStatus::SUCCESS; });
         CHECK_THROWS_AS(factory.registerSimpleAction(
                             "A", [](BT::TreeNode&) { return BT::NodeStatus::SUCCESS; }),

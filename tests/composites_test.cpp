@@ -106,7 +106,8 @@ TEST_SUITE("composites") {
             {"Fallback", "Selector"},
             {"ReactiveFallback", "ReactiveSelector"}};
         for (const auto& [alias, name] : aliases) {
-            INFO(alias);
+            const std::string type = alias;  // a copy: doctest's lambda cannot capture a binding
+            INFO(type);
             auto t = testing::make({record(1, 0, alias), leaf(2, 1, "s")});
             CHECK(t->type_name(0) == name);
         }
@@ -390,7 +391,8 @@ TEST_SUITE("composites") {
         const std::pair<double, const char*> cases[] = {
             {1.0, "#3"}, {0.5, "#2"}, {2.0, "#5"}, {0.0, "#5"}};
         for (const auto& [health, child] : cases) {
-            INFO("health " << health);
+            const double value = health;  // a copy: doctest's lambda cannot capture a binding
+            INFO("health " << value);
             a.blackboard().set("health", health);
             check_ticks(record_ticks(a, 1),
                         {{success,
@@ -451,7 +453,8 @@ TEST_SUITE("composites") {
                                                              {"01", "#2"},   {"0.50000001", "#3"},
                                                              {"1abc", "#4"}, {"", "#4"}};
         for (const auto& [mode, child] : cases) {
-            INFO("mode " << mode);
+            const std::string value = mode;  // a copy: doctest's lambda cannot capture a binding
+            INFO("mode " << value);
             a.blackboard().set("mode", std::string_view(mode));
             check_ticks(record_ticks(a, 1),
                         {{success,
@@ -469,7 +472,8 @@ TEST_SUITE("composites") {
         const std::pair<const char*, const char*> cases[] = {
             {"idle", "#2"}, {"walk", "#3"}, {"run", "#4"}, {"swim", "#5"}, {"", "#5"}};
         for (const auto& [mode, child] : cases) {
-            INFO("mode '" << mode << "'");
+            const std::string value = mode;  // a copy: doctest's lambda cannot capture a binding
+            INFO("mode '" << value << "'");
             a.blackboard().set("mode", std::string_view(mode));
             check_ticks(record_ticks(a, 1),
                         {{success,

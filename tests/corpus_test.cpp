@@ -289,7 +289,9 @@ TEST_SUITE("corpus") {
                 // the others by file, written the first time), each as it was.
                 CHECK_FALSE(back.prints.empty());
                 for (const auto& [tree, text] : back.prints) {
-                    CAPTURE(tree);
+                    const std::string tree_name =
+                        tree;  // a copy: doctest's lambda cannot capture a binding
+                    CAPTURE(tree_name);
                     CHECK(before.count(tree) == 1);
                     if (before.count(tree) == 1) CHECK(text == before.at(tree));
                 }

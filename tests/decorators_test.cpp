@@ -444,7 +444,9 @@ TEST_SUITE("decorators") {
         for (const auto& [otherwise, expected] :
              {std::pair{"RUNNING", R}, std::pair{"running", R},
               std::pair{"SKIPPED", status::skipped}, std::pair{"Success", S}}) {
-            CAPTURE(otherwise);
+            const std::string else_text =
+                otherwise;  // a copy: doctest's lambda cannot capture a binding
+            CAPTURE(else_text);
             agent a(make({record(1, 0, "Precondition",
                                  std::string(R"({"if": "alarm", "else": ")") + otherwise + "\"}"),
                           leaf(2, 1, "s")}),

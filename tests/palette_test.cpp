@@ -94,7 +94,9 @@ TEST_SUITE("palette") {
             CHECK(models.count(name) == 1);
         }
         for (const auto& [name, model] : models) {
-            CAPTURE(name);
+            const std::string model_name =
+                name;  // a copy: doctest's lambda cannot capture a binding
+            CAPTURE(model_name);
             const node_type& type = type_of_model(reg, name, model);
             CHECK(model.ports.size() == type.params.size());
             CHECK_FALSE(model.description.empty());
@@ -194,7 +196,9 @@ TEST_SUITE("palette") {
         const auto models = by_name(back.document.models);
         std::set<std::string> covered;
         for (const auto& [name, model] : models) {
-            CAPTURE(name);
+            const std::string model_name =
+                name;  // a copy: doctest's lambda cannot capture a binding
+            CAPTURE(model_name);
             const node_type& type = type_of_model(reg, name, model);
             CHECK(covered.insert(type.name).second);
             // An output of a type without a table row is an output slot, which the reader

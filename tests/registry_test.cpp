@@ -366,7 +366,9 @@ TEST_SUITE("registry") {
         reg.add<mistyped>("Mistyped");
         for (auto [type, named] :
              {std::pair{"Misread", "'cuont'"}, std::pair{"Mistyped", "'count'"}}) {
-            CAPTURE(type);
+            const std::string type_name =
+                type;  // a copy: doctest's lambda cannot capture a binding
+            CAPTURE(type_name);
             load_result r = try_load_text(
                 std::string("{\"nodes\": [\n{\"id\": 7, \"type\": \"") + type + "\"}\n]}",
                 file_format::flat_json, reg, "t.json");

@@ -16,18 +16,25 @@ std::string_view enum_value_text() {
     return __PRETTY_FUNCTION__;  // "... [with E = Color; E Value = Color::RED; ...]"
 }
 
-// The name of the value in such text, or "" when the value has none ("(Color)5").
+// The name of the value in such text, or "" when the value has none: the identifier after
+// the last "::" ("RED" in GCC's "Color::RED" and Clang's "(anonymous namespace)::f()::
+// Color::RED"), which a value without a name ("(Color)5", "(n::Mode)-1") does not end with.
 inline std::string_view enum_value_name(std::string_view text) {
     std::size_t at = text.rfind("Value = ");
     if (at == std::string_view::npos) return {};
     text.remove_prefix(at + 8);
-    const std::size_t end = text.find_first_of(";]");
-    text = text.substr(0, end);
-    if (text.empty() || text.front() == '(' || (text.front() >= '0' && text.front() <= '9') ||
-        text.front() == '-')
-        return {};
+    text = text.substr(0, text.find_first_of(";]"));
     at = text.rfind("::");
-    return at == std::string_view::npos ? text : text.substr(at + 2);
+    if (at != std::string_view::npos) text.remove_prefix(at + 2);
+    const auto identifier_char = [](char c, bool first) {
+        return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+               (!first && c >= '0' && c <= '9');
+    };
+    if (text.empty() || !identifier_char(text.front(), true)) return {};
+    for (const char c : text) {
+        if (!identifier_char(c, false)) return {};
+    }
+    return text;
 }
 
 template <typename E, int... Offsets>
