@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (preset fuzz) and runs them, a few at a time:
-#   scripts/fuzz.sh --minutes N [--jobs J] [harness...]   (or --seconds N)
+#   scripts/fuzz.sh --minutes N [--jobs J] [--preset P] [harness...]   (or --seconds N)
+# --preset names another build with the harnesses: CI's (asan) builds them with its tests.
 # Each harness runs in one process for the time given; --jobs says how many harnesses run at
 # once (default 1). No harness named: all of them (read_*, load_*, tick_*, one per format, and
 # script_fuzzer, the script language's, substitution_fuzzer and scenario_fuzzer, the
@@ -17,21 +18,23 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 jobs=1
+preset=fuzz
 harnesses=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --minutes) seconds=$(( $2 * 60 )); shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --preset) preset=$2; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) harnesses+=("$1"); shift ;;
   esac
 done
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$(nproc)"
-bin=build/fuzz/fuzz
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$(nproc)"
+bin=build/$preset/fuzz
 if [[ ${#harnesses[@]} -eq 0 ]]; then
   for kind in read load tick convert; do
     for f in "$bin/${kind}"_*; do harnesses+=("$(basename "$f")"); done

@@ -154,9 +154,6 @@ function(_canopy_doc_example markdown name line kind needs needs_line code)
   endif()
   if(kind STREQUAL "engine")
     target_compile_options(${target} PRIVATE -fno-exceptions -fno-rtti)
-    if(TARGET canopy_engine_examples)
-      add_dependencies(canopy_engine_examples ${target})
-    endif()
     # UndefinedBehaviorSanitizer's vptr check reads RTTI through vtables, and the program's
     # own copies of the standard library's vtables have none: it would report the library's
     # every std::shared_ptr. Such a build compiles the example; the tsan preset runs it.
