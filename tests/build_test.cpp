@@ -253,6 +253,22 @@ TEST_SUITE("builder") {
         CHECK(message("Throw", "side") == "'Throw' has no parameter 'side'; it takes: heat");
     }
 
+    TEST_CASE("a record's parameter text is found by name, and a value of another type is none") {
+        record_set records;
+        records.add(1, 0, "SubTree");
+        records.add_param("file", std::int64_t{3});
+        records.add_param("tree", std::string("Patrol"));
+        records.add_param("file", std::string("patrol.xml"));
+        records.add(2, 1, "Wander");
+        REQUIRE(records.text_param(0, "tree") != nullptr);
+        CHECK(*records.text_param(0, "tree") == "Patrol");
+        // The first parameter of the name whose value is text.
+        REQUIRE(records.text_param(0, "file") != nullptr);
+        CHECK(*records.text_param(0, "file") == "patrol.xml");
+        CHECK(records.text_param(0, "name") == nullptr);
+        CHECK(records.text_param(1, "tree") == nullptr);
+    }
+
     TEST_CASE("SubTree is no type of the builder's: the loader supplies it") {
         record_set records;
         records.add(1, 0, "SubTree");

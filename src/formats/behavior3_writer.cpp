@@ -169,10 +169,7 @@ public:
         for (const record_set& records : document_.trees) {
             for (std::size_t i = 0; i < records.size(); ++i) {
                 if (records.type_name(i) != "SubTree") continue;
-                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-                    if (p->name == "tree" && std::holds_alternative<std::string>(p->value))
-                        used.insert(std::get<std::string>(p->value));
-                }
+                if (const std::string* tree = records.text_param(i, "tree")) used.insert(*tree);
             }
         }
         // The main tree: the one the document names, else the first that no tree uses.

@@ -18,13 +18,11 @@
 namespace canopy::detail {
 namespace {
 
+// A copy: opening a subtree's file can move the records the parameter lives in.
 std::optional<std::string> text_param(const record_set& records, std::size_t i,
                                       std::string_view name) {
-    for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-        if (p->name == name && std::holds_alternative<std::string>(p->value))
-            return std::get<std::string>(p->value);
-    }
-    return std::nullopt;
+    const std::string* text = records.text_param(i, name);
+    return text ? std::optional<std::string>(*text) : std::nullopt;
 }
 
 bool is_true(const param_value& value) {

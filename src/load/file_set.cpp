@@ -219,10 +219,8 @@ void file_set::open_subtree_files() {
             if (std::find(types.begin(), types.end(), subtree_type_name) == types.end()) continue;
             for (std::size_t i = 0; i < records.size(); ++i) {
                 if (records.type_name(i) != subtree_type_name) continue;
-                for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-                    if (p->name == "file" && std::holds_alternative<std::string>(p->value))
-                        named.emplace_back(std::get<std::string>(p->value), records.where(i));
-                }
+                if (const std::string* file = records.text_param(i, "file"))
+                    named.emplace_back(*file, records.where(i));
             }
         }
         for (const auto& [path, where] : named) {

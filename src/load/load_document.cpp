@@ -116,22 +116,20 @@ void name_subtree_files(file_set& files, std::size_t f, const std::filesystem::p
         for (std::size_t i = 0; i < files.file(f).document.trees[t].size(); ++i) {
             const record_set& records = files.file(f).document.trees[t];
             if (records.type_name(i) != detail::subtree_type_name) continue;
-            for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-                if (p->name != "file" || !std::holds_alternative<std::string>(p->value)) continue;
-                const std::string file = std::get<std::string>(p->value);
-                const fs::path found = files.resolve(f, file);
-                const std::optional<std::size_t> target =
-                    found.empty() ? std::nullopt : files.open(found);
-                if (!target) break;
-                named_file named{fs::weakly_canonical(fs::absolute(found), ec)
-                                     .lexically_relative(folder)
-                                     .generic_string(),
-                                 {}};
-                const tree_document& used = files.file(*target).document;
-                if (used.trees.size() == 1) named.tree = used.trees[0].name();
-                by_path.emplace(file, std::move(named));
-                break;
-            }
+            const std::string* written = records.text_param(i, "file");
+            if (!written) continue;
+            const std::string file = *written;  // opening a file may move the records
+            const fs::path found = files.resolve(f, file);
+            const std::optional<std::size_t> target =
+                found.empty() ? std::nullopt : files.open(found);
+            if (!target) continue;
+            named_file named{fs::weakly_canonical(fs::absolute(found), ec)
+                                 .lexically_relative(folder)
+                                 .generic_string(),
+                             {}};
+            const tree_document& used = files.file(*target).document;
+            if (used.trees.size() == 1) named.tree = used.trees[0].name();
+            by_path.emplace(file, std::move(named));
         }
     }
     tree_document& document = files.file(f).document;

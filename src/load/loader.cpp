@@ -35,10 +35,7 @@ bool uses_subtrees(const record_set& records) {
 void add_used_trees(const record_set& records, std::unordered_set<std::string>& used) {
     for (std::size_t i = 0; i < records.size(); ++i) {
         if (records.type_name(i) != subtree_type_name) continue;
-        for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-            if (p->name == "tree" && std::holds_alternative<std::string>(p->value))
-                used.insert(std::get<std::string>(p->value));
-        }
+        if (const std::string* tree = records.text_param(i, "tree")) used.insert(*tree);
     }
 }
 

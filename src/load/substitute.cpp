@@ -36,14 +36,6 @@ bool matches_pattern(std::string_view text, std::string_view pattern) {
 namespace canopy::detail {
 namespace {
 
-std::string_view param_text(const record_set& records, std::size_t i, std::string_view name) {
-    for (const auto* p = records.params_begin(i); p != records.params_end(i); ++p) {
-        if (p->name == name && std::holds_alternative<std::string>(p->value))
-            return std::get<std::string>(p->value);
-    }
-    return {};
-}
-
 class substituter {
 public:
     substituter(record_set& records, const substitution_rules& rules, const registry& reg,
@@ -83,7 +75,11 @@ public:
             const std::string_view type = subtree ? subtree_type_name : records_.written_type(i);
             // A SubTree's name is its `name`, else its tree's; another node's its `name`, else
             // its type. The number marks a node named by its type (its tree, for a SubTree).
-            const std::string_view tree = subtree ? param_text(records_, i, "tree") : type;
+            std::string_view tree = type;
+            if (subtree) {
+                const std::string* used = records_.text_param(i, "tree");
+                tree = used ? std::string_view(*used) : std::string_view();
+            }
             const std::string_view name =
                 records_.describe(i).empty() ? tree : records_.describe(i);
             std::string path = at.prefix + std::string(name);

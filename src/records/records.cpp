@@ -198,4 +198,12 @@ const record_set::raw_param* record_set::params_end(std::size_t i) const {
     return dropped_ ? params_.data() : params_begin(i) + records_[i].param_count;
 }
 
+const std::string* record_set::text_param(std::size_t i, std::string_view name) const {
+    for (const raw_param* p = params_begin(i); p != params_end(i); ++p) {
+        if (p->name != name) continue;
+        if (const auto* text = std::get_if<std::string>(&p->value)) return text;
+    }
+    return nullptr;
+}
+
 }  // namespace canopy

@@ -193,6 +193,9 @@ public:
     std::uint8_t problems(std::size_t i) const { return records_[i].problems; }
     const raw_param* params_begin(std::size_t i) const;
     const raw_param* params_end(std::size_t i) const;
+    /// The text of record i's parameter `name`; null when it has none or its value is not
+    /// text. The string lives as long as the record's parameters.
+    const std::string* text_param(std::size_t i, std::string_view name) const;
     /// Record i's parameters, to rename or change in place before the builder reads them (a
     /// loader giving a positional name its parameter's): [first, second).
     std::pair<raw_param*, raw_param*> params_to_change(std::size_t i);
