@@ -198,7 +198,10 @@ TEST_SUITE("limits") {
         text += "]}\n";
         const load_result result = testing::load_json(text);
         REQUIRE(result);
+        CHECK(result.tree->size() == static_cast<std::size_t>(siblings) + 1);
         CHECK(result.tree->child_count(0) == static_cast<std::size_t>(siblings));
+        CHECK(result.tree->where(siblings) ==
+              source_location{static_cast<std::uint32_t>(siblings + 2), 1});
         agent a(result.tree);
         CHECK(a.tick(0.1) == status::success);
     }
