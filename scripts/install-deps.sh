@@ -8,7 +8,8 @@ packages=(cmake ninja-build g++ nlohmann-json3-dev libtinyxml2-dev doctest-dev l
           libzmq3-dev cppzmq-dev  # canopy::groot2 (optional) and its tests
           libcpp-httplib-dev  # canopy::live (optional) and its tests
           libsqlite3-dev  # canopy::btcpp_sqlite (optional) and its tests
-          clang libclang-rt-14-dev)  # the asan and fuzz presets: clang++ and libFuzzer
+          clang libclang-rt-14-dev  # the asan and fuzz presets: clang++ and libFuzzer
+          lld)  # the sanitized presets' linker
 if [[ "${1:-}" == "--lint" ]]; then
   packages+=(clang-tidy clang-format)
 fi
