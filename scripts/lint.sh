@@ -25,6 +25,7 @@ cmake --preset ci >/dev/null
 cmake --preset ci -B build/ci-unity -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=0 >/dev/null
 # The batches of the tidied sources, and the sources kept out of batches (listed as
 # themselves), from the unity build's compile database; every tidied source must be in one.
+# Each line: the size of the text it brings (a batch's, what it includes), then its path.
 batches=$(/usr/bin/python3 - "$sources" <<'PY'
 import json, os, re, sys
 tidied = {os.path.abspath(f) for f in sys.argv[1].split()}
@@ -34,10 +35,10 @@ for entry in json.load(open("build/ci-unity/compile_commands.json")):
     if "/Unity/unity_" in path:
         included = re.findall(r'#include "([^"]+)"', open(path).read())
         if included and all(f in tidied for f in included):
-            print(path)
+            print(sum(os.path.getsize(f) for f in included), path)
             covered.update(included)
     elif path in tidied:
-        print(path)
+        print(os.path.getsize(path), path)
         covered.add(path)
 missing = sorted(tidied - covered)
 if missing:
@@ -60,10 +61,9 @@ analyzer='-clang-diagnostic-*,-bugprone-*,-performance-*,-modernize-*,-readabili
   for source in $sources; do
     echo "$(($(wc -c <"$source") * 3)) -p build/ci --checks=$analyzer $source"
   done
-  for batch in $batches; do
-    included=$(sed -n 's/^#include "\(\/.*\)"$/\1/p' "$batch")
-    echo "$(cat "$batch" $included | wc -c) -p build/ci-unity --checks=-clang-analyzer-*,-bugprone-suspicious-include $batch"
-  done
+  while read -r size batch; do
+    echo "$size -p build/ci-unity --checks=-clang-analyzer-*,-bugprone-suspicious-include $batch"
+  done <<<"$batches"
 } | sort -rn | cut -d' ' -f2- |
   xargs -P "$(nproc)" -L 1 "${tidy[@]}" 2>&1 |
   { grep -v "warnings generated" || true; }  # clang-tidy's counts of suppressed warnings
